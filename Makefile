@@ -1,0 +1,84 @@
+# hangdx - plain GNU Makefile.  `make` builds libhangdx.a, libhangdx.so and
+# hangdx; `make test` runs every test and ends with "N passed, N failed";
+# `make demo` installs missing packages (as root), builds and runs the
+# reference incident.  Sources are found by directory: src/<stage>/*.c go
+# into the library, cli/*.c into the binary, tests/unit/test_*.c become one
+# test program each.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+PKGS    := yaml-0.1 libarchive zlib libzstd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -larchive -lz -lzstd)
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes \
+           -Wmissing-prototypes -Wno-sign-conversion
+OPT     ?= -O2 -g
+CFLAGS  ?= $(OPT)
+ALL_CFLAGS := -std=c17 -D_DEFAULT_SOURCE $(WARN) -fPIC -Iinclude $(PKG_CFLAGS) $(CFLAGS) $(XCFLAGS)
+LDLIBS  := $(PKG_LIBS) -lm -lpthread $(XLDFLAGS)
+
+B       ?= build
+LIB_SRC := $(sort $(wildcard src/*/*.c))
+CLI_SRC := $(sort $(wildcard cli/*.c))
+UT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
+UT_BIN  := $(UT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+.PHONY: all test demo deps bench fuzz asan install uninstall clean check-deps
+all: $(B)/libhangdx.a $(B)/libhangdx.so hangdx
+
+$(B)/%.o: %.c $(wildcard include/*.h src/*/*.h cli/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/libhangdx.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/libhangdx.so: $(LIB_OBJ)
+	$(CC) -shared -o $@ $^ $(LDLIBS)
+
+hangdx: $(CLI_OBJ) $(B)/libhangdx.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(B)/libhangdx.a $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/libhangdx.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(B)/libhangdx.a $(LDLIBS) -lcmocka
+
+test: all $(UT_BIN)
+	@HANGDX=./hangdx B=$(B) sh tests/run.sh
+
+demo: deps all
+	@sh scripts/demo.sh
+
+deps:
+	@sh scripts/deps.sh
+
+bench: all
+	@sh bench/run.sh
+
+fuzz:
+	@sh fuzz/run.sh
+
+asan:
+	$(MAKE) B=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+		XLDFLAGS="-fsanitize=address,undefined" test
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 hangdx $(DESTDIR)$(PREFIX)/bin/hangdx
+	install -m 644 $(B)/libhangdx.a $(DESTDIR)$(PREFIX)/lib/libhangdx.a
+	install -m 755 $(B)/libhangdx.so $(DESTDIR)$(PREFIX)/lib/libhangdx.so
+	install -m 644 include/hangdx.h $(DESTDIR)$(PREFIX)/include/hangdx.h
+	install -m 644 docs/hangdx.1 $(DESTDIR)$(PREFIX)/share/man/man1/hangdx.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/hangdx $(DESTDIR)$(PREFIX)/lib/libhangdx.a \
+		$(DESTDIR)$(PREFIX)/lib/libhangdx.so $(DESTDIR)$(PREFIX)/include/hangdx.h \
+		$(DESTDIR)$(PREFIX)/share/man/man1/hangdx.1
+
+clean:
+	rm -rf build build-asan hangdx demo-out

@@ -1,0 +1,40 @@
+/*
+ * cli.h - the command table of the hangdx program.  main() dispatches
+ * through it and `hangdx --help` / `hangdx help CMD` are printed from it,
+ * so a command exists in exactly one place.  Each command lives in
+ * cli/cmd_<name>.c and uses only the public hangdx.h.
+ */
+#ifndef HANGDX_CLI_H
+#define HANGDX_CLI_H
+
+#include <stdio.h>
+#include "hangdx.h"
+
+/* Exit codes, documented in --help and hangdx(1). */
+enum {
+	EXIT_OK_NOHANG = 0,
+	EXIT_HANG = 1,
+	EXIT_USAGE = 2,
+	EXIT_BADINPUT = 3,
+	EXIT_SYSERR = 4,
+	EXIT_UNDECIDED = 5
+};
+
+struct cli_cmd {
+	const char *name;
+	const char *summary;  /* one line for `hangdx --help` */
+	const char *usage;    /* synopsis and options for `hangdx help CMD` */
+	int (*run)(int argc, char **argv);
+};
+
+extern const struct cli_cmd cmd_simulate;
+
+/* Shared helpers (cli/util.c). */
+struct hangdx_ctx *cli_ctx(void);         /* context printing diagnostics to stderr */
+int cli_exit_for(int err);                /* library error -> exit code */
+void cli_usage_error(const struct cli_cmd *c, const char *fmt, ...);
+int cli_help(const struct cli_cmd *c, FILE *fp);
+int cli_color(FILE *fp);                  /* colour wanted on fp? */
+extern const char *cli_prog;
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * main.c - entry point of the hangdx program: global options, then a
+ * dispatch through the command table that also drives --help.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static int cmd_help_run(int argc, char **argv);
+static int cmd_version_run(int argc, char **argv);
+
+static const struct cli_cmd cmd_help = {
+	"help", "show help for hangdx or for one command", "help [COMMAND]",
+	cmd_help_run
+};
+static const struct cli_cmd cmd_version = {
+	"version", "print the version", "version", cmd_version_run
+};
+
+static const struct cli_cmd *const commands[] = {
+	&cmd_simulate,
+	&cmd_help,
+	&cmd_version,
+};
+
+static const struct cli_cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+static void main_usage(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "usage: hangdx [--version] [--help] <command> [options]\n\n"
+		    "Find out why a distributed job on Ascend NPUs hung.\n\n"
+		    "commands:\n");
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(fp, "  %-10s %s\n", commands[i]->name,
+			commands[i]->summary);
+	fprintf(fp, "\nexit status:\n"
+		    "  0  ran fine, no hang found\n"
+		    "  1  hang or deadlock found\n"
+		    "  2  usage error\n"
+		    "  3  bad input (file:line:col diagnostics on stderr)\n"
+		    "  4  system or I/O error\n"
+		    "  5  undecided (a state-space limit was reached)\n"
+		    "\n'hangdx help COMMAND' shows a command's options; see also hangdx(1).\n");
+}
+
+static int cmd_help_run(int argc, char **argv)
+{
+	const struct cli_cmd *c;
+
+	if (argc < 2) {
+		main_usage(stdout);
+		return EXIT_OK_NOHANG;
+	}
+	c = find_cmd(argv[1]);
+	if (!c) {
+		fprintf(stderr, "%s: no such command: %s\n", cli_prog, argv[1]);
+		return EXIT_USAGE;
+	}
+	return cli_help(c, stdout);
+}
+
+static int cmd_version_run(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("hangdx %s\n", HANGDX_VERSION);
+	return EXIT_OK_NOHANG;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_cmd *c;
+
+	if (argc < 2) {
+		main_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return cmd_help_run(1, argv);
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
+		return cmd_version_run(1, argv);
+	c = find_cmd(argv[1]);
+	if (!c) {
+		fprintf(stderr, "%s: unknown command '%s'\n", cli_prog, argv[1]);
+		main_usage(stderr);
+		return EXIT_USAGE;
+	}
+	return c->run(argc - 1, argv + 1);
+}

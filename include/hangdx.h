@@ -1,0 +1,209 @@
+/*
+ * hangdx.h - the one public header of libhangdx.
+ *
+ * hangdx finds out why a distributed job on Ascend NPUs hung.  The library
+ * holds one model of the NPU runtime and HCCL; the simulator runs it
+ * forward, ingest rebuilds it from logs, the checker explores it and the
+ * analyzer explains it.  The CLI (cli/) uses nothing but this header.
+ *
+ * Conventions for every function below:
+ *  - Functions that can fail return an int from enum hangdx_err; 0 is
+ *    success.  Detail about bad input goes to the diagnostic callback of the
+ *    context as "file:line:col: level: message".
+ *  - Ownership: an object returned through an out-parameter belongs to the
+ *    caller and is released with the matching _free function.  Strings
+ *    returned by accessors are borrowed from their object and live as long
+ *    as it does.  Objects borrow their context; free the context last.
+ *  - The library never exits, never writes to stdout and never reads argv.
+ *    It writes files only where a function's documentation says so.
+ */
+#ifndef HANGDX_H
+#define HANGDX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HANGDX_VERSION "0.1.0"
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* The one table of error codes: enum and hangdx_strerror() come from it. */
+#define HANGDX_ERR_MAP(XX)                                             \
+	XX(OK, "success")                                              \
+	XX(NOMEM, "out of memory")                                     \
+	XX(IO, "input/output error")                                   \
+	XX(PARSE, "malformed input")                                   \
+	XX(LIMIT, "size limit exceeded")                               \
+	XX(INVAL, "invalid argument")                                  \
+	XX(NOTFOUND, "not found")                                      \
+	XX(UNSUPPORTED, "unsupported input")                           \
+	XX(EXISTS, "already exists")                                   \
+	XX(UNDECIDED, "state-space limit reached, undecided")
+
+enum hangdx_err {
+#define HANGDX_ERR_ENUM(name, text) HANGDX_E##name,
+	HANGDX_ERR_MAP(HANGDX_ERR_ENUM)
+#undef HANGDX_ERR_ENUM
+	HANGDX_E_COUNT
+};
+#define HANGDX_OK HANGDX_EOK
+
+/* Static text for an error code; never NULL ("unknown error" if out of range). */
+const char *hangdx_strerror(int err);
+
+/* ---- allocator and context -------------------------------------------- */
+
+/*
+ * One allocation hook for the whole library, in the style of lua_Alloc:
+ * realloc(ud, p, n) with n == 0 frees p and returns NULL; otherwise it
+ * behaves like realloc(3) and returns NULL on failure.  Tests pass a hook
+ * that fails the Nth allocation.
+ */
+struct hangdx_alloc {
+	void *(*realloc)(void *ud, void *p, size_t n);
+	void *ud;
+};
+
+enum hangdx_level { HANGDX_NOTE, HANGDX_WARNING, HANGDX_ERROR };
+
+/* One diagnostic about input.  line and col are 1-based, 0 when unknown. */
+struct hangdx_diag {
+	const char *file;
+	unsigned long line;
+	unsigned long col;
+	enum hangdx_level level;
+	const char *msg;
+};
+
+typedef void hangdx_diag_fn(void *ud, const struct hangdx_diag *d);
+
+struct hangdx_ctx;
+
+/*
+ * Create a context.  alloc may be NULL for the C library allocator; it is
+ * copied.  Returns NULL only when the first allocation fails.
+ */
+struct hangdx_ctx *hangdx_ctx_new(const struct hangdx_alloc *alloc);
+void hangdx_ctx_free(struct hangdx_ctx *ctx);
+
+/* Route diagnostics to fn (NULL drops them).  Default: dropped. */
+void hangdx_ctx_set_diag(struct hangdx_ctx *ctx, hangdx_diag_fn *fn, void *ud);
+
+/* Diagnostics seen so far at the given level, since the context was made. */
+unsigned long hangdx_ctx_diag_count(const struct hangdx_ctx *ctx,
+				    enum hangdx_level level);
+
+/* "note", "warning" or "error". */
+const char *hangdx_level_name(enum hangdx_level level);
+
+/* ---- scenarios ---------------------------------------------------------- */
+
+/*
+ * A scenario: the cluster, the HCCL environment of every rank, the
+ * communicators, the program each rank's host issues, and faults to
+ * inject.  Format: docs/SCENARIO.md.  Loaded from YAML or a built-in preset.
+ */
+struct hangdx_scenario;
+
+/*
+ * Load a scenario from a YAML file (path "-" reads stdin).  On bad input,
+ * every problem is reported as a diagnostic with file, line and column and
+ * the call returns HANGDX_EPARSE with *out NULL.
+ */
+int hangdx_scenario_load(struct hangdx_ctx *ctx, const char *path,
+			 struct hangdx_scenario **out);
+
+/* The same from memory; name is used in diagnostics. */
+int hangdx_scenario_load_mem(struct hangdx_ctx *ctx, const char *name,
+			     const char *text, size_t len,
+			     struct hangdx_scenario **out);
+
+/* Load a built-in preset by name (HANGDX_ENOTFOUND if there is none). */
+int hangdx_scenario_preset(struct hangdx_ctx *ctx, const char *name,
+			   struct hangdx_scenario **out);
+
+/* NULL-terminated list of preset names, and a one-line description of each. */
+const char *const *hangdx_preset_names(void);
+const char *hangdx_preset_about(const char *name);
+
+/* The YAML text of a preset (static), or NULL. */
+const char *hangdx_preset_text(const char *name);
+
+/*
+ * Override one parameter, as `--set key=value` does: "communicators=10",
+ * "cores=4", "retry=off", "ranks=8", "exec_timeout=600", "seed=7",
+ * "grant=random", "order_launch=off", "tail=60", "time_limit=4000",
+ * "log_level=info", "link_latency_us=5", "expand_us=50".
+ * The full list: docs/SCENARIO.md.  Returns HANGDX_EINVAL with a diagnostic
+ * for an unknown key or a bad value.
+ */
+int hangdx_scenario_set(struct hangdx_scenario *sc, const char *key,
+			const char *value);
+
+/* Name of the scenario (file name or preset name). */
+const char *hangdx_scenario_name(const struct hangdx_scenario *sc);
+
+void hangdx_scenario_free(struct hangdx_scenario *sc);
+
+/* ---- simulation --------------------------------------------------------- */
+
+enum hangdx_outcome {
+	HANGDX_COMPLETED, /* every program ran to its end */
+	HANGDX_DEADLOCK,  /* a wait cycle formed; timeouts fired later */
+	HANGDX_HANG,      /* stuck without a cycle (lost rank, mismatch...) */
+	HANGDX_FAILED,    /* an error ended it without a hang (e.g. link) */
+	HANGDX_TIMELIMIT  /* still running at the time limit */
+};
+
+const char *hangdx_outcome_name(enum hangdx_outcome o);
+
+/* What a simulation found; filled by hangdx_simulate.  Strings are static
+ * or borrowed from the scenario. */
+struct hangdx_sim_summary {
+	enum hangdx_outcome outcome;
+	double end_time_s;        /* simulated time at the end */
+	double block_time_s;      /* when the system stopped moving, or -1 */
+	uint64_t tasks;           /* tasks executed */
+	uint64_t events;          /* discrete events processed */
+	int ranks;
+	int communicators;
+	int cores;
+	int retry;                /* 1 when retry mode was active */
+	int cycle_len;            /* nodes in the wait cycle, 0 if none */
+	int first_error_rank;     /* -1 if no error */
+	double first_error_time_s;
+	char first_error[256];    /* e.g. "EI0002 notify wait timeout ..." */
+	char cycle[1024];         /* one-line rendering of the cycle */
+};
+
+struct hangdx_sim_opts {
+	const char *outdir;       /* NULL: run without writing files */
+	int write_logs;           /* CANN logs per rank */
+	int write_trace;          /* trace.json (Chrome/Perfetto) */
+	int write_truth;          /* truth.json */
+};
+
+/*
+ * Run the scenario to completion, to its first error plus the scenario's
+ * tail, or to its time limit.  With opts->outdir set, the files are built
+ * in a temporary directory next to it and renamed into place at the end,
+ * so a failed run leaves no half-written output; outdir must not exist
+ * (HANGDX_EEXISTS) unless it is an empty directory.  The same scenario and
+ * seed always give the same bytes.
+ */
+int hangdx_simulate(struct hangdx_ctx *ctx, const struct hangdx_scenario *sc,
+		    const struct hangdx_sim_opts *opts,
+		    struct hangdx_sim_summary *sum);
+
+/* ---- ingest (log reading) ---------------------------------------------- */
+/* (declared by the ingest module, issue 3) */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

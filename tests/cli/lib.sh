@@ -1,0 +1,58 @@
+# tests/cli/lib.sh - a tiny TAP harness for CLI and golden scripts, in the
+# spirit of git's test-lib: t_ok DESC CMD... passes when CMD succeeds.
+# Scripts source it, use $HANGDX, work in $T (a fresh temp dir) and call
+# t_done at the end.
+: "${HANGDX:=$(pwd)/hangdx}"
+ROOT=$(pwd)
+SHARED=${SHARED:-$ROOT/../shared}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+_n=0
+_fail=0
+
+t_ok() {
+	desc=$1
+	shift
+	_n=$((_n + 1))
+	if "$@" > "$T/.out" 2>&1; then
+		echo "ok $_n - $desc"
+	else
+		echo "not ok $_n - $desc"
+		sed 's/^/#   /' "$T/.out" | head -20
+		_fail=$((_fail + 1))
+	fi
+}
+
+# t_exit CODE DESC CMD...: CMD must exit with CODE.
+t_exit() {
+	want=$1
+	desc=$2
+	shift 2
+	_n=$((_n + 1))
+	"$@" > "$T/.out" 2>&1
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		echo "ok $_n - $desc"
+	else
+		echo "not ok $_n - $desc (exit $got, want $want)"
+		sed 's/^/#   /' "$T/.out" | head -20
+		_fail=$((_fail + 1))
+	fi
+}
+
+# t_golden DESC EXPECTED ACTUAL: files must be equal.
+t_golden() {
+	_n=$((_n + 1))
+	if cmp -s "$2" "$3"; then
+		echo "ok $_n - $1"
+	else
+		echo "not ok $_n - $1"
+		diff -u "$2" "$3" | head -30 | sed 's/^/#   /'
+		_fail=$((_fail + 1))
+	fi
+}
+
+t_done() {
+	echo "1..$_n"
+	[ "$_fail" -eq 0 ]
+}
