@@ -1,4 +1,243 @@
-/* placeholder, replaced below */
+/*
+ * cmd_simulate.c - `hangdx simulate`: load a scenario (file or preset),
+ * apply --set overrides, run the discrete-event model, write the CANN
+ * logs, trace.json and truth.json, and print a one-screen summary.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli.h"
-static int run(int argc, char **argv) { (void)argc; (void)argv; return 0; }
-const struct cli_cmd cmd_simulate = { "simulate", "simulate", "simulate", run };
+
+static int run(int argc, char **argv);
+
+const struct cli_cmd cmd_simulate = {
+	"simulate",
+	"run a scenario in the model of the NPU runtime and HCCL; write the logs a cluster would write",
+	"simulate [options] (SCENARIO.yaml | --preset NAME)\n"
+	"\n"
+	"options:\n"
+	"  -p, --preset NAME     use a built-in scenario (--list-presets shows them)\n"
+	"  -o, --output DIR      write rank-N/ascend/log/..., trace.json and truth.json\n"
+	"                        into DIR (must not exist, or be empty)\n"
+	"  -s, --set KEY=VALUE   override a parameter (repeatable), e.g.\n"
+	"                        communicators=10 cores=4 retry=off seed=7\n"
+	"      --seed N          same as --set seed=N\n"
+	"      --no-logs         do not write the CANN logs\n"
+	"      --no-trace        do not write trace.json\n"
+	"      --list-presets    list the built-in scenarios and exit\n"
+	"      --print           print the scenario's YAML (presets) and exit\n"
+	"  -q, --quiet           no summary on stdout\n"
+	"  -h, --help            this help\n"
+	"\n"
+	"exit status: 0 the job completed, 1 it hung or failed, 2 usage,\n"
+	"3 bad scenario (file:line:col diagnostics), 4 system error",
+	run
+};
+
+struct sim_args {
+	const char *preset;
+	const char *file;
+	const char *outdir;
+	char **sets;
+	int nsets;
+	int logs, trace, quiet, list, print;
+};
+
+static const struct option longopts[] = {
+	{ "preset", required_argument, NULL, 'p' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "set", required_argument, NULL, 's' },
+	{ "seed", required_argument, NULL, 'S' },
+	{ "no-logs", no_argument, NULL, 'L' },
+	{ "no-trace", no_argument, NULL, 'T' },
+	{ "list-presets", no_argument, NULL, 'l' },
+	{ "print", no_argument, NULL, 'P' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int add_set(struct sim_args *a, char *kv)
+{
+	char **v = realloc(a->sets, (size_t)(a->nsets + 1) * sizeof *v);
+
+	if (!v)
+		return -1;
+	a->sets = v;
+	a->sets[a->nsets++] = kv;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct sim_args *a)
+{
+	static char seedbuf[64];
+	int c;
+
+	memset(a, 0, sizeof *a);
+	a->logs = a->trace = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:o:s:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': a->preset = optarg; break;
+		case 'o': a->outdir = optarg; break;
+		case 's':
+			if (add_set(a, optarg))
+				return EXIT_SYSERR;
+			break;
+		case 'S':
+			snprintf(seedbuf, sizeof seedbuf, "seed=%s", optarg);
+			if (add_set(a, seedbuf))
+				return EXIT_SYSERR;
+			break;
+		case 'L': a->logs = 0; break;
+		case 'T': a->trace = 0; break;
+		case 'l': a->list = 1; break;
+		case 'P': a->print = 1; break;
+		case 'q': a->quiet = 1; break;
+		case 'h': cli_help(&cmd_simulate, stdout); return -1;
+		default:
+			cli_usage_error(&cmd_simulate, "bad option");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		a->file = argv[optind++];
+	if (optind < argc || (!a->list && !a->file == !a->preset)) {
+		cli_usage_error(&cmd_simulate,
+				"give exactly one SCENARIO file or --preset NAME");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void list_presets(void)
+{
+	const char *const *p;
+
+	for (p = hangdx_preset_names(); *p; p++)
+		printf("%-20s %s\n", *p, hangdx_preset_about(*p));
+}
+
+static int apply_sets(struct hangdx_scenario *sc, const struct sim_args *a)
+{
+	int i;
+
+	for (i = 0; i < a->nsets; i++) {
+		char key[128];
+		const char *eq = strchr(a->sets[i], '=');
+		size_t n;
+
+		if (!eq || eq == a->sets[i]) {
+			cli_usage_error(&cmd_simulate, "--set wants KEY=VALUE, not '%s'",
+					a->sets[i]);
+			return EXIT_USAGE;
+		}
+		n = (size_t)(eq - a->sets[i]);
+		if (n >= sizeof key)
+			n = sizeof key - 1;
+		memcpy(key, a->sets[i], n);
+		key[n] = '\0';
+		if (hangdx_scenario_set(sc, key, eq + 1) != HANGDX_OK)
+			return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void print_summary(const struct hangdx_scenario *sc,
+			  const struct hangdx_sim_summary *s, const char *outdir)
+{
+	printf("scenario   %s: %d ranks, %d communicators, %d AICPU cores, retry %s\n",
+	       hangdx_scenario_name(sc), s->ranks, s->communicators, s->cores,
+	       s->retry ? "on" : "off");
+	printf("outcome    %s at t=%.6f s (%llu tasks, %llu events)\n",
+	       hangdx_outcome_name(s->outcome), s->end_time_s,
+	       (unsigned long long)s->tasks, (unsigned long long)s->events);
+	if (s->block_time_s >= 0)
+		printf("blocked    at t=%.6f s: nothing could move after this\n",
+		       s->block_time_s);
+	if (s->cycle_len)
+		printf("cycle      %s\n", s->cycle);
+	if (s->first_error_rank >= 0)
+		printf("first error  t=%.6f s rank %d: %s\n", s->first_error_time_s,
+		       s->first_error_rank, s->first_error);
+	if (outdir)
+		printf("output     %s/ (truth.json, trace.json, rank-*/ascend/log)\n",
+		       outdir);
+}
+
+static int load(struct hangdx_ctx *ctx, const struct sim_args *a,
+		struct hangdx_scenario **sc)
+{
+	int err;
+
+	if (a->preset) {
+		err = hangdx_scenario_preset(ctx, a->preset, sc);
+		if (err == HANGDX_ENOTFOUND) {
+			fprintf(stderr, "%s simulate: no preset '%s' (try --list-presets)\n",
+				cli_prog, a->preset);
+			return EXIT_USAGE;
+		}
+	} else {
+		err = hangdx_scenario_load(ctx, a->file, sc);
+	}
+	if (err)
+		return err == HANGDX_EIO ? EXIT_BADINPUT : cli_exit_for(err);
+	return 0;
+}
+
+static int simulate(struct hangdx_ctx *ctx, const struct sim_args *a)
+{
+	struct hangdx_scenario *sc = NULL;
+	struct hangdx_sim_opts o = { a->outdir, a->logs, a->trace, 1 };
+	struct hangdx_sim_summary sum;
+	int rc = load(ctx, a, &sc), err;
+
+	if (rc)
+		return rc;
+	rc = apply_sets(sc, a);
+	if (rc)
+		goto out_free_scenario;
+	err = hangdx_simulate(ctx, sc, &o, &sum);
+	if (err) {
+		fprintf(stderr, "%s simulate: %s\n", cli_prog, hangdx_strerror(err));
+		rc = err == HANGDX_EEXISTS ? EXIT_SYSERR : cli_exit_for(err);
+		goto out_free_scenario;
+	}
+	if (!a->quiet)
+		print_summary(sc, &sum, a->outdir);
+	rc = sum.outcome == HANGDX_COMPLETED ? EXIT_OK_NOHANG : EXIT_HANG;
+out_free_scenario:
+	hangdx_scenario_free(sc);
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	struct sim_args a;
+	struct hangdx_ctx *ctx;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		goto out_free_sets;
+	if (a.list) {
+		list_presets();
+		goto out_free_sets;
+	}
+	if (a.print) {
+		const char *text = a.preset ? hangdx_preset_text(a.preset) : NULL;
+		if (!text) {
+			cli_usage_error(&cmd_simulate, "--print needs a known --preset");
+			rc = EXIT_USAGE;
+		} else {
+			fputs(text, stdout);
+		}
+		goto out_free_sets;
+	}
+	ctx = cli_ctx();
+	rc = simulate(ctx, &a);
+	hangdx_ctx_free(ctx);
+out_free_sets:
+	free(a.sets);
+	return rc < 0 ? EXIT_OK_NOHANG : rc;
+}

@@ -201,7 +201,119 @@ int hangdx_simulate(struct hangdx_ctx *ctx, const struct hangdx_scenario *sc,
 		    struct hangdx_sim_summary *sum);
 
 /* ---- ingest (log reading) ---------------------------------------------- */
-/* (declared by the ingest module, issue 3) */
+
+/*
+ * Evidence: what a set of CANN logs says about a hang, as typed records
+ * (communicator creation, HCCL Task run failed blocks, EI0002 in every
+ * generation, runtime notify/event/FFTS+ timeouts, AICPU exception dumps,
+ * TSCH stream dumps, heartbeat, op retry, env echo, ...), each with its
+ * source (file, line, byte offset), its line prefix and its attribution
+ * (node, rank, device), plus per-file summaries and counters.  Record
+ * kinds and the JSON Lines schema: docs/EVIDENCE.md.
+ *
+ * Evidence is compact (interned strings, no raw lines) and merges
+ * associatively, so parts of a large job can be read on many machines and
+ * only the summaries meet.  Attribution is resolved when the evidence is
+ * written, so it uses everything merged so far.
+ */
+struct hangdx_evidence;
+
+/* A new, empty evidence; it borrows ctx.  HANGDX_ENOMEM or OK. */
+int hangdx_evidence_new(struct hangdx_ctx *ctx, struct hangdx_evidence **out);
+void hangdx_evidence_free(struct hangdx_evidence *ev);
+
+/* Ceilings and threads for reading; zeroed fields take the defaults. */
+struct hangdx_ingest_opts {
+	int threads;              /* 0: two when there are several inputs or a
+				     compressed one; 1: the calling thread
+				     only.  With more than one thread the
+				     allocator hook must be thread-safe. */
+	size_t max_line;          /* longer lines are skipped (64 KiB) */
+	uint64_t max_member;      /* uncompressed bytes per archive member or
+				     compressed file (16 GiB) */
+	unsigned max_ratio;       /* uncompressed / compressed bytes of an
+				     archive, checked past 64 MiB (1000) */
+	size_t max_records;       /* records kept in ev (4 Mi); more are
+				     counted as skipped */
+};
+
+/*
+ * Read inputs into ev: regular files, directories (recursively, sorted,
+ * symlink loops detected), archives and compressed files read in place
+ * through libarchive (.tar, .tar.gz/.tgz, .tar.zst, .zip, single .gz and
+ * .zst, recognised by content), and "-" for standard input.  Nothing is
+ * extracted to disk.  Paths are recorded as given (members of an archive
+ * as "ARCHIVE!/MEMBER").  Bad input (binary, truncated, over-long lines,
+ * decompression bombs, unreadable files) is reported through the
+ * context's diagnostics with file and line, counted, and skipped; reading
+ * goes on with the rest.  Returns HANGDX_OK when at least one input could
+ * be read, HANGDX_ENOTFOUND when none could, HANGDX_ENOMEM, or
+ * HANGDX_EINVAL for bad arguments.  opts may be NULL.
+ */
+int hangdx_ingest_paths(struct hangdx_evidence *ev, const char *const *paths,
+			size_t n, const struct hangdx_ingest_opts *opts);
+int hangdx_ingest_path(struct hangdx_evidence *ev, const char *path,
+		       const struct hangdx_ingest_opts *opts);
+
+/* The same for log text in memory (plain or compressed); name is used as
+ * its path.  data is only borrowed for the call. */
+int hangdx_ingest_mem(struct hangdx_evidence *ev, const char *name,
+		      const void *data, size_t len,
+		      const struct hangdx_ingest_opts *opts);
+
+/*
+ * Append src's records, summaries and counters to dst (src is unchanged,
+ * dst must not be src).  Associative: (a+b)+c writes the same as a+(b+c).
+ * On HANGDX_ENOMEM dst holds its old records.
+ */
+int hangdx_evidence_merge(struct hangdx_evidence *dst,
+			  const struct hangdx_evidence *src);
+
+/* What the writers print. */
+#define HANGDX_EV_RECORDS 1u      /* one line per record */
+#define HANGDX_EV_SUMMARY 2u      /* per-file, per-process, per-stream and
+				     per-rank summaries and the totals */
+#define HANGDX_EV_ALL 3u
+
+/*
+ * Write ev to fp as JSON Lines (the schema of docs/EVIDENCE.md) or as
+ * text, one line per record ("file:line: kind key=value ...").  Records
+ * are in (file, line) order and duplicates from overlapping inputs are
+ * dropped.  Returns HANGDX_EIO if writing fails, HANGDX_ENOMEM.
+ */
+int hangdx_evidence_write_jsonl(const struct hangdx_evidence *ev, FILE *fp,
+				unsigned what);
+int hangdx_evidence_write_text(const struct hangdx_evidence *ev, FILE *fp,
+			       unsigned what);
+
+/*
+ * Read evidence written by hangdx_evidence_write_jsonl back into ev
+ * (merging with what ev holds), so summaries can be shipped between
+ * machines.  path "-" reads stdin.  Malformed lines are diagnosed and
+ * skipped (HANGDX_EPARSE at the end if any was); HANGDX_EIO if the file
+ * cannot be read.
+ */
+int hangdx_evidence_load(struct hangdx_evidence *ev, const char *path);
+
+#define HANGDX_SKIP_REASONS 8
+struct hangdx_ingest_stats {
+	uint64_t inputs;          /* paths given */
+	uint64_t files;           /* files and archive members read */
+	uint64_t archives;        /* archives and compressed files opened */
+	uint64_t bytes;           /* (uncompressed) bytes read */
+	uint64_t lines;
+	uint64_t candidates;      /* lines that passed the fast pre-filter */
+	uint64_t records;         /* records kept */
+	uint64_t files_skipped;   /* unreadable, binary, over a ceiling */
+	uint64_t lines_skipped;   /* sum over the line reasons */
+	uint64_t skipped[HANGDX_SKIP_REASONS]; /* by hangdx_skip_reason_name */
+};
+void hangdx_evidence_stats(const struct hangdx_evidence *ev,
+			   struct hangdx_ingest_stats *st);
+/* "too_long", "nul_bytes", "binary_file", "unreadable", "truncated",
+ * "size_limit", "record_limit"; NULL past the last. */
+const char *hangdx_skip_reason_name(int reason);
+size_t hangdx_evidence_count(const struct hangdx_evidence *ev);
 
 #ifdef __cplusplus
 }
