@@ -15,6 +15,10 @@
 #define H2D_INC_S 27   /* AICPU_H2D_TIMEOUT_INC: host-issued waits */
 #define KFC_INC_S 22   /* KFC completion poll */
 #define STATUS_NS (30 * HX_NS_PER_S)
+/* Local main/slave synchronisation waits get this much more than T_exec,
+ * so that the wait that really blocks (a peer's RxAck) fires first and
+ * its EI0002 names the remote rank, as real reports do. */
+#define LOCAL_SLACK_S 1
 
 static uint32_t cidx(const struct sim *s, uint32_t rank, uint32_t comm)
 {
@@ -121,6 +125,30 @@ static int tmap_grow(struct sim *s)
 	return HANGDX_OK;
 }
 
+/* Linear probing with backward-shift deletion: no tombstones. */
+static void tmap_delete(struct sim *s, size_t j)
+{
+	size_t mask = s->captmap - 1, k = j;
+
+	for (;;) {
+		size_t home;
+
+		k = (k + 1) & mask;
+		if (!s->tmap[k].key)
+			break;
+		home = s->tmap[k].key & mask;
+		/* move k back to j unless its home lies cyclically in (j, k] */
+		if ((j < k) ? (home <= j || home > k) : (home <= j && home > k)) {
+			s->tmap[j] = s->tmap[k];
+			j = k;
+		}
+	}
+	s->tmap[j].key = 0;
+	s->ntmap--;
+}
+
+/* The notify of one handshake; the record's end and the wait's end each
+ * look it up once, so the entry goes after the second look-up. */
 int32_t sim_tnotify(struct sim *s, uint32_t comm, uint32_t dst, uint32_t src,
 		    uint32_t op, uint32_t round, uint32_t ch)
 {
@@ -134,9 +162,13 @@ int32_t sim_tnotify(struct sim *s, uint32_t comm, uint32_t dst, uint32_t src,
 		return -1;
 	}
 	for (j = key & (s->captmap - 1); s->tmap[j].key;
-	     j = (j + 1) & (s->captmap - 1))
-		if (s->tmap[j].key == key)
-			return s->tmap[j].notify;
+	     j = (j + 1) & (s->captmap - 1)) {
+		if (s->tmap[j].key == key) {
+			n = s->tmap[j].notify;
+			tmap_delete(s, j);
+			return n;
+		}
+	}
 	err = hx_state_add_notify(&s->st, dst, HX_NR_PEER, (int32_t)comm,
 				  (int32_t)src, &n);
 	if (err) {
@@ -440,7 +472,8 @@ static void expand(struct sim *s, uint32_t rank, const struct sim_op *o,
 	if (slave) {
 		x.work = cr->sstream[0];
 		put(&x, main, nrec(c, o->op, cr->m2s, 0, -1));
-		put(&x, x.work, nwait(c, o->op, cr->m2s, 0, x.T));
+		put(&x, x.work, nwait(c, o->op, cr->m2s, 0,
+				      x.T ? x.T + LOCAL_SLACK_S : 0));
 	}
 	if (s->st.comms[o->comm].nmembers > 1) {
 		if (o->coll == HX_COLL_SEND || o->coll == HX_COLL_RECV)
@@ -450,7 +483,8 @@ static void expand(struct sim *s, uint32_t rank, const struct sim_op *o,
 	}
 	if (slave) {
 		put(&x, x.work, nrec(c, o->op, cr->s2m, 0, -1));
-		put(&x, main, nwait(c, o->op, cr->s2m, 0, x.T));
+		put(&x, main, nwait(c, o->op, cr->s2m, 0,
+				    x.T ? x.T + LOCAL_SLACK_S : 0));
 	}
 	if (hccl_device)
 		put(&x, main, nrec(c, o->op, cr->h1, 0, -1));

@@ -548,7 +548,8 @@ struct tev {                    /* one trace event before sorting */
 	uint64_t ts;                /* ns */
 	uint32_t seq;
 	uint32_t task;
-	uint8_t what;               /* 0 slice, 1 core slice, 2 flow start, 3 flow end */
+	uint8_t what;               /* 0 slice, 1 core slice, 2 flow start,
+				       3 flow end, 4 block instant, 5 error instant */
 	uint32_t flow;
 };
 
@@ -599,6 +600,18 @@ static int collect_tev(struct sim *s, struct tev **out, size_t *nout)
 					       flow };
 		}
 	}
+	{
+		void *p = v;
+		if (hx_vec_reserve(s->ctx, &p, &cap, n + 2, sizeof *v, MAX_RECS)) {
+			hx_free(s->ctx, v);
+			return HANGDX_ENOMEM;
+		}
+		v = p;
+	}
+	if (s->block_time != SIM_NEVER)
+		v[n++] = (struct tev){ s->block_time, seq++, 0, 4, 0 };
+	if (s->have_error)
+		v[n++] = (struct tev){ s->error_time, seq++, 0, 5, 0 };
 	if (n)
 		qsort(v, n, sizeof *v, tev_cmp);
 	*out = v;
@@ -631,6 +644,20 @@ static void trace_meta(FILE *fp, const struct sim *s)
 	}
 }
 
+static void trace_instant(FILE *fp, const struct sim *s, const struct tev *e)
+{
+	if (e->what == 4)
+		fprintf(fp, "{\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,"
+			    "\"ts\":%.3f,\"name\":\"%s\"},\n",
+			(double)e->ts / 1e3,
+			s->have_graph && s->wg.ncycle ? "deadlock: wait cycle closed"
+						       : "system stopped moving");
+	else
+		fprintf(fp, "{\"ph\":\"i\",\"s\":\"g\",\"pid\":%d,\"tid\":0,"
+			    "\"ts\":%.3f,\"name\":\"first error\"},\n",
+			s->error_rank, (double)e->ts / 1e3);
+}
+
 static void trace_ev(FILE *fp, const struct sim *s, const struct tev *e)
 {
 	const struct hx_task *t = &s->st.tasks[e->task];
@@ -638,6 +665,10 @@ static void trace_ev(FILE *fp, const struct sim *s, const struct tev *e)
 	char lab[256];
 	double ts = (double)e->ts / 1e3;
 
+	if (e->what >= 4) {
+		trace_instant(fp, s, e);
+		return;
+	}
 	hx_task_label(&s->st, e->task, lab, sizeof lab);
 	switch (e->what) {
 	case 0:
@@ -682,16 +713,6 @@ int sim_write_trace(struct sim *s, const char *path)
 	trace_meta(o.fp, s);
 	for (i = 0; i < nev; i++)
 		trace_ev(o.fp, s, &ev[i]);
-	if (s->block_time != SIM_NEVER)
-		fprintf(o.fp, "{\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,"
-			      "\"ts\":%.3f,\"name\":\"%s\"},\n",
-			(double)s->block_time / 1e3,
-			s->have_graph && s->wg.ncycle ? "deadlock: wait cycle closed"
-						       : "system stopped moving");
-	if (s->have_error)
-		fprintf(o.fp, "{\"ph\":\"i\",\"s\":\"g\",\"pid\":%d,\"tid\":0,"
-			      "\"ts\":%.3f,\"name\":\"first error\"},\n",
-			s->error_rank, (double)s->error_time / 1e3);
 	fprintf(o.fp, "{\"ph\":\"M\",\"name\":\"hangdx\",\"pid\":0,\"args\":"
 		      "{\"outcome\":\"%s\"}}\n]}\n",
 		hangdx_outcome_name(outcome(s)));

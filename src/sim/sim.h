@@ -76,7 +76,7 @@ struct sim_error {         /* one error the run raised */
 
 struct sim_tmap_slot {     /* transport notify map entry */
 	uint64_t key;
-	int32_t notify;
+	int32_t notify;        /* removed once both ends have looked it up */
 };
 
 struct sim_waitlist {      /* tasks blocked on one (rank, event) */

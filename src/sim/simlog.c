@@ -20,7 +20,6 @@
 #define SL_GAP_US 5                /* spacing of the lines of one record */
 #define SL_TICK_HZ 50000000ULL     /* AICPU monitor tickFreq */
 #define SL_TICK_BOOT 1800000000000ULL  /* device uptime at t = 0, ticks */
-#define SL_NO_RANK 4294967295U
 #define SL_TSBUF 160               /* any formatted time */
 #define SL_ALG "fullmesh-ring-NHR"
 
@@ -57,7 +56,7 @@ struct sl_writer {
 	struct hangdx_ctx *ctx;
 	const char *dir;
 	const struct hx_simlog_input *in;
-	size_t *off;        /* nranks + 1: bucket bounds in idx */
+	size_t *off;        /* nranks + 2: bucket bounds in idx */
 	size_t *idx;        /* record indices, grouped by rank, in order */
 	char *vbuf;         /* F_COUNT stdio buffers */
 };

@@ -1,0 +1,185 @@
+/* test_sim.c - unit tests of the simulator through the public API: the
+ * reference deadlock, retry off, the communicator threshold, faults, and
+ * allocation failure. */
+#include <stdio.h>
+#include "testutil.h"
+
+static struct hangdx_scenario *preset(struct hangdx_ctx *ctx, const char *name)
+{
+	struct hangdx_scenario *sc = NULL;
+
+	assert_int_equal(hangdx_scenario_preset(ctx, name, &sc), HANGDX_OK);
+	assert_non_null(sc);
+	return sc;
+}
+
+static void set(struct hangdx_scenario *sc, const char *k, const char *v)
+{
+	assert_int_equal(hangdx_scenario_set(sc, k, v), HANGDX_OK);
+}
+
+static struct hangdx_sim_summary run(const char *name, const char *k1,
+				     const char *v1, const char *k2,
+				     const char *v2)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_scenario *sc = preset(ctx, name);
+	struct hangdx_sim_summary sum;
+
+	if (k1)
+		set(sc, k1, v1);
+	if (k2)
+		set(sc, k2, v2);
+	assert_int_equal(hangdx_simulate(ctx, sc, NULL, &sum), HANGDX_OK);
+	hangdx_scenario_free(sc);
+	hangdx_ctx_free(ctx);
+	return sum;
+}
+
+static void test_reference_deadlocks(void **state)
+{
+	struct hangdx_sim_summary s = run("reference", NULL, NULL, NULL, NULL);
+
+	(void)state;
+	assert_int_equal(s.outcome, HANGDX_DEADLOCK);
+	assert_int_equal(s.communicators, 14);
+	assert_int_equal(s.retry, 1);
+	/* the cycle closes within milliseconds; EI0002 fires T_exec later */
+	assert_true(s.block_time_s > 0 && s.block_time_s < 0.1);
+	assert_non_null(strstr(s.first_error, "EI0002"));
+	assert_non_null(strstr(s.first_error, "M_c1"));
+	assert_true(s.first_error_time_s >= s.block_time_s + 1836.0 - 0.01);
+	assert_true(s.first_error_time_s <= s.block_time_s + 1836.0 + 0.01);
+	/* pool -> kernel -> M_c NW(H0) -> U NR(H0) -> U EVENT_WAIT ->
+	 * compute EVENT_RECORD -> compute AICPU op -> pool */
+	assert_int_equal(s.cycle_len, 7);
+	assert_non_null(strstr(s.cycle, "AICPU pool (6/6 cores held)"));
+	assert_non_null(strstr(s.cycle, "KERNEL_HCCL(c1 op0)"));
+	assert_non_null(strstr(s.cycle, "NOTIFY_WAIT(H0_c1)"));
+	assert_non_null(strstr(s.cycle, "EVENT_WAIT(E)"));
+	assert_non_null(strstr(s.cycle, "AICPU(NonZero)"));
+}
+
+static void test_retry_off_completes(void **state)
+{
+	struct hangdx_sim_summary s = run("reference", "retry", "off", NULL, NULL);
+
+	(void)state;
+	assert_int_equal(s.outcome, HANGDX_COMPLETED);
+	assert_int_equal(s.retry, 0);
+	assert_int_equal(s.first_error_rank, -1);
+	assert_int_equal(s.cycle_len, 0);
+}
+
+/* With retry on, the job deadlocks exactly when the communicators with
+ * an op in flight can hold every AICPU core: communicators >= cores. */
+static void test_threshold(void **state)
+{
+	static const char *const cores[] = { "4", "6" };
+	size_t c;
+	int n;
+
+	(void)state;
+	for (c = 0; c < 2; c++) {
+		int k = atoi(cores[c]);
+		for (n = 1; n <= 9; n++) {
+			char nb[16];
+			struct hangdx_sim_summary s;
+
+			snprintf(nb, sizeof nb, "%d", n);
+			s = run("reference", "cores", cores[c], "communicators", nb);
+			if (n >= k)
+				assert_int_equal(s.outcome, HANGDX_DEADLOCK);
+			else
+				assert_int_equal(s.outcome, HANGDX_COMPLETED);
+		}
+	}
+}
+
+static void test_safe_order_completes(void **state)
+{
+	struct hangdx_sim_summary s = run("reference-safe", NULL, NULL, NULL, NULL);
+
+	(void)state;
+	assert_int_equal(s.outcome, HANGDX_COMPLETED);
+}
+
+static void test_faults(void **state)
+{
+	struct hangdx_sim_summary s;
+
+	(void)state;
+	s = run("healthy", NULL, NULL, NULL, NULL);
+	assert_int_equal(s.outcome, HANGDX_COMPLETED);
+	s = run("rank-death", NULL, NULL, NULL, NULL);
+	assert_int_equal(s.outcome, HANGDX_HANG);
+	assert_non_null(strstr(s.first_error, "EI0002"));
+	assert_int_equal(s.cycle_len, 0);
+	s = run("mismatch", NULL, NULL, NULL, NULL);
+	assert_int_equal(s.outcome, HANGDX_HANG);
+	assert_int_equal(s.cycle_len, 0);
+	s = run("link-error", NULL, NULL, NULL, NULL);
+	assert_non_null(strstr(s.first_error, "EI0013"));
+	assert_int_equal(s.first_error_rank, 1);
+	s = run("link-error-retry", NULL, NULL, NULL, NULL);
+	assert_int_equal(s.outcome, HANGDX_COMPLETED);
+	s = run("slow-rank", NULL, NULL, NULL, NULL);
+	assert_int_equal(s.outcome, HANGDX_COMPLETED);
+	/* the straggler makes the others wait: slower than healthy runs */
+	assert_true(s.end_time_s > 1.0);
+}
+
+static void test_deterministic(void **state)
+{
+	struct hangdx_sim_summary a, b;
+
+	(void)state;
+	a = run("reference", "grant", "random", "seed", "42");
+	b = run("reference", "grant", "random", "seed", "42");
+	assert_int_equal(a.outcome, b.outcome);
+	assert_int_equal(a.events, b.events);
+	assert_int_equal(a.tasks, b.tasks);
+	assert_string_equal(a.cycle, b.cycle);
+}
+
+static void test_nomem(void **state)
+{
+	long n, ok = 0;
+
+	(void)state;
+	for (n = 1; n < 4000 && !ok; n++) {
+		struct failalloc fa;
+		struct hangdx_ctx *ctx = failalloc_ctx(&fa, 0);
+		struct hangdx_scenario *sc = NULL;
+		struct hangdx_sim_summary sum;
+		int err;
+
+		assert_int_equal(hangdx_scenario_preset(ctx, "reference", &sc),
+				 HANGDX_OK);
+		assert_int_equal(hangdx_scenario_set(sc, "communicators", "2"),
+				 HANGDX_OK);
+		fa.fail_at = fa.count + n;
+		err = hangdx_simulate(ctx, sc, NULL, &sum);
+		assert_true(err == HANGDX_OK || err == HANGDX_ENOMEM);
+		ok = err == HANGDX_OK;
+		hangdx_scenario_free(sc);
+		hangdx_ctx_free(ctx);
+		assert_int_equal(fa.live, 0);
+	}
+	assert_true(ok);
+	assert_true(n > 20);   /* a run makes many allocations; all were failed once */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reference_deadlocks),
+		cmocka_unit_test(test_retry_off_completes),
+		cmocka_unit_test(test_threshold),
+		cmocka_unit_test(test_safe_order_completes),
+		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_nomem),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
