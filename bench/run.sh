@@ -1,0 +1,7 @@
+#!/bin/sh
+# bench/run.sh - `make bench`: every benchmark, each printing its table.
+for b in bench/sim.sh bench/ingest.sh; do
+	[ -f "$b" ] || continue
+	echo "== $b"
+	sh "$b" || exit 1
+done
