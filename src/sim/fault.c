@@ -160,6 +160,33 @@ static void device_streams(struct sim *s, struct hx_logrec *r, uint32_t rank,
 		sim_rec_stream(s, r, cr->sstream[i], 0);
 }
 
+/* The TS dump on a wait timeout: the stream that timed out, then (once
+ * per device) every other stream with work queued, as they are now. */
+static void dump_streams(struct sim *s, uint32_t rank, uint32_t task)
+{
+	const struct hx_task *t = &s->st.tasks[task];
+	struct hx_logrec *r = sim_rec(s, HX_LR_STREAM_DUMP, rank);
+	size_t i;
+
+	if (!r)
+		return;
+	sim_rec_task(s, r, task);
+	sim_rec_stream(s, r, t->stream, s->now - t->t_ready);
+	if (s->host[rank].dumped)
+		return;
+	s->host[rank].dumped = true;
+	for (i = s->rs_first[rank]; i < s->rs_first[rank + 1]; i++) {
+		uint32_t st = s->rs_list[i];
+		const struct hx_stream *sp = &s->st.streams[st];
+		long h = hx_state_head(&s->st, st);
+
+		if (st == t->stream || sp->stopped || h < 0)
+			continue;
+		r = &s->recs[s->nrecs - 1];
+		sim_rec_stream(s, r, st, s->now - s->st.tasks[h].t_ready);
+	}
+}
+
 static void device_wait_timeout(struct sim *s, uint32_t task)
 {
 	struct hx_task *t = &s->st.tasks[task];
@@ -186,11 +213,8 @@ static void device_wait_timeout(struct sim *s, uint32_t task)
 		r->trail = n->role != HX_NR_H0
 			? sim_trail(s, rank, (uint32_t)t->comm, t->op) : NULL;
 	}
-	r = sim_rec(s, HX_LR_STREAM_DUMP, rank);
-	if (r) {
-		sim_rec_task(s, r, task);
-		sim_rec_stream(s, r, t->stream, s->now - t->t_ready);
-	}
+	dump_streams(s, rank, task);
+	t = &s->st.tasks[task];
 	comm = t->comm;
 	sim_fail_task(s, task, HX_TS_FAILED);
 	end_kernel(s, rank, comm);

@@ -52,6 +52,7 @@ struct sim_host {
 	uint64_t last_progress;/* time of the last HCCL task completion */
 	uint32_t stuck_checks;
 	bool stuck_logged;
+	bool dumped;           /* the TS dump of every stream was written */
 	uint64_t pending;      /* tasks appended and not yet ended */
 	double slow;           /* duration factor */
 };

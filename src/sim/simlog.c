@@ -739,6 +739,17 @@ static void exc_opdata(struct sl_rank *r, const struct hx_logrec *rec)
 	    op_addr(rec, 1), op_addr(rec, 0));
 }
 
+/* "task sequence is OP(i),<trail>"; a trail may bring its own OP(i). */
+static void trail_line(struct sl_rank *r, const struct hx_logrec *rec)
+{
+	char op[32] = "";
+
+	if (strncmp(rec->trail, "OP(", 3) != 0)
+		snprintf(op, sizeof op, "OP(%u),", rec->op);
+	say(r, W_DHCCL, LV_ERROR, "[aicpu_communicator.cc:3807] [%u][TaskException]task sequence is %s%s",
+	    dtid(r, T_DEXCEPT), op, rec->trail);
+}
+
 static void device_dump(struct sl_rank *r, const struct hx_logrec *rec,
 			const char *srcline)
 {
@@ -755,8 +766,7 @@ static void device_dump(struct sl_rank *r, const struct hx_logrec *rec,
 			 srcline);
 	exc_opdata(r, rec);
 	if (rec->trail)
-		say(r, W_DHCCL, LV_ERROR, "[aicpu_communicator.cc:3807] [%u][TaskException]task sequence is OP(%u),%s",
-		    dtid(r, T_DEXCEPT), rec->op, rec->trail);
+		trail_line(r, rec);
 }
 
 /* ---- host-side HCCL "Task run failed" block ---- */
@@ -950,34 +960,45 @@ static void on_link_error(struct sl_rank *r, const struct hx_logrec *rec)
 
 /* ---- RETRY: rec->text selects the line (docs/LOGS-SIMULATED.md) ---- */
 
-static bool retry_transfer(struct sl_rank *r, const struct hx_logrec *rec)
+/* "CUR -> NEXT", "CUR->NEXT" or "CUR>NEXT", optionally after "Agent:" or
+ * "Server:", then "state:": a host State Transfer line. */
+static bool retry_transfer(struct sl_rank *r, const struct hx_logrec *rec,
+			   const char *t)
 {
-	const char *t = rec->text, *arrow = strstr(t, " -> ");
 	const char *role = my_crank(r, rec->comm) == 0 ? "Server" : "Agent";
-	int n;
+	const char *gt, *end, *next;
 
-	if (!arrow)
-		return false;
 	if (!strncmp(t, "Agent:", 6) || !strncmp(t, "Server:", 7)) {
 		role = t[0] == 'A' ? "Agent" : "Server";
 		t = strchr(t, ':') + 1;
 	}
-	n = arrow > t ? (int)(arrow - t) : 0;
-	if (n > 200)
-		n = 200;
+	if (!strncmp(t, "state:", 6))
+		t += 6;
+	gt = strchr(t, '>');
+	if (!gt)
+		return false;
+	for (end = gt; end > t && (end[-1] == '-' || end[-1] == ' '); end--)
+		;
+	for (next = gt + 1; *next == ' '; next++)
+		;
+	if (end == t || !*next)
+		return false;
 	sayrun(r, W_HCCL, "[opretry_base.cc:128] [%u][OpRetry][%s]State Transfer, cur state %.*s, next state %s",
-	       tid(r, T_RETRY), role, n, t, arrow + 4);
+	       tid(r, T_RETRY), role, end - t > 200 ? 200 : (int)(end - t), t,
+	       next);
 	return true;
 }
 
 static void on_retry(struct sl_rank *r, const struct hx_logrec *rec)
 {
-	const char *t = rec->text ? rec->text : "";
+	const char *t = rec->text;
 	uint32_t rt = tid(r, T_RETRY), wt = worker_tid(r, rec->core);
 	char tag[256];
 
+	if (!t || !*t)
+		return;
 	dev_tag(r, rec, tag, sizeof tag);
-	if (retry_transfer(r, rec))
+	if (retry_transfer(r, rec, t))
 		return;
 	if (!strcmp(t, "stop"))
 		say(r, W_DHCCL, LV_WARNING, "[aicpu_communicator.cc:3337] [%u][OpRetry][AICPU]hccl aicpu stop by sdma/write task exception, can retry.", wt);
