@@ -17,13 +17,14 @@ int hx_outfile_open(struct hangdx_ctx *ctx, struct hx_outfile *o,
 		    const char *path)
 {
 	size_t n = strlen(path) + 32;
-	int fd;
+	int fd, err = HANGDX_ENOMEM;
 
 	memset(o, 0, sizeof *o);
 	o->path = hx_strdup(ctx, path);
 	o->tmp = hx_alloc(ctx, n);
 	if (!o->path || !o->tmp)
 		goto out_free_names;
+	err = HANGDX_EIO;
 	snprintf(o->tmp, n, "%s.tmp-XXXXXX", path);
 	fd = mkstemp(o->tmp);
 	if (fd < 0)
@@ -40,7 +41,7 @@ out_free_names:
 	hx_free(ctx, o->path);
 	hx_free(ctx, o->tmp);
 	memset(o, 0, sizeof *o);
-	return errno == ENOMEM ? HANGDX_ENOMEM : HANGDX_EIO;
+	return err;
 }
 
 static void outfile_release(struct hangdx_ctx *ctx, struct hx_outfile *o)
