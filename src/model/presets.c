@@ -87,10 +87,11 @@ static const char text_link_error[] =
 	"#\n"
 	"# Four ranks on two nodes (ranks 0-1 and 2-3).  At 1 s the RDMA link\n"
 	"# between rank 1 and rank 2 reports an error CQE in the middle of an\n"
-	"# AllReduce.  Without op retry the HCCL kernel fails and the job stops with\n"
-	"# the error; compare link-error-retry.\n"
+	"# AllReduce.  Without op retry the HCCL kernel fails with EI0013, the other\n"
+	"# ranks wait in that AllReduce and the job never finishes; compare\n"
+	"# link-error-retry.\n"
 	"name: link-error\n"
-	"about: \"4 ranks on 2 nodes; the RDMA link between ranks 1 and 2 fails at 1 s, retry off: the job fails\"\n"
+	"about: \"4 ranks on 2 nodes; the RDMA link between ranks 1 and 2 fails at 1 s, retry off: EI0013 and the job stops\"\n"
 	"\n"
 	"cluster:\n"
 	"  ranks: 4\n"
@@ -343,7 +344,7 @@ static const struct hx_preset presets[] = {
 	  "4 ranks, one world communicator, compute + AllReduce/AllGather/Broadcast + Send/Recv; completes",
 	  text_healthy },
 	{ "link-error",
-	  "4 ranks on 2 nodes; the RDMA link between ranks 1 and 2 fails at 1 s, retry off: the job fails",
+	  "4 ranks on 2 nodes; the RDMA link between ranks 1 and 2 fails at 1 s, retry off: EI0013 and the job stops",
 	  text_link_error },
 	{ "link-error-retry",
 	  "link-error with op retry on between servers (L1:1): the failed AllReduce is retried and the job completes",

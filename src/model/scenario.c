@@ -689,6 +689,36 @@ static bool ld_val(struct ld *ld, const struct yn *v, const char *key,
 	return false;
 }
 
+/* An optional integer, duration or size: def when v is absent; when it is
+ * bad, *ok becomes false (after a diagnostic) and def is returned. */
+static uint64_t ld_get_u(struct ld *ld, const struct yn *v, const char *key,
+			 const struct vtype *t, uint64_t def, bool *ok)
+{
+	union val x;
+
+	if (!v)
+		return def;
+	if (ld_val(ld, v, key, t, &x))
+		return x.u;
+	*ok = false;
+	return def;
+}
+
+/* The same for a boolean. */
+static bool ld_get_b(struct ld *ld, const struct yn *v, const char *key,
+		     bool def, bool *ok)
+{
+	static const struct vtype t = { .kind = VT_BOOL };
+	union val x;
+
+	if (!v)
+		return def;
+	if (ld_val(ld, v, key, &t, &x))
+		return x.b;
+	*ok = false;
+	return def;
+}
+
 /* A name: 1 to SC_MAX_NAME printable bytes. */
 static const char *ld_name(struct ld *ld, const struct yn *v, const char *key)
 {
@@ -903,6 +933,10 @@ static const struct knob set_only_knobs[] = {
 	{ NULL, "link_latency_us", T_DUR_US, SC_OFF(link_latency_ns) },
 	{ NULL, "expand_us", T_DUR_US, SC_OFF(expand_ns) },
 };
+
+_Static_assert(HX_ARRAY_LEN(cluster_knobs) <= 16 &&
+	       HX_ARRAY_LEN(model_knobs) <= 16 && HX_ARRAY_LEN(run_knobs) <= 16,
+	       "ld_knobs holds 16 values");
 
 static void knob_store(const struct knob *k, struct hangdx_scenario *sc,
 		       const union val *v)
@@ -1189,21 +1223,15 @@ static bool ld_group_count(struct ld *ld, const struct yn *v,
 static bool ld_group_opts(struct ld *ld, const struct yn **vals,
 			  struct hx_comm_group *g, bool *sweep)
 {
-	static const struct vtype tb = T_BOOL;
 	static const struct vtype tt = T_U32(0, SC_MAX_TIMEOUT_S);
-	union val x;
 	bool ok = true;
 
-	if (vals[CK_RETRY] && (ok = ld_val(ld, vals[CK_RETRY], "retry", &tb,
-					   &x) && ok))
-		g->retry = x.b ? 1 : 0;
-	if (vals[CK_TIMEOUT] && (ok = ld_val(ld, vals[CK_TIMEOUT],
-					     "exec_timeout", &tt, &x) && ok))
-		g->exec_timeout_s = (uint32_t)x.u;
-	*sweep = false;
-	if (vals[CK_SWEEP] && (ok = ld_val(ld, vals[CK_SWEEP], "sweep", &tb,
-					   &x) && ok))
-		*sweep = x.b;
+	if (vals[CK_RETRY])
+		g->retry = ld_get_b(ld, vals[CK_RETRY], "retry", false, &ok) ? 1
+									   : 0;
+	g->exec_timeout_s = (uint32_t)ld_get_u(ld, vals[CK_TIMEOUT],
+					       "exec_timeout", &tt, 0, &ok);
+	*sweep = ld_get_b(ld, vals[CK_SWEEP], "sweep", false, &ok);
 	return ok;
 }
 
@@ -1343,7 +1371,7 @@ static const struct stepkind stepkinds[] = {
 };
 #define N_STEPKINDS (HX_ARRAY_LEN(stepkinds) - 1)
 
-static void ld_steps(struct ld *ld, const struct yn *seq, unsigned depth);
+static void ld_steps(struct ld *ld, const struct yn *seq);
 
 /* Values of one step body, indexed by SF_*. */
 struct stepvals {
@@ -1506,13 +1534,11 @@ static bool ld_step_coll(struct ld *ld, struct hx_step *st,
 	static const struct vtype tsize = { .kind = VT_SIZE,
 					    .max = SC_MAX_BYTES };
 	static const struct vtype trank = T_U32(0, HX_MAX_RANKS - 1);
-	union val x;
 	bool ok = ld_comm_ref(ld, sv->v[SF_COMM], st);
 	const char *s;
 
-	if (sv->v[SF_BYTES] && (ok = ld_val(ld, sv->v[SF_BYTES], "bytes",
-					    &tsize, &x) && ok))
-		st->bytes = x.u;
+	st->bytes = ld_get_u(ld, sv->v[SF_BYTES], "bytes", &tsize, st->bytes,
+			     &ok);
 	if (sv->v[SF_DTYPE] && (s = ld_str(ld, sv->v[SF_DTYPE], "dtype")) &&
 	    hx_dtype_parse(s, &st->dtype)) {
 		ld_err(ld, sv->v[SF_DTYPE], "bad value '%s' for 'dtype': "
@@ -1520,12 +1546,8 @@ static bool ld_step_coll(struct ld *ld, struct hx_step *st,
 		       "uint8", s);
 		ok = false;
 	}
-	if (sv->v[SF_PEER] && (ok = ld_val(ld, sv->v[SF_PEER], "peer", &trank,
-					   &x) && ok))
-		st->peer = (int32_t)x.u;
-	if (sv->v[SF_ROOT] && (ok = ld_val(ld, sv->v[SF_ROOT], "root", &trank,
-					   &x) && ok))
-		st->root = (int32_t)x.u;
+	st->peer = (int32_t)ld_get_u(ld, sv->v[SF_PEER], "peer", &trank, 0, &ok);
+	st->root = (int32_t)ld_get_u(ld, sv->v[SF_ROOT], "root", &trank, 0, &ok);
 	if (ok) {
 		ld_coll_members(ld, st, sv);
 		ld_coll_peers(ld, st, sv);
@@ -1551,26 +1573,27 @@ static bool ld_step_common(struct ld *ld, struct hx_step *st,
 {
 	static const struct vtype tdur = T_DUR(0);
 	const char *s;
-	union val x;
 	bool ok = true;
 
 	if (sv->v[SF_STREAM])
 		ok = ld_step_stream(ld, st, sv->v[SF_STREAM]);
-	if (sv->v[SF_NAME] && (s = ld_name(ld, sv->v[SF_NAME], "name")) &&
-	    !(st->name = hx_arena_strdup(&ld->sc->arena, s)))
-		ld->nomem = true;
-	if (sv->v[SF_DURATION] && (ok = ld_val(ld, sv->v[SF_DURATION],
-					       "duration", &tdur, &x) && ok))
-		st->dur_ns = x.u;
-	if (sv->v[SF_EVENT])
-		ok = (st->obj = ld_intern(ld, NM_EVENT, sv->v[SF_EVENT])) >= 0 &&
-		     ok;
-	if (sv->v[SF_NOTIFY])
-		ok = (st->obj = ld_intern(ld, NM_NOTIFY, sv->v[SF_NOTIFY])) >= 0 &&
-		     ok;
-	if (sv->v[SF_TIMEOUT] && (ok = ld_val(ld, sv->v[SF_TIMEOUT], "timeout",
-					      &tdur, &x) && ok))
-		st->timeout_ns = x.u;
+	if (sv->v[SF_NAME]) {
+		s = ld_name(ld, sv->v[SF_NAME], "name");
+		if (s && !(st->name = hx_arena_strdup(&ld->sc->arena, s)))
+			ld->nomem = true;
+		ok = s && ok;
+	}
+	st->dur_ns = ld_get_u(ld, sv->v[SF_DURATION], "duration", &tdur, 0, &ok);
+	if (sv->v[SF_EVENT]) {
+		st->obj = ld_intern(ld, NM_EVENT, sv->v[SF_EVENT]);
+		ok = st->obj >= 0 && ok;
+	}
+	if (sv->v[SF_NOTIFY]) {
+		st->obj = ld_intern(ld, NM_NOTIFY, sv->v[SF_NOTIFY]);
+		ok = st->obj >= 0 && ok;
+	}
+	st->timeout_ns = ld_get_u(ld, sv->v[SF_TIMEOUT], "timeout", &tdur, 0,
+				  &ok);
 	if (sv->v[SF_RANKS])
 		ok = ld_rank_list(ld, sv->v[SF_RANKS], "ranks", &st->only,
 				  &st->nonly) && ok;
@@ -1659,9 +1682,9 @@ static void ld_expand(struct ld *ld, size_t s0, uint64_t count,
 	ld->nsteps = s0 + n * (size_t)count;
 }
 
+/* Nesting is bounded by the YAML depth limit, so recursion is too. */
 static void ld_repeat(struct ld *ld, const struct stepkind *sk,
-		      const struct yn *body, const struct yn *ranks,
-		      unsigned depth)
+		      const struct yn *body, const struct yn *ranks)
 {
 	static const struct vtype tcount = T_U64(0, SC_MAX_REPEAT);
 	struct stepvals sv;
@@ -1678,13 +1701,13 @@ static void ld_repeat(struct ld *ld, const struct stepkind *sk,
 	ok = ld_val(ld, sv.v[SF_COUNT], "count", &tcount, &x);
 	if (!ld_list(ld, sv.v[SF_STEPS], "steps"))
 		return;
-	ld_steps(ld, sv.v[SF_STEPS], depth + 1);
+	ld_steps(ld, sv.v[SF_STEPS]);
 	if (ok && ld->errors == errors && !ld_stopped(ld))
 		ld_expand(ld, s0, x.u, sv.v[SF_COUNT]);
 }
 
 /* One program item: a mapping with one operation key (and maybe ranks). */
-static void ld_step(struct ld *ld, const struct yn *item, unsigned depth)
+static void ld_step(struct ld *ld, const struct yn *item)
 {
 	const struct yn *k, *v, *key = NULL, *body = NULL, *ranks = NULL;
 	const struct stepkind *sk = NULL;
@@ -1708,6 +1731,8 @@ static void ld_step(struct ld *ld, const struct yn *item, unsigned depth)
 			;
 		if (i == HX_ARRAY_LEN(stepkinds))
 			ld_unknown(ld, k, "operation", "the program", KEYS(stepkinds));
+		else if (i == N_STEPKINDS && ranks)
+			ld_err(ld, k, "duplicate key 'ranks' in a step");
 		else if (i == N_STEPKINDS)
 			ranks = v;
 		else if (sk)
@@ -1724,19 +1749,19 @@ static void ld_step(struct ld *ld, const struct yn *item, unsigned depth)
 		return;
 	}
 	if (sk->kind == STEP_REPEAT)
-		ld_repeat(ld, sk, body, ranks, depth);
+		ld_repeat(ld, sk, body, ranks);
 	else
 		ld_op(ld, sk, key, body, ranks);
 }
 
-static void ld_steps(struct ld *ld, const struct yn *seq, unsigned depth)
+static void ld_steps(struct ld *ld, const struct yn *seq)
 {
 	const struct yn *it;
 
 	if (!ld_list(ld, seq, "program"))
 		return;
 	for (it = seq->kid; it && !ld_stopped(ld); it = it->next)
-		ld_step(ld, it, depth);
+		ld_step(ld, it);
 }
 
 /* ==== collectives per rank (mismatch faults) ============================== */
@@ -1762,6 +1787,8 @@ static void acc_spread(struct only_acc *acc, size_t n, uint32_t nranks,
 	size_t i = 0, j;
 	uint32_t r;
 
+	if (!n)
+		return;
 	qsort(acc, n, sizeof *acc, acc_cmp);
 	while (i < n) {
 		uint64_t c = 0;
@@ -1988,14 +2015,14 @@ static bool ld_fault_body(struct ld *ld, struct hx_fault *f,
 					    .max = SC_MAX_DUR_NS };
 	static const struct vtype tfactor = T_REAL(0.0, 10000.0);
 	union val x;
+	bool ok = true;
 
 	if (!ld_rank(ld, fv->v[FF_RANK], "rank", &f->rank))
 		return false;
 	if (fv->v[FF_PEER] && !ld_rank(ld, fv->v[FF_PEER], "peer", &f->peer))
 		return false;
-	if (fv->v[FF_AT] && ld_val(ld, fv->v[FF_AT], "at", &tdur, &x))
-		f->at_ns = x.u;
-	else if (fv->v[FF_AT])
+	f->at_ns = ld_get_u(ld, fv->v[FF_AT], "at", &tdur, 0, &ok);
+	if (!ok)
 		return false;
 	switch (f->kind) {
 	case HX_FAULT_LINK_ERROR:
@@ -2136,7 +2163,7 @@ static void ld_scenario(struct ld *ld, const struct yn *root)
 	if (v[TK_COMMS] && !ld_stopped(ld))
 		ld_groups(ld, v[TK_COMMS]);
 	if (v[TK_PROGRAM] && !ld_stopped(ld))
-		ld_steps(ld, v[TK_PROGRAM], 0);
+		ld_steps(ld, v[TK_PROGRAM]);
 	if (v[TK_FAULTS] && !ld_stopped(ld))
 		ld_faults(ld, v[TK_FAULTS]);
 }
