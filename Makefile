@@ -22,9 +22,11 @@ B       ?= build
 LIB_SRC := $(sort $(wildcard src/*/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 UT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+FZ_SRC  := $(sort $(wildcard fuzz/fuzz_*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
 UT_BIN  := $(UT_SRC:tests/unit/%.c=$(B)/tests/%)
+FZ_BIN  := $(FZ_SRC:fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all test demo deps bench fuzz asan install uninstall clean check-deps
 all: $(B)/libhangdx.a $(B)/libhangdx.so hangdx
@@ -47,7 +49,12 @@ $(B)/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/libhangdx.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(B)/libhangdx.a $(LDLIBS) -lcmocka
 
-test: all $(UT_BIN)
+# fuzz targets with a plain driver: `make test` replays corpus and regressions
+$(B)/fuzz/%: fuzz/%.c fuzz/driver.c $(B)/libhangdx.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< fuzz/driver.c $(B)/libhangdx.a $(LDLIBS)
+
+test: all $(UT_BIN) $(FZ_BIN)
 	@HANGDX=./hangdx B=$(B) sh tests/run.sh
 
 demo: deps all
@@ -63,7 +70,8 @@ fuzz:
 	@sh fuzz/run.sh
 
 asan:
-	$(MAKE) B=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	$(MAKE) B=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
 		XLDFLAGS="-fsanitize=address,undefined" test
 
 install: all
