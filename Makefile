@@ -28,8 +28,10 @@ CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
 UT_BIN  := $(UT_SRC:tests/unit/%.c=$(B)/tests/%)
 FZ_BIN  := $(FZ_SRC:fuzz/%.c=$(B)/fuzz/%)
 
+BIN     := $(if $(filter build,$(B)),hangdx,$(B)/hangdx)
+
 .PHONY: all test demo deps bench fuzz asan install uninstall clean check-deps
-all: $(B)/libhangdx.a $(B)/libhangdx.so hangdx
+all: $(B)/libhangdx.a $(B)/libhangdx.so $(BIN)
 
 $(B)/%.o: %.c $(wildcard include/*.h src/*/*.h cli/*.h)
 	@mkdir -p $(dir $@)
@@ -42,7 +44,7 @@ $(B)/libhangdx.a: $(LIB_OBJ)
 $(B)/libhangdx.so: $(LIB_OBJ)
 	$(CC) -shared -o $@ $^ $(LDLIBS)
 
-hangdx: $(CLI_OBJ) $(B)/libhangdx.a
+$(BIN): $(CLI_OBJ) $(B)/libhangdx.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(B)/libhangdx.a $(LDLIBS)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/libhangdx.a
@@ -55,7 +57,7 @@ $(B)/fuzz/%: fuzz/%.c fuzz/driver.c $(B)/libhangdx.a
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< fuzz/driver.c $(B)/libhangdx.a $(LDLIBS)
 
 test: all $(UT_BIN) $(FZ_BIN)
-	@HANGDX=./hangdx B=$(B) sh tests/run.sh
+	@HANGDX=./$(BIN) B=$(B) sh tests/run.sh
 
 demo: deps all
 	@sh scripts/demo.sh
@@ -74,19 +76,27 @@ asan:
 	$(MAKE) B=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
 		XLDFLAGS="-fsanitize=address,undefined" test
 
+VERSION := $(shell sed -n 's/^\#define HANGDX_VERSION "\(.*\)"/\1/p' include/hangdx.h)
+INSTALLED := bin/hangdx lib/libhangdx.a lib/libhangdx.so include/hangdx.h \
+	lib/pkgconfig/hangdx.pc share/man/man1/hangdx.1 \
+	share/bash-completion/completions/hangdx
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 hangdx $(DESTDIR)$(PREFIX)/bin/hangdx
 	install -m 644 $(B)/libhangdx.a $(DESTDIR)$(PREFIX)/lib/libhangdx.a
 	install -m 755 $(B)/libhangdx.so $(DESTDIR)$(PREFIX)/lib/libhangdx.so
 	install -m 644 include/hangdx.h $(DESTDIR)$(PREFIX)/include/hangdx.h
 	install -m 644 docs/hangdx.1 $(DESTDIR)$(PREFIX)/share/man/man1/hangdx.1
+	install -m 644 scripts/hangdx.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/hangdx
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/hangdx.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/hangdx.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/hangdx $(DESTDIR)$(PREFIX)/lib/libhangdx.a \
-		$(DESTDIR)$(PREFIX)/lib/libhangdx.so $(DESTDIR)$(PREFIX)/include/hangdx.h \
-		$(DESTDIR)$(PREFIX)/share/man/man1/hangdx.1
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 
 clean:
 	rm -rf build build-asan hangdx demo-out
