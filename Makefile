@@ -19,6 +19,7 @@ ALL_CFLAGS := -std=c17 -D_DEFAULT_SOURCE $(WARN) -fPIC -Iinclude $(PKG_CFLAGS) $
 LDLIBS  := $(PKG_LIBS) -lm -lpthread $(XLDFLAGS)
 
 B       ?= build
+Q       := $(if $(V),,@)
 LIB_SRC := $(sort $(wildcard src/*/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 UT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
@@ -35,7 +36,8 @@ all: $(B)/libhangdx.a $(B)/libhangdx.so $(BIN)
 
 $(B)/%.o: %.c $(wildcard include/*.h src/*/*.h cli/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(B)/libhangdx.a: $(LIB_OBJ)
 	@rm -f $@
@@ -49,12 +51,14 @@ $(BIN): $(CLI_OBJ) $(B)/libhangdx.a
 
 $(B)/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/libhangdx.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(B)/libhangdx.a $(LDLIBS) -lcmocka
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(B)/libhangdx.a $(LDLIBS) -lcmocka
 
 # fuzz targets with a plain driver: `make test` replays corpus and regressions
 $(B)/fuzz/%: fuzz/%.c fuzz/driver.c $(B)/libhangdx.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< fuzz/driver.c $(B)/libhangdx.a $(LDLIBS)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< fuzz/driver.c $(B)/libhangdx.a $(LDLIBS)
 
 test: all $(UT_BIN) $(FZ_BIN)
 	@HANGDX=./$(BIN) B=$(B) sh tests/run.sh
