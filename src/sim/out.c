@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim.h"
+#include "../report/report.h"
 
 #define MAX_RECS (1u << 27)
 #define MAX_DUMP_POS 16
@@ -438,6 +439,15 @@ void sim_snapshot_block(struct sim *s)
 	summary_cycle(s, s->cycle_text, sizeof s->cycle_text);
 	if (!s->block_json.p)
 		sim_oom(s, HANGDX_ENOMEM);
+	if (s->want_dot) {
+		char title[160];
+		snprintf(title, sizeof title, "%s: wait-for graph at t=%.6f s (%s)",
+			 s->sc->name, secs(s->now),
+			 s->wg.ncycle ? "deadlock" : "stopped, no cycle");
+		hx_buf_init(&s->block_dot, s->ctx, 256u << 20);
+		if (hx_report_dot(&s->block_dot, &s->wg, &s->st, title))
+			sim_oom(s, HANGDX_ENOMEM);
+	}
 }
 
 static void truth_error(FILE *fp, const struct sim *s)
@@ -539,6 +549,20 @@ int sim_write_truth(struct sim *s, const char *path)
 	truth_faults(fp, s);
 	truth_ranks(fp, s);
 	fprintf(fp, "}\n");
+	return hx_outfile_commit(s->ctx, &o);
+}
+
+int sim_write_dot(struct sim *s, const char *path)
+{
+	struct hx_outfile o;
+	int err;
+
+	if (!s->block_dot.p)
+		return HANGDX_OK;
+	err = hx_outfile_open(s->ctx, &o, path);
+	if (err)
+		return err;
+	fputs(s->block_dot.p, o.fp);
 	return hx_outfile_commit(s->ctx, &o);
 }
 

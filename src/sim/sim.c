@@ -882,6 +882,7 @@ static void sim_release(struct sim *s)
 	hx_free(s->ctx, s->errors);
 	hx_buf_free(&s->error_json);
 	hx_buf_free(&s->block_json);
+	hx_buf_free(&s->block_dot);
 	hx_state_free(&s->st);
 }
 
@@ -1027,6 +1028,10 @@ static int write_outputs(struct sim *s, const char *dir,
 		snprintf(path, sizeof path, "%s/truth.json", dir);
 		err = sim_write_truth(s, path);
 	}
+	if (!err) {
+		snprintf(path, sizeof path, "%s/waitgraph.dot", dir);
+		err = sim_write_dot(s, path);
+	}
 	if (!err && o->write_trace) {
 		snprintf(path, sizeof path, "%s/trace.json", dir);
 		err = sim_write_trace(s, path);
@@ -1122,6 +1127,7 @@ int hangdx_simulate(struct hangdx_ctx *ctx, const struct hangdx_scenario *sc,
 	s->error_rank = -1;
 	s->error_task = -1;
 	s->want_logs = opts->outdir && opts->write_logs;
+	s->want_dot = opts->outdir != NULL;
 	err = hx_state_init(&s->st, ctx, sc);
 	if (err)
 		goto out_free_sim;

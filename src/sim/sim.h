@@ -131,6 +131,7 @@ struct sim {
 	size_t nerrors, caperrors;
 	struct hx_buf error_json;   /* the first error's task, when it failed */
 	struct hx_buf block_json;   /* truth's cycle and blocked tasks, at block */
+	struct hx_buf block_dot;    /* the wait-for graph at block, as DOT */
 	char cycle_text[1024];
 	struct hx_wgraph wg;   /* wait-for graph at block time */
 	bool have_graph;
@@ -146,6 +147,7 @@ struct sim {
 	char **trails;         /* owned trail strings */
 	size_t ntrails, captrails;
 	bool want_logs;
+	bool want_dot;
 };
 
 #define SIM_NEVER UINT64_MAX
@@ -209,6 +211,7 @@ int sim_write_truth(struct sim *s, const char *path);
 void sim_snapshot_block(struct sim *s);
 void sim_snapshot_error(struct sim *s, uint32_t task);
 int sim_write_trace(struct sim *s, const char *path);
+int sim_write_dot(struct sim *s, const char *path);
 void sim_summarize(struct sim *s, struct hangdx_sim_summary *sum);
 
 #endif

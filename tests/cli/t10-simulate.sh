@@ -42,6 +42,11 @@ assert s and s == f, 'flows'
 assert any(e['ph']=='i' and 'deadlock' in e['name'] for e in t)
 assert any(e.get('args',{}).get('name','').startswith('AICPU core') for e in t)"
 
+# the wait-for graph at block time renders with Graphviz, without warnings
+t_ok "waitgraph.dot renders cleanly" sh -c "dot -Tsvg $T/ref/waitgraph.dot -o $T/wg.svg 2> $T/dot.err && test ! -s $T/dot.err"
+t_ok "waitgraph.dot highlights the cycle" sh -c "grep -c 'color=red' $T/ref/waitgraph.dot | grep -q '^1[0-9]'"
+t_ok "waitgraph.dot folds the alike rank" grep -q "and 1 alike ranks" "$T/ref/waitgraph.dot"
+
 # retry off completes, below the limit completes
 t_exit 0 "retry off completes" $HANGDX simulate -q --preset reference --set retry=off
 t_exit 0 "5 communicators on 6 cores complete" $HANGDX simulate -q --preset reference --set communicators=5
