@@ -18,7 +18,9 @@ static const struct cli_cmd cmd_version = {
 };
 
 static const struct cli_cmd *const commands[] = {
+	&cmd_diagnose,
 	&cmd_simulate,
+	&cmd_parse,
 	&cmd_help,
 	&cmd_version,
 };

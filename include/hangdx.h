@@ -315,6 +315,51 @@ void hangdx_evidence_stats(const struct hangdx_evidence *ev,
 const char *hangdx_skip_reason_name(int reason);
 size_t hangdx_evidence_count(const struct hangdx_evidence *ev);
 
+/* ---- diagnosis ---------------------------------------------------------- */
+
+/*
+ * A diagnosis: what the evidence of a hung job says.  It rebuilds the
+ * runtime state from the logs (streams, tasks, notifies, events, AICPU
+ * pools, HCCL kernels), builds the wait-for graph and proves a deadlock
+ * where the logs allow it, finds the first failing and the root rank (by
+ * logical progress, then by time with clock skew taken into account),
+ * names the root cause with its evidence, groups ranks that are stuck
+ * alike, and says what to change and what evidence is missing.
+ * It borrows the evidence: free the diagnosis before the evidence.
+ */
+struct hangdx_diagnosis;
+
+enum hangdx_verdict {
+	HANGDX_V_NO_HANG,   /* no hang found (warnings may remain) */
+	HANGDX_V_HANG,      /* hung or failed; no circular wait proven */
+	HANGDX_V_DEADLOCK   /* a circular wait proven on the rebuilt state */
+};
+
+struct hangdx_diagnose_opts {
+	unsigned cores;     /* AICPU cores per device; 0: 6 (A2/A3) */
+};
+
+/* Diagnose ev (opts may be NULL).  HANGDX_ENOMEM or OK. */
+int hangdx_diagnose(const struct hangdx_evidence *ev,
+		    const struct hangdx_diagnose_opts *opts,
+		    struct hangdx_diagnosis **out);
+void hangdx_diagnosis_free(struct hangdx_diagnosis *d);
+
+enum hangdx_verdict hangdx_diagnosis_verdict(const struct hangdx_diagnosis *d);
+/* Category id, e.g. "aicpu_exhaustion_deadlock", "remote_rank_lost". */
+const char *hangdx_diagnosis_category(const struct hangdx_diagnosis *d);
+/* Root-cause rank and first failing rank; -1 when unknown. */
+int hangdx_diagnosis_root_rank(const struct hangdx_diagnosis *d);
+int hangdx_diagnosis_first_rank(const struct hangdx_diagnosis *d);
+
+#define HANGDX_COLOR 1u     /* ANSI colour in the text report */
+/* The report: text (verdict, chain with file:line evidence, fix), JSON
+ * (docs/DIAGNOSIS.md) or DOT (the rebuilt wait-for graph). */
+int hangdx_diagnosis_write_text(const struct hangdx_diagnosis *d, FILE *fp,
+				unsigned flags);
+int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp);
+int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp);
+
 #ifdef __cplusplus
 }
 #endif

@@ -255,9 +255,10 @@ void hx_stream_label(const struct hx_state *st, uint32_t stream, char *buf,
 
 	switch (s->role) {
 	case HX_SR_USER:
-		snprintf(buf, n, "%s", s->user >= 0 && (uint32_t)s->user <
-				st->sc->nstreams ? st->sc->streams[s->user]
-						 : "user");
+		if (s->user >= 0 && (uint32_t)s->user < st->sc->nstreams)
+			snprintf(buf, n, "%s", st->sc->streams[s->user]);
+		else
+			snprintf(buf, n, "stream%u", s->id);
 		return;
 	case HX_SR_KERNEL:
 		snprintf(buf, n, "K_%s", cn);
@@ -292,9 +293,10 @@ void hx_notify_label(const struct hx_state *st, int32_t notify, char *buf,
 	}
 	no = &st->notifies[notify];
 	cn = no->comm >= 0 ? st->comms[no->comm].name : "";
-	if (no->role == HX_NR_USER)
-		snprintf(buf, n, "%s", no->user >= 0 ? st->sc->notifies[no->user]
-						      : "notify");
+	if (no->role == HX_NR_USER && no->user >= 0)
+		snprintf(buf, n, "%s", st->sc->notifies[no->user]);
+	else if (no->role == HX_NR_USER)
+		snprintf(buf, n, "notify %u", no->rt_id);
 	else if (no->role == HX_NR_PEER)
 		snprintf(buf, n, "rx_%s(r%u<-r%d)", cn, no->rank, no->peer);
 	else

@@ -1,0 +1,154 @@
+/*
+ * analyze.h - the analyzer, the heart of `diagnose`: evidence (from
+ * ingest) -> facts per rank (facts.c) -> a snapshot of the shared runtime
+ * model rebuilt from the TS stream dumps and kernel lines, with its
+ * wait-for graph and deadlock proof (snapshot.c) -> the verdict: category,
+ * root and first failing rank, the chain hop by hop with its evidence,
+ * alike ranks grouped, fixes, what is missing (verdict.c).
+ * A diagnosis borrows the evidence it was made from; free it first.
+ */
+#ifndef HX_ANALYZE_H
+#define HX_ANALYZE_H
+
+#include "../ingest/ingest.h"
+#include "../model/state.h"
+
+#define HX_CAT_MAP(XX)                                                   \
+	XX(NONE, "none", "no hang found")                                \
+	XX(AICPU_DEADLOCK, "aicpu_exhaustion_deadlock",                  \
+	   "AICPU exhaustion deadlock")                                  \
+	XX(WAIT_CYCLE, "wait_cycle", "circular wait")                    \
+	XX(RANK_LOST, "remote_rank_lost", "a rank was lost")             \
+	XX(MISMATCH, "collective_mismatch", "collective mismatch")       \
+	XX(LINK, "link_error", "link error")                             \
+	XX(EVENT_CHAIN, "event_wait_chain",                              \
+	   "event-wait chain on a blocked task")                         \
+	XX(AICPU_TIMEOUT, "aicpu_op_timeout", "AICPU operator timeout")  \
+	XX(SQ_FULL, "sq_full", "submission queue full")                  \
+	XX(CONFIG, "config_mismatch", "configuration mismatch")          \
+	XX(SILENT, "silent_hang", "hang without an error line")          \
+	XX(UNKNOWN, "unknown", "hang of unknown cause")
+
+enum hx_cat {
+#define HX_CAT_ENUM(name, id, text) HX_CAT_##name,
+	HX_CAT_MAP(HX_CAT_ENUM)
+#undef HX_CAT_ENUM
+	HX_CAT_COUNT
+};
+
+const char *hx_cat_id(enum hx_cat c);
+const char *hx_cat_text(enum hx_cat c);
+
+#define HX_NOREC UINT32_MAX
+
+/* What the evidence says about one rank. */
+struct hx_rankinfo {
+	int32_t rank;
+	int64_t device, pid;
+	const char *node;
+	bool seen;                /* some record is attributed to it */
+	bool lost;                /* named LOST by a heartbeat */
+	uint32_t lost_rec;
+	uint32_t first_err_rec;   /* earliest ERROR-level evidence */
+	uint32_t fail_rec;        /* earliest task failure: wait timeout, link
+				     error, AICPU timeout (not heartbeats) */
+	int64_t first_err_ts;     /* fail_rec's time corrected for clock skew */
+	int64_t last_ts;          /* last timestamp in its logs (raw) */
+	int64_t skew_us;          /* estimated clock offset */
+	/* its first HCCL wait failure */
+	uint32_t wait_rec;
+	int64_t wait_peer;        /* global rank waited on, -1 local/unknown */
+	int64_t index;            /* op index, -1 */
+	const char *op;           /* op name from the tag */
+	const char *group;
+	int64_t count;            /* element count, -1 */
+	const char *dtype;
+	int64_t stream, task;
+	/* other failures */
+	uint32_t link_rec;
+	int64_t link_peer;
+	uint32_t aicpu_timeout_rec;
+	uint32_t sq_full_rec;
+	uint32_t stuck_rec;
+	uint32_t retry_rec;       /* last op-retry line */
+	/* configuration echoed at start-up */
+	const char *retry_env;    /* HCCL_OP_RETRY_ENABLE value */
+	int64_t exec_timeout;     /* HCCL_EXEC_TIMEOUT, -1 unknown */
+	const char *mode;         /* HCCL_OP_EXPANSION_MODE */
+	uint32_t ncomm;           /* communicators created */
+	uint32_t kernels;         /* HCCL kernels seen holding a core */
+	char state[160];          /* one line, for grouping alike ranks */
+};
+
+/* One hop of the explained chain. */
+struct hx_hop {
+	int32_t rank;
+	char what[200];
+	char why[64];             /* how it waits for the next hop */
+	uint32_t rec;             /* evidence record, HX_NOREC */
+};
+
+struct hx_group {
+	char state[160];
+	int32_t *ranks;
+	uint32_t nranks;
+};
+
+struct hangdx_diagnosis {
+	struct hangdx_ctx *ctx;
+	const struct hangdx_evidence *ev;   /* borrowed */
+	struct hx_arena arena;
+	struct hx_attrib *at;
+	uint32_t *order;                    /* records in (file, line) order */
+	size_t norder;
+
+	int verdict;                        /* enum hangdx_verdict */
+	enum hx_cat cat;
+	int32_t root_rank, first_rank;
+	int64_t first_ts;
+	unsigned cores;
+	bool proven;                        /* deadlock proven on the snapshot */
+	char summary[1536];
+
+	struct hx_rankinfo *ranks;
+	uint32_t nranks;
+	struct hx_hop *hops;
+	size_t nhops, caphops;
+	struct hx_group *groups;
+	size_t ngroups, capgroups;
+	const char **fixes, **missing, **warnings, **facts;
+	size_t nfixes, nmissing, nwarnings, nfacts;
+	size_t capfixes, capmissing, capwarnings, capfacts;
+
+	/* snapshot of the runtime model rebuilt from the logs */
+	struct hangdx_scenario snap_sc;
+	struct hx_state st;
+	struct hx_wgraph wg;
+	bool have_snapshot;
+	uint32_t *task_rec;                 /* snapshot task -> evidence */
+	size_t captask_rec;
+};
+
+/* facts.c */
+int hx_facts_collect(struct hangdx_diagnosis *d);
+const struct hx_field *hx_df(const struct hangdx_diagnosis *d, uint32_t rec,
+			     int key);
+int64_t hx_dnum(const struct hangdx_diagnosis *d, uint32_t rec, int key,
+		int64_t dflt);
+const char *hx_dstr(const struct hangdx_diagnosis *d, uint32_t rec, int key);
+int32_t hx_drank(const struct hangdx_diagnosis *d, uint32_t rec);
+/* "file:line" of a record (static buffer per call site: copy it). */
+void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,
+	       size_t n);
+
+/* snapshot.c */
+int hx_snapshot_build(struct hangdx_diagnosis *d);
+
+/* verdict.c */
+int hx_verdict(struct hangdx_diagnosis *d);
+int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,
+		 size_t *cap, const char *fmt, ...) HX_PRINTF(5, 6);
+int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,
+	       const char *why, const char *fmt, ...) HX_PRINTF(5, 6);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * diagnose.c - the public entry of the analyzer: evidence in, diagnosis
+ * out (facts -> snapshot and proof -> verdict), and its accessors.
+ */
+#include <string.h>
+#include "analyze.h"
+
+#define DEFAULT_CORES 6
+
+int hangdx_diagnose(const struct hangdx_evidence *ev,
+		    const struct hangdx_diagnose_opts *opts,
+		    struct hangdx_diagnosis **out)
+{
+	struct hangdx_diagnosis *d;
+	int err;
+
+	*out = NULL;
+	d = hx_calloc(ev->ctx, 1, sizeof *d);
+	if (!d)
+		return HANGDX_ENOMEM;
+	d->ctx = ev->ctx;
+	d->ev = ev;
+	d->cores = opts && opts->cores ? opts->cores : DEFAULT_CORES;
+	d->root_rank = d->first_rank = -1;
+	hx_arena_init(&d->arena, d->ctx, 0);
+	d->wg.ctx = d->ctx;
+	err = hx_attrib_build(ev, &d->at);
+	if (!err)
+		err = hx_ev_sorted(ev, &d->order, &d->norder);
+	if (!err)
+		err = hx_facts_collect(d);
+	if (!err)
+		err = hx_snapshot_build(d);
+	if (!err)
+		err = hx_verdict(d);
+	if (err) {
+		hangdx_diagnosis_free(d);
+		return err;
+	}
+	*out = d;
+	return HANGDX_OK;
+}
+
+void hangdx_diagnosis_free(struct hangdx_diagnosis *d)
+{
+	struct hangdx_ctx *ctx;
+
+	if (!d)
+		return;
+	ctx = d->ctx;
+	if (d->at)
+		hx_attrib_free(d->ev, d->at);
+	if (d->have_snapshot || d->st.ctx) {
+		hx_wgraph_free(&d->wg);
+		hx_state_free(&d->st);
+	}
+	hx_arena_free(&d->snap_sc.arena);
+	hx_free(ctx, d->wg.nodes);
+	hx_free(ctx, d->task_rec);
+	hx_free(ctx, d->order);
+	hx_free(ctx, d->ranks);
+	hx_free(ctx, d->hops);
+	hx_free(ctx, d->groups);
+	hx_free(ctx, (void *)d->fixes);
+	hx_free(ctx, (void *)d->missing);
+	hx_free(ctx, (void *)d->warnings);
+	hx_free(ctx, (void *)d->facts);
+	hx_arena_free(&d->arena);
+	hx_free(ctx, d);
+}
+
+enum hangdx_verdict hangdx_diagnosis_verdict(const struct hangdx_diagnosis *d)
+{
+	return (enum hangdx_verdict)d->verdict;
+}
+
+const char *hangdx_diagnosis_category(const struct hangdx_diagnosis *d)
+{
+	return hx_cat_id(d->cat);
+}
+
+int hangdx_diagnosis_root_rank(const struct hangdx_diagnosis *d)
+{
+	return d->root_rank;
+}
+
+int hangdx_diagnosis_first_rank(const struct hangdx_diagnosis *d)
+{
+	return d->first_rank;
+}

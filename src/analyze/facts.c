@@ -1,0 +1,439 @@
+/*
+ * facts.c - first step of the analysis: walk the evidence once, in file
+ * and line order, and gather per rank what matters for a verdict: its
+ * configuration (env echo, communicators), its first HCCL wait failure
+ * and the peer it waited on (mapped from the communicator's rank to the
+ * global one), lost peers, link errors, AICPU timeouts, STUCK reports, and
+ * its clock offset estimated from the communicator-creation barrier.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "analyze.h"
+
+#define MAX_RANKS (1u << 20)
+
+const struct hx_field *hx_df(const struct hangdx_diagnosis *d, uint32_t rec,
+			     int key)
+{
+	return hx_rec_field(d->ev, &d->ev->recs[rec], key);
+}
+
+int64_t hx_dnum(const struct hangdx_diagnosis *d, uint32_t rec, int key,
+		int64_t dflt)
+{
+	const struct hx_field *f = hx_df(d, rec, key);
+
+	return f ? f->num : dflt;
+}
+
+const char *hx_dstr(const struct hangdx_diagnosis *d, uint32_t rec, int key)
+{
+	const struct hx_field *f = hx_df(d, rec, key);
+
+	return f ? hx_ev_str(d->ev, f->str) : NULL;
+}
+
+int32_t hx_drank(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	struct hx_attr a;
+
+	hx_attrib_rec(d->at, &d->ev->recs[rec], &a);
+	return a.rank >= 0 && a.rank < (int64_t)MAX_RANKS ? (int32_t)a.rank : -1;
+}
+
+void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,
+	       size_t n)
+{
+	const struct hx_rec *r;
+
+	if (rec == HX_NOREC) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	r = &d->ev->recs[rec];
+	snprintf(buf, n, "%s:%llu", hx_ev_str(d->ev, r->file),
+		 (unsigned long long)r->line);
+}
+
+/* "127.10.0.1/2" -> 2 */
+static int64_t ip_id_rank(const char *s)
+{
+	const char *slash = s ? strrchr(s, '/') : NULL;
+	char *end;
+	long v;
+
+	if (!slash)
+		return -1;
+	v = strtol(slash + 1, &end, 10);
+	return end != slash + 1 && v >= 0 ? v : -1;
+}
+
+/* ---- communicator membership: (group, comm rank) -> global rank ---- */
+
+struct member {
+	uint32_t group;     /* interned */
+	int64_t crank;
+	int32_t rank;
+	int64_t ts;
+};
+
+struct facts {
+	struct hangdx_diagnosis *d;
+	struct member *m;
+	size_t nm, capm;
+	int err;
+};
+
+static void add_member(struct facts *f, uint32_t rec, int32_t rank)
+{
+	const struct hx_field *g = hx_df(f->d, rec, HX_F_GROUP);
+	int64_t cr = hx_dnum(f->d, rec, HX_F_LOCAL_RANK, -1);
+	void *v = f->m;
+	size_t i;
+
+	if (!g || cr < 0 || f->err)
+		return;
+	for (i = 0; i < f->nm; i++)
+		if (f->m[i].group == g->str && f->m[i].rank == rank)
+			return;
+	f->err = hx_vec_reserve(f->d->ctx, &v, &f->capm, f->nm + 1,
+				sizeof *f->m, MAX_RANKS * 16u);
+	if (f->err)
+		return;
+	f->m = v;
+	f->m[f->nm++] = (struct member){ g->str, cr, rank,
+					 f->d->ev->recs[rec].ts };
+	f->d->ranks[rank].ncomm++;
+}
+
+/* The global rank of comm rank crank in the group a record names, or the
+ * comm rank itself when the membership is unknown (world groups). */
+static int64_t global_rank(const struct facts *f, uint32_t rec, int64_t crank)
+{
+	const struct hx_field *g = hx_df(f->d, rec, HX_F_GROUP);
+	const char *tag = hx_dstr(f->d, rec, HX_F_TAG);
+	size_t i;
+
+	if (crank < 0)
+		return -1;
+	for (i = 0; i < f->nm; i++) {
+		const char *gs = hx_ev_str(f->d->ev, f->m[i].group);
+		bool same = (g && g->str == f->m[i].group) ||
+			    (!g && tag && gs && *gs && strstr(tag, gs));
+		if (same && f->m[i].crank == crank)
+			return f->m[i].rank;
+	}
+	return crank;
+}
+
+/* ---- per record ---- */
+
+static struct hx_rankinfo *rinfo(struct hangdx_diagnosis *d, int32_t rank)
+{
+	return rank >= 0 && (uint32_t)rank < d->nranks ? &d->ranks[rank] : NULL;
+}
+
+static bool is_error(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_rec *r = &d->ev->recs[rec];
+
+	return r->level == HX_LV_ERROR || r->level == HX_LV_CRITICAL ||
+	       r->kind == HX_K_EI0002;
+}
+
+/* Host lines name the data type ("bfloat16"); the AICPU dump prints an
+ * enum number whose mapping is not documented: only names compare. */
+static bool dtype_name(const char *s)
+{
+	return s && *s && (*s < '0' || *s > '9');
+}
+
+static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
+			    uint32_t rec)
+{
+	struct hangdx_diagnosis *d = f->d;
+	const struct hx_rec *r = &d->ev->recs[rec];
+	int64_t peer;
+
+#define WAIT_TIE_US 1000000
+	if (r->kind == HX_K_AICPU_EXCEPTION) {
+		const char *type = hx_dstr(d, rec, HX_F_TYPE);
+		int64_t lts = ri->link_rec != HX_NOREC
+			? d->ev->recs[ri->link_rec].ts : HX_NONE;
+		if (!type || strcmp(type, "NOTIFY WAIT") != 0)
+			return;
+		/* a dump written for a DMA error lists the waits of the other
+		 * streams too: those did not time out */
+		if (lts != HX_NONE && r->ts != HX_NONE &&
+		    (r->ts - lts < WAIT_TIE_US && lts - r->ts < WAIT_TIE_US))
+			return;
+	}
+	peer = global_rank(f, rec, hx_dnum(d, rec, HX_F_REMOTE_RANK, -1));
+	if (ri->wait_rec != HX_NOREC) {
+		int64_t dt = r->ts == HX_NONE ? 0
+			     : r->ts - d->ev->recs[ri->wait_rec].ts;
+		/* an earlier failure wins; at about the same time, the
+		 * record that names the peer it waited for */
+		bool better = dt < -WAIT_TIE_US ||
+			      (dt <= WAIT_TIE_US && ri->wait_peer < 0 && peer >= 0);
+		if (!better)
+			return;
+	}
+	ri->wait_rec = rec;
+	ri->wait_peer = peer;
+	ri->index = hx_dnum(d, rec, HX_F_INDEX, ri->index);
+	ri->op = hx_dstr(d, rec, HX_F_OP) ? hx_dstr(d, rec, HX_F_OP) : ri->op;
+	ri->group = hx_dstr(d, rec, HX_F_GROUP) ? hx_dstr(d, rec, HX_F_GROUP)
+						 : ri->group;
+	ri->count = hx_dnum(d, rec, HX_F_COUNT, ri->count);
+	if (dtype_name(hx_dstr(d, rec, HX_F_DATA_TYPE)))
+		ri->dtype = hx_dstr(d, rec, HX_F_DATA_TYPE);
+	ri->stream = hx_dnum(d, rec, HX_F_STREAM, ri->stream);
+	ri->task = hx_dnum(d, rec, HX_F_TASK, ri->task);
+}
+
+/* The opData line may come in another record of the same block: keep
+ * index, count and dtype from any failure record of the rank. */
+static void on_task_fail_detail(struct hangdx_diagnosis *d,
+				struct hx_rankinfo *ri, uint32_t rec)
+{
+	if (ri->index < 0)
+		ri->index = hx_dnum(d, rec, HX_F_INDEX, -1);
+	if (ri->count < 0)
+		ri->count = hx_dnum(d, rec, HX_F_COUNT, -1);
+	if (!ri->dtype && dtype_name(hx_dstr(d, rec, HX_F_DATA_TYPE)))
+		ri->dtype = hx_dstr(d, rec, HX_F_DATA_TYPE);
+	if (!ri->op)
+		ri->op = hx_dstr(d, rec, HX_F_OP);
+}
+
+static void on_env(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
+		   uint32_t rec)
+{
+	const char *name = hx_dstr(d, rec, HX_F_NAME);
+	const char *val = hx_dstr(d, rec, HX_F_VALUE);
+
+	if (!name || !val)
+		return;
+	if (strcmp(name, "HCCL_OP_RETRY_ENABLE") == 0)
+		ri->retry_env = val;
+	else if (strcmp(name, "HCCL_EXEC_TIMEOUT") == 0)
+		ri->exec_timeout = strtoll(val, NULL, 10);
+	else if (strcmp(name, "HCCL_OP_EXPANSION_MODE") == 0)
+		ri->mode = val;
+}
+
+static void on_heartbeat(struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *status = hx_dstr(d, rec, HX_F_STATUS);
+	const char *type = hx_dstr(d, rec, HX_F_TYPE);
+	const char *who = hx_dstr(d, rec, HX_F_CRIMER);
+	struct hx_rankinfo *ri;
+	bool lost, stuck;
+
+	if (!who)
+		who = hx_dstr(d, rec, HX_F_LOCATION);
+	lost = (status && strcmp(status, "LOST") == 0) ||
+	       (type && strstr(type, "Lost"));
+	stuck = (status && strcmp(status, "STUCK") == 0) ||
+		(type && strstr(type, "Stuck"));
+	ri = rinfo(d, (int32_t)ip_id_rank(who));
+	if (!ri)
+		return;
+	if (lost && !ri->lost) {
+		ri->lost = true;
+		ri->lost_rec = rec;
+	}
+	if (stuck && ri->stuck_rec == HX_NOREC)
+		ri->stuck_rec = rec;
+}
+
+static void on_error_code(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
+			  uint32_t rec)
+{
+	const char *code = hx_dstr(d, rec, HX_F_CODE);
+
+	if (!code)
+		return;
+	if ((strcmp(code, "EI0012") == 0 || strcmp(code, "EI0013") == 0) &&
+	    ri->link_rec == HX_NOREC)
+		ri->link_rec = rec;
+	if ((strcmp(code, "E30008") == 0 || strcmp(code, "507017") == 0) &&
+	    ri->aicpu_timeout_rec == HX_NOREC)
+		ri->aicpu_timeout_rec = rec;
+}
+
+static void note_fail(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
+		      uint32_t rec)
+{
+	int64_t ts = d->ev->recs[rec].ts;
+
+	if (ts == HX_NONE)
+		return;
+	if (ri->fail_rec == HX_NOREC || ts < d->ev->recs[ri->fail_rec].ts)
+		ri->fail_rec = rec;
+}
+
+static void on_record(struct facts *f, uint32_t rec)
+{
+	struct hangdx_diagnosis *d = f->d;
+	const struct hx_rec *r = &d->ev->recs[rec];
+	struct hx_rankinfo *ri = rinfo(d, hx_drank(d, rec));
+
+	if (r->kind == HX_K_HEARTBEAT || r->kind == HX_K_CLUSTER_EXCEPTION)
+		on_heartbeat(d, rec);
+	if (!ri)
+		return;
+	ri->seen = true;
+	if (r->ts != HX_NONE && r->ts > ri->last_ts)
+		ri->last_ts = r->ts;
+	if (is_error(d, rec) && r->ts != HX_NONE &&
+	    (ri->first_err_rec == HX_NOREC ||
+	     r->ts < d->ev->recs[ri->first_err_rec].ts))
+		ri->first_err_rec = rec;
+	switch (r->kind) {
+	case HX_K_COMM_INIT:
+		add_member(f, rec, ri->rank);
+		break;
+	case HX_K_ENV:
+		on_env(d, ri, rec);
+		break;
+	case HX_K_HCCL_TASK_FAIL:
+	case HX_K_EI0002:
+	case HX_K_AICPU_EXCEPTION:
+	case HX_K_RT_TIMEOUT:
+		if (r->kind != HX_K_RT_TIMEOUT)
+			on_wait_failure(f, ri, rec);
+		on_task_fail_detail(d, ri, rec);
+		note_fail(d, ri, rec);
+		break;
+	case HX_K_LINK_ERROR:
+	case HX_K_CQE_ERROR:
+		if (ri->link_rec == HX_NOREC)
+			ri->link_rec = rec;
+		note_fail(d, ri, rec);
+		break;
+	case HX_K_AICPU_OP_TIMEOUT:
+		if (ri->aicpu_timeout_rec == HX_NOREC)
+			ri->aicpu_timeout_rec = rec;
+		note_fail(d, ri, rec);
+		break;
+	case HX_K_ERR_CODE:
+		on_error_code(d, ri, rec);
+		break;
+	case HX_K_OP_RETRY:
+		ri->retry_rec = rec;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- clock skew from the communicator-creation barrier ---- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Offsets below this are clock noise, not skew worth correcting. */
+#define SKEW_MIN_US 50000
+
+static void estimate_skew(struct facts *f)
+{
+	struct hangdx_diagnosis *d = f->d;
+	int64_t *ts = hx_calloc(d->ctx, f->nm + 1, sizeof *ts);
+	size_t i, j, n;
+
+	if (!ts)
+		return;
+	/* the first group that most ranks created */
+	for (i = 0; i < f->nm; i++) {
+		int64_t med;
+
+		if (f->m[i].ts == HX_NONE || d->ranks[f->m[i].rank].skew_us)
+			continue;
+		for (n = 0, j = 0; j < f->nm; j++)
+			if (f->m[j].group == f->m[i].group && f->m[j].ts != HX_NONE)
+				ts[n++] = f->m[j].ts;
+		if (n < 2)
+			continue;
+		qsort(ts, n, sizeof *ts, cmp_i64);
+		med = ts[(n - 1) / 2];
+		for (j = 0; j < f->nm; j++) {
+			int64_t off;
+			if (f->m[j].group != f->m[i].group || f->m[j].ts == HX_NONE)
+				continue;
+			off = f->m[j].ts - med;
+			if ((off > SKEW_MIN_US || off < -SKEW_MIN_US) &&
+			    !d->ranks[f->m[j].rank].skew_us)
+				d->ranks[f->m[j].rank].skew_us = off;
+		}
+	}
+	hx_free(d->ctx, ts);
+	for (i = 0; i < d->nranks; i++) {
+		struct hx_rankinfo *ri = &d->ranks[i];
+		if (ri->fail_rec != HX_NOREC)
+			ri->first_err_ts = d->ev->recs[ri->fail_rec].ts -
+					   ri->skew_us;
+	}
+}
+
+static uint32_t count_ranks(struct hangdx_diagnosis *d)
+{
+	int32_t max = -1;
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		int32_t r = hx_drank(d, d->order[i]);
+		if (r > max)
+			max = r;
+	}
+	return (uint32_t)(max + 1);
+}
+
+int hx_facts_collect(struct hangdx_diagnosis *d)
+{
+	struct facts f;
+	uint32_t r;
+	size_t i;
+
+	d->nranks = count_ranks(d);
+	d->ranks = hx_calloc(d->ctx, d->nranks + 1, sizeof *d->ranks);
+	if (!d->ranks)
+		return HANGDX_ENOMEM;
+	for (r = 0; r < d->nranks; r++) {
+		struct hx_rankinfo *ri = &d->ranks[r];
+		ri->rank = (int32_t)r;
+		ri->device = ri->pid = -1;
+		ri->lost_rec = ri->first_err_rec = ri->wait_rec = HX_NOREC;
+		ri->fail_rec = HX_NOREC;
+		ri->link_rec = ri->aicpu_timeout_rec = ri->sq_full_rec = HX_NOREC;
+		ri->stuck_rec = ri->retry_rec = HX_NOREC;
+		ri->first_err_ts = ri->last_ts = HX_NONE;
+		ri->wait_peer = ri->index = ri->count = -1;
+		ri->link_peer = ri->stream = ri->task = ri->exec_timeout = -1;
+	}
+	memset(&f, 0, sizeof f);
+	f.d = d;
+	for (i = 0; i < d->norder && !f.err; i++)
+		on_record(&f, d->order[i]);
+	if (!f.err) {
+		/* the wait failures again, now that every membership is known */
+		for (r = 0; r < d->nranks; r++)
+			d->ranks[r].wait_rec = HX_NOREC;
+		for (i = 0; i < d->norder; i++) {
+			uint32_t rec = d->order[i];
+			int k = d->ev->recs[rec].kind;
+			struct hx_rankinfo *ri = rinfo(d, hx_drank(d, rec));
+			if (ri && (k == HX_K_HCCL_TASK_FAIL || k == HX_K_EI0002 ||
+				   k == HX_K_AICPU_EXCEPTION))
+				on_wait_failure(&f, ri, rec);
+		}
+		estimate_skew(&f);
+	}
+	hx_free(d->ctx, f.m);
+	return f.err;
+}

@@ -1,0 +1,732 @@
+/*
+ * verdict.c - last step of the analysis: from the facts and the snapshot
+ * to a verdict.  A circular wait proven on the rebuilt state comes first
+ * (counted AICPU cores included); then a lost rank, a link error, a
+ * mismatched collective, an AICPU timeout, an event-wait chain, a wait
+ * chain across ranks followed to its end; then silent hangs and start-up
+ * risks.  It also picks the first failing rank, groups alike ranks, and
+ * writes the fixes and what evidence is missing.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze.h"
+
+#define MAX_LIST 4096
+
+static const char *const cat_ids[] = {
+#define HX_CAT_ID(name, id, text) id,
+	HX_CAT_MAP(HX_CAT_ID)
+#undef HX_CAT_ID
+};
+static const char *const cat_texts[] = {
+#define HX_CAT_TEXT(name, id, text) text,
+	HX_CAT_MAP(HX_CAT_TEXT)
+#undef HX_CAT_TEXT
+};
+
+const char *hx_cat_id(enum hx_cat c)
+{
+	return (unsigned)c < HX_CAT_COUNT ? cat_ids[c] : "?";
+}
+
+const char *hx_cat_text(enum hx_cat c)
+{
+	return (unsigned)c < HX_CAT_COUNT ? cat_texts[c] : "?";
+}
+
+int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,
+		 size_t *cap, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	void *p = (void *)*v;
+	char *s;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (*n >= MAX_LIST)
+		return HANGDX_OK;
+	s = hx_arena_strdup(&d->arena, buf);
+	if (!s || hx_vec_reserve(d->ctx, &p, cap, *n + 1, sizeof **v, MAX_LIST))
+		return HANGDX_ENOMEM;
+	*v = p;
+	(*v)[(*n)++] = s;
+	return HANGDX_OK;
+}
+
+#define FIX(...) hx_dlist_add(d, &d->fixes, &d->nfixes, &d->capfixes, __VA_ARGS__)
+#define MISSING(...) hx_dlist_add(d, &d->missing, &d->nmissing, &d->capmissing, __VA_ARGS__)
+#define WARN(...) hx_dlist_add(d, &d->warnings, &d->nwarnings, &d->capwarnings, __VA_ARGS__)
+#define FACT(...) hx_dlist_add(d, &d->facts, &d->nfacts, &d->capfacts, __VA_ARGS__)
+
+int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,
+	       const char *why, const char *fmt, ...)
+{
+	struct hx_hop *h;
+	void *v = d->hops;
+	va_list ap;
+
+	if (hx_vec_reserve(d->ctx, &v, &d->caphops, d->nhops + 1, sizeof *d->hops,
+			   MAX_LIST))
+		return HANGDX_ENOMEM;
+	d->hops = v;
+	h = &d->hops[d->nhops++];
+	h->rank = rank;
+	h->rec = rec;
+	snprintf(h->why, sizeof h->why, "%s", why ? why : "");
+	va_start(ap, fmt);
+	vsnprintf(h->what, sizeof h->what, fmt, ap);
+	va_end(ap);
+	return HANGDX_OK;
+}
+
+static int64_t rec_ts(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	return rec == HX_NOREC ? HX_NONE : d->ev->recs[rec].ts;
+}
+
+/* ---- the first failing rank: logical progress, then corrected time ---- */
+
+/* Failures this close together count as simultaneous. */
+#define TIE_US 1000
+
+static bool waits_on_lost(const struct hangdx_diagnosis *d,
+			  const struct hx_rankinfo *a)
+{
+	return a->wait_peer >= 0 && (uint64_t)a->wait_peer < d->nranks &&
+	       d->ranks[a->wait_peer].lost;
+}
+
+static bool earlier(const struct hangdx_diagnosis *d,
+		    const struct hx_rankinfo *a, const struct hx_rankinfo *b)
+{
+	int64_t dt = a->first_err_ts - b->first_err_ts;
+
+	if (a->index >= 0 && b->index >= 0 && a->index != b->index &&
+	    a->group && b->group && strcmp(a->group, b->group) == 0)
+		return a->index < b->index;
+	if (dt > TIE_US || dt < -TIE_US)
+		return dt < 0;
+	/* simultaneous: the rank closest to the cause first */
+	if (waits_on_lost(d, a) != waits_on_lost(d, b))
+		return waits_on_lost(d, a);
+	if (dt != 0)
+		return dt < 0;
+	return a->rank < b->rank;
+}
+
+static void first_failing(struct hangdx_diagnosis *d)
+{
+	const struct hx_rankinfo *best = NULL;
+	uint32_t r;
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (ri->fail_rec == HX_NOREC || ri->first_err_ts == HX_NONE)
+			continue;
+		if (!best || earlier(d, ri, best))
+			best = ri;
+	}
+	d->first_rank = best ? best->rank : -1;
+	d->first_ts = best ? best->first_err_ts : HX_NONE;
+}
+
+/* ---- categories ---- */
+
+static void cycle_hops(struct hangdx_diagnosis *d)
+{
+	const struct hx_wgraph *g = &d->wg;
+	size_t i, j;
+
+	for (i = 0; i < g->ncycle; i++) {
+		uint32_t from = g->cycle[i], to = g->cycle[(i + 1) % g->ncycle];
+		const struct hx_wnode *n = &g->nodes[from];
+		const char *why = "";
+		char lab[256];
+
+		for (j = 0; j < g->nedges; j++)
+			if (g->edges[j].from == from && g->edges[j].to == to)
+				why = hx_wedge_why_name((enum hx_wedge_why)g->edges[j].why);
+		if (n->kind == HX_WN_TASK) {
+			hx_task_label(&d->st, n->id, lab, sizeof lab);
+			hx_hop_add(d, (int32_t)d->st.streams[d->st.tasks[n->id].stream].rank,
+				   d->task_rec[n->id], why, "%s", lab);
+		} else {
+			const struct hx_pool *p = &d->st.dev[n->id].pool;
+			hx_hop_add(d, (int32_t)n->id, HX_NOREC, why,
+				   "rank%u AICPU pool: %u of %u cores held by HCCL kernels",
+				   n->id, p->busy, p->cap);
+		}
+	}
+}
+
+static bool cycle_has_pool(const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->wg.ncycle; i++)
+		if (d->wg.nodes[d->wg.cycle[i]].kind == HX_WN_POOL)
+			return true;
+	return false;
+}
+
+static int32_t cycle_rank(const struct hangdx_diagnosis *d)
+{
+	const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[0]];
+
+	if (n->kind == HX_WN_TASK)
+		return (int32_t)d->st.streams[d->st.tasks[n->id].stream].rank;
+	return (int32_t)n->id;
+}
+
+static uint32_t cycle_ranks(const struct hangdx_diagnosis *d)
+{
+	uint32_t r, n = 0;
+
+	/* ranks whose own snapshot holds a deadlocked pool */
+	for (r = 0; r < d->st.nranks; r++) {
+		const struct hx_pool *p = &d->st.dev[r].pool;
+		if (p->busy == p->cap && p->cap && d->ranks[r].kernels >= p->cap)
+			n++;
+	}
+	return n;
+}
+
+static bool try_deadlock(struct hangdx_diagnosis *d)
+{
+	uint32_t n;
+
+	if (!d->have_snapshot || d->wg.ncycle == 0)
+		return false;
+	d->verdict = HANGDX_V_DEADLOCK;
+	d->proven = true;
+	d->cat = cycle_has_pool(d) ? HX_CAT_AICPU_DEADLOCK : HX_CAT_WAIT_CYCLE;
+	d->root_rank = cycle_rank(d);
+	cycle_hops(d);
+	if (d->cat == HX_CAT_AICPU_DEADLOCK) {
+		n = cycle_ranks(d);
+		snprintf(d->summary, sizeof d->summary,
+			 "Deadlock, proven on the device state rebuilt from the logs: on rank %d "
+			 "(and %u more rank%s alike) HCCL kernels hold all %u AICPU cores and stay "
+			 "resident until their main streams drain (op retry on), while the "
+			 "communication stream waits through an event on an ordinary AICPU "
+			 "operator that can never get a core. Nothing could move after the cycle "
+			 "closed; HCCL_EXEC_TIMEOUT then fired notify wait timeout (EI0002).",
+			 d->root_rank, n ? n - 1 : 0, n == 2 ? "" : "s", d->cores);
+	} else {
+		snprintf(d->summary, sizeof d->summary,
+			 "Deadlock, proven on the state rebuilt from the logs: a circular wait of "
+			 "%zu tasks on rank %d; every task in it waits for the next.",
+			 d->wg.ncycle, d->root_rank);
+	}
+	return true;
+}
+
+static uint32_t count_lost(const struct hangdx_diagnosis *d, int32_t *first)
+{
+	uint32_t r, n = 0;
+	int64_t best = HX_NONE;
+
+	*first = -1;
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		int64_t ts = rec_ts(d, ri->lost_rec);
+		if (!ri->lost)
+			continue;
+		n++;
+		if (*first < 0 || (ts != HX_NONE && (best == HX_NONE || ts < best))) {
+			*first = ri->rank;
+			best = ts;
+		}
+	}
+	return n;
+}
+
+static void wait_hop(struct hangdx_diagnosis *d, const struct hx_rankinfo *ri,
+		     const char *why)
+{
+	if (ri->wait_rec == HX_NOREC)
+		return;
+	hx_hop_add(d, ri->rank, ri->wait_rec, why,
+		   "rank%d %s%s index %lld: notify wait timed out (stream %lld task %lld)%s",
+		   ri->rank, ri->op ? ri->op : "collective", ri->op ? "" : "",
+		   (long long)ri->index, (long long)ri->stream, (long long)ri->task,
+		   ri->wait_peer >= 0 ? ", waiting for a peer" : "");
+}
+
+/* Follow "waits for rank p" from rank r; the chain ends at a rank that
+ * waits for nobody, or repeats. */
+static int32_t follow_chain(struct hangdx_diagnosis *d, int32_t r, bool hops,
+			    bool *cycle)
+{
+	uint8_t *seen = hx_calloc(d->ctx, d->nranks + 1, 1);
+	int32_t end = r;
+
+	*cycle = false;
+	while (seen && r >= 0 && (uint32_t)r < d->nranks) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (seen[r]) {
+			*cycle = true;
+			break;
+		}
+		seen[r] = 1;
+		end = r;
+		if (hops)
+			wait_hop(d, ri, ri->wait_peer >= 0 ? "remote notify" : "");
+		if (ri->wait_peer < 0 || ri->lost)
+			break;
+		r = (int32_t)ri->wait_peer;
+	}
+	hx_free(d->ctx, seen);
+	return end;
+}
+
+static bool try_lost(struct hangdx_diagnosis *d)
+{
+	int32_t lost, start = d->first_rank;
+	uint32_t n = count_lost(d, &lost);
+	const struct hx_rankinfo *li;
+	bool cyc;
+	char where[512];
+
+	if (n == 0)
+		return false;
+	li = &d->ranks[lost];
+	d->verdict = HANGDX_V_HANG;
+	d->cat = HX_CAT_RANK_LOST;
+	d->root_rank = lost;
+	/* a rank that waits on the lost one, if the chain leads there */
+	if (start >= 0)
+		follow_chain(d, start, true, &cyc);
+	hx_hop_add(d, lost, li->lost_rec, "", "rank%d is LOST: its heartbeat stopped "
+		   "(process exited or network down)", lost);
+	hx_dwhere(d, li->lost_rec, where, sizeof where);
+	snprintf(d->summary, sizeof d->summary,
+		 "Hang caused by a lost rank: rank %d stopped (heartbeat LOST, %s)%s; the "
+		 "other ranks waited for its notify records in their collectives until "
+		 "HCCL_EXEC_TIMEOUT fired (EI0002). %u rank%s reported lost.",
+		 lost, where, li->last_ts != HX_NONE ? " and its logs end there" : "",
+		 n, n == 1 ? "" : "s");
+	return true;
+}
+
+static bool any_wait(const struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+
+	for (r = 0; r < d->nranks; r++)
+		if (d->ranks[r].wait_rec != HX_NOREC || d->ranks[r].lost)
+			return true;
+	return false;
+}
+
+static bool try_link(struct hangdx_diagnosis *d)
+{
+	const struct hx_rankinfo *best = NULL;
+	uint32_t r;
+	char where[512];
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (ri->link_rec == HX_NOREC)
+			continue;
+		if (!best || rec_ts(d, ri->link_rec) - ri->skew_us <
+				     rec_ts(d, best->link_rec) - best->skew_us)
+			best = ri;
+	}
+	if (!best)
+		return false;
+	if (best->retry_rec != HX_NOREC &&
+	    rec_ts(d, best->retry_rec) > rec_ts(d, best->link_rec) && !any_wait(d)) {
+		hx_dwhere(d, best->link_rec, where, sizeof where);
+		WARN("A link error on rank %d (%s) was recovered by op retry: no collective "
+		     "timed out. Check the link before it fails for good.", best->rank, where);
+		return false;
+	}
+	d->verdict = HANGDX_V_HANG;
+	d->cat = HX_CAT_LINK;
+	d->root_rank = best->rank;
+	hx_dwhere(d, best->link_rec, where, sizeof where);
+	hx_hop_add(d, best->rank, best->link_rec, "", "rank%d: %s error CQE on a copy (%s)",
+		   best->rank, hx_kind_name(d->ev->recs[best->link_rec].kind),
+		   where);
+	snprintf(d->summary, sizeof d->summary,
+		 "Failure caused by a link error: rank %d saw an SDMA/RDMA error CQE on a "
+		 "data copy (%s); without a successful op retry the collective could not "
+		 "complete and its peers waited until the exec timeout.",
+		 best->rank, where);
+	return true;
+}
+
+/* Ranks of one group stopped at one index with different collectives. */
+static bool same_op(const struct hx_rankinfo *a, const struct hx_rankinfo *b)
+{
+	if (a->op && b->op && strcmp(a->op, b->op) != 0)
+		return false;
+	if (a->count >= 0 && b->count >= 0 && a->count != b->count)
+		return false;
+	if (a->dtype && b->dtype && strcmp(a->dtype, b->dtype) != 0)
+		return false;
+	return true;
+}
+
+static bool try_mismatch(struct hangdx_diagnosis *d)
+{
+	uint32_t r, q, odd = UINT32_MAX, alike, best_alike = UINT32_MAX;
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *a = &d->ranks[r];
+		bool differs = false;
+		if (a->wait_rec == HX_NOREC || a->index < 0)
+			continue;
+		alike = 0;
+		for (q = 0; q < d->nranks; q++) {
+			const struct hx_rankinfo *b = &d->ranks[q];
+			if (q == r || b->wait_rec == HX_NOREC || b->index != a->index)
+				continue;
+			if (a->group && b->group && strcmp(a->group, b->group) != 0)
+				continue;
+			if (same_op(a, b))
+				alike++;
+			else
+				differs = true;
+		}
+		if (differs && alike < best_alike) {
+			best_alike = alike;
+			odd = r;
+		}
+	}
+	if (odd == UINT32_MAX)
+		return false;
+	d->verdict = HANGDX_V_HANG;
+	d->cat = HX_CAT_MISMATCH;
+	d->root_rank = (int32_t)odd;
+	{
+		const struct hx_rankinfo *o = &d->ranks[odd];
+		const struct hx_rankinfo *other = NULL;
+		for (q = 0; q < d->nranks && !other; q++)
+			if (q != odd && d->ranks[q].wait_rec != HX_NOREC &&
+			    d->ranks[q].index == o->index && !same_op(o, &d->ranks[q]))
+				other = &d->ranks[q];
+		wait_hop(d, o, "");
+		if (other)
+			wait_hop(d, other, "");
+		snprintf(d->summary, sizeof d->summary,
+			 "Hang caused by a collective mismatch: at op index %lld rank %u issued "
+			 "%s (count %lld, %s) while rank %d issued %s (count %lld, %s); the "
+			 "ranks waited for handshakes the others never sent and every rank "
+			 "timed out.",
+			 (long long)o->index, odd, o->op ? o->op : "?", (long long)o->count,
+			 o->dtype ? o->dtype : "?", other ? other->rank : -1,
+			 other && other->op ? other->op : "?",
+			 other ? (long long)other->count : -1LL,
+			 other && other->dtype ? other->dtype : "?");
+	}
+	return true;
+}
+
+static bool try_aicpu_timeout(struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+	char where[512];
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (ri->aicpu_timeout_rec == HX_NOREC)
+			continue;
+		d->verdict = HANGDX_V_HANG;
+		d->cat = HX_CAT_AICPU_TIMEOUT;
+		d->root_rank = ri->rank;
+		hx_dwhere(d, ri->aicpu_timeout_rec, where, sizeof where);
+		hx_hop_add(d, ri->rank, ri->aicpu_timeout_rec, "",
+			   "rank%d: an AICPU operator exceeded its time limit", ri->rank);
+		snprintf(d->summary, sizeof d->summary,
+			 "Failure caused by an AICPU operator timeout on rank %d (%s).",
+			 ri->rank, where);
+		return true;
+	}
+	return false;
+}
+
+static bool try_chain(struct hangdx_diagnosis *d)
+{
+	int32_t end;
+	bool cyc;
+	const struct hx_rankinfo *e;
+
+	if (d->first_rank < 0)
+		return false;
+	d->verdict = HANGDX_V_HANG;
+	end = follow_chain(d, d->first_rank, true, &cyc);
+	e = &d->ranks[end];
+	d->root_rank = end;
+	if (cyc) {
+		d->cat = HX_CAT_WAIT_CYCLE;
+		snprintf(d->summary, sizeof d->summary,
+			 "Hang with a circular wait across ranks: following \"waits for\" from "
+			 "rank %d comes back to rank %d. The device stream dumps needed to prove "
+			 "it on the task level are missing.", d->first_rank, end);
+		return true;
+	}
+	d->cat = e->first_err_rec == HX_NOREC ? HX_CAT_SILENT : HX_CAT_UNKNOWN;
+	snprintf(d->summary, sizeof d->summary,
+		 "Hang: rank %d failed first; following the ranks each one waited for "
+		 "leads to rank %d, which %s. The cause on that rank is not in the logs.",
+		 d->first_rank, end,
+		 e->first_err_rec == HX_NOREC ? "logged no error at all (stuck or gone)"
+					       : "reports no further wait");
+	return true;
+}
+
+static bool try_silent(struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+	int64_t last = HX_NONE;
+
+	for (r = 0; r < d->nranks; r++)
+		if (d->ranks[r].last_ts != HX_NONE && d->ranks[r].last_ts > last)
+			last = d->ranks[r].last_ts;
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (ri->stuck_rec == HX_NOREC)
+			continue;
+		d->verdict = HANGDX_V_HANG;
+		d->cat = HX_CAT_SILENT;
+		d->root_rank = ri->rank;
+		hx_hop_add(d, ri->rank, ri->stuck_rec, "",
+			   "rank%d: heartbeat reports STUCK (no op progress for a third of "
+			   "HCCL_EXEC_TIMEOUT)", ri->rank);
+		snprintf(d->summary, sizeof d->summary,
+			 "Hang without an error line yet: rank %d is reported STUCK by the HCCL "
+			 "heartbeat; its last log line is %.1f s before the newest line of the "
+			 "job.", ri->rank,
+			 last != HX_NONE && ri->last_ts != HX_NONE
+				 ? (double)(last - ri->last_ts) / 1e6 : 0.0);
+		return true;
+	}
+	return false;
+}
+
+/* ---- fixes, risks, missing evidence ---- */
+
+static bool retry_on(const char *env)
+{
+	return env && (strstr(env, "L0:1") || strstr(env, "L1:1") ||
+		       strstr(env, "L2:1"));
+}
+
+static void fixes(struct hangdx_diagnosis *d)
+{
+	int32_t r = d->root_rank;
+
+	switch (d->cat) {
+	case HX_CAT_AICPU_DEADLOCK:
+		FIX("Turn op retry off if it is not needed: HCCL_OP_RETRY_ENABLE=\"L0:0,L1:0,L2:0\"; "
+		    "each HCCL kernel then leaves its AICPU core right after expansion.");
+		FIX("With retry on, keep the communicators that have ops in flight at the same "
+		    "time at or below %u (the %u AICPU cores minus the one the AICPU operator "
+		    "needs); hangdx check finds the limit for a given program.",
+		    d->cores ? d->cores - 1 : 0, d->cores);
+		FIX("Move the AICPU operator the communication waits on to AI Core, or record "
+		    "the event it waits on before the AICPU operator, so that no collective "
+		    "waits on an operator that needs an AICPU core.");
+		FIX("Reorder: issue the collectives after the AICPU operator has run (e.g. "
+		    "synchronise the compute stream first), not behind an event wait on it.");
+		break;
+	case HX_CAT_RANK_LOST:
+		FIX("Find out why rank %d's process ended: the last lines of its plog, the "
+		    "kernel log (OOM killer, dmesg) and the device health of its node.", r);
+		FIX("Restart from the last checkpoint; the other ranks only timed out waiting.");
+		break;
+	case HX_CAT_LINK:
+		FIX("Check the link of rank %d (RoCE/HCCS port state, hccn_tool link and "
+		    "optical statistics); replace or reseat the faulty part.", r);
+		FIX("On Atlas A3, op retry (HCCL_OP_RETRY_ENABLE L1:1 between servers) can "
+		    "ride out transient link errors, within its own limits.");
+		break;
+	case HX_CAT_MISMATCH:
+		FIX("Make rank %d issue the same collective, size and dtype as its peers at "
+		    "that op index: look for rank-dependent branches or data-dependent "
+		    "shapes before that collective.", r);
+		break;
+	case HX_CAT_AICPU_TIMEOUT:
+		FIX("Check the inputs of the AICPU operator on rank %d; raise its limit with "
+		    "aclrtSetOpExecuteTimeOut only if it is legitimately slow.", r);
+		break;
+	case HX_CAT_WAIT_CYCLE:
+		FIX("Issue collectives in the same order on every rank and communicator; "
+		    "avoid waits that make one communicator's op depend on another's.");
+		break;
+	default:
+		FIX("Collect the device logs and run with HCCL INFO logs on "
+		    "(ASCEND_GLOBAL_LOG_LEVEL=1) so the stuck streams can be seen.");
+		break;
+	}
+}
+
+static void risks(struct hangdx_diagnosis *d)
+{
+	uint32_t r, n = 0, first = 0, maxc = 0;
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		bool aicpu = !ri->mode || strcmp(ri->mode, "AI_CPU") == 0;
+		if (retry_on(ri->retry_env) && aicpu && ri->ncomm >= d->cores) {
+			if (!n)
+				first = r;
+			n++;
+			if (ri->ncomm > maxc)
+				maxc = ri->ncomm;
+		}
+	}
+	if (n)
+		WARN("Danger zone: %u rank%s (first: rank %u) run HCCL op retry in AI_CPU mode "
+		     "with up to %u communicators and %u AICPU cores per device. Retry keeps "
+		     "each communicator's kernel on an AICPU core until its op drains; with "
+		     "%u or more communicators in flight they can hold every core, and any "
+		     "collective that waits on an AICPU operator deadlocks. Keep it at %u or "
+		     "fewer, or turn retry off.", n, n == 1 ? "" : "s", first, maxc,
+		     d->cores, d->cores, d->cores ? d->cores - 1 : 0);
+}
+
+static void config_mismatch(struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+	const struct hx_rankinfo *ref = NULL;
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (ri->exec_timeout < 0 && !ri->retry_env)
+			continue;
+		if (!ref) {
+			ref = ri;
+			continue;
+		}
+		if (ri->exec_timeout >= 0 && ref->exec_timeout >= 0 &&
+		    ri->exec_timeout != ref->exec_timeout)
+			WARN("Configuration differs across ranks: HCCL_EXEC_TIMEOUT is %lld on "
+			     "rank %d but %lld on rank %d; the rank with the shorter timeout "
+			     "reports first and is not necessarily the cause.",
+			     (long long)ri->exec_timeout, ri->rank,
+			     (long long)ref->exec_timeout, ref->rank);
+		if (ri->retry_env && ref->retry_env &&
+		    strcmp(ri->retry_env, ref->retry_env) != 0)
+			WARN("Configuration differs across ranks: HCCL_OP_RETRY_ENABLE is %s on "
+			     "rank %d but %s on rank %d; retry needs every rank of a "
+			     "communicator to agree.", ri->retry_env, ri->rank,
+			     ref->retry_env, ref->rank);
+	}
+}
+
+static void missing(struct hangdx_diagnosis *d)
+{
+	uint32_t r, unseen = 0;
+
+	for (r = 0; r < d->nranks; r++)
+		if (!d->ranks[r].seen && unseen++ < 16)
+			MISSING("no logs for rank %u", r);
+	if (unseen > 16)
+		MISSING("... and %u more ranks without logs", unseen - 16);
+	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG)
+		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
+			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");
+	if (d->have_snapshot && d->cat != HX_CAT_AICPU_DEADLOCK &&
+	    hx_kind_from_name("aicpu_kernel", 12) >= 0) {
+		uint32_t k = 0;
+		for (r = 0; r < d->nranks; r++)
+			k += d->ranks[r].kernels;
+		if (k == 0)
+			MISSING("no HCCL kernel lines on the device (INFO level): which AICPU "
+				"tasks hold cores is unknown");
+	}
+}
+
+/* ---- grouping ---- */
+
+static void rank_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri)
+{
+	if (!ri->seen)
+		snprintf(ri->state, sizeof ri->state, "no logs");
+	else if (ri->lost)
+		snprintf(ri->state, sizeof ri->state, "lost (heartbeat LOST)");
+	else if (ri->link_rec != HX_NOREC)
+		snprintf(ri->state, sizeof ri->state, "link error");
+	else if (ri->wait_rec != HX_NOREC)
+		snprintf(ri->state, sizeof ri->state,
+			 "notify wait timeout in %s index %lld%s", ri->op ? ri->op : "a collective",
+			 (long long)ri->index, ri->wait_peer >= 0 ? ", waiting for a peer" : "");
+	else if (ri->first_err_rec != HX_NOREC)
+		snprintf(ri->state, sizeof ri->state, "error: %s",
+			 hx_kind_name(d->ev->recs[ri->first_err_rec].kind));
+	else
+		snprintf(ri->state, sizeof ri->state, "no error logged");
+}
+
+static int group_ranks(struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+	size_t g;
+
+	for (r = 0; r < d->nranks; r++) {
+		struct hx_rankinfo *ri = &d->ranks[r];
+		struct hx_group *gr = NULL;
+		void *v;
+
+		rank_state(d, ri);
+		for (g = 0; g < d->ngroups && !gr; g++)
+			if (strcmp(d->groups[g].state, ri->state) == 0)
+				gr = &d->groups[g];
+		if (!gr) {
+			v = d->groups;
+			if (hx_vec_reserve(d->ctx, &v, &d->capgroups, d->ngroups + 1,
+					   sizeof *d->groups, MAX_LIST))
+				return HANGDX_ENOMEM;
+			d->groups = v;
+			gr = &d->groups[d->ngroups++];
+			memset(gr, 0, sizeof *gr);
+			snprintf(gr->state, sizeof gr->state, "%s", ri->state);
+			gr->ranks = hx_arena_alloc(&d->arena,
+						   (d->nranks + 1) * sizeof *gr->ranks);
+			if (!gr->ranks)
+				return HANGDX_ENOMEM;
+		}
+		gr->ranks[gr->nranks++] = ri->rank;
+	}
+	return HANGDX_OK;
+}
+
+static bool any_failure(const struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (ri->wait_rec != HX_NOREC || ri->lost ||
+		    ri->aicpu_timeout_rec != HX_NOREC)
+			return true;
+	}
+	return false;
+}
+
+int hx_verdict(struct hangdx_diagnosis *d)
+{
+	d->verdict = HANGDX_V_NO_HANG;
+	d->cat = HX_CAT_NONE;
+	d->root_rank = -1;
+	first_failing(d);
+	if (!try_deadlock(d) && !try_lost(d) && !try_link(d) && !try_mismatch(d) &&
+	    !try_aicpu_timeout(d) && !(any_failure(d) && try_chain(d)) &&
+	    !try_silent(d))
+		snprintf(d->summary, sizeof d->summary,
+			 "No hang found: no notify wait timeout, lost rank, link error or stuck "
+			 "report in %u rank%s of logs.", d->nranks, d->nranks == 1 ? "" : "s");
+	if (d->verdict != HANGDX_V_NO_HANG)
+		fixes(d);
+	risks(d);
+	config_mismatch(d);
+	missing(d);
+	return group_ranks(d);
+}

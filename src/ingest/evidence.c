@@ -1,0 +1,569 @@
+/*
+ * evidence.c - the evidence store: typed records with interned strings,
+ * per-file summaries and counters; the record builder the families fill;
+ * the associative merge that lets many machines read parts of a job and
+ * meet with small summaries; the sorted, de-duplicated view the writers
+ * print.  Nothing here knows a log format.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ingest.h"
+
+#define DEFAULT_MAX_RECORDS (4u * 1024 * 1024)
+
+static const char *const kind_names[HX_K_COUNT] = {
+#define HX_KIND_NAME(name, text) text,
+	HX_KIND_MAP(HX_KIND_NAME)
+#undef HX_KIND_NAME
+};
+
+static const char *const field_names[HX_F__N] = {
+#define HX_FIELD_NAME(name, json, type) json,
+	HX_FIELD_MAP(HX_FIELD_NAME)
+#undef HX_FIELD_NAME
+};
+
+static const unsigned char field_types[HX_F__N] = {
+#define HX_FIELD_TYPE(name, json, type) HX_T_##type,
+	HX_FIELD_MAP(HX_FIELD_TYPE)
+#undef HX_FIELD_TYPE
+};
+
+static const char *const skip_names[HX_S_COUNT] = {
+#define HX_SKIP_NAME(name, text) text,
+	HX_SKIP_MAP(HX_SKIP_NAME)
+#undef HX_SKIP_NAME
+};
+
+const char *hx_kind_name(int kind)
+{
+	return kind >= 0 && kind < HX_K_COUNT ? kind_names[kind] : "?";
+}
+
+int hx_kind_from_name(const char *s, size_t n)
+{
+	int i;
+
+	for (i = 0; i < HX_K_COUNT; i++)
+		if (strlen(kind_names[i]) == n && memcmp(kind_names[i], s, n) == 0)
+			return i;
+	return -1;
+}
+
+const char *hx_field_name(int key)
+{
+	return key >= 0 && key < HX_F__N ? field_names[key] : "?";
+}
+
+int hx_field_type(int key)
+{
+	return key >= 0 && key < HX_F__N ? field_types[key] : HX_T_STR;
+}
+
+int hx_field_from_name(const char *s, size_t n)
+{
+	int i;
+
+	for (i = 0; i < HX_F__N; i++)
+		if (strlen(field_names[i]) == n &&
+		    memcmp(field_names[i], s, n) == 0)
+			return i;
+	return -1;
+}
+
+const char *hx_skip_name(int reason)
+{
+	return reason >= 0 && reason < HX_S_COUNT ? skip_names[reason] : "?";
+}
+
+const char *hangdx_skip_reason_name(int reason)
+{
+	return reason >= 0 && reason < HX_S_COUNT ? skip_names[reason] : NULL;
+}
+
+/* ---- lifecycle ---- */
+
+int hangdx_evidence_new(struct hangdx_ctx *ctx, struct hangdx_evidence **out)
+{
+	struct hangdx_evidence *ev;
+
+	*out = NULL;
+	if (!ctx)
+		return HANGDX_EINVAL;
+	ev = hx_calloc(ctx, 1, sizeof *ev);
+	if (!ev)
+		return HANGDX_ENOMEM;
+	ev->ctx = ctx;
+	hx_intern_init(&ev->strs, ctx, 0);
+	ev->maxrec = DEFAULT_MAX_RECORDS;
+	*out = ev;
+	return HANGDX_OK;
+}
+
+void hangdx_evidence_free(struct hangdx_evidence *ev)
+{
+	if (!ev)
+		return;
+	hx_intern_free(&ev->strs);
+	hx_free(ev->ctx, ev->recs);
+	hx_free(ev->ctx, ev->fields);
+	hx_free(ev->ctx, ev->files);
+	hx_free(ev->ctx, ev);
+}
+
+size_t hangdx_evidence_count(const struct hangdx_evidence *ev)
+{
+	return ev->nrec;
+}
+
+void hangdx_evidence_stats(const struct hangdx_evidence *ev,
+			   struct hangdx_ingest_stats *st)
+{
+	int i;
+
+	memset(st, 0, sizeof *st);
+	st->inputs = ev->c.inputs;
+	st->files = ev->c.files;
+	st->archives = ev->c.archives;
+	st->bytes = ev->c.bytes;
+	st->lines = ev->c.lines;
+	st->candidates = ev->c.candidates;
+	st->records = ev->nrec;
+	st->files_skipped = ev->c.files_skipped;
+	for (i = 0; i < HX_S_COUNT && i < HANGDX_SKIP_REASONS; i++) {
+		st->skipped[i] = ev->c.skipped[i];
+		if (i != HX_S_BINARY && i != HX_S_UNREADABLE)
+			st->lines_skipped += ev->c.skipped[i];
+	}
+}
+
+/* ---- strings ---- */
+
+uint32_t hx_ev_intern(struct hangdx_evidence *ev, const char *s, size_t n,
+		      int *err)
+{
+	long id = hx_intern_add(&ev->strs, s, n, err);
+
+	return id < 0 ? HX_NOSTR : (uint32_t)id;
+}
+
+const char *hx_ev_str(const struct hangdx_evidence *ev, uint32_t id)
+{
+	return id == HX_NOSTR ? NULL : hx_intern_str(&ev->strs, id);
+}
+
+int hx_ev_add_file(struct hangdx_evidence *ev, const struct hx_filesum *fs)
+{
+	void *v = ev->files;
+	int err = hx_vec_reserve(ev->ctx, &v, &ev->capfile, ev->nfile + 1,
+				 sizeof *ev->files, (size_t)1 << 28);
+
+	if (err)
+		return err;
+	ev->files = v;
+	ev->files[ev->nfile++] = *fs;
+	return HANGDX_OK;
+}
+
+const struct hx_field *hx_rec_field(const struct hangdx_evidence *ev,
+				    const struct hx_rec *r, int key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfield; i++)
+		if (ev->fields[r->ffirst + i].key == key)
+			return &ev->fields[r->ffirst + i];
+	return NULL;
+}
+
+/* ---- the record builder ---- */
+
+void hx_rb_init(struct hx_recb *b, struct hangdx_evidence *ev, int kind)
+{
+	memset(&b->rec, 0, sizeof b->rec);
+	b->ev = ev;
+	b->n = 0;
+	b->err = 0;
+	b->rec.kind = (uint8_t)kind;
+	b->rec.ts = b->rec.pid = b->rec.tid = HX_NONE;
+	b->rec.file = b->rec.vpath = HX_NOSTR;
+	b->rec.module = b->rec.pname = b->rec.src = HX_NOSTR;
+}
+
+bool hx_rb_has(const struct hx_recb *b, int key)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->f[i].key == key)
+			return true;
+	return false;
+}
+
+/* First value wins: later spellings of the same field are ignored. */
+static struct hx_field *rb_slot(struct hx_recb *b, int key)
+{
+	struct hx_field *f;
+
+	if (b->n >= HX_MAX_FIELDS || hx_rb_has(b, key))
+		return NULL;
+	f = &b->f[b->n++];
+	f->key = (uint16_t)key;
+	f->pad = 0;
+	f->str = HX_NOSTR;
+	f->num = 0;
+	return f;
+}
+
+void hx_rb_num(struct hx_recb *b, int key, int64_t v)
+{
+	struct hx_field *f = rb_slot(b, key);
+
+	if (f)
+		f->num = v;
+}
+
+void hx_rb_str(struct hx_recb *b, int key, const char *s, size_t n)
+{
+	struct hx_field *f;
+	int err = 0;
+	uint32_t id;
+
+	if (n > 512)
+		n = 512;
+	if (hx_rb_has(b, key))
+		return;
+	id = hx_ev_intern(b->ev, s, n, &err);
+	if (err) {
+		if (!b->err)
+			b->err = err;
+		return;
+	}
+	f = rb_slot(b, key);
+	if (f)
+		f->str = id;
+}
+
+static bool plain_uint(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return n > 0 && n < 11;
+}
+
+/*
+ * Ranks: a plain number is kept as is; 4294967295, "local", "unknown",
+ * "/" and anything else that names no peer become -1 with the raw text.
+ */
+void hx_rb_rank(struct hx_recb *b, int key, const char *s, size_t n)
+{
+	struct hx_field *f;
+	uint64_t v = 0;
+	int err = 0;
+	uint32_t id = HX_NOSTR;
+
+	while (n && *s == ' ') {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '.'))
+		n--;
+	if (hx_rb_has(b, key))
+		return;
+	if (plain_uint(s, n) && hx_parse_u64(s, n, &v) && v < 0xFFFFFFFFull) {
+		f = rb_slot(b, key);
+		if (f)
+			f->num = (int64_t)v;
+		return;
+	}
+	id = hx_ev_intern(b->ev, s, n > 64 ? 64 : n, &err);
+	if (err) {
+		if (!b->err)
+			b->err = err;
+		return;
+	}
+	f = rb_slot(b, key);
+	if (f) {
+		f->num = -1;
+		f->str = id;
+	}
+}
+
+int hx_rb_commit(struct hx_recb *b)
+{
+	struct hangdx_evidence *ev = b->ev;
+	void *v;
+	int err;
+
+	if (b->err)
+		return b->err;
+	if (ev->budget) {
+		size_t used = atomic_fetch_add(&ev->budget->used, 1);
+
+		if (used >= ev->budget->max) {
+			atomic_fetch_sub(&ev->budget->used, 1);
+			return HANGDX_ELIMIT;
+		}
+	} else if (ev->nrec >= ev->maxrec) {
+		return HANGDX_ELIMIT;
+	}
+	v = ev->recs;
+	err = hx_vec_reserve(ev->ctx, &v, &ev->caprec, ev->nrec + 1,
+			     sizeof *ev->recs, SIZE_MAX / 2 / sizeof *ev->recs);
+	if (err)
+		return err;
+	ev->recs = v;
+	v = ev->fields;
+	err = hx_vec_reserve(ev->ctx, &v, &ev->capfield, ev->nfield + b->n,
+			     sizeof *ev->fields,
+			     SIZE_MAX / 2 / sizeof *ev->fields);
+	if (err)
+		return err;
+	ev->fields = v;
+	b->rec.ffirst = (uint32_t)ev->nfield;
+	b->rec.nfield = (uint16_t)b->n;
+	memcpy(ev->fields + ev->nfield, b->f, b->n * sizeof b->f[0]);
+	ev->nfield += b->n;
+	ev->recs[ev->nrec++] = b->rec;
+	return HANGDX_OK;
+}
+
+/* ---- merge ---- */
+
+static uint32_t remap(const uint32_t *map, uint32_t id)
+{
+	return id == HX_NOSTR ? HX_NOSTR : map[id];
+}
+
+static int merge_strings(struct hangdx_evidence *dst,
+			 const struct hangdx_evidence *src, uint32_t **mapp)
+{
+	uint32_t *map = hx_calloc(dst->ctx, src->strs.n ? src->strs.n : 1,
+				  sizeof *map);
+	size_t i;
+	int err = 0;
+
+	if (!map)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < src->strs.n; i++) {
+		const char *s = hx_intern_str(&src->strs, (uint32_t)i);
+
+		map[i] = hx_ev_intern(dst, s, strlen(s), &err);
+		if (err) {
+			hx_free(dst->ctx, map);
+			return err;
+		}
+	}
+	*mapp = map;
+	return HANGDX_OK;
+}
+
+static int merge_reserve(struct hangdx_evidence *dst,
+			 const struct hangdx_evidence *src)
+{
+	size_t maxrec = dst->maxrec > src->nrec + dst->nrec
+				? dst->maxrec : src->nrec + dst->nrec;
+	void *v = dst->recs;
+	int err;
+
+	err = hx_vec_reserve(dst->ctx, &v, &dst->caprec, dst->nrec + src->nrec,
+			     sizeof *dst->recs, maxrec);
+	if (err)
+		return err;
+	dst->recs = v;
+	v = dst->fields;
+	err = hx_vec_reserve(dst->ctx, &v, &dst->capfield,
+			     dst->nfield + src->nfield, sizeof *dst->fields,
+			     maxrec * HX_MAX_FIELDS);
+	if (err)
+		return err;
+	dst->fields = v;
+	v = dst->files;
+	err = hx_vec_reserve(dst->ctx, &v, &dst->capfile,
+			     dst->nfile + src->nfile, sizeof *dst->files,
+			     (size_t)1 << 28);
+	if (!err)
+		dst->files = v;
+	return err;
+}
+
+static void merge_counts(struct hx_counts *d, const struct hx_counts *s)
+{
+	int i;
+
+	d->inputs += s->inputs;
+	d->files += s->files;
+	d->archives += s->archives;
+	d->bytes += s->bytes;
+	d->lines += s->lines;
+	d->candidates += s->candidates;
+	d->records += s->records;
+	d->files_skipped += s->files_skipped;
+	d->dup_records += s->dup_records;
+	for (i = 0; i < HX_S_COUNT; i++)
+		d->skipped[i] += s->skipped[i];
+}
+
+/*
+ * Append src to dst.  Strings are interned first and capacity reserved
+ * next, so a failure leaves dst's records as they were.
+ */
+int hangdx_evidence_merge(struct hangdx_evidence *dst,
+			  const struct hangdx_evidence *src)
+{
+	uint32_t *map = NULL;
+	size_t i, f0 = dst->nfield;
+	int err;
+
+	if (!dst || !src || dst == src)
+		return HANGDX_EINVAL;
+	err = merge_strings(dst, src, &map);
+	if (err)
+		return err;
+	err = merge_reserve(dst, src);
+	if (err) {
+		hx_free(dst->ctx, map);
+		return err;
+	}
+	for (i = 0; i < src->nfield; i++) {
+		struct hx_field f = src->fields[i];
+
+		f.str = remap(map, f.str);
+		dst->fields[dst->nfield++] = f;
+	}
+	for (i = 0; i < src->nrec; i++) {
+		struct hx_rec r = src->recs[i];
+
+		r.file = remap(map, r.file);
+		r.vpath = remap(map, r.vpath);
+		r.module = remap(map, r.module);
+		r.pname = remap(map, r.pname);
+		r.src = remap(map, r.src);
+		r.ffirst = (uint32_t)(r.ffirst + f0);
+		dst->recs[dst->nrec++] = r;
+	}
+	for (i = 0; i < src->nfile; i++) {
+		struct hx_filesum fs = src->files[i];
+
+		fs.path = remap(map, fs.path);
+		dst->files[dst->nfile++] = fs;
+	}
+	if (dst->maxrec < dst->nrec)
+		dst->maxrec = dst->nrec;
+	merge_counts(&dst->c, &src->c);
+	hx_free(dst->ctx, map);
+	return HANGDX_OK;
+}
+
+/* ---- sorted view ---- */
+
+struct sort_ctx {
+	const struct hangdx_evidence *ev;
+	const uint32_t *frank;          /* string id -> rank of path */
+};
+
+static const struct sort_ctx *g_sort;   /* qsort has no context argument */
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct hx_rec *x = &g_sort->ev->recs[*(const uint32_t *)a];
+	const struct hx_rec *y = &g_sort->ev->recs[*(const uint32_t *)b];
+	uint32_t fx = g_sort->frank[x->file], fy = g_sort->frank[y->file];
+
+	if (fx != fy)
+		return fx < fy ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->sub != y->sub)
+		return x->sub < y->sub ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+static const struct hangdx_evidence *g_paths;
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(hx_intern_str(&g_paths->strs, *(const uint32_t *)a),
+		      hx_intern_str(&g_paths->strs, *(const uint32_t *)b));
+}
+
+/* Rank of every file path in byte order; other strings get 0. */
+static int path_ranks(const struct hangdx_evidence *ev, uint32_t **out)
+{
+	size_t ns = ev->strs.n ? ev->strs.n : 1, i, np = 0;
+	uint32_t *rank = hx_calloc(ev->ctx, ns, sizeof *rank);
+	uint32_t *ids = hx_calloc(ev->ctx, ns, sizeof *ids);
+
+	if (!rank || !ids) {
+		hx_free(ev->ctx, rank);
+		hx_free(ev->ctx, ids);
+		return HANGDX_ENOMEM;
+	}
+	for (i = 0; i < ev->nrec; i++)
+		rank[ev->recs[i].file] = 1;
+	for (i = 0; i < ev->nfile; i++)
+		rank[ev->files[i].path] = 1;
+	for (i = 0; i < ev->strs.n; i++)
+		if (rank[i])
+			ids[np++] = (uint32_t)i;
+	g_paths = ev;
+	qsort(ids, np, sizeof *ids, path_cmp);
+	for (i = 0; i < np; i++)
+		rank[ids[i]] = (uint32_t)i;
+	hx_free(ev->ctx, ids);
+	*out = rank;
+	return HANGDX_OK;
+}
+
+static pthread_mutex_t sort_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int hx_ev_sorted(const struct hangdx_evidence *ev, uint32_t **order,
+		 size_t *n)
+{
+	uint32_t *o, *frank;
+	struct sort_ctx sc;
+	size_t i, m = 0;
+	int err;
+
+	*order = NULL;
+	*n = 0;
+	o = hx_calloc(ev->ctx, ev->nrec ? ev->nrec : 1, sizeof *o);
+	if (!o)
+		return HANGDX_ENOMEM;
+	pthread_mutex_lock(&sort_lock);
+	err = path_ranks(ev, &frank);
+	if (err) {
+		pthread_mutex_unlock(&sort_lock);
+		hx_free(ev->ctx, o);
+		return err;
+	}
+	for (i = 0; i < ev->nrec; i++)
+		o[i] = (uint32_t)i;
+	sc.ev = ev;
+	sc.frank = frank;
+	g_sort = &sc;
+	qsort(o, ev->nrec, sizeof *o, rec_cmp);
+	g_sort = NULL;
+	pthread_mutex_unlock(&sort_lock);
+	for (i = 0; i < ev->nrec; i++) {
+		const struct hx_rec *r = &ev->recs[o[i]], *p;
+
+		if (m) {
+			p = &ev->recs[o[m - 1]];
+			if (p->file == r->file && p->line == r->line &&
+			    p->sub == r->sub && p->kind == r->kind)
+				continue;
+		}
+		o[m++] = o[i];
+	}
+	hx_free(ev->ctx, frank);
+	*order = o;
+	*n = m;
+	return HANGDX_OK;
+}

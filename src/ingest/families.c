@@ -1,0 +1,1786 @@
+/*
+ * families.c - the hang-relevant message families of log-formats.md §3-§4
+ * turned into typed records: communicator creation, HCCL Task run failed
+ * blocks (grouped by pid and tid), EI0002 in its four generations and the
+ * other error-manager codes, RUNTIME device errors and task failures,
+ * device-side AICPU exception dumps, TSCH timeouts and stream dumps,
+ * heartbeat / cluster exception / CQE lines, op retry, env echo, link
+ * errors and framework (torch_npu) errors.  A line that matches no family
+ * costs a few memmem calls and leaves nothing behind.
+ */
+#include <string.h>
+#include "ingest.h"
+
+enum layer { L_HCCL, L_RT, L_AICPU, L_TSCH };
+
+#define HAS(s, n, lit) (hx_find((s), (n), (lit)) != NULL)
+
+static bool mod_is(const struct hx_prefix *p, const char *m)
+{
+	size_t l = strlen(m);
+
+	return p->modlen == l && memcmp(p->mod, m, l) == 0;
+}
+
+/* ---- building records ---- */
+
+static uint32_t intern_or_err(struct hx_recb *b, const char *s, size_t n)
+{
+	int err = 0;
+	uint32_t id;
+
+	if (!s)
+		return HX_NOSTR;
+	id = hx_ev_intern(b->ev, s, n > 256 ? 256 : n, &err);
+	if (err && !b->err)
+		b->err = err;
+	return id;
+}
+
+static void rb_source(struct hx_reader *r, struct hx_recb *b, int kind)
+{
+	hx_rb_init(b, r->ev, kind);
+	b->rec.file = r->file;
+	b->rec.vpath = r->vpath;
+	b->rec.line = r->line;
+	b->rec.off = r->off;
+	b->rec.sub = r->sub++;
+}
+
+/* A record from a prefixed line, or (p NULL) from a continuation line
+ * that inherits the prefix of the message it continues. */
+static void rb_start(struct hx_reader *r, struct hx_recb *b, int kind,
+		     const struct hx_prefix *p)
+{
+	rb_source(r, b, kind);
+	if (p) {
+		b->rec.level = (uint8_t)p->level;
+		b->rec.ts = p->ts;
+		b->rec.pid = p->pid;
+		b->rec.tid = p->tid;
+		if (p->mod)
+			b->rec.module = intern_or_err(b, p->mod, p->modlen);
+		if (p->pname)
+			b->rec.pname = intern_or_err(b, p->pname, p->pnamelen);
+		if (p->src)
+			b->rec.src = intern_or_err(b, p->src, p->srclen);
+	} else if (r->ctxline.valid) {
+		/* a continuation: the process and time of its message; its
+		 * level and module are not printed on the line */
+		b->rec.ts = r->ctxline.ts;
+		b->rec.pid = r->ctxline.pid;
+		b->rec.tid = r->ctxline.tid;
+		b->rec.pname = r->ctxline.pname;
+		if (r->ctxline.line != r->line)
+			hx_rb_num(b, HX_F_PARENT_LINE, (int64_t)r->ctxline.line);
+	}
+}
+
+static int emit(struct hx_reader *r, struct hx_recb *b)
+{
+	int err = hx_rb_commit(b);
+
+	if (err == HANGDX_ELIMIT) {
+		r->ev->c.skipped[HX_S_RECORDS]++;
+		if (!r->ev->limit_warned) {
+			r->ev->limit_warned = true;
+			hx_rdiag(r, HANGDX_WARNING, b->rec.line,
+				 "record limit (%zu) reached; further evidence "
+				 "is counted, not kept", r->ev->maxrec);
+		}
+		return HANGDX_OK;
+	}
+	if (err) {
+		r->err = err;
+		return err;
+	}
+	r->fs.records++;
+	return HANGDX_OK;
+}
+
+static void put_u64(struct hx_recb *b, int key, const char *v, size_t n)
+{
+	uint64_t x;
+
+	if (hx_parse_u64(v, n, &x) && x <= INT64_MAX)
+		hx_rb_num(b, key, (int64_t)x);
+}
+
+static void put_i64(struct hx_recb *b, int key, const char *v, size_t n)
+{
+	int64_t x;
+
+	if (hx_parse_i64(v, n, &x))
+		hx_rb_num(b, key, x);
+	else
+		put_u64(b, key, v, n);
+}
+
+static void put_lit(struct hx_recb *b, int key, const char *lit)
+{
+	hx_rb_str(b, key, lit, strlen(lit));
+}
+
+/* "234s", "1868", "1836", "30min(default)", "3s", "0ms", "130 s" */
+static void put_timeout(struct hx_recb *b, const char *v, size_t n,
+			bool unit_known)
+{
+	uint64_t x = 0, mul = 1000;
+	size_t i = 0;
+
+	hx_rb_str(b, HX_F_TIMEOUT_RAW, v, n);
+	while (i < n && v[i] >= '0' && v[i] <= '9' && i < 18)
+		x = x * 10 + (uint64_t)(v[i++] - '0');
+	if (i == 0 || !unit_known)
+		return;
+	while (i < n && v[i] == ' ')
+		i++;
+	if (n - i >= 2 && memcmp(v + i, "ms", 2) == 0)
+		mul = 1;
+	else if (n - i >= 3 && memcmp(v + i, "min", 3) == 0)
+		mul = 60000;
+	hx_rb_num(b, HX_F_TIMEOUT_MS, (int64_t)(x * mul));
+}
+
+/* Op names seen in tags; a tag's op matches leniently ("Alleduce"). */
+static const char *const op_names[] = {
+	"AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Reduce",
+	"AlltoAll", "AlltoAllV", "AlltoAllVC", "Send", "Recv", "Gather",
+	"Scatter", "BatchSendRecv", "AllGatherV", "ReduceScatterV"
+};
+
+static int ci_eq(int a, int b)
+{
+	if (a >= 'A' && a <= 'Z')
+		a += 32;
+	if (b >= 'A' && b <= 'Z')
+		b += 32;
+	return a == b;
+}
+
+/* Edit distance at most 1, ASCII case-insensitive. */
+static bool near(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+	int edits = 0;
+
+	if (na > nb + 1 || nb > na + 1)
+		return false;
+	while (i < na && j < nb) {
+		if (ci_eq((unsigned char)a[i], (unsigned char)b[j])) {
+			i++;
+			j++;
+			continue;
+		}
+		if (++edits > 1)
+			return false;
+		if (na > nb)
+			i++;
+		else if (nb > na)
+			j++;
+		else {
+			i++;
+			j++;
+		}
+	}
+	return edits + (int)(na - i) + (int)(nb - j) <= 1;
+}
+
+static void put_tag(struct hx_recb *b, const char *v, size_t n)
+{
+	size_t k = 0, i, best = HX_ARRAY_LEN(op_names);
+	const char *op = v;
+
+	if (hx_rb_has(b, HX_F_TAG))
+		return;
+	hx_rb_str(b, HX_F_TAG, v, n);
+	while (k < n && v[k] != '_')
+		k++;
+	if (k == 0 || k == n)
+		return;
+	if (k > 4 && memcmp(v, "Hcom", 4) == 0) {
+		op += 4;
+		k -= 4;
+	}
+	for (i = 0; i < HX_ARRAY_LEN(op_names); i++) {
+		size_t m = strlen(op_names[i]);
+
+		if (m == k && near(op, k, op_names[i], m)) {
+			best = i;
+			break;
+		}
+		if (best == HX_ARRAY_LEN(op_names) && m >= 6 &&
+		    near(op, k, op_names[i], m))
+			best = i;
+	}
+	if (best < HX_ARRAY_LEN(op_names))
+		put_lit(b, HX_F_OP, op_names[best]);
+	else
+		hx_rb_str(b, HX_F_OP, op, k);
+}
+
+/* "a" or "a b" (local rank, space, remote rank). */
+static void put_rank_id(struct hx_recb *b, const char *v, size_t n)
+{
+	const char *sp = memchr(v, ' ', n);
+
+	if (!sp) {
+		hx_rb_rank(b, HX_F_LOCAL_RANK, v, n);
+		return;
+	}
+	hx_rb_rank(b, HX_F_LOCAL_RANK, v, (size_t)(sp - v));
+	hx_rb_rank(b, hx_rb_has(b, HX_F_REMOTE_RANK) ? HX_F_REMOTE_RANK_ALT
+						      : HX_F_REMOTE_RANK,
+		   sp + 1, n - (size_t)(sp - v) - 1);
+}
+
+static void put_addr(struct hx_recb *b, int key, const struct hx_kv *hi,
+		     const struct hx_kv *lo)
+{
+	uint64_t h, l;
+
+	if (hi && lo && hx_parse_u64(hi->v, hi->vlen, &h) &&
+	    hx_parse_u64(lo->v, lo->vlen, &l) && h <= 0xFFFFFFFFu &&
+	    l <= 0xFFFFFFFFu)
+		hx_rb_num(b, key, (int64_t)((h << 32) | l));
+}
+
+static void put_notify(struct hx_recb *b, int layer, const struct hx_kv *k)
+{
+	uint64_t v;
+
+	if (!hx_parse_u64(k->v, k->vlen, &v))
+		return;
+	if (layer == L_HCCL)
+		hx_rb_num(b, HX_F_NOTIFY_HCCL, (int64_t)v);
+	else if (layer == L_AICPU)
+		hx_rb_num(b, HX_F_NOTIFY_AICPU, (int64_t)v);
+	else if (v <= INT64_MAX)
+		hx_rb_num(b, HX_F_NOTIFY_RT, (int64_t)v);
+}
+
+/* The value's leading number and the "(name)" or "[name]" after it:
+ * "3(EVENT_WAIT)", "0x20(sq sw status error)", "13[hccl fftsplus timeout]" */
+static void put_coded(struct hx_recb *b, int key, int desc_key,
+		      const char *s, size_t n, const struct hx_kv *k)
+{
+	const char *v = k->v, *end = s + n, *e;
+
+	hx_rb_str(b, key, k->v, k->vlen);
+	v += k->vlen;
+	if (v < end && (*v == '(' || *v == '[')) {
+		char close = *v == '(' ? ')' : ']';
+
+		e = memchr(v, close, (size_t)(end - v));
+		if (e && desc_key >= 0)
+			hx_rb_str(b, desc_key, v + 1, (size_t)(e - v - 1));
+	}
+}
+
+static void kv_one(struct hx_recb *b, int layer, const struct hx_kv *k,
+		   const char *s, size_t n)
+{
+	switch (k->key) {
+	case HX_KV_STREAM: put_u64(b, HX_F_STREAM, k->v, k->vlen); break;
+	case HX_KV_TASK: put_u64(b, HX_F_TASK, k->v, k->vlen); break;
+	case HX_KV_SQ: put_u64(b, HX_F_SQ, k->v, k->vlen); break;
+	case HX_KV_CQ: put_u64(b, HX_F_CQ, k->v, k->vlen); break;
+	case HX_KV_HEAD:
+	case HX_KV_CUR_HEAD: put_u64(b, HX_F_HEAD, k->v, k->vlen); break;
+	case HX_KV_TAIL: put_u64(b, HX_F_TAIL, k->v, k->vlen); break;
+	case HX_KV_WAIT_SQE_HEAD: put_u64(b, HX_F_WAIT_HEAD, k->v, k->vlen); break;
+	case HX_KV_NOTIFY: put_notify(b, layer, k); break;
+	case HX_KV_EVENT: put_u64(b, HX_F_EVENT, k->v, k->vlen); break;
+	case HX_KV_EVENT_FLAG: hx_rb_str(b, HX_F_EVENT_FLAG, k->v, k->vlen); break;
+	case HX_KV_DEVID:
+		if (layer == L_AICPU) {
+			put_i64(b, HX_F_SQCQ_DEV, k->v, k->vlen);
+			break;
+		}
+		/* fall through */
+	case HX_KV_DEVICE:
+	case HX_KV_LOGIC_DEV:
+	case HX_KV_DEVICE_PLAIN: put_i64(b, HX_F_DEVICE_ID, k->v, k->vlen); break;
+	case HX_KV_PHY_DEV: put_i64(b, HX_F_PHY_DEVICE, k->v, k->vlen); break;
+	case HX_KV_CHIP: put_i64(b, HX_F_CHIP, k->v, k->vlen); break;
+	case HX_KV_DIE: put_i64(b, HX_F_DIE, k->v, k->vlen); break;
+	case HX_KV_REMOTE_RANK:
+		hx_rb_rank(b, hx_rb_has(b, HX_F_REMOTE_RANK)
+				      ? HX_F_REMOTE_RANK_ALT : HX_F_REMOTE_RANK,
+			   k->v, k->vlen);
+		break;
+	case HX_KV_LOCAL_RANK: hx_rb_rank(b, HX_F_LOCAL_RANK, k->v, k->vlen); break;
+	case HX_KV_RANK_ID: put_rank_id(b, k->v, k->vlen); break;
+	case HX_KV_RANK_SIZE: put_u64(b, HX_F_RANK_SIZE, k->v, k->vlen); break;
+	case HX_KV_TAG: put_tag(b, k->v, k->vlen); break;
+	case HX_KV_INDEX: put_u64(b, HX_F_INDEX, k->v, k->vlen); break;
+	case HX_KV_GROUP:
+	case HX_KV_IDENTIFIER: hx_rb_str(b, HX_F_GROUP, k->v, k->vlen); break;
+	case HX_KV_TASK_TYPE: put_coded(b, HX_F_TASK_TYPE, -1, s, n, k); break;
+	case HX_KV_TYPE:
+		if (layer == L_TSCH)
+			put_u64(b, HX_F_SQE_TYPE, k->v, k->vlen);
+		else
+			hx_rb_str(b, HX_F_TYPE, k->v, k->vlen);
+		break;
+	case HX_KV_STAGE: hx_rb_str(b, HX_F_STAGE, k->v, k->vlen); break;
+	case HX_KV_LINK_TYPE: hx_rb_str(b, HX_F_LINK_TYPE, k->v, k->vlen); break;
+	case HX_KV_SRC: put_u64(b, HX_F_SRC_ADDR, k->v, k->vlen); break;
+	case HX_KV_DST: put_u64(b, HX_F_DST_ADDR, k->v, k->vlen); break;
+	case HX_KV_SIZE: put_u64(b, HX_F_SIZE, k->v, k->vlen); break;
+	case HX_KV_COUNT: put_u64(b, HX_F_COUNT, k->v, k->vlen); break;
+	case HX_KV_DATA_TYPE: hx_rb_str(b, HX_F_DATA_TYPE, k->v, k->vlen); break;
+	case HX_KV_OP_TYPE: hx_rb_str(b, HX_F_OP_TYPE, k->v, k->vlen); break;
+	case HX_KV_REDUCE_TYPE: hx_rb_str(b, HX_F_REDUCE_TYPE, k->v, k->vlen); break;
+	case HX_KV_ROOT: hx_rb_rank(b, HX_F_ROOT, k->v, k->vlen); break;
+	case HX_KV_TIMESTAMP: {
+		int64_t ts = hx_parse_ts(k->v, k->vlen);
+
+		if (ts != HX_NONE)
+			hx_rb_num(b, HX_F_OP_TS, ts);
+		break;
+	}
+	case HX_KV_USER_DEFINE: hx_rb_str(b, HX_F_USER_DEFINE, k->v, k->vlen); break;
+	case HX_KV_FLIP: put_u64(b, HX_F_FLIP, k->v, k->vlen); break;
+	case HX_KV_TIMEOUT:
+		if (!hx_rb_has(b, HX_F_TIMEOUT_RAW))
+			put_timeout(b, k->v, k->vlen, layer != L_TSCH);
+		break;
+	case HX_KV_EXE_TIME:
+	case HX_KV_WAIT_TIME: put_u64(b, HX_F_WAIT_TIME, k->v, k->vlen); break;
+	case HX_KV_SQ_PID: put_i64(b, HX_F_SQ_PID, k->v, k->vlen); break;
+	case HX_KV_PID:
+		if (layer == L_TSCH)
+			put_i64(b, HX_F_SQ_PID, k->v, k->vlen);
+		break;
+	case HX_KV_SQ_FSM:
+	case HX_KV_SQ_SW_STATUS: hx_rb_str(b, HX_F_SQ_STATUS, k->v, k->vlen); break;
+	case HX_KV_CONTEXT: put_u64(b, HX_F_CONTEXT, k->v, k->vlen); break;
+	case HX_KV_THREAD: put_u64(b, HX_F_THREAD_ID, k->v, k->vlen); break;
+	case HX_KV_ERR_TYPE:
+	case HX_KV_ERROR_TYPE:
+		put_coded(b, HX_F_ERR_TYPE, HX_F_ERR_DESC, s, n, k);
+		break;
+	case HX_KV_ERROR_CODE:
+	case HX_KV_RET_CODE:
+	case HX_KV_ERR_CODE:
+	case HX_KV_EXCEP_CODE: hx_rb_str(b, HX_F_RET_CODE, k->v, k->vlen); break;
+	case HX_KV_INNER_CODE: hx_rb_str(b, HX_F_INNER_CODE, k->v, k->vlen); break;
+	case HX_KV_SQE_TYPE: {
+		uint64_t v;
+
+		if (hx_parse_u64(k->v, k->vlen, &v))
+			hx_rb_num(b, HX_F_SQE_TYPE, (int64_t)v);
+		put_coded(b, HX_F_TEXT, HX_F_SQE_NAME, s, n, k);
+		break;
+	}
+	case HX_KV_COMM_ID: hx_rb_str(b, HX_F_COMM_ID, k->v, k->vlen); break;
+	case HX_KV_SERVER: hx_rb_str(b, HX_F_SERVER, k->v, k->vlen); break;
+	case HX_KV_DEVICE_IP: hx_rb_str(b, HX_F_DEVICE_IP, k->v, k->vlen); break;
+	case HX_KV_STATUS: hx_rb_str(b, HX_F_STATUS, k->v, k->vlen); break;
+	case HX_KV_POS: put_u64(b, HX_F_POS, k->v, k->vlen); break;
+	case HX_KV_SERIAL_NO: put_u64(b, HX_F_SERIAL, k->v, k->vlen); break;
+	case HX_KV_THREAD_INDEX: put_u64(b, HX_F_CORE, k->v, k->vlen); break;
+	case HX_KV_OP_NAME: hx_rb_str(b, HX_F_OP_NAME, k->v, k->vlen); break;
+	case HX_KV_RETRY_CNT: put_u64(b, HX_F_RETRY_CNT, k->v, k->vlen); break;
+	case HX_KV_REASON:
+		if (layer == L_RT)
+			hx_rb_str(b, HX_F_ERR_DESC, k->v, k->vlen);
+		break;
+	case HX_KV_DESC: hx_rb_str(b, HX_F_ERR_DESC, k->v, k->vlen); break;
+	case HX_KV_ROLE: hx_rb_str(b, HX_F_ROLE, k->v, k->vlen); break;
+	case HX_KV_IP: hx_rb_str(b, HX_F_REMOTE_IP, k->v, k->vlen); break;
+	case HX_KV_STUCK_NUM: put_u64(b, HX_F_STUCK_NUM, k->v, k->vlen); break;
+	default: break;
+	}
+}
+
+/* Every key/value of s in the record, per the layer's meaning of ids. */
+static void kv_all(struct hx_recb *b, int layer, const char *s, size_t n)
+{
+	struct hx_kv kv[HX_MAX_KV];
+	size_t nk = hx_kv_scan(s, n, kv, HX_MAX_KV), i;
+
+	for (i = 0; i < nk; i++)
+		kv_one(b, layer, &kv[i], s, n);
+	put_addr(b, HX_F_ADDR1, hx_kv_get(kv, nk, HX_KV_ADDR1_HIGH, 0),
+		 hx_kv_get(kv, nk, HX_KV_ADDR1_LOW, 0));
+	put_addr(b, HX_F_ADDR2, hx_kv_get(kv, nk, HX_KV_ADDR2_HIGH, 0),
+		 hx_kv_get(kv, nk, HX_KV_ADDR2_LOW, 0));
+}
+
+/* Drop the TEXT placeholder put_coded stores for sqe_type. */
+static void drop_field(struct hx_recb *b, int key)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->f[i].key == key) {
+			memmove(&b->f[i], &b->f[i + 1],
+				(b->n - i - 1) * sizeof b->f[0]);
+			b->n--;
+			return;
+		}
+}
+
+/* "Communicator information: [group:[], ..., rankSize[0], rankId[0]]":
+ * no communicator was known; rankId[0] names no rank. */
+static void drop_empty_comm(struct hx_recb *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->f[i].key == HX_F_RANK_SIZE && b->f[i].num == 0) {
+			drop_field(b, HX_F_LOCAL_RANK);
+			return;
+		}
+}
+
+static void put_alg(struct hx_recb *b, const char *s, size_t n)
+{
+	const char *v;
+	size_t vl;
+
+	if (hx_after(s, n, "AlgType(level 0-1-2):[", "]", &v, &vl))
+		hx_rb_str(b, HX_F_ALG, v, vl);
+}
+
+/* ---- pending multi-line records ---- */
+
+int hx_families_flush(struct hx_reader *r)
+{
+	static const char *const part_names[] = {
+		"header", "base", "para", "group_rank", "op_data"
+	};
+	struct hx_pending *pd = &r->pend;
+	char parts[64];
+	size_t i, m = 0;
+
+	if (!pd->open)
+		return HANGDX_OK;
+	pd->open = false;
+	parts[0] = '\0';
+	for (i = 0; i < HX_ARRAY_LEN(part_names); i++) {
+		if (!(pd->parts & (1u << i)))
+			continue;
+		m += (size_t)snprintf(parts + m, sizeof parts - m, "%s%s",
+				      m ? "," : "", part_names[i]);
+	}
+	put_lit(&pd->b, HX_F_PARTS, parts);
+	return emit(r, &pd->b);
+}
+
+enum { PART_H = 1, PART_B = 2, PART_P = 4, PART_G = 8, PART_O = 16 };
+
+/* Continue the pending block or start a new one. */
+static struct hx_recb *pending(struct hx_reader *r, int kind,
+			       const struct hx_prefix *p, unsigned part)
+{
+	struct hx_pending *pd = &r->pend;
+	int64_t dt = pd->ts != HX_NONE && p->ts != HX_NONE ? p->ts - pd->ts : 0;
+
+	if (pd->open && pd->kind == kind && pd->pid == p->pid &&
+	    pd->tid == p->tid && !(pd->parts & part) && part != PART_H &&
+	    dt >= -1000000 && dt <= 1000000) {
+		pd->parts |= part;
+		pd->ts = p->ts;
+		return &pd->b;
+	}
+	if (hx_families_flush(r))
+		return NULL;
+	pd->open = true;
+	pd->kind = kind;
+	pd->pid = p->pid;
+	pd->tid = p->tid;
+	pd->ts = p->ts;
+	pd->parts = part;
+	rb_start(r, &pd->b, kind, p);
+	return &pd->b;
+}
+
+/* "[TaskExecStage][Timeout][Host]" before the text. */
+static void put_stage_tags(struct hx_recb *b, const char *s, size_t n)
+{
+	const char *t[3];
+	size_t tl[3], nt = 0, i = 0;
+
+	while (i < n && s[i] == '[' && nt < 3) {
+		const char *e = memchr(s + i, ']', n - i);
+
+		if (!e)
+			break;
+		t[nt] = s + i + 1;
+		tl[nt] = (size_t)(e - s) - i - 1;
+		nt++;
+		i = (size_t)(e - s) + 1;
+	}
+	if (nt < 2 || tl[0] < 5 || memcmp(t[0] + tl[0] - 5, "Stage", 5) != 0)
+		return;
+	hx_rb_str(b, HX_F_EXEC_STAGE, t[0], tl[0]);
+	hx_rb_str(b, HX_F_FAIL_KIND, t[1], tl[1]);
+	if (nt == 3 && tl[2] < 16) {
+		char up[16];
+
+		for (i = 0; i < tl[2]; i++)
+			up[i] = (char)(t[2][i] >= 'a' && t[2][i] <= 'z'
+					       ? t[2][i] - 32 : t[2][i]);
+		hx_rb_str(b, HX_F_EXP_MODE, up, tl[2]);
+	}
+}
+
+/* ---- HCCL host: Task run failed blocks (§4.2) ---- */
+
+static int hccl_task_fail(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *info;
+	size_t n = p->bodylen;
+	struct hx_recb *b;
+	unsigned part;
+
+	if (HAS(s, n, "Task from HCCL run failed"))
+		part = PART_H;
+	else if ((info = hx_find(s, n, "base information is")))
+		part = PART_B;
+	else if ((info = hx_find(s, n, "para information is")))
+		part = PART_P;
+	else if ((info = hx_find(s, n, "groupRank information is")))
+		part = PART_G;
+	else if ((info = hx_find(s, n, "opData information is")))
+		part = PART_O;
+	else
+		return HANGDX_OK;
+	b = pending(r, HX_K_HCCL_TASK_FAIL, p, part);
+	if (!b)
+		return r->err;
+	put_stage_tags(b, s, n);
+	if (part != PART_H) {
+		size_t off = (size_t)(info - s);
+
+		kv_all(b, L_HCCL, s + off, n - off);
+		put_alg(b, s + off, n - off);
+	}
+	return HANGDX_OK;
+}
+
+/* ---- HCCL on the device: AI_CPU exception dump (§4.4) ---- */
+
+static int aicpu_trail(struct hx_reader *r, const struct hx_prefix *p,
+		       const char *t, size_t n)
+{
+	struct hx_recb b;
+	size_t i, entries = 0;
+	const char *op;
+
+	if (hx_families_flush(r))
+		return r->err;
+	rb_start(r, &b, HX_K_AICPU_TRAIL, p);
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '.'))
+		n--;
+	for (i = 0; i < n; i++)
+		entries += t[i] == '(';
+	op = hx_find(t, n, "OP(");
+	if (op)
+		put_u64(&b, HX_F_INDEX, op + 3, n - (size_t)(op + 3 - t));
+	hx_rb_str(&b, HX_F_TRAIL, t, n);
+	hx_rb_num(&b, HX_F_TRAIL_LEN, (int64_t)entries);
+	return emit(r, &b);
+}
+
+static int aicpu_exception(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *info;
+	size_t n = p->bodylen, off;
+	struct hx_recb *b;
+
+	if ((info = hx_find(s, n, "task sequence is "))) {
+		off = (size_t)(info - s) + 17;
+		return aicpu_trail(r, p, s + off, n - off);
+	}
+	if ((info = hx_find(s, n, "base information is"))) {
+		if (hx_families_flush(r))
+			return r->err;
+		b = pending(r, HX_K_AICPU_EXCEPTION, p, PART_B);
+	} else if ((info = hx_find(s, n, "opData information is"))) {
+		b = pending(r, HX_K_AICPU_EXCEPTION, p, PART_O);
+	} else {
+		return HANGDX_OK;
+	}
+	if (!b)
+		return r->err;
+	if (HAS(s, (size_t)(info - s), "[AICPU]"))
+		put_lit(b, HX_F_EXP_MODE, "AICPU");
+	off = (size_t)(info - s);
+	kv_all(b, L_AICPU, s + off, n - off);
+	return HANGDX_OK;
+}
+
+static int aicpu_sqcq(struct hx_reader *r, const struct hx_prefix *p)
+{
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_AICPU_SQCQ, p);
+	kv_all(&b, L_AICPU, p->body, p->bodylen);
+	drop_field(&b, HX_F_TEXT);
+	return emit(r, &b);
+}
+
+/* ---- heartbeat, cluster exception, CQE (§4.7) ---- */
+
+static void put_between(struct hx_recb *b, int key, const char *s, size_t n,
+			const char *lit, const char *stop)
+{
+	const char *v;
+	size_t vl;
+
+	if (hx_after(s, n, lit, stop, &v, &vl))
+		hx_rb_str(b, key, v, vl);
+}
+
+static int heartbeat_event(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *st = hx_find(s, p->bodylen, "status[");
+	const char *first, *last = NULL, *q, *by;
+	size_t n = p->bodylen, pre;
+	struct hx_recb b;
+
+	if (!st)
+		return HANGDX_OK;
+	pre = (size_t)(st - s);
+	first = hx_find(s, pre, "rank [");
+	for (q = first; q; q = hx_find(q + 1, pre - (size_t)(q + 1 - s), "rank ["))
+		last = q;
+	if (!first || last == first)
+		return HANGDX_OK;
+	rb_start(r, &b, HX_K_HEARTBEAT, p);
+	put_between(&b, HX_F_LOCAL, first, pre - (size_t)(first - s), "[", "]");
+	put_between(&b, HX_F_CRIMER, last, pre - (size_t)(last - s), "[", "]");
+	put_between(&b, HX_F_STATUS, st, n - pre, "status[", "]");
+	by = hx_find(st, n - pre, " by ");
+	if (by)
+		put_between(&b, HX_F_INFORMER, by, n - (size_t)(by - s), "[", "]");
+	return emit(r, &b);
+}
+
+static void put_exc_type(struct hx_recb *b, const char *s, size_t n)
+{
+	if (HAS(s, n, "Heartbeat Lost"))
+		put_lit(b, HX_F_STATUS, "LOST");
+	else if (HAS(s, n, "Stuck Occurred"))
+		put_lit(b, HX_F_STATUS, "STUCK");
+	else if (hx_find_ci(s, n, "cqe"))
+		put_lit(b, HX_F_STATUS, "ERROR CQE");
+}
+
+static int cluster_exception(struct hx_reader *r, const struct hx_prefix *p,
+			     const char *s, size_t n)
+{
+	const char *v, *v2;
+	size_t vl, vl2;
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_CLUSTER_EXCEPTION, p);
+	if (HAS(s, n, "Cluster Exception Location")) {
+		put_lit(&b, HX_F_WHAT, "location");
+		put_between(&b, HX_F_LOCATION, s, n, "Location[IP/ID]:[", "]");
+		put_between(&b, HX_F_ARRIVAL, s, n, "Arrival Time:[", "]");
+		put_between(&b, HX_F_DISCOVERER, s, n, "Discoverer:[", "]");
+		put_between(&b, HX_F_TYPE, s, n, "ExceptionType:[", "]");
+	} else if (hx_after(s, n, "server:", ",", &v, &vl)) {
+		/* 2024: "server:IP/5, server:IP/1, Heartbeat Lost Occurred" */
+		put_lit(&b, HX_F_WHAT, "server_pair");
+		hx_rb_str(&b, HX_F_LOCATION, v, vl);
+		if (hx_after(v + vl, n - (size_t)(v + vl - s), "server:", ",",
+			     &v2, &vl2))
+			hx_rb_str(&b, HX_F_DISCOVERER, v2, vl2);
+	} else if (hx_after(s, n, "serverId[", "]", &v, &vl) &&
+		   hx_after(s, n, "deviceId[", "]", &v2, &vl2)) {
+		/* 2022, inside EI0002: "serverId[..], deviceId[0], Heartbeat ..." */
+		char loc[160];
+		int m = snprintf(loc, sizeof loc, "%.*s/%.*s", (int)vl, v,
+				 (int)vl2, v2);
+
+		put_lit(&b, HX_F_WHAT, "abnormal_device");
+		hx_rb_str(&b, HX_F_LOCATION, loc,
+			  m < (int)sizeof loc ? (size_t)m : sizeof loc - 1);
+	} else {
+		return HANGDX_OK;
+	}
+	put_exc_type(&b, s, n);
+	return emit(r, &b);
+}
+
+static int cqe_error(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *lo, *re;
+	size_t n = p->bodylen;
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_CQE_ERROR, p);
+	put_lit(&b, HX_F_WHAT, mod_is(p, "HCCL") ? "heartbeat"
+			       : mod_is(p, "HCCP") ? "hccp" : "roce");
+	if (!hx_after(s, n, "status[", "]", &lo, &n) &&
+	    !hx_after(s, p->bodylen, "status: ", " ,", &lo, &n))
+		return HANGDX_OK;
+	hx_rb_str(&b, HX_F_STATUS, lo, n);
+	n = p->bodylen;
+	put_between(&b, HX_F_ARRIVAL, s, n, "time:[", "]");
+	lo = hx_find(s, n, "localInfo{");
+	re = hx_find(s, n, "remoteIP{");
+	if (lo) {
+		size_t m = re && re > lo ? (size_t)(re - lo) : n - (size_t)(lo - s);
+
+		put_between(&b, HX_F_SERVER, lo, m, "server[", "]");
+		put_between(&b, HX_F_DEVICE_IP, lo, m, "deviceIp[", "]");
+	}
+	if (re) {
+		size_t m = n - (size_t)(re - s);
+
+		put_between(&b, HX_F_REMOTE_SERVER, re, m, "server[", "]");
+		put_between(&b, HX_F_REMOTE_IP, re, m, "deviceIp[", "]");
+	}
+	put_between(&b, HX_F_REMOTE_IP, s, n, "ip:[", "]");
+	put_between(&b, HX_F_REMOTE_IP, s, n, "remoteIP:[", "]");
+	return emit(r, &b);
+}
+
+/* ---- op retry and env echo (§4.8) ---- */
+
+static int op_retry(struct hx_reader *r, const struct hx_prefix *p,
+		    const char *at)
+{
+	const char *s = p->body;
+	size_t n = p->bodylen, left = n - (size_t)(at - s);
+	struct hx_recb b;
+	const char *what = "other", *v;
+	size_t vl;
+
+	rb_start(r, &b, HX_K_OP_RETRY, p);
+	if (HAS(at, left, "State Transfer"))
+		what = "state_transfer";
+	else if (hx_find_ci(at, left, "can not retry"))
+		what = "cannot_retry";
+	else if (HAS(at, left, "retry launch start"))
+		what = "launch";
+	else if (HAS(at, left, "unmatched ack"))
+		what = "unmatched_ack";
+	else if (hx_find_ci(at, left, "timeout"))
+		what = "timeout";
+	else if (HAS(at, left, "ErrorCode["))
+		what = "error_code";
+	else if (HAS(at, left, "stop by"))
+		what = "stop";
+	put_lit(&b, HX_F_WHAT, what);
+	put_lit(&b, HX_F_SIDE, hx_find(at, left, "[AICPU]") ? "aicpu" : "host");
+	if (hx_after(at, left, "cur state ", ",", &v, &vl))
+		hx_rb_str(&b, HX_F_CUR_STATE, v, vl);
+	if (hx_after(at, left, "next state ", ",. ", &v, &vl))
+		hx_rb_str(&b, HX_F_NEXT_STATE, v, vl);
+	if (hx_after(at, left, "ErrorCode[", "]", &v, &vl))
+		hx_rb_str(&b, HX_F_RET_CODE, v, vl);
+	if (hx_after(at, left, "timeout[", "]", &v, &vl))
+		put_timeout(&b, v, vl, true);
+	kv_all(&b, L_HCCL, at, left);
+	hx_rb_str(&b, HX_F_TEXT, at, left > 200 ? 200 : left);
+	return emit(r, &b);
+}
+
+static bool env_name(const char *s, size_t n, const char **nm, size_t *nl)
+{
+	const char *p = s, *end = s + n;
+
+	while ((p = hx_find(p, (size_t)(end - p), "HCCL_")) != NULL) {
+		const char *e = p + 5;
+
+		while (e < end && ((*e >= 'A' && *e <= 'Z') || *e == '_' ||
+				   (*e >= '0' && *e <= '9')))
+			e++;
+		if (e - p > 5 && (e >= end || *e != ']')) {
+			*nm = p;
+			*nl = (size_t)(e - p);
+			return true;
+		}
+		p = e;
+	}
+	return false;
+}
+
+/* Seconds unless the line names a unit: the *_TIMEOUT values of HCCL_EXEC
+ * and HCCL_CONNECT; HCCL_RDMA_TIMEOUT is an exponent, not a time. */
+static void env_timeout(struct hx_recb *b, const char *nm, size_t nl,
+			const char *v, size_t vl, const char *unit,
+			const char *end)
+{
+	char t[48];
+	size_t tl = vl > 30 ? 30 : vl, extra = 0;
+	bool secs = (nl == 17 && memcmp(nm, "HCCL_EXEC_TIMEOUT", 17) == 0) ||
+		    (nl == 20 && memcmp(nm, "HCCL_CONNECT_TIMEOUT", 20) == 0);
+
+	memcpy(t, v, tl);
+	while (unit && unit + extra < end && extra < 3 &&
+	       unit[extra] >= 'a' && unit[extra] <= 'z') {
+		t[tl + extra] = unit[extra];
+		extra++;
+	}
+	if (secs || extra)
+		put_timeout(b, t, tl + extra, true);
+}
+
+static int env_echo(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *nm, *v, *end = s + p->bodylen;
+	size_t n = p->bodylen, nl, vl;
+	struct hx_recb b;
+	bool set_by = HAS(s, n, " set by "), is_set = HAS(s, n, " is set");
+
+	if (!env_name(s, n, &nm, &nl)) {
+		if (!HAS(s, n, "ExecTimeOut is set"))
+			return HANGDX_OK;
+		nm = "HCCL_EXEC_TIMEOUT";       /* ascend-fd's key line */
+		nl = 17;
+	}
+	if (!set_by && !is_set && !HAS(s, n, "is not set"))
+		return HANGDX_OK;
+	rb_start(r, &b, HX_K_ENV, p);
+	hx_rb_str(&b, HX_F_NAME, nm, nl);
+	put_lit(&b, HX_F_SOURCE, (set_by && !HAS(s, n, "set by default")) ||
+				 is_set ? "environment" : "default");
+	if ((set_by && hx_after(s, n, " to [", "]", &v, &vl)) ||
+	    (is_set && hx_after(s, n, "timeOut[", "]", &v, &vl))) {
+		hx_rb_str(&b, HX_F_VALUE, v, vl);
+		env_timeout(&b, nm, nl, v, vl, v + vl + 1 <= end ? v + vl + 1
+								: NULL, end);
+	} else if (hx_after(s, n, "default value ", "", &v, &vl)) {
+		while (vl && v[vl - 1] == '.')
+			vl--;
+		hx_rb_str(&b, HX_F_VALUE, v, vl);
+	}
+	return emit(r, &b);
+}
+
+/* ---- communicator creation (§3) ---- */
+
+static int comm_init(struct hx_reader *r, const struct hx_prefix *p,
+		     const char *what)
+{
+	struct hx_kv kv[HX_MAX_KV];
+	const char *s = p->body, *v;
+	size_t n = p->bodylen, nk, i, vl;
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_COMM_INIT, p);
+	put_lit(&b, HX_F_WHAT, what);
+	nk = hx_kv_scan(s, n, kv, HX_MAX_KV);
+	for (i = 0; i < nk; i++) {
+		if (kv[i].key == HX_KV_RANK)
+			hx_rb_rank(&b, HX_F_LOCAL_RANK, kv[i].v, kv[i].vlen);
+		else if (kv[i].key == HX_KV_OP_TYPE)
+			hx_rb_str(&b, HX_F_OP_TYPE, kv[i].v, kv[i].vlen);
+		else if (kv[i].key != HX_KV_TIMEOUT)
+			kv_one(&b, L_HCCL, &kv[i], s, n);
+	}
+	if (hx_after(s, n, "return[", "]", &v, &vl))
+		hx_rb_str(&b, HX_F_RET_CODE, v, vl);
+	/* "[hccl-<pid>-<n>-<epoch>-<group>][<rank>]" (P4, hcom init) */
+	if (!hx_rb_has(&b, HX_F_COMM_ID) && n > 6 && s[0] == '[' &&
+	    memcmp(s + 1, "hccl-", 5) == 0 && hx_after(s, n, "[", "]", &v, &vl))
+		hx_rb_str(&b, HX_F_COMM_ID, v, vl);
+	if (!hx_rb_has(&b, HX_F_GROUP) && hx_rb_has(&b, HX_F_COMM_ID)) {
+		const struct hx_field *f = NULL;
+		const char *c;
+		int dashes = 0;
+
+		for (i = 0; i < b.n; i++)
+			if (b.f[i].key == HX_F_COMM_ID)
+				f = &b.f[i];
+		c = f ? hx_ev_str(r->ev, f->str) : NULL;
+		while (c && *c && dashes < 4)
+			dashes += *c++ == '-';
+		if (c && *c)
+			hx_rb_str(&b, HX_F_GROUP, c, strlen(c));
+	}
+	if (!hx_rb_has(&b, HX_F_LOCAL_RANK) && !hx_rb_has(&b, HX_F_TAG))
+		return HANGDX_OK;
+	return emit(r, &b);
+}
+
+/* ---- link and init errors (peer fixtures) ---- */
+
+/* "|  124.0.0.11(1)   |   124.0.0.21(0)   |  server  | no connect |" */
+static int link_table_row(struct hx_reader *r, const struct hx_prefix *p,
+			  const char *s, size_t n)
+{
+	const char *cell[8];
+	size_t cl[8], nc = 0, i = 0;
+	struct hx_recb b;
+
+	while (i < n && nc < 8) {
+		const char *c, *e;
+
+		while (i < n && s[i] != '|')
+			i++;
+		if (++i >= n)
+			break;
+		c = s + i;
+		while (i < n && s[i] != '|')
+			i++;
+		if (i >= n)
+			break;
+		e = s + i;
+		while (c < e && *c == ' ')
+			c++;
+		while (e > c && e[-1] == ' ')
+			e--;
+		cell[nc] = c;
+		cl[nc++] = (size_t)(e - c);
+	}
+	if (nc < 4 || !cl[0] || cell[0][0] < '0' || cell[0][0] > '9' ||
+	    !memchr(cell[0], '(', cl[0]))
+		return HANGDX_OK;
+	rb_start(r, &b, HX_K_LINK_ERROR, p);
+	put_lit(&b, HX_F_WHAT, "link_table");
+	for (i = 0; i < 2; i++) {
+		size_t c = i == 0 ? 0 : (nc >= 6 ? 2 : 1);
+		const char *par = memchr(cell[c], '(', cl[c]);
+		const char *end = cell[c] + cl[c];
+
+		if (!par)
+			continue;
+		hx_rb_str(&b, i == 0 ? HX_F_REMOTE_IP : HX_F_DEVICE_IP, cell[c],
+			  (size_t)(par - cell[c]));
+		hx_rb_rank(&b, i == 0 ? HX_F_REMOTE_RANK : HX_F_LOCAL_RANK,
+			   par + 1, (size_t)(end - par - 1) -
+				    (end[-1] == ')' ? 1 : 0));
+	}
+	hx_rb_str(&b, HX_F_ROLE, cell[nc - 2], cl[nc - 2]);
+	hx_rb_str(&b, HX_F_STATUS, cell[nc - 1], cl[nc - 1]);
+	return emit(r, &b);
+}
+
+static int link_error(struct hx_reader *r, const struct hx_prefix *p,
+		      const char *what)
+{
+	const char *s = p->body, *v;
+	size_t n = p->bodylen, vl;
+	struct hx_recb b;
+	struct hx_kv kv[HX_MAX_KV];
+	size_t nk, i;
+
+	rb_start(r, &b, HX_K_LINK_ERROR, p);
+	put_lit(&b, HX_F_WHAT, what);
+	nk = hx_kv_scan(s, n, kv, HX_MAX_KV);
+	for (i = 0; i < nk; i++) {
+		if (kv[i].key == HX_KV_RANK)
+			hx_rb_rank(&b, HX_F_LOCAL_RANK, kv[i].v, kv[i].vlen);
+		else if (kv[i].key == HX_KV_REMOTE_PHY)
+			put_i64(&b, HX_F_REMOTE_DEVICE, kv[i].v, kv[i].vlen);
+		else
+			kv_one(&b, L_HCCL, &kv[i], s, n);
+	}
+	if (hx_after(s, n, "remoteIpAddr[", "]", &v, &vl))
+		hx_rb_str(&b, HX_F_REMOTE_IP, v, vl);
+	if (hx_after(s, n, "remote rank[", "]", &v, &vl))
+		hx_rb_rank(&b, HX_F_REMOTE_RANK, v, vl);
+	hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
+	return emit(r, &b);
+}
+
+/* ---- the error manager: EI0002 and other codes (§2.1, §4.1) ---- */
+
+/* "EI0002", "EE9999", "E30008": 'E', five capitals or digits, the last
+ * four of them digits. */
+static bool em_code6(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 6 || s[0] != 'E')
+		return false;
+	for (i = 1; i < 6; i++)
+		if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+			return false;
+	for (i = 2; i < 6; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+static bool em_code_at(const char *s, size_t n)
+{
+	return n >= 7 && em_code6(s, n) && s[6] == ':';
+}
+
+static int ei0002_gen(const char *s, size_t n)
+{
+	if (HAS(s, n, "Waiting peer rank") ||
+	    HAS(s, n, "timeout occurs when the Notify register waits"))
+		return 4;
+	if (HAS(s, n, "group information"))
+		return 3;
+	if (HAS(s, n, "taskType["))
+		return 1;
+	return 2;
+}
+
+static void ei0013_fields(struct hx_recb *b, const char *s, size_t n)
+{
+	const char *peer = hx_find(s, n, "Peer information:"), *v;
+	size_t ln = peer ? (size_t)(peer - s) : n, vl;
+
+	put_between(b, HX_F_SERVER, s, ln, "Local information: server ", ",");
+	if (hx_after(s, ln, "device IP ", ",", &v, &vl)) {
+		while (vl && v[vl - 1] == '.')
+			vl--;
+		hx_rb_str(b, HX_F_DEVICE_IP, v, vl);
+	}
+	if (peer) {
+		size_t pn = n - (size_t)(peer - s);
+
+		put_between(b, HX_F_REMOTE_SERVER, peer, pn, "server ", ",");
+		if (hx_after(peer, pn, "device ID ", ",", &v, &vl))
+			put_i64(b, HX_F_REMOTE_DEVICE, v, vl);
+		if (hx_after(peer, pn, "device IP ", ",", &v, &vl)) {
+			while (vl && v[vl - 1] == '.')
+				vl--;
+			hx_rb_str(b, HX_F_REMOTE_IP, v, vl);
+		}
+	}
+	if (hx_after(s, ln, "device ID ", ",", &v, &vl))
+		put_i64(b, HX_F_DEVICE_ID, v, vl);
+}
+
+/*
+ * s points at "EIxxxx: ..." or "[PID: n] ts Title(EIxxxx): ...".  p is
+ * the prefix of the line that embeds it (MindSpore), or NULL.
+ */
+static int em_message(struct hx_reader *r, const struct hx_prefix *p,
+		      const char *s, size_t n)
+{
+	const char *code = NULL, *text, *end = s + n;
+	int64_t pid = HX_NONE, ts = HX_NONE;
+	struct hx_recb b;
+	int gen;
+	size_t i;
+
+	if (n > 6 && memcmp(s, "[PID: ", 6) == 0) {
+		const char *cl = hx_find(s, n, "):");
+
+		i = 6;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		hx_parse_i64(s + 6, i - 6, &pid);
+		if (i + 2 < n)
+			ts = hx_parse_ts(s + i + 2, n - i - 2);
+		if (!cl || cl - s < 7 || !em_code6(cl - 6, 6))
+			return HANGDX_OK;
+		code = cl - 6;
+		text = cl + 2;
+		while (text < end && *text == ' ')
+			text++;
+		gen = 4;
+	} else {
+		if (!em_code_at(s, n))
+			return HANGDX_OK;
+		code = s;
+		text = s + 7;
+		while (text < end && *text == ' ')
+			text++;
+		gen = 1;
+		if (end - text > 6 && memcmp(text, "[PID: ", 6) == 0) {
+			i = (size_t)(text - s) + 6;
+			while (i < n && s[i] >= '0' && s[i] <= '9')
+				i++;
+			hx_parse_i64(text + 6, i - (size_t)(text - s) - 6, &pid);
+			if (i + 2 < n)
+				ts = hx_parse_ts(s + i + 2, n - i - 2);
+			gen = 3;
+			text = s + i + 2;
+		} else {
+			ts = hx_parse_ts(text, (size_t)(end - text));
+			if (ts != HX_NONE)
+				gen = 2;
+		}
+		if (ts != HX_NONE) {
+			while (text < end && *text != ' ')
+				text++;
+			while (text < end && *text == ' ')
+				text++;
+		}
+	}
+	if (text > end)
+		text = end;
+	rb_start(r, &b, memcmp(code, "EI0002", 6) == 0 ? HX_K_EI0002
+							: HX_K_ERR_CODE, p);
+	if (!p) {
+		if (pid != HX_NONE)
+			b.rec.pid = pid;
+		if (ts != HX_NONE)
+			b.rec.ts = ts;
+	}
+	hx_rb_str(&b, HX_F_CODE, code, 6);
+	hx_rb_num(&b, HX_F_EM_GEN, gen);
+	n = (size_t)(end - text);
+	if (b.rec.kind == HX_K_EI0002)
+		hx_rb_num(&b, HX_F_GEN, ei0002_gen(text, n));
+	else
+		hx_rb_str(&b, HX_F_TEXT, text, n > 160 ? 160 : n);
+	if (HAS(code, 6, "EI0013"))
+		ei0013_fields(&b, text, n);
+	else
+		kv_all(&b, L_HCCL, text, n);
+	drop_empty_comm(&b);
+	put_alg(&b, text, n);
+	if (!p) {
+		r->ctxline.valid = true;
+		r->ctxline.line = r->line;
+		r->ctxline.pid = b.rec.pid;
+		r->ctxline.tid = HX_NONE;
+		r->ctxline.ts = b.rec.ts;
+		r->ctxline.level = HX_LV_NONE;
+		r->ctxline.module = HX_NOSTR;
+		r->ctxline.pname = HX_NOSTR;
+	}
+	return emit(r, &b);
+}
+
+/* ---- RUNTIME (§4.3, §4.6) ---- */
+
+static int rt_record(struct hx_reader *r, const struct hx_prefix *p,
+		     int kind, const char *what, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	rb_start(r, &b, kind, p);
+	put_lit(&b, HX_F_WHAT, what);
+	kv_all(&b, L_RT, s, n);
+	/* "retCode=0x91, [the model stream execute failed]." */
+	if (hx_after(s, n, ", [", "]", &v, &vl))
+		hx_rb_str(&b, HX_F_ERR_DESC, v, vl);
+	if (hx_rb_has(&b, HX_F_SQE_TYPE) && hx_rb_has(&b, HX_F_TEXT))
+		drop_field(&b, HX_F_TEXT);
+	return emit(r, &b);
+}
+
+static int rt_device_error(struct hx_reader *r, const struct hx_prefix *p,
+			   const char *s, size_t n)
+{
+	const char *v, *d, *what = NULL;
+	size_t vl, dl;
+	struct hx_recb b;
+	int kind = HX_K_RT_TIMEOUT;
+
+	if (HAS(s, n, "notify wait timeout"))
+		what = "notify_wait";
+	else if (HAS(s, n, "event wait timeout"))
+		what = "event_wait";
+	else if (HAS(s, n, "fftsplus task timeout"))
+		what = "fftsplus";
+	else if (hx_find_ci(s, n, "timeout"))
+		what = "other_timeout";
+	else {
+		what = "device_error";
+		kind = HX_K_RT_TASK_FAIL;
+	}
+	rb_start(r, &b, kind, p);
+	put_lit(&b, HX_F_WHAT, what);
+	v = NULL;
+	if (hx_after(s, n, "serial number is ", ",.", &v, &vl))
+		put_u64(&b, HX_F_SERIAL, v, vl);
+	if (!HAS(s, n, "chipId") && hx_after(s, n, "device(", ")", &d, &dl))
+		put_i64(&b, HX_F_DEVICE_ID, d, dl);
+	kv_all(&b, L_RT, s, n);
+	drop_field(&b, HX_F_TEXT);
+	drop_field(&b, HX_F_STATUS);
+	if (kind == HX_K_RT_TASK_FAIL && v) {
+		const char *t = v + vl, *end = s + n;
+
+		while (t < end && (*t == '.' || *t == ',' || *t == ' '))
+			t++;
+		hx_rb_str(&b, HX_F_TEXT, t, (size_t)(end - t) > 160
+						    ? 160 : (size_t)(end - t));
+	}
+	r->last_rt_timeout = r->line;
+	return emit(r, &b);
+}
+
+static int rt_stuck_notify(struct hx_reader *r, const struct hx_prefix *p,
+			   const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	rb_start(r, &b, HX_K_RT_STUCK_NOTIFY, p);
+	if (hx_after(s, n, "The ", " ", &v, &vl))
+		put_u64(&b, HX_F_IDX, v, vl);
+	kv_all(&b, L_RT, s, n);
+	if (r->last_rt_timeout)
+		hx_rb_num(&b, HX_F_PARENT_LINE, (int64_t)r->last_rt_timeout);
+	return emit(r, &b);
+}
+
+/* "rtStreamSynchronize:ErrCode=507011, desc=[...], InnerCode=0x7150050"
+ * and "rtStreamSynchronize execute failed, reason=[...]". */
+static int rt_api_error(struct hx_reader *r, const struct hx_prefix *p,
+			const char *s, size_t n)
+{
+	struct hx_recb b;
+	size_t k = 0;
+
+	rb_start(r, &b, HX_K_RT_API_ERROR, p);
+	while (k < n && k < 64 && s[k] != ':' && s[k] != ' ')
+		k++;
+	if (k > 0 && k < n)
+		hx_rb_str(&b, HX_F_NAME, s, k);
+	kv_all(&b, L_RT, s, n);
+	return emit(r, &b);
+}
+
+static int aicpu_kernel_fail(struct hx_reader *r, const struct hx_prefix *p,
+			     const char *what, const char *s, size_t n)
+{
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_AICPU_KERNEL_FAIL, p);
+	put_lit(&b, HX_F_WHAT, what);
+	kv_all(&b, L_RT, s, n);
+	if (!hx_rb_has(&b, HX_F_STREAM))
+		hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	return emit(r, &b);
+}
+
+/* "fftsplus streamId=50, ..., rtCode=0x715006c,[fftsplus task exception]" */
+static int rt_callback(struct hx_reader *r, const struct hx_prefix *p,
+		       const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	rb_start(r, &b, HX_K_RT_TASK_FAIL, p);
+	put_lit(&b, HX_F_WHAT, "fftsplus_callback");
+	kv_all(&b, L_RT, s, n);
+	if (hx_after(s, n, ",[", "]", &v, &vl))
+		hx_rb_str(&b, HX_F_ERR_DESC, v, vl);
+	return emit(r, &b);
+}
+
+/* RUNTIME text after "Func:"; also used for traceback continuations. */
+static int runtime_text(struct hx_reader *r, const struct hx_prefix *p,
+			const char *s, size_t n)
+{
+	if (HAS(s, n, "The error from device"))
+		return rt_device_error(r, p, s, n);
+	if (HAS(s, n, "stuck notify wait context"))
+		return rt_stuck_notify(r, p, s, n);
+	if (HAS(s, n, "Aicpu kernel execute failed"))
+		return aicpu_kernel_fail(r, p, "aicpu_kernel", s, n);
+	if (HAS(s, n, "Stream synchronize timeout"))
+		return rt_record(r, p, HX_K_RT_TIMEOUT, "stream_sync", s, n);
+	if (HAS(s, n, "fftsplus task execute failed"))
+		return rt_record(r, p, HX_K_RT_TASK_FAIL, "fftsplus", s, n);
+	if (HAS(s, n, "fftsplus streamId="))
+		return rt_callback(r, p, s, n);
+	if (HAS(s, n, "event_flag="))
+		return rt_record(r, p, HX_K_RT_TASK_FAIL, "event_wait_task", s, n);
+	if (HAS(s, n, "Notify wait execute failed"))
+		return rt_record(r, p, HX_K_RT_TASK_FAIL, "notify_wait", s, n);
+	if (HAS(s, n, "model execute task failed"))
+		return rt_record(r, p, HX_K_RT_TASK_FAIL, "model_task", s, n);
+	if (HAS(s, n, "Task exception!"))
+		return rt_record(r, p, HX_K_RT_TASK_FAIL, "task_exception", s, n);
+	if (HAS(s, n, "Task execute failed") || HAS(s, n, "Taskexecute failed"))
+		return rt_record(r, p, HX_K_RT_TASK_FAIL, "task_exec", s, n);
+	if (HAS(s, n, "Task run failed, device_id="))
+		return rt_record(r, p, HX_K_RT_TASK_FAIL, "logic_cq", s, n);
+	if (HAS(s, n, "Memory async copy failed"))
+		return rt_record(r, p, HX_K_RT_TASK_FAIL, "memcpy", s, n);
+	if (HAS(s, n, "task fail start.notify")) {
+		struct hx_recb b;
+		const char *v;
+		size_t vl;
+
+		rb_start(r, &b, HX_K_RT_TASK_FAIL, p);
+		put_lit(&b, HX_F_WHAT, "fail_callback");
+		if (hx_after(s, n, "notify [", "]", &v, &vl))
+			hx_rb_str(&b, HX_F_NAME, v, vl);
+		kv_all(&b, L_RT, s, n);
+		return emit(r, &b);
+	}
+	if (HAS(s, n, "Stream Synchronize failed"))
+		return rt_record(r, p, HX_K_RT_TASK_FAIL, "stream_sync", s, n);
+	if (HAS(s, n, "ErrCode=") || HAS(s, n, "execute failed, reason=["))
+		return rt_api_error(r, p, s, n);
+	if (HAS(s, n, "module_name=")) {
+		struct hx_recb b;
+		const char *v;
+		size_t vl;
+
+		if (!hx_after(s, n, "module_name=", ", ", &v, &vl) || vl != 6 ||
+		    !em_code6(v, vl))
+			return HANGDX_OK;
+		rb_start(r, &b, HX_K_ERR_CODE, p);
+		hx_rb_str(&b, HX_F_CODE, v, vl);
+		put_lit(&b, HX_F_WHAT, "report");
+		return emit(r, &b);
+	}
+	return HANGDX_OK;
+}
+
+static int runtime_line(struct hx_reader *r, const struct hx_prefix *p)
+{
+	return runtime_text(r, p, p->body, p->bodylen);
+}
+
+/* ---- AICPU / CCECPU (§4.6) ---- */
+
+static int aicpu_line(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body;
+	size_t n = p->bodylen;
+	struct hx_kv kv[HX_MAX_KV];
+	size_t nk;
+	struct hx_recb b;
+	const struct hx_kv *now, *start, *to, *fq;
+	uint64_t vn, vs, vt, vf;
+
+	if (!HAS(s, n, "HandleTaskTimeout") && !HAS(s, n, "Send timeout to tsdaemon")) {
+		if (HAS(s, n, "failed") && p->level == HX_LV_ERROR)
+			return aicpu_kernel_fail(r, p, "ccecpu", s, n);
+		return HANGDX_OK;
+	}
+	rb_start(r, &b, HX_K_AICPU_OP_TIMEOUT, p);
+	kv_all(&b, L_AICPU, s, n);
+	nk = hx_kv_scan(s, n, kv, HX_MAX_KV);
+	now = hx_kv_get(kv, nk, HX_KV_NOW_TICK, 0);
+	start = hx_kv_get(kv, nk, HX_KV_START_TICK, 0);
+	to = hx_kv_get(kv, nk, HX_KV_TIMEOUT, 0);
+	fq = hx_kv_get(kv, nk, HX_KV_TICK_FREQ, 0);
+	drop_field(&b, HX_F_TIMEOUT_MS);
+	if (fq && hx_parse_u64(fq->v, fq->vlen, &vf) && vf >= 1000) {
+		if (to && hx_parse_u64(to->v, to->vlen, &vt))
+			hx_rb_num(&b, HX_F_TIMEOUT_MS, (int64_t)(vt / (vf / 1000)));
+		if (now && start && hx_parse_u64(now->v, now->vlen, &vn) &&
+		    hx_parse_u64(start->v, start->vlen, &vs) && vn >= vs)
+			hx_rb_num(&b, HX_F_ELAPSED_MS,
+				  (int64_t)((vn - vs) / (vf / 1000)));
+	}
+	return emit(r, &b);
+}
+
+/* ---- TSCH (§4.5) ---- */
+
+static void put_func(struct hx_recb *b, const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && k < 64 && s[k] != ':' && s[k] != ' ')
+		k++;
+	if (k && k < n && s[k] == ':')
+		hx_rb_str(b, HX_F_WHAT, s, k);
+}
+
+static int tsch_line(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body;
+	size_t n = p->bodylen;
+	struct hx_recb b;
+	int kind;
+
+	if (!HAS(s, n, "stream_id") && !HAS(s, n, "rtsq_id") &&
+	    !HAS(s, n, "sq_id"))
+		return HANGDX_OK;
+	kind = hx_find_ci(s, n, "timeout") ? HX_K_TSCH_TIMEOUT
+					   : HX_K_TS_EXCEPTION;
+	r->tsch_dump = true;
+	rb_start(r, &b, kind, p);
+	if (HAS(s, n, "stars_wait_sqe_is_timeout"))
+		put_lit(&b, HX_F_WHAT, "sqe_timeout");
+	else if (HAS(s, n, "wait task timeout"))
+		put_lit(&b, HX_F_WHAT, "wait_task");
+	else
+		put_func(&b, s, n);
+	kv_all(&b, L_TSCH, s, n);
+	drop_field(&b, HX_F_TEXT);
+	return emit(r, &b);
+}
+
+static int tsch_dump_line(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const struct hx_field *f;
+	size_t i;
+
+	if (s[0] == 'p') {
+		const char *st = hx_find(s, n, "sqe_type=");
+
+		rb_start(r, &b, HX_K_TSCH_SQE, NULL);
+		kv_all(&b, L_TSCH, s, n);
+		drop_field(&b, HX_F_TEXT);
+		if (st) {       /* ", Event Wait, event_id=1": the name */
+			const char *c = memchr(st, ',', (size_t)(s + n - st));
+			const char *e;
+
+			if (c) {
+				c++;
+				while (c < s + n && *c == ' ')
+					c++;
+				e = c;
+				while (e < s + n && *e != ',')
+					e++;
+				if (e > c && !memchr(c, '=', (size_t)(e - c)))
+					hx_rb_str(&b, HX_F_SQE_NAME, c,
+						  (size_t)(e - c));
+			}
+		}
+	} else {
+		if (!HAS(s, n, "head=") || !HAS(s, n, "tail="))
+			return HANGDX_OK;
+		rb_start(r, &b, HX_K_TSCH_STREAM, NULL);
+		kv_all(&b, L_TSCH, s, n);
+	}
+	for (i = 0, f = NULL; i < b.n; i++)
+		if (b.f[i].key == HX_F_STREAM)
+			f = &b.f[i];
+	if (f && (f->num & 0x8000) && f->num < 0x10000)
+		hx_rb_num(&b, HX_F_STREAM_BASE, f->num & 0x7fff);
+	return emit(r, &b);
+}
+
+/* ---- torch_npu, MindSpore and other framework lines ---- */
+
+static int framework_code(struct hx_reader *r, const struct hx_prefix *p,
+			  const char *what, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	if (!hx_after(s, n, "error code is ", " ,.[", &v, &vl))
+		return HANGDX_OK;
+	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, p);
+	put_lit(&b, HX_F_WHAT, what);
+	hx_rb_str(&b, HX_F_CODE, v, vl);
+	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	return emit(r, &b);
+}
+
+/* "[ERROR] 2025-06-25-10:45:23 (PID:13075, Device:0, RankID:8) ERR00100 text" */
+static int torch_screen(struct hx_reader *r, const char *s, size_t n)
+{
+	const char *par = memchr(s, '(', n), *cl, *t;
+	struct hx_kv kv[8];
+	size_t nk, i, end;
+	struct hx_recb b;
+	int64_t ts;
+
+	if (!par)
+		return HANGDX_OK;
+	t = memchr(s, ']', (size_t)(par - s));
+	if (!t || t + 2 > par)
+		return HANGDX_OK;
+	ts = hx_parse_ts(t + 2, (size_t)(par - t - 2));
+	cl = memchr(par, ')', n - (size_t)(par - s));
+	if (ts == HX_NONE || !cl)
+		return HANGDX_OK;
+	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, NULL);
+	b.rec.ts = ts;
+	b.rec.level = HX_LV_ERROR;
+	put_lit(&b, HX_F_WHAT, "torch_npu");
+	nk = hx_kv_scan(par, (size_t)(cl - par) + 1, kv, 8);
+	for (i = 0; i < nk; i++) {
+		if (kv[i].key == HX_KV_PID)
+			hx_parse_i64(kv[i].v, kv[i].vlen, &b.rec.pid);
+		else if (kv[i].key == HX_KV_DEVICE_PLAIN)
+			put_i64(&b, HX_F_DEVICE_ID, kv[i].v, kv[i].vlen);
+		else if (kv[i].key == HX_KV_RANK_ID)
+			hx_rb_rank(&b, HX_F_GLOBAL_RANK, kv[i].v, kv[i].vlen);
+	}
+	t = cl + 1;
+	while (t < s + n && *t == ' ')
+		t++;
+	end = (size_t)(s + n - t);
+	for (i = 0; i < end && t[i] != ' '; i++)
+		;
+	if (i)
+		hx_rb_str(&b, HX_F_CODE, t, i);
+	hx_rb_str(&b, HX_F_TEXT, t, end > 160 ? 160 : end);
+	return emit(r, &b);
+}
+
+static int app_line(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *v;
+	size_t n = p->bodylen, vl;
+	struct hx_recb b;
+
+	if (!HAS(s, n, "dispatch timeout"))
+		return framework_code(r, p, "app", s, n);
+	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, p);
+	put_lit(&b, HX_F_WHAT, "dispatch_timeout");
+	if (hx_after(s, n, "Process group work ", ", ", &v, &vl))
+		hx_rb_str(&b, HX_F_OP_NAME, v, vl);
+	if (hx_after(s, n, "seq_num ", " ,", &v, &vl))
+		put_u64(&b, HX_F_SEQ_NUM, v, vl);
+	if (hx_after(s, n, "device ", ":, ", &v, &vl))
+		put_i64(&b, HX_F_DEVICE_ID, v, vl);
+	return emit(r, &b);
+}
+
+static int kernel_line(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *v;
+	size_t n = p->bodylen, vl;
+	struct hx_recb b;
+
+	if (!HAS(s, n, "ts exception"))
+		return HANGDX_OK;
+	rb_start(r, &b, HX_K_TS_EXCEPTION, p);
+	put_lit(&b, HX_F_WHAT, "driver");
+	if (hx_after(s, n, "excep_code=", ", ", &v, &vl))
+		hx_rb_str(&b, HX_F_RET_CODE, v, vl);
+	if (hx_after(s, n, "devid=", ", ", &v, &vl))
+		put_i64(&b, HX_F_DEVICE_ID, v, vl);
+	return emit(r, &b);
+}
+
+static int watchdog_line(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *v;
+	size_t n = p->bodylen, vl;
+	struct hx_recb b;
+
+	if (!HAS(s, n, "watchdog timeout"))
+		return HANGDX_OK;
+	rb_start(r, &b, HX_K_WATCHDOG, p);
+	if (hx_after(s, n, "dogId ", ", ", &v, &vl))
+		hx_rb_str(&b, HX_F_NAME, v, vl);
+	if (hx_after(s, n, "timeout : ", ", ", &v, &vl))
+		put_timeout(&b, v, vl, true);
+	return emit(r, &b);
+}
+
+/* ---- HCCL host and device lines ---- */
+
+static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *at;
+	size_t n = p->bodylen;
+
+	if (HAS(s, n, "Task run failed") || HAS(s, n, "Task from HCCL run failed"))
+		return hccl_task_fail(r, p);
+	if (HAS(s, n, "[TaskException]"))
+		return aicpu_exception(r, p);
+	if (HAS(s, n, "run failed of exception"))
+		return aicpu_sqcq(r, p);
+	if (HAS(s, n, "Cluster Exception Location") ||
+	    HAS(s, n, "Heartbeat Lost Occurred") || HAS(s, n, "Stuck Occurred"))
+		return cluster_exception(r, p, s, n);
+	if (HAS(s, n, "status[") && HAS(s, n, "rank ["))
+		return heartbeat_event(r, p);
+	if (hx_find_ci(s, n, "cqe err"))
+		return cqe_error(r, p);
+	if ((at = hx_find_ci(s, n, "[opretry")) != NULL)
+		return op_retry(r, p, at);
+	if ((HAS(s, n, "HCCL_") || HAS(s, n, "ExecTimeOut")) &&
+	    (HAS(s, n, " set by ") || HAS(s, n, "is not set") ||
+	     HAS(s, n, " is set")))
+		return env_echo(r, p);
+	if (HAS(s, n, "Entry-HcclCommInit"))
+		return comm_init(r, p, "entry");
+	if (HAS(s, n, "SetupAgent"))
+		return comm_init(r, p, "setup_agent");
+	if (HAS(s, n, "hcclCommInitInfo"))
+		return comm_init(r, p, "init_info");
+	if (HAS(s, n, "HcclCommInitRootInfo success"))
+		return comm_init(r, p, "init_ok");
+	if (HAS(s, n, "HcclCommInitRootInfo failed"))
+		return comm_init(r, p, "init_failed");
+	if (HAS(s, n, "hcom init by file success"))
+		return comm_init(r, p, "hcom_init");
+	if (HAS(s, n, "GenerateOpTag"))
+		return comm_init(r, p, "op_tag");
+	if (p->level != HX_LV_ERROR)
+		return HANGDX_OK;
+	if (HAS(s, n, "socket establish timeout"))
+		return link_error(r, p, "socket_timeout");
+	if (HAS(s, n, "connected p2p timeout"))
+		return link_error(r, p, "p2p_timeout");
+	if (HAS(s, n, "Transport init error"))
+		return link_error(r, p, "transport_init");
+	if (HAS(s, n, "transport create fail"))
+		return link_error(r, p, "transport_create");
+	if (HAS(s, n, "get socket timeout") &&
+	    (HAS(s, n, "rank[") || HAS(s, n, "timeout[")))
+		return link_error(r, p, "get_socket_timeout");
+	if (HAS(s, n, "Wait timeout for sockets recv"))
+		return link_error(r, p, "socket_recv_timeout");
+	if (memchr(s, '|', n) && memchr(s, '(', n))
+		return link_table_row(r, p, s, n);
+	return HANGDX_OK;
+}
+
+/* An error-manager message embedded in any module's line. */
+static int embedded_em(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *m = hx_find(s, p->bodylen, "Error Message:");
+	size_t n = p->bodylen;
+
+	if (m) {
+		m += 14;
+		while (m < s + n && *m == ' ')
+			m++;
+		return em_message(r, p, m, n - (size_t)(m - s));
+	}
+	return framework_code(r, p, "framework", s, n);
+}
+
+static int prefixed_line(struct hx_reader *r, const struct hx_prefix *p)
+{
+	if (p->form == HX_PF_WATCHDOG)
+		return watchdog_line(r, p);
+	if (mod_is(p, "HCCL"))
+		return hccl_line(r, p);
+	if (mod_is(p, "RUNTIME"))
+		return runtime_line(r, p);
+	if (mod_is(p, "TSCH"))
+		return tsch_line(r, p);
+	if (mod_is(p, "AICPU") || mod_is(p, "CCECPU"))
+		return aicpu_line(r, p);
+	if (mod_is(p, "ROCE") || mod_is(p, "HCCP")) {
+		if (hx_find_ci(p->body, p->bodylen, "cqe status"))
+			return cqe_error(r, p);
+		return HANGDX_OK;
+	}
+	if (mod_is(p, "APP"))
+		return app_line(r, p);
+	if (mod_is(p, "KERNEL"))
+		return kernel_line(r, p);
+	return embedded_em(r, p);
+}
+
+/* ---- lines without the plog prefix ---- */
+
+static int file_marker(struct hx_reader *r, const char *s, size_t n)
+{
+	int err = 0;
+	uint32_t id;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n == 0 || n > 4096)
+		return HANGDX_OK;
+	if (hx_families_flush(r))
+		return r->err;
+	id = hx_ev_intern(r->ev, s, n, &err);
+	if (err) {
+		r->err = err;
+		return err;
+	}
+	r->vpath = id;
+	r->ctxline.valid = false;
+	r->tsch_dump = false;
+	return HANGDX_OK;
+}
+
+static int indented(struct hx_reader *r, const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	if (n < 8)
+		return HANGDX_OK;
+	if (HAS(s, n, "Cluster Exception Location") ||
+	    HAS(s, n, "Heartbeat Lost Occurred"))
+		return cluster_exception(r, NULL, s, n);
+	if (em_code_at(s, n))
+		return em_message(r, NULL, s, n);
+	if (HAS(s, n, "failed") || HAS(s, n, "timeout") ||
+	    HAS(s, n, "error from device"))
+		return runtime_text(r, NULL, s, n);
+	return HANGDX_OK;
+}
+
+static int bare_line(struct hx_reader *r, const char *s, size_t n)
+{
+	switch (s[0]) {
+	case '#':
+		if (n > 7 && memcmp(s, "# file:", 7) == 0) {
+			size_t k = 7;
+
+			while (k < n && s[k] == ' ')
+				k++;
+			return file_marker(r, s + k, n - k);
+		}
+		if (n >= 4 && memcmp(s, "####", 4) == 0)
+			r->tsch_dump = true;
+		return HANGDX_OK;
+	case 'p':
+	case 's':
+		return tsch_dump_line(r, s, n);
+	case ' ':
+	case '\t':
+		return indented(r, s, n);
+	case 'E':
+		return em_message(r, NULL, s, n);
+	case '[':
+		if (n > 6 && memcmp(s, "[PID: ", 6) == 0)
+			return em_message(r, NULL, s, n);
+		if (n > 10 && s[1] == 'E' && memchr(s, '(', n < 40 ? n : 40))
+			return torch_screen(r, s, n);
+		return framework_code(r, NULL, "torch_npu", s, n);
+	case 'R':
+		return framework_code(r, NULL, "torch_npu", s, n);
+	default:
+		return HANGDX_OK;
+	}
+}
+
+static void set_context(struct hx_reader *r, const struct hx_prefix *p)
+{
+	struct hx_recb tmp;
+
+	r->ctxline.valid = true;
+	r->ctxline.line = r->line;
+	r->ctxline.pid = p->pid;
+	r->ctxline.tid = p->tid;
+	r->ctxline.ts = p->ts;
+	r->ctxline.level = p->level;
+	tmp.ev = r->ev;
+	tmp.err = 0;
+	r->ctxline.module = p->mod ? intern_or_err(&tmp, p->mod, p->modlen)
+				   : HX_NOSTR;
+	r->ctxline.pname = p->pname ? intern_or_err(&tmp, p->pname, p->pnamelen)
+				    : HX_NOSTR;
+	if (tmp.err)
+		r->err = tmp.err;
+}
+
+int hx_families_line(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_prefix p;
+	uint32_t saved = r->vpath;
+	int err;
+
+	r->sub = 0;
+	if (!hx_parse_prefix(s, n, &p))
+		return bare_line(r, s, n);
+	if (p.level == HX_LV_ERROR || p.level == HX_LV_CRITICAL)
+		r->fs.errors++;
+	if (p.gpath) {
+		int e = 0;
+		uint32_t id = hx_ev_intern(r->ev, p.gpath, p.gpathlen, &e);
+
+		if (e)
+			return r->err = e;
+		r->vpath = id;
+	}
+	set_context(r, &p);
+	if (r->err)
+		return r->err;
+	err = prefixed_line(r, &p);
+	if (p.gpath)
+		r->vpath = saved;
+	return err ? err : r->err;
+}

@@ -1,0 +1,460 @@
+/*
+ * ingest.h - internals of log ingest, the front half of `diagnose`:
+ * bytes -> lines (reader.c) -> prefix and key/value fields (line.c) ->
+ * typed evidence records (families.c) -> a mergeable evidence store with
+ * attribution and summaries (evidence.c, attrib.c, write.c, load.c).
+ *
+ * Ownership: an evidence owns its interned strings, records and field
+ * array; records refer to strings by interned id (HX_NOSTR = none) and to
+ * their fields by index, so an evidence can be merged, sorted and written
+ * without pointers into it going stale.  Every vector has a ceiling.
+ * Format reference: ../shared/docs/log-formats.md; record kinds and the
+ * JSON Lines schema: docs/EVIDENCE.md.
+ */
+#ifndef HX_INGEST_H
+#define HX_INGEST_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "../core/core.h"
+
+#define HX_NOSTR UINT32_MAX
+#define HX_NONE INT64_MIN           /* absent number (pid, tid, ts) */
+
+/* ---- record kinds: one per hang-relevant message family ---- */
+#define HX_KIND_MAP(XX)                                                \
+	XX(COMM_INIT, "comm_init")                                     \
+	XX(HCCL_TASK_FAIL, "hccl_task_fail")                           \
+	XX(EI0002, "ei0002")                                           \
+	XX(ERR_CODE, "err_code")                                       \
+	XX(RT_TIMEOUT, "rt_timeout")                                   \
+	XX(RT_STUCK_NOTIFY, "rt_stuck_notify")                         \
+	XX(RT_TASK_FAIL, "rt_task_fail")                               \
+	XX(RT_API_ERROR, "rt_api_error")                               \
+	XX(AICPU_EXCEPTION, "aicpu_exception")                         \
+	XX(AICPU_TRAIL, "aicpu_trail")                                 \
+	XX(AICPU_SQCQ, "aicpu_sqcq")                                   \
+	XX(AICPU_OP_TIMEOUT, "aicpu_op_timeout")                       \
+	XX(AICPU_KERNEL_FAIL, "aicpu_kernel_fail")                     \
+	XX(TSCH_TIMEOUT, "tsch_timeout")                               \
+	XX(TSCH_STREAM, "tsch_stream")                                 \
+	XX(TSCH_SQE, "tsch_sqe")                                       \
+	XX(HEARTBEAT, "heartbeat")                                     \
+	XX(CLUSTER_EXCEPTION, "cluster_exception")                     \
+	XX(CQE_ERROR, "cqe_error")                                     \
+	XX(OP_RETRY, "op_retry")                                       \
+	XX(ENV, "env")                                                 \
+	XX(LINK_ERROR, "link_error")                                   \
+	XX(FRAMEWORK_ERROR, "framework_error")                         \
+	XX(WATCHDOG, "watchdog")                                       \
+	XX(TS_EXCEPTION, "ts_exception")
+
+enum hx_kind {
+#define HX_KIND_ENUM(name, text) HX_K_##name,
+	HX_KIND_MAP(HX_KIND_ENUM)
+#undef HX_KIND_ENUM
+	HX_K_COUNT
+};
+
+/* ---- typed fields of a record ---- */
+enum hx_ftype {
+	HX_T_U64,   /* unsigned decimal */
+	HX_T_I64,   /* signed decimal */
+	HX_T_HEX,   /* 64-bit id printed as "0x%016llx" (HCCL notify id) */
+	HX_T_ADDR,  /* address printed as "0x%llx" */
+	HX_T_STR,   /* interned string */
+	HX_T_RANK,  /* rank: number, -1 for "no peer"; raw text kept if not a plain rank */
+	HX_T_TS     /* microseconds since 1970, naive local time */
+};
+
+/* name, JSON key, type.  Notify ids are kept per layer. */
+#define HX_FIELD_MAP(XX)                                               \
+	XX(WHAT, "what", STR)                                          \
+	XX(CODE, "code", STR)                                          \
+	XX(GEN, "gen", U64)                                            \
+	XX(EM_GEN, "em_gen", U64)                                      \
+	XX(EXEC_STAGE, "exec_stage", STR)                              \
+	XX(FAIL_KIND, "fail_kind", STR)                                \
+	XX(EXP_MODE, "exp_mode", STR)                                  \
+	XX(PARTS, "parts", STR)                                        \
+	XX(STREAM, "stream", U64)                                      \
+	XX(STREAM_BASE, "stream_base", U64)                            \
+	XX(TASK, "task", U64)                                          \
+	XX(FLIP, "flip_num", U64)                                      \
+	XX(SQ, "sq", U64)                                              \
+	XX(CQ, "cq", U64)                                              \
+	XX(HEAD, "head", U64)                                          \
+	XX(TAIL, "tail", U64)                                          \
+	XX(WAIT_HEAD, "wait_head", U64)                                \
+	XX(POS, "pos", U64)                                            \
+	XX(NOTIFY_HCCL, "notify_hccl", HEX)                            \
+	XX(NOTIFY_RT, "notify_rt", U64)                                \
+	XX(NOTIFY_AICPU, "notify_aicpu", U64)                          \
+	XX(EVENT, "event", U64)                                        \
+	XX(EVENT_FLAG, "event_flag", STR)                              \
+	XX(CONTEXT, "context_id", U64)                                 \
+	XX(THREAD_ID, "thread_id", U64)                                \
+	XX(STUCK_NUM, "stuck_notify_num", U64)                         \
+	XX(IDX, "idx", U64)                                            \
+	XX(DEVICE_ID, "device_id", I64)                                \
+	XX(PHY_DEVICE, "phy_device", I64)                              \
+	XX(REMOTE_DEVICE, "remote_device", I64)                        \
+	XX(CHIP, "chip", I64)                                          \
+	XX(DIE, "die", I64)                                            \
+	XX(SQCQ_DEV, "sqcq_dev", I64)                                  \
+	XX(LOCAL_RANK, "local_rank", RANK)                             \
+	XX(REMOTE_RANK, "remote_rank", RANK)                           \
+	XX(REMOTE_RANK_ALT, "remote_rank_alt", RANK)                 \
+	XX(RANK_SIZE, "rank_size", U64)                                \
+	XX(ROOT, "root", RANK)                                         \
+	XX(GLOBAL_RANK, "global_rank", RANK)                           \
+	XX(GROUP, "group", STR)                                        \
+	XX(COMM_ID, "comm_id", STR)                                    \
+	XX(USER_DEFINE, "user_define", STR)                            \
+	XX(TAG, "tag", STR)                                            \
+	XX(OP, "op", STR)                                              \
+	XX(INDEX, "index", U64)                                        \
+	XX(ALG, "alg", STR)                                            \
+	XX(TASK_TYPE, "task_type", STR)                                \
+	XX(TYPE, "type", STR)                                          \
+	XX(STAGE, "stage", STR)                                        \
+	XX(LINK_TYPE, "link_type", STR)                                \
+	XX(SRC_ADDR, "src_addr", ADDR)                                      \
+	XX(DST_ADDR, "dst_addr", ADDR)                                      \
+	XX(ADDR1, "addr1", ADDR)                                       \
+	XX(ADDR2, "addr2", ADDR)                                       \
+	XX(SIZE, "size", U64)                                          \
+	XX(COUNT, "count", U64)                                        \
+	XX(DATA_TYPE, "data_type", STR)                                \
+	XX(OP_TYPE, "op_type", STR)                                    \
+	XX(REDUCE_TYPE, "reduce_type", STR)                            \
+	XX(OP_TS, "op_ts", TS)                                         \
+	XX(OP_NAME, "op_name", STR)                                    \
+	XX(SEQ_NUM, "seq_num", U64)                                    \
+	XX(TIMEOUT_MS, "timeout_ms", U64)                              \
+	XX(TIMEOUT_RAW, "timeout_raw", STR)                            \
+	XX(ELAPSED_MS, "elapsed_ms", U64)                              \
+	XX(SERIAL, "serial", U64)                                      \
+	XX(SQE_TYPE, "sqe_type", U64)                                  \
+	XX(SQE_NAME, "sqe_name", STR)                                  \
+	XX(ERR_TYPE, "err_type", STR)                                  \
+	XX(ERR_DESC, "err_desc", STR)                                  \
+	XX(RET_CODE, "ret_code", STR)                                  \
+	XX(INNER_CODE, "inner_code", STR)                              \
+	XX(SQ_STATUS, "sq_status", STR)                                \
+	XX(SQ_PID, "sq_pid", I64)                                      \
+	XX(WAIT_TIME, "wait_time", U64)                                \
+	XX(CORE, "core", U64)                                          \
+	XX(STATUS, "status", STR)                                      \
+	XX(LOCAL, "local", STR)                                        \
+	XX(CRIMER, "crimer", STR)                                      \
+	XX(INFORMER, "informer", STR)                                  \
+	XX(LOCATION, "location", STR)                                  \
+	XX(DISCOVERER, "discoverer", STR)                              \
+	XX(ARRIVAL, "arrival", STR)                                    \
+	XX(SERVER, "server", STR)                                      \
+	XX(DEVICE_IP, "device_ip", STR)                                \
+	XX(REMOTE_SERVER, "remote_server", STR)                        \
+	XX(REMOTE_IP, "remote_ip", STR)                                \
+	XX(ROLE, "role", STR)                                          \
+	XX(NAME, "name", STR)                                          \
+	XX(VALUE, "value", STR)                                        \
+	XX(SOURCE, "source", STR)                                      \
+	XX(RESULT, "result", STR)                                      \
+	XX(SIDE, "side", STR)                                          \
+	XX(CUR_STATE, "cur_state", STR)                                \
+	XX(NEXT_STATE, "next_state", STR)                              \
+	XX(RETRY_CNT, "retry_cnt", U64)                                \
+	XX(TRAIL, "trail", STR)                                        \
+	XX(TRAIL_LEN, "trail_len", U64)                                \
+	XX(PARENT_LINE, "parent_line", U64)                            \
+	XX(TEXT, "text", STR)
+
+enum hx_field_key {
+#define HX_FIELD_ENUM(name, json, type) HX_F_##name,
+	HX_FIELD_MAP(HX_FIELD_ENUM)
+#undef HX_FIELD_ENUM
+	HX_F__N
+};
+
+struct hx_field {
+	uint16_t key;       /* enum hx_field_key */
+	uint16_t pad;
+	uint32_t str;       /* STR value, RANK raw text, or HX_NOSTR */
+	int64_t num;        /* numeric value */
+};
+
+/* Line levels, in the order of the format reference. */
+enum hx_lvl {
+	HX_LV_NONE, HX_LV_ERROR, HX_LV_WARNING, HX_LV_INFO, HX_LV_DEBUG,
+	HX_LV_EVENT, HX_LV_TRACE, HX_LV_CRITICAL, HX_LV_COUNT
+};
+const char *hx_lvl_name(int lvl);
+
+/* One piece of evidence, with its source and its line prefix. */
+struct hx_rec {
+	uint32_t file;      /* interned path of the input, as given */
+	uint32_t vpath;     /* path used for attribution (grep prefix, "# file:") */
+	uint64_t line;      /* 1-based */
+	uint64_t off;       /* byte offset of the line in the (decompressed) input */
+	int64_t ts;         /* microseconds, HX_NONE if absent */
+	int64_t pid, tid;   /* HX_NONE if absent */
+	uint32_t module, pname, src;   /* interned or HX_NOSTR */
+	uint32_t ffirst;    /* index of the first field in the evidence */
+	uint16_t nfield;
+	uint8_t kind;       /* enum hx_kind */
+	uint8_t level;      /* enum hx_lvl */
+	uint16_t sub;       /* order among records of the same line */
+};
+
+/* Why a line or a file was skipped. */
+#define HX_SKIP_MAP(XX)                                                \
+	XX(TOO_LONG, "too_long")                                       \
+	XX(NUL, "nul_bytes")                                           \
+	XX(BINARY, "binary_file")                                      \
+	XX(UNREADABLE, "unreadable")                                   \
+	XX(TRUNCATED, "truncated")                                     \
+	XX(LIMIT, "size_limit")                                        \
+	XX(RECORDS, "record_limit")
+
+enum hx_skip {
+#define HX_SKIP_ENUM(name, text) HX_S_##name,
+	HX_SKIP_MAP(HX_SKIP_ENUM)
+#undef HX_SKIP_ENUM
+	HX_S_COUNT
+};
+const char *hx_skip_name(int reason);
+
+/* Per-input summary: what a file held and how far its writer got. */
+enum hx_fstatus { HX_FS_OK, HX_FS_EMPTY, HX_FS_BINARY, HX_FS_UNREADABLE,
+		  HX_FS_TRUNCATED, HX_FS_LIMIT };
+
+struct hx_filesum {
+	uint32_t path;      /* interned display path */
+	uint8_t status;     /* enum hx_fstatus */
+	uint64_t bytes, lines, records, errors, skipped;
+	int64_t first_ts, last_ts;  /* of lines with a plog prefix */
+	int64_t pid;        /* of the first prefixed line */
+};
+
+struct hx_counts {
+	uint64_t inputs, files, archives, bytes, lines, candidates, records;
+	uint64_t files_skipped, dup_records;
+	uint64_t skipped[HX_S_COUNT];
+};
+
+/* A record ceiling shared by the evidences of concurrent readers. */
+struct hx_budget {
+	atomic_size_t used;
+	size_t max;
+};
+
+struct hangdx_evidence {
+	struct hangdx_ctx *ctx;
+	struct hx_budget *budget;   /* NULL: maxrec alone */
+	struct hx_intern strs;
+	struct hx_rec *recs;
+	size_t nrec, caprec, maxrec;
+	struct hx_field *fields;
+	size_t nfield, capfield;
+	struct hx_filesum *files;
+	size_t nfile, capfile;
+	struct hx_counts c;
+	bool limit_warned;
+};
+
+/* ---- evidence store (evidence.c) ---- */
+uint32_t hx_ev_intern(struct hangdx_evidence *ev, const char *s, size_t n,
+		      int *err);
+const char *hx_ev_str(const struct hangdx_evidence *ev, uint32_t id);
+int hx_ev_add_file(struct hangdx_evidence *ev, const struct hx_filesum *fs);
+const struct hx_field *hx_rec_field(const struct hangdx_evidence *ev,
+				    const struct hx_rec *r, int key);
+const char *hx_kind_name(int kind);
+int hx_kind_from_name(const char *s, size_t n);
+const char *hx_field_name(int key);
+int hx_field_type(int key);
+int hx_field_from_name(const char *s, size_t n);
+
+/* Record builder: fields are interned as they are added. */
+#define HX_MAX_FIELDS 64
+struct hx_recb {
+	struct hangdx_evidence *ev;
+	struct hx_rec rec;
+	struct hx_field f[HX_MAX_FIELDS];
+	size_t n;
+	int err;            /* first error, sticky */
+};
+
+void hx_rb_init(struct hx_recb *b, struct hangdx_evidence *ev, int kind);
+void hx_rb_num(struct hx_recb *b, int key, int64_t v);
+void hx_rb_str(struct hx_recb *b, int key, const char *s, size_t n);
+void hx_rb_rank(struct hx_recb *b, int key, const char *s, size_t n);
+bool hx_rb_has(const struct hx_recb *b, int key);
+int hx_rb_commit(struct hx_recb *b);
+
+/* Sorted view used by the writers: records in (file, line, sub) order,
+ * duplicates (same file, line, sub, kind) removed. */
+int hx_ev_sorted(const struct hangdx_evidence *ev, uint32_t **order,
+		 size_t *n);
+
+/* ---- attribution (attrib.c) ---- */
+struct hx_pathattr {
+	int64_t rank, device, pid;      /* -1 if unknown */
+	char node[64];                  /* "" if unknown */
+	bool device_log;                /* under device-N/ or named device-* */
+};
+void hx_path_attr(const char *path, struct hx_pathattr *pa);
+
+struct hx_attr {
+	int64_t rank, device;           /* -1 unknown */
+	const char *node;               /* NULL unknown */
+	const char *rank_from, *device_from;  /* "path", "record", "init",
+						 "name", "ambiguous" or NULL */
+};
+struct hx_attrib;
+int hx_attrib_build(const struct hangdx_evidence *ev, struct hx_attrib **out);
+void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
+		   struct hx_attr *a);
+void hx_attrib_free(const struct hangdx_evidence *ev, struct hx_attrib *at);
+
+/* ---- line level (line.c) ---- */
+struct hx_prefix {
+	int level;                      /* enum hx_lvl */
+	const char *mod, *pname, *src, *gpath, *body;
+	size_t modlen, pnamelen, srclen, gpathlen, bodylen;
+	int64_t pid, tid, ts;           /* HX_NONE if absent */
+	int form;                       /* HX_PF_* */
+};
+enum { HX_PF_NONE, HX_PF_PLOG, HX_PF_TSCH, HX_PF_WATCHDOG };
+
+/* Parse the plog prefix of one line (no newline).  Returns true and fills
+ * p when the line has one; p->body is then the message text. */
+bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p);
+/* "2025-10-24-11:18:29.499.235" -> microseconds, or HX_NONE. */
+int64_t hx_parse_ts(const char *s, size_t n);
+/* Format microseconds as "2025-10-24T11:18:29.499235". */
+void hx_format_ts(int64_t us, char out[32]);
+
+/* Cheap pre-filter: may this line hold evidence?  0 = noise. */
+enum { HX_CL_NOISE, HX_CL_PREFIXED, HX_CL_BARE };
+int hx_classify(const char *s, size_t n);
+
+/* Key/value fields of a message body, keys normalised per §5 of the
+ * format reference. */
+#define HX_KEY_MAP(XX)                                                 \
+	XX(STREAM) XX(TASK) XX(SQ) XX(CQ) XX(HEAD) XX(TAIL) XX(CUR_HEAD) \
+	XX(WAIT_SQE_HEAD) XX(NOTIFY) XX(EVENT) XX(EVENT_FLAG)           \
+	XX(DEVICE) XX(DEVID) XX(LOGIC_DEV) XX(PHY_DEV) XX(CHIP) XX(DIE) \
+	XX(DEVICE_PLAIN) XX(REMOTE_RANK) XX(LOCAL_RANK) XX(RANK_ID)     \
+	XX(RANK) XX(RANK_SIZE) XX(TAG) XX(INDEX) XX(GROUP)              \
+	XX(IDENTIFIER) XX(TASK_TYPE) XX(TYPE) XX(STAGE) XX(LINK_TYPE)   \
+	XX(SRC) XX(DST) XX(SIZE) XX(COUNT) XX(DATA_TYPE) XX(OP_TYPE)    \
+	XX(REDUCE_TYPE) XX(ROOT) XX(TIMESTAMP) XX(USER_DEFINE) XX(FLIP) \
+	XX(TIMEOUT) XX(EXE_TIME) XX(WAIT_TIME) XX(SQ_PID) XX(SQ_FSM)    \
+	XX(PID) XX(CONTEXT) XX(THREAD) XX(ERR_TYPE) XX(ERROR_TYPE)      \
+	XX(ERROR_CODE) XX(RET_CODE) XX(ERR_CODE) XX(INNER_CODE)         \
+	XX(SQE_TYPE) XX(SQ_SW_STATUS) XX(ADDR1_HIGH) XX(ADDR1_LOW)      \
+	XX(ADDR2_HIGH) XX(ADDR2_LOW) XX(COMM_ID) XX(SERVER)             \
+	XX(DEVICE_IP) XX(STATUS) XX(MODEL_ID) XX(POS) XX(NOW_TICK)      \
+	XX(START_TICK) XX(TICK_FREQ) XX(SERIAL_NO) XX(THREAD_INDEX)     \
+	XX(OP_NAME) XX(RETRY_CNT) XX(REASON) XX(DESC) XX(EXCEP_CODE)    \
+	XX(REMOTE_PHY) XX(ROLE) XX(IP) XX(STUCK_NUM) XX(IGNORE)
+
+enum hx_kv_key {
+#define HX_KEY_ENUM(name) HX_KV_##name,
+	HX_KEY_MAP(HX_KEY_ENUM)
+#undef HX_KEY_ENUM
+	HX_KV__N
+};
+
+struct hx_kv {
+	uint16_t key;       /* enum hx_kv_key */
+	const char *v;      /* value, brackets and trailing '.' removed */
+	size_t vlen;
+	size_t at;          /* offset of the key in the scanned text */
+};
+
+#define HX_MAX_KV 64
+size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max);
+const struct hx_kv *hx_kv_get(const struct hx_kv *kv, size_t n, int key,
+			      int nth);
+bool hx_parse_u64(const char *s, size_t n, uint64_t *out);
+bool hx_parse_i64(const char *s, size_t n, int64_t *out);
+/* Like memmem; ASCII case-insensitive variant too. */
+const char *hx_find(const char *s, size_t n, const char *lit);
+const char *hx_find_ci(const char *s, size_t n, const char *lit);
+/* Value after a literal: "lit" then up to one of stop, trimmed. */
+bool hx_after(const char *s, size_t n, const char *lit, const char *stop,
+	      const char **v, size_t *vlen);
+
+/* ---- message families (families.c) ---- */
+struct hx_reader;
+/* Parse one candidate line into zero or more records.  Returns an error
+ * only for ENOMEM (bad input never fails). */
+int hx_families_line(struct hx_reader *r, const char *s, size_t n);
+/* Flush records held back to group consecutive lines. */
+int hx_families_flush(struct hx_reader *r);
+
+/* ---- reading (reader.c) ---- */
+struct hx_ingest_limits {
+	size_t max_line;
+	uint64_t max_member;
+	uint64_t max_ratio;
+	uint64_t min_ratio_bytes;
+};
+
+/* A pending multi-line record (Task run failed block, AICPU dump). */
+struct hx_pending {
+	bool open;
+	int kind;
+	int64_t pid, tid, ts;
+	unsigned parts;
+	struct hx_recb b;
+};
+
+struct hx_reader {
+	struct hangdx_evidence *ev;
+	struct hangdx_ctx *ctx;
+	const struct hx_ingest_limits *lim;
+	const char *path;           /* display path (interned string) */
+	uint32_t file, vpath;
+	uint64_t line, off;         /* of the line being handled */
+	uint16_t sub;               /* records emitted for this line */
+	/* context for continuation lines */
+	struct {
+		bool valid;
+		uint64_t line;
+		int64_t pid, tid, ts;
+		int level;
+		uint32_t module, pname;
+	} ctxline;
+	bool tsch_dump;             /* inside a TSCH stream dump */
+	uint64_t last_rt_timeout;   /* line of the last RUNTIME device error */
+	struct hx_pending pend;
+	/* per-file summary being built */
+	struct hx_filesum fs;
+	unsigned diag_left[HX_S_COUNT];
+	uint64_t diag_dropped;
+	/* line assembly */
+	char *carry;
+	size_t ncarry;
+	bool skipping;              /* inside an over-long line */
+	uint64_t skip_line;
+	bool carry_nul;
+	const char *lastpre_ptr;    /* last prefixed line of this chunk */
+	size_t lastpre_len;
+	char lastpre[96];           /* head of the last prefixed line */
+	size_t nlastpre;
+	uint64_t pos;               /* stream offset of the current chunk */
+	uint64_t carry_off;         /* stream offset of the carried line */
+	int err;                    /* ENOMEM, sticky */
+};
+
+void hx_rdiag(struct hx_reader *r, enum hangdx_level lvl, uint64_t line,
+	      const char *fmt, ...) HX_PRINTF(4, 5);
+void hx_ingest_diag_lock(void);
+void hx_ingest_diag_unlock(void);
+
+#endif

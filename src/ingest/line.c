@@ -1,0 +1,869 @@
+/*
+ * line.c - one log line at a time: the cheap pre-filter that lets noise
+ * cost almost nothing, the plog prefix grammar of log-formats.md §2 (with
+ * its variants P1-P21: grep prefixes, missing spaces, empty process names,
+ * TSCH and watchdog forms), timestamps, and the key/value scanner that
+ * normalises the many spellings of one field (§5).  Pure functions of
+ * bytes; no allocation.  Families (families.c) build records from these.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ingest.h"
+
+static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_alnum(int c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+const char *hx_find(const char *s, size_t n, const char *lit)
+{
+	size_t m = strlen(lit);
+
+	if (m == 0 || m > n)
+		return m == 0 ? s : NULL;
+	return memmem(s, n, lit, m);
+}
+
+const char *hx_find_ci(const char *s, size_t n, const char *lit)
+{
+	size_t m = strlen(lit), i, j;
+
+	if (m == 0 || m > n)
+		return m == 0 ? s : NULL;
+	for (i = 0; i + m <= n; i++) {
+		for (j = 0; j < m; j++)
+			if (lower((unsigned char)s[i + j]) !=
+			    lower((unsigned char)lit[j]))
+				break;
+		if (j == m)
+			return s + i;
+	}
+	return NULL;
+}
+
+bool hx_after(const char *s, size_t n, const char *lit, const char *stop,
+	      const char **v, size_t *vlen)
+{
+	const char *p = hx_find(s, n, lit), *e, *end = s + n;
+
+	if (!p)
+		return false;
+	p += strlen(lit);
+	for (e = p; e < end && !strchr(stop, *e); e++)
+		;
+	while (p < e && *p == ' ')
+		p++;
+	while (e > p && e[-1] == ' ')
+		e--;
+	*v = p;
+	*vlen = (size_t)(e - p);
+	return true;
+}
+
+bool hx_parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	int base = 10;
+
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i + 2 < n && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		base = 16;
+		i += 2;
+	}
+	if (i >= n)
+		return false;
+	for (; i < n; i++) {
+		int c = (unsigned char)s[i], d;
+
+		if (is_digit(c))
+			d = c - '0';
+		else if (base == 16 && lower(c) >= 'a' && lower(c) <= 'f')
+			d = lower(c) - 'a' + 10;
+		else
+			break;
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return false;
+		v = v * (uint64_t)base + (uint64_t)d;
+	}
+	if (i < n && is_alnum((unsigned char)s[i]) && base == 16)
+		return false;
+	*out = v;
+	return i > 0 && (is_digit((unsigned char)s[i - 1]) || base == 16);
+}
+
+bool hx_parse_i64(const char *s, size_t n, int64_t *out)
+{
+	uint64_t u;
+	bool neg = false;
+
+	while (n && *s == ' ') {
+		s++;
+		n--;
+	}
+	if (n && *s == '-') {
+		neg = true;
+		s++;
+		n--;
+	}
+	if (!n || !is_digit((unsigned char)*s) || !hx_parse_u64(s, n, &u) ||
+	    u > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? -(int64_t)u : (int64_t)u;
+	return true;
+}
+
+/* ---- timestamps ---- */
+
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? (unsigned)-3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static bool digits(const char *s, size_t n, unsigned *out)
+{
+	unsigned v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!is_digit((unsigned char)s[i]))
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/*
+ * "YYYY-MM-DD-hh:mm:ss" with ".mmm" and ".uuu" optional; the separator
+ * between date and time may be '-', ' ' or 'T'.
+ */
+int64_t hx_parse_ts(const char *s, size_t n)
+{
+	unsigned y, mo, d, h, mi, se, ms = 0, us = 0;
+
+	if (n < 19 || s[4] != '-' || s[7] != '-' ||
+	    (s[10] != '-' && s[10] != ' ' && s[10] != 'T') || s[13] != ':' ||
+	    s[16] != ':')
+		return HX_NONE;
+	if (!digits(s, 4, &y) || !digits(s + 5, 2, &mo) ||
+	    !digits(s + 8, 2, &d) || !digits(s + 11, 2, &h) ||
+	    !digits(s + 14, 2, &mi) || !digits(s + 17, 2, &se))
+		return HX_NONE;
+	if (n >= 23 && s[19] == '.' && digits(s + 20, 3, &ms)) {
+		if (n >= 27 && s[23] == '.' && !digits(s + 24, 3, &us))
+			us = 0;
+		else if (n >= 27 && s[23] != '.')
+			us = 0;
+	}
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+	    se > 60)
+		return HX_NONE;
+	return ((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se) *
+		1000000) + (int64_t)ms * 1000 + us;
+}
+
+void hx_format_ts(int64_t us, char out[32])
+{
+	int64_t secs = us / 1000000, frac = us % 1000000, days, rem;
+	int64_t z, era, doe, yoe, y, doy, mp, d, m;
+
+	if (frac < 0) {
+		frac += 1000000;
+		secs--;
+	}
+	days = secs / 86400;
+	rem = secs % 86400;
+	if (rem < 0) {
+		rem += 86400;
+		days--;
+	}
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	y += m <= 2;
+	if (y < 0 || y > 9999)
+		y = 0;
+	snprintf(out, 32, "%04u-%02u-%02uT%02u:%02u:%02u.%06u", (unsigned)y,
+		 (unsigned)m % 100, (unsigned)d % 100,
+		 (unsigned)(rem / 3600) % 100, (unsigned)(rem / 60 % 60),
+		 (unsigned)(rem % 60), (unsigned)frac % 1000000);
+}
+
+/* ---- levels ---- */
+
+static const char *const lvl_names[HX_LV_COUNT] = {
+	"", "ERROR", "WARNING", "INFO", "DEBUG", "EVENT", "TRACE", "CRITICAL"
+};
+
+const char *hx_lvl_name(int lvl)
+{
+	return lvl > 0 && lvl < HX_LV_COUNT ? lvl_names[lvl] : "";
+}
+
+/* "[LEVEL]" at s; returns the level and sets *end past ']'. */
+static int parse_level(const char *s, size_t n, size_t *end)
+{
+	int i;
+
+	if (n < 5 || s[0] != '[')
+		return HX_LV_NONE;
+	for (i = 1; i < HX_LV_COUNT; i++) {
+		size_t m = strlen(lvl_names[i]);
+
+		if (n >= m + 2 && memcmp(s + 1, lvl_names[i], m) == 0 &&
+		    s[m + 1] == ']') {
+			*end = m + 2;
+			return i;
+		}
+	}
+	if (n >= 6 && memcmp(s, "[WARN]", 6) == 0) {
+		*end = 6;
+		return HX_LV_WARNING;
+	}
+	return HX_LV_NONE;
+}
+
+/* ---- the pre-filter ---- */
+
+/*
+ * INFO/DEBUG/TRACE/EVENT lines matter only for a few HCCL families: the
+ * communicator creation lines (rank[, ranks[, rankNum[, totalRanks[), env
+ * echo ("to [", "is ["), heartbeat events (status[, "rank ["), op tags and
+ * [OpRetry].  One memchr walk over the '[' of the line decides.
+ */
+static bool info_interesting(const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	while ((p = memchr(p, '[', (size_t)(end - p))) != NULL) {
+		size_t back = (size_t)(p - s);
+
+		if (back >= 4) {
+			const char *q = p - 4;
+
+			if (memcmp(q + 1, "ank", 3) == 0 ||
+			    memcmp(q, "anks", 4) == 0 ||
+			    memcmp(q + 1, "Num", 3) == 0 ||
+			    memcmp(q, "atus", 4) == 0 ||
+			    memcmp(q, "ank ", 4) == 0 ||
+			    memcmp(q + 1, "to ", 3) == 0 ||
+			    memcmp(q + 1, "is ", 3) == 0 ||
+			    memcmp(q + 1, "Out", 3) == 0 ||
+			    (back >= 7 && memcmp(p - 7, "op tag", 6) == 0))
+				return true;
+		}
+		if (end - p > 5 && (memcmp(p + 1, "OpRe", 4) == 0 ||
+				    memcmp(p + 1, "Opre", 4) == 0 ||
+				    memcmp(p + 1, "HCCL_ENV", 5) == 0))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+static int classify_bracket(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	switch (s[1]) {
+	case 'E':
+		if (s[2] == 'R')
+			return HX_CL_PREFIXED;
+		break;          /* EVENT */
+	case 'W':
+	case 'C':
+		return HX_CL_PREFIXED;
+	case 'P':
+		return HX_CL_BARE;      /* "[PID: n] ts Title(EIxxxx):" */
+	case 'I':
+	case 'D':
+	case 'T':
+		break;
+	default:
+		return HX_CL_NOISE;
+	}
+	while (i < n && i < 12 && s[i] != ']')
+		i++;
+	i++;
+	if (i < n && s[i] == '[')       /* watchdog form */
+		return hx_find(s, n, "watchdog") ? HX_CL_PREFIXED : HX_CL_NOISE;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (n - i < 5 || memcmp(s + i, "HCCL(", 5) != 0)
+		return HX_CL_NOISE;
+	return info_interesting(s + i, n - i) ? HX_CL_PREFIXED : HX_CL_NOISE;
+}
+
+static bool is_em_code(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 7 || s[0] != 'E')
+		return false;
+	for (i = 1; i < 6; i++)
+		if (!is_alnum((unsigned char)s[i]))
+			return false;
+	return s[6] == ':' && is_digit((unsigned char)s[5]);
+}
+
+int hx_classify(const char *s, size_t n)
+{
+	const char *b;
+
+	if (n < 3)
+		return n && s[0] == ']' ? HX_CL_BARE : HX_CL_NOISE;
+	switch (s[0]) {
+	case '[':
+		return classify_bracket(s, n);
+	case ' ':
+	case '\t':
+	case ']':
+	case '#':
+		return HX_CL_BARE;
+	case 'E':
+		return is_em_code(s, n) ? HX_CL_BARE : HX_CL_NOISE;
+	case 'p':
+		return n > 4 && memcmp(s, "pos=", 4) == 0 ? HX_CL_BARE
+							   : HX_CL_NOISE;
+	case 's':
+		return n > 10 && memcmp(s, "stream_id=", 10) == 0
+			       ? HX_CL_BARE : HX_CL_NOISE;
+	case 'R':
+		return n > 13 && memcmp(s, "RuntimeError:", 13) == 0
+			       ? HX_CL_BARE : HX_CL_NOISE;
+	case 't':
+		return n > 13 && memcmp(s, "there are(is)", 13) == 0
+			       ? HX_CL_BARE : HX_CL_NOISE;
+	default:
+		break;
+	}
+	/* `grep -rn` output: "path:[LEVEL]..." or "path:123:[LEVEL]..." */
+	b = memchr(s, '[', n < 1024 ? n : 1024);
+	if (b && b > s && b[-1] == ':' && !memchr(s, ' ', (size_t)(b - s)))
+		return hx_classify(b, n - (size_t)(b - s)) != HX_CL_NOISE
+			       ? HX_CL_PREFIXED : HX_CL_NOISE;
+	return HX_CL_NOISE;
+}
+
+/* ---- the prefix ---- */
+
+/* "[file:123]" at s[i]: true with the content bounds. */
+static bool src_bracket(const char *s, size_t n, size_t i, size_t *cb,
+			size_t *ce, size_t *after)
+{
+	const char *e;
+	size_t j;
+
+	*cb = *ce = *after = 0;
+	if (i >= n || s[i] != '[')
+		return false;
+	e = memchr(s + i, ']', n - i < 512 ? n - i : 512);
+	if (!e)
+		return false;
+	j = (size_t)(e - s);
+	*cb = i + 1;
+	*ce = j;
+	*after = j + 1;
+	if (j == i + 1 || !is_digit((unsigned char)s[j - 1]))
+		return false;
+	while (j > i + 1 && is_digit((unsigned char)s[j - 1]))
+		j--;
+	return j > i + 2 && s[j - 1] == ':';
+}
+
+static size_t skip_sp(const char *s, size_t n, size_t i)
+{
+	while (i < n && s[i] == ' ')
+		i++;
+	return i;
+}
+
+/* Read decimal digits at s[i]; returns the index after them. */
+static size_t read_num(const char *s, size_t n, size_t i, int64_t *v)
+{
+	size_t j = i;
+
+	while (j < n && is_digit((unsigned char)s[j]) && j - i < 19)
+		j++;
+	if (j > i && !hx_parse_i64(s + i, j - i, v))
+		return i;
+	return j;
+}
+
+/* The thread id after the source location, in any of its forms. */
+static size_t parse_tid(const char *s, size_t n, size_t i,
+			struct hx_prefix *p)
+{
+	size_t j = skip_sp(s, n, i), k;
+	int64_t v, v2;
+
+	if (j < n && s[j] == '[') {
+		k = read_num(s, n, j + 1, &v);
+		if (k > j + 1 && k < n && s[k] == ']') {
+			p->tid = v;
+			j = k + 1;
+			if (j < n && s[j] == '[') {
+				k = read_num(s, n, j + 1, &v2);
+				if (k > j + 1 && k < n && s[k] == ']' &&
+				    v == p->pid) {
+					p->tid = v2;
+					j = k + 1;
+				}
+			}
+			return j;
+		}
+		return i;
+	}
+	if (j < n && is_digit((unsigned char)s[j])) {
+		k = read_num(s, n, j, &v);
+		if (k > j && (k >= n || s[k] == ' ')) {
+			p->tid = v;
+			return skip_sp(s, n, k);
+		}
+		return i;
+	}
+	if (n - j > 5 && memcmp(s + j, "(tid:", 5) == 0) {
+		k = read_num(s, n, j + 5, &v);
+		if (k > j + 5 && k < n && s[k] == ')') {
+			p->tid = v;
+			return skip_sp(s, n, k + 1);
+		}
+	}
+	if (n - j > 4 && memcmp(s + j, "tid:", 4) == 0) {
+		k = read_num(s, n, j + 4, &v);
+		if (k > j + 4 && k < n && s[k] == ',') {
+			p->tid = v;
+			return k + 1;
+		}
+	}
+	return i;
+}
+
+/* TSCH: "3986 (dieid:0,cpuid:0) stars_timewheel.c:90 func: text" */
+static bool parse_tsch_src(const char *s, size_t n, size_t i,
+			   struct hx_prefix *p, size_t *after)
+{
+	size_t j = i, fb;
+
+	while (j < n && is_digit((unsigned char)s[j]))
+		j++;
+	if (j == i || j + 8 > n || memcmp(s + j, " (dieid:", 8) != 0)
+		return false;
+	while (j < n && s[j] != ')')
+		j++;
+	j = skip_sp(s, n, j + 1);
+	fb = j;
+	while (j < n && s[j] != ' ')
+		j++;
+	if (j == fb)
+		return false;
+	p->src = s + fb;
+	p->srclen = j - fb;
+	*after = skip_sp(s, n, j);
+	p->form = HX_PF_TSCH;
+	return true;
+}
+
+/* "[INFO][pid:2241703][awatchdog_monitor.c:145](tid:2245407) text" */
+static bool parse_watchdog(const char *s, size_t n, size_t i,
+			   struct hx_prefix *p)
+{
+	size_t k, cb, ce, after;
+	int64_t v;
+
+	if (n - i < 6 || memcmp(s + i, "[pid:", 5) != 0)
+		return false;
+	k = read_num(s, n, i + 5, &v);
+	if (k == i + 5 || k >= n || s[k] != ']')
+		return false;
+	p->pid = v;
+	if (!src_bracket(s, n, k + 1, &cb, &ce, &after))
+		return false;
+	p->src = s + cb;
+	p->srclen = ce - cb;
+	after = parse_tid(s, n, after, p);
+	p->body = s + after;
+	p->bodylen = n - after;
+	p->form = HX_PF_WATCHDOG;
+	return true;
+}
+
+/* MODULE(pid[,thread],pname):TS ; returns index after TS or 0. */
+static size_t parse_head(const char *s, size_t n, size_t i,
+			 struct hx_prefix *p)
+{
+	size_t mb = i, k, cp, c1, c2;
+	int64_t v;
+
+	while (i < n && (is_alnum((unsigned char)s[i]) || s[i] == '_'))
+		i++;
+	if (i == mb || i - mb > 32 || i >= n || s[i] != '(')
+		return 0;
+	p->mod = s + mb;
+	p->modlen = i - mb;
+	k = i + 1;
+	if (k < n && s[k] == '-')
+		k++;
+	c1 = read_num(s, n, k, &v);
+	if (c1 == k || c1 >= n || s[c1] != ',')
+		return 0;
+	p->pid = s[i + 1] == '-' ? -v : v;
+	cp = c1 + 1;
+	while (cp < n && cp - c1 < 256 && s[cp] != ')')
+		cp++;
+	if (cp >= n || s[cp] != ')')
+		return 0;
+	c2 = c1 + 1;
+	while (c2 < cp && s[c2] != ',')
+		c2++;
+	if (c2 < cp) {          /* MindSpore: pid,thread,pname */
+		uint64_t t = 0;
+		size_t q;
+		bool ok = c2 - c1 - 1 > 0 && c2 - c1 - 1 <= 15;
+
+		for (q = c1 + 1; ok && q < c2; q++) {
+			int h = lower((unsigned char)s[q]);
+
+			if (is_digit(h))
+				t = t * 16 + (uint64_t)(h - '0');
+			else if (h >= 'a' && h <= 'f')
+				t = t * 16 + (uint64_t)(h - 'a' + 10);
+			else
+				ok = false;
+		}
+		if (ok)
+			p->tid = (int64_t)t;
+		c1 = c2;
+	}
+	p->pname = s + c1 + 1;
+	p->pnamelen = cp - c1 - 1;
+	k = cp + 1;
+	if (k >= n || s[k] != ':')
+		return 0;
+	k++;
+	p->ts = hx_parse_ts(s + k, n - k);
+	if (p->ts == HX_NONE)
+		return 0;
+	k += 19;
+	while (k < n && (s[k] == '.' || is_digit((unsigned char)s[k])))
+		k++;
+	return k;
+}
+
+bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p)
+{
+	size_t i = 0, end, cb, ce, after;
+	int tries;
+
+	memset(p, 0, sizeof *p);
+	p->pid = p->tid = p->ts = HX_NONE;
+	if (n && s[0] != '[') {
+		const char *b = memchr(s, '[', n < 1024 ? n : 1024);
+		size_t gl, j;
+
+		if (!b || b == s || b[-1] != ':' ||
+		    memchr(s, ' ', (size_t)(b - s)))
+			return false;
+		gl = (size_t)(b - s) - 1;
+		j = gl;
+		while (j > 0 && is_digit((unsigned char)s[j - 1]))
+			j--;
+		if (j < gl && j > 0 && s[j - 1] == ':')
+			gl = j - 1;
+		p->gpath = s;
+		p->gpathlen = gl;
+		i = (size_t)(b - s);
+	}
+	p->level = parse_level(s + i, n - i, &end);
+	if (p->level == HX_LV_NONE)
+		return false;
+	i += end;
+	if (i < n && s[i] == '[')
+		return parse_watchdog(s, n, i, p);
+	i = skip_sp(s, n, i);
+	i = parse_head(s, n, i, p);
+	if (!i)
+		return false;
+	p->form = HX_PF_PLOG;
+	i = skip_sp(s, n, i);
+	for (tries = 0; tries < 3; tries++) {
+		if (src_bracket(s, n, i, &cb, &ce, &after)) {
+			p->src = s + cb;
+			p->srclen = ce - cb;
+			break;
+		}
+		if (i < n && s[i] == '[' && ce > cb) {  /* "[status:init]" */
+			i = skip_sp(s, n, after);
+			continue;
+		}
+		if (parse_tsch_src(s, n, i, p, &after))
+			break;
+		after = i;      /* no source location */
+		break;
+	}
+	if (tries == 3)
+		after = i;
+	if (p->form != HX_PF_TSCH)
+		after = parse_tid(s, n, after, p);
+	after = skip_sp(s, n, after);
+	p->body = s + after;
+	p->bodylen = n - after;
+	if (p->tid == HX_NONE) {
+		const char *t = hx_find(p->body, p->bodylen < 160 ? p->bodylen
+								   : 160, "[tid:");
+		int64_t v;
+
+		if (t && read_num(t, (size_t)(p->body + p->bodylen - t), 5, &v) > 5)
+			p->tid = v;
+	}
+	return true;
+}
+
+/* ---- key/value scanning ---- */
+
+struct keyname {
+	const char *norm;       /* lower case, no '_' or ' ' */
+	int key;
+};
+
+static struct keyname keytab[] = {
+	{ "streamid", HX_KV_STREAM }, { "taskid", HX_KV_TASK },
+	{ "sqid", HX_KV_SQ }, { "rtsqid", HX_KV_SQ }, { "cqid", HX_KV_CQ },
+	{ "head", HX_KV_HEAD }, { "sqhead", HX_KV_HEAD },
+	{ "tail", HX_KV_TAIL }, { "sqtail", HX_KV_TAIL },
+	{ "curhead", HX_KV_CUR_HEAD }, { "waitsqehead", HX_KV_WAIT_SQE_HEAD },
+	{ "notifyid", HX_KV_NOTIFY }, { "eventid", HX_KV_EVENT },
+	{ "eventflag", HX_KV_EVENT_FLAG },
+	{ "deviceid", HX_KV_DEVICE }, { "devid", HX_KV_DEVID },
+	{ "devicelogicid", HX_KV_LOGIC_DEV }, { "logicdevid", HX_KV_LOGIC_DEV },
+	{ "devlogicid", HX_KV_LOGIC_DEV }, { "phydevid", HX_KV_PHY_DEV },
+	{ "devphyid", HX_KV_PHY_DEV }, { "devicephyid", HX_KV_PHY_DEV },
+	{ "chipid", HX_KV_CHIP }, { "dieid", HX_KV_DIE },
+	{ "device", HX_KV_DEVICE_PLAIN },
+	{ "remoterank", HX_KV_REMOTE_RANK }, { "peerrank", HX_KV_REMOTE_RANK },
+	{ "dstrank", HX_KV_REMOTE_RANK },
+	{ "localrank", HX_KV_LOCAL_RANK }, { "rankid", HX_KV_RANK_ID },
+	{ "rank", HX_KV_RANK }, { "ranks", HX_KV_RANK_SIZE },
+	{ "ranknum", HX_KV_RANK_SIZE }, { "totalranks", HX_KV_RANK_SIZE },
+	{ "ranksize", HX_KV_RANK_SIZE },
+	{ "tag", HX_KV_TAG }, { "index", HX_KV_INDEX },
+	{ "opindex", HX_KV_INDEX }, { "group", HX_KV_GROUP },
+	{ "identifier", HX_KV_IDENTIFIER }, { "tasktype", HX_KV_TASK_TYPE },
+	{ "type", HX_KV_TYPE }, { "stage", HX_KV_STAGE },
+	{ "linktype", HX_KV_LINK_TYPE }, { "src", HX_KV_SRC },
+	{ "srcaddr", HX_KV_SRC }, { "dst", HX_KV_DST },
+	{ "dstaddr", HX_KV_DST }, { "size", HX_KV_SIZE },
+	{ "count", HX_KV_COUNT }, { "datatype", HX_KV_DATA_TYPE },
+	{ "optype", HX_KV_OP_TYPE }, { "reducetype", HX_KV_REDUCE_TYPE },
+	{ "rootid", HX_KV_ROOT }, { "timestamp", HX_KV_TIMESTAMP },
+	{ "userdefineinformation", HX_KV_USER_DEFINE },
+	{ "flipnum", HX_KV_FLIP }, { "timeout", HX_KV_TIMEOUT },
+	{ "exetime", HX_KV_EXE_TIME }, { "curwaittime", HX_KV_WAIT_TIME },
+	{ "sqpid", HX_KV_SQ_PID }, { "sqfsm", HX_KV_SQ_FSM },
+	{ "pid", HX_KV_PID }, { "contextid", HX_KV_CONTEXT },
+	{ "threadid", HX_KV_THREAD }, { "errtype", HX_KV_ERR_TYPE },
+	{ "errortype", HX_KV_ERROR_TYPE }, { "errorcode", HX_KV_ERROR_CODE },
+	{ "retcode", HX_KV_RET_CODE }, { "rtcode", HX_KV_RET_CODE },
+	{ "errcode", HX_KV_ERR_CODE }, { "innercode", HX_KV_INNER_CODE },
+	{ "sqetype", HX_KV_SQE_TYPE }, { "sqswstatus", HX_KV_SQ_SW_STATUS },
+	{ "addr1high", HX_KV_ADDR1_HIGH }, { "addr1low", HX_KV_ADDR1_LOW },
+	{ "addr2high", HX_KV_ADDR2_HIGH }, { "addr2low", HX_KV_ADDR2_LOW },
+	{ "commid", HX_KV_COMM_ID }, { "server", HX_KV_SERVER },
+	{ "serverid", HX_KV_SERVER }, { "deviceip", HX_KV_DEVICE_IP },
+	{ "status", HX_KV_STATUS }, { "modelid", HX_KV_MODEL_ID },
+	{ "pos", HX_KV_POS }, { "nowtick", HX_KV_NOW_TICK },
+	{ "starttick", HX_KV_START_TICK }, { "tickfreq", HX_KV_TICK_FREQ },
+	{ "serialno", HX_KV_SERIAL_NO }, { "threadindex", HX_KV_THREAD_INDEX },
+	{ "opname", HX_KV_OP_NAME }, { "retrycnt", HX_KV_RETRY_CNT },
+	{ "rertrycnt", HX_KV_RETRY_CNT }, { "reason", HX_KV_REASON },
+	{ "desc", HX_KV_DESC }, { "excepcode", HX_KV_EXCEP_CODE },
+	{ "remotephysicid", HX_KV_REMOTE_PHY }, { "role", HX_KV_ROLE },
+	{ "myrole", HX_KV_ROLE }, { "ip", HX_KV_IP },
+	{ "stucknotifynum", HX_KV_STUCK_NUM },
+	{ "hostip", HX_KV_IGNORE }, { "remoteip", HX_KV_IP }, { "result", HX_KV_RET_CODE },
+	{ "return", HX_KV_RET_CODE },
+};
+
+static pthread_once_t keytab_once = PTHREAD_ONCE_INIT;
+
+static int keycmp(const void *a, const void *b)
+{
+	return strcmp(((const struct keyname *)a)->norm,
+		      ((const struct keyname *)b)->norm);
+}
+
+static void keytab_sort(void)
+{
+	qsort(keytab, HX_ARRAY_LEN(keytab), sizeof keytab[0], keycmp);
+}
+
+static int key_find(const char *norm)
+{
+	struct keyname k = { norm, 0 }, *f;
+
+	f = bsearch(&k, keytab, HX_ARRAY_LEN(keytab), sizeof keytab[0],
+		    keycmp);
+	return f ? f->key : -1;
+}
+
+/*
+ * Normalise the key text (lower case, '_' and ' ' dropped) and look it up,
+ * dropping leading words until something matches: "Task run failed, para
+ * information is notify id" ends in the key "notify id".
+ */
+static int key_lookup(const char *k, size_t n)
+{
+	char norm[64];
+	size_t starts[16], ns = 0, m = 0, i, w;
+	bool word = false;
+
+	for (i = 0; i < n && m < sizeof norm - 1; i++) {
+		int c = (unsigned char)k[i];
+
+		if (c == ' ') {
+			word = false;
+			continue;
+		}
+		if (!word && ns < HX_ARRAY_LEN(starts))
+			starts[ns++] = m;
+		word = true;
+		if (c != '_')
+			norm[m++] = (char)lower(c);
+	}
+	norm[m] = '\0';
+	if (i < n)
+		return -1;
+	for (w = 0; w < ns; w++) {
+		int key = key_find(norm + starts[w]);
+
+		if (key >= 0)
+			return key;
+	}
+	return -1;
+}
+
+static size_t bracket_end(const char *s, size_t n, size_t i)
+{
+	int depth = 0;
+
+	for (; i < n; i++) {
+		if (s[i] == '[')
+			depth++;
+		else if (s[i] == ']' && --depth == 0)
+			return i;
+	}
+	return n;
+}
+
+/* A scalar value at s[i]: numbers stop at the first non-word character,
+ * words at a list punctuation. */
+static size_t scalar_end(const char *s, size_t n, size_t i)
+{
+	size_t j = i;
+
+	if (j < n && (is_digit((unsigned char)s[j]) ||
+		      (s[j] == '-' && j + 1 < n &&
+		       is_digit((unsigned char)s[j + 1])))) {
+		j++;
+		while (j < n && (is_alnum((unsigned char)s[j]) ||
+				 strchr("._-/%*", s[j])))
+			j++;
+		return j;
+	}
+	while (j < n && j - i < 256 && !strchr(",;)}]([", s[j]))
+		j++;
+	return j;
+}
+
+static bool key_char(int c)
+{
+	return is_alnum(c) || c == '_' || c == ' ';
+}
+
+size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max)
+{
+	size_t i = 0, nk = 0;
+
+	pthread_once(&keytab_once, keytab_sort);
+	while (i < n && nk < max) {
+		size_t ke, kb, j, vb, ve, next;
+		char c = s[i];
+		int key;
+
+		if (c != '=' && c != ':' && c != '[') {
+			i++;
+			continue;
+		}
+		ke = i;
+		while (ke > 0 && s[ke - 1] == ' ')
+			ke--;
+		kb = ke;
+		while (kb > 0 && ke - kb < 60 && key_char((unsigned char)s[kb - 1]))
+			kb--;
+		while (kb < ke && s[kb] == ' ')
+			kb++;
+		key = ke > kb ? key_lookup(s + kb, ke - kb) : -1;
+		if (key < 0) {
+			i++;
+			continue;
+		}
+		j = c == '[' ? i : skip_sp(s, n, i + 1);
+		if (j < n && s[j] == '[') {
+			vb = j + 1;
+			ve = bracket_end(s, n, j);
+			next = ve < n ? ve + 1 : n;
+		} else {
+			vb = j;
+			ve = scalar_end(s, n, j);
+			next = ve;
+			/* "Timeout: sq_pid=80029": no value, another key */
+			if (ve > vb && (memchr(s + vb, '=', ve - vb) ||
+					memchr(s + vb, ':', ve - vb)) &&
+			    !(s[vb] >= '0' && s[vb] <= '9')) {
+				i++;
+				continue;
+			}
+		}
+		while (ve > vb && (s[ve - 1] == ' ' || s[ve - 1] == '.'))
+			ve--;
+		kv[nk].key = (uint16_t)key;
+		kv[nk].v = s + vb;
+		kv[nk].vlen = ve - vb;
+		kv[nk].at = kb;
+		nk++;
+		i = next > i ? next : i + 1;
+	}
+	return nk;
+}
+
+const struct hx_kv *hx_kv_get(const struct hx_kv *kv, size_t n, int key,
+			      int nth)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (kv[i].key == key && nth-- == 0)
+			return &kv[i];
+	return NULL;
+}

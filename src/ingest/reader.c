@@ -1,0 +1,1323 @@
+/*
+ * reader.c - the byte end of ingest: paths -> files (directories walked
+ * in sorted order, symlink loops detected), archives and compressed files
+ * read in place through libarchive (nested ones too), standard input;
+ * bytes -> lines with a ceiling on line length (a longer line is skipped
+ * while it streams by, never buffered), CRLF, NUL bytes and binary files
+ * handled; lines -> the pre-filter and the families.  Two threads share
+ * the inputs when there are several, each filling its own evidence that
+ * is merged at the end; a single compressed input is decompressed on one
+ * thread while the other parses.  Memory: a few MiB per thread whatever
+ * the input size.
+ */
+#define _GNU_SOURCE
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ingest.h"
+
+#define BUFSZ (1024 * 1024)
+#define SNIFF 8192
+#define MAX_DEPTH 3             /* archives inside archives */
+#define MAX_DIR_DEPTH 64
+#define DIAG_PER_REASON 3
+#define PIPE_BUFS 4
+
+static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void hx_ingest_diag_lock(void)
+{
+	pthread_mutex_lock(&diag_lock);
+}
+
+void hx_ingest_diag_unlock(void)
+{
+	pthread_mutex_unlock(&diag_lock);
+}
+
+static void vdiag(struct hangdx_ctx *ctx, enum hangdx_level lvl,
+		  const char *file, uint64_t line, const char *fmt, va_list ap)
+{
+	pthread_mutex_lock(&diag_lock);
+	hx_vdiag(ctx, lvl, file, (unsigned long)line, 0, fmt, ap);
+	pthread_mutex_unlock(&diag_lock);
+}
+
+static void diag(struct hangdx_ctx *ctx, enum hangdx_level lvl,
+		 const char *file, uint64_t line, const char *fmt, ...)
+	HX_PRINTF(5, 6);
+
+static void diag(struct hangdx_ctx *ctx, enum hangdx_level lvl,
+		 const char *file, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdiag(ctx, lvl, file, line, fmt, ap);
+	va_end(ap);
+}
+
+void hx_rdiag(struct hx_reader *r, enum hangdx_level lvl, uint64_t line,
+	      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdiag(r->ctx, lvl, r->path, line, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- byte sources: fd, memory, archive member ---- */
+
+struct src {
+	ssize_t (*read)(struct src *s, char *buf, size_t n);
+	int fd;
+	const char *mem;
+	size_t memlen, mempos;
+	struct archive *ar;
+	bool seekable;
+	bool limited;           /* stopped at a ceiling */
+	const char *errmsg;     /* set on a read error */
+};
+
+static ssize_t fd_read(struct src *s, char *buf, size_t n)
+{
+	ssize_t k;
+
+	do
+		k = read(s->fd, buf, n);
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		s->errmsg = strerror(errno);
+	return k;
+}
+
+static ssize_t mem_read(struct src *s, char *buf, size_t n)
+{
+	size_t left = s->memlen - s->mempos;
+
+	if (n > left)
+		n = left;
+	memcpy(buf, s->mem + s->mempos, n);
+	s->mempos += n;
+	return (ssize_t)n;
+}
+
+static ssize_t member_read(struct src *s, char *buf, size_t n)
+{
+	la_ssize_t k = archive_read_data(s->ar, buf, n);
+
+	if (k < 0)
+		s->errmsg = archive_error_string(s->ar);
+	return (ssize_t)k;
+}
+
+/* ---- one job: inputs, threads, shared state ---- */
+
+struct task {
+	char *fspath;           /* NULL: stdin or memory */
+	char *display;
+	const void *mem;
+	size_t memlen;
+	bool is_stdin;
+};
+
+struct job {
+	struct hangdx_ctx *ctx;
+	struct hx_ingest_limits lim;
+	struct task *tasks;
+	size_t ntask, captask, next;
+	pthread_mutex_t lock;
+	struct hx_budget budget;
+	bool pipeline;          /* decompress on a helper thread */
+	uint64_t inputs_ok;
+	int err;                /* first ENOMEM */
+	/* directories on the walk, for loop and repeat detection */
+	struct { dev_t dev; ino_t ino; } *dirs;
+	size_t ndir, capdir;
+};
+
+struct worker {
+	struct job *job;
+	struct hangdx_evidence *ev;
+	char *buf;
+	char *carry;
+	uint64_t ok;            /* inputs read */
+	int err;
+	pthread_t th;
+};
+
+/* ---- lines ---- */
+
+static bool skip_diag(struct hx_reader *r, int reason)
+{
+	if (r->diag_left[reason]) {
+		r->diag_left[reason]--;
+		return true;
+	}
+	r->diag_dropped++;
+	return false;
+}
+
+static void skip_line(struct hx_reader *r, int reason, uint64_t line,
+		      const char *what)
+{
+	r->ev->c.skipped[reason]++;
+	r->fs.skipped++;
+	if (skip_diag(r, reason))
+		hx_rdiag(r, HANGDX_WARNING, line, "%s; line skipped", what);
+}
+
+static void too_long(struct hx_reader *r, uint64_t line)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof msg, "line longer than %zu bytes",
+		 r->lim->max_line);
+	skip_line(r, HX_S_TOO_LONG, line, msg);
+}
+
+static void first_ts(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_prefix p;
+
+	if (r->line > 1000 || r->fs.first_ts != HX_NONE)
+		return;
+	if (hx_parse_prefix(s, n, &p) && p.ts != HX_NONE) {
+		r->fs.first_ts = p.ts;
+		r->fs.pid = p.pid;
+	}
+}
+
+static int handle_line(struct hx_reader *r, const char *s, size_t n)
+{
+	int cl;
+
+	if (n && s[n - 1] == '\r')
+		n--;
+	if (n == 0)
+		return HANGDX_OK;
+	if (s[0] == '[') {
+		r->lastpre_ptr = s;
+		r->lastpre_len = n;
+		if (r->fs.first_ts == HX_NONE)
+			first_ts(r, s, n);
+	}
+	cl = hx_classify(s, n);
+	if (cl == HX_CL_NOISE) {
+		if (s[0] == '[')
+			r->ctxline.valid = false;
+		return HANGDX_OK;
+	}
+	if (memchr(s, '\0', n)) {
+		skip_line(r, HX_S_NUL, r->line, "NUL bytes in a log line");
+		return HANGDX_OK;
+	}
+	r->ev->c.candidates++;
+	return hx_families_line(r, s, n);
+}
+
+/* Keep the head of the last prefixed line of a chunk for the file's
+ * last timestamp; the chunk itself is about to be reused. */
+static void save_lastpre(struct hx_reader *r)
+{
+	if (!r->lastpre_ptr)
+		return;
+	r->nlastpre = r->lastpre_len < sizeof r->lastpre ? r->lastpre_len
+							  : sizeof r->lastpre;
+	memcpy(r->lastpre, r->lastpre_ptr, r->nlastpre);
+	r->lastpre_ptr = NULL;
+}
+
+static int feed_carry(struct hx_reader *r, const char *p, size_t n,
+		      size_t *used)
+{
+	const char *nl = memchr(p, '\n', n);
+	size_t part = nl ? (size_t)(nl - p) : n;
+	int err = HANGDX_OK;
+
+	*used = nl ? part + 1 : n;
+	if (r->skipping) {
+		if (nl)
+			r->skipping = false;
+		return HANGDX_OK;
+	}
+	if (r->ncarry + part > r->lim->max_line) {
+		too_long(r, r->line);
+		r->ncarry = 0;
+		r->skipping = nl == NULL;
+		return HANGDX_OK;
+	}
+	memcpy(r->carry + r->ncarry, p, part);
+	r->ncarry += part;
+	if (!nl)
+		return HANGDX_OK;
+	r->off = r->carry_off;
+	err = handle_line(r, r->carry, r->ncarry);
+	r->lastpre_ptr = NULL;
+	if (r->carry[0] == '[') {
+		r->nlastpre = r->ncarry < sizeof r->lastpre ? r->ncarry
+							     : sizeof r->lastpre;
+		memcpy(r->lastpre, r->carry, r->nlastpre);
+	}
+	r->ncarry = 0;
+	return err;
+}
+
+static int reader_feed(struct hx_reader *r, const char *buf, size_t n)
+{
+	const char *p = buf, *end = buf + n, *nl;
+	int err = HANGDX_OK;
+
+	r->fs.bytes += n;
+	if (r->skipping || r->ncarry) {
+		size_t used;
+
+		err = feed_carry(r, p, n, &used);
+		p += used;
+	}
+	while (!err && p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		size_t len = (size_t)(nl - p);
+
+		r->line++;
+		r->off = r->pos + (uint64_t)(p - buf);
+		if (len > r->lim->max_line)
+			too_long(r, r->line);
+		else
+			err = handle_line(r, p, len);
+		p = nl + 1;
+	}
+	save_lastpre(r);
+	if (!err && p < end) {          /* a partial line: carry it */
+		size_t left = (size_t)(end - p);
+
+		r->line++;
+		r->carry_off = r->pos + (uint64_t)(p - buf);
+		if (left > r->lim->max_line) {
+			too_long(r, r->line);
+			r->skipping = true;
+		} else {
+			memcpy(r->carry, p, left);
+			r->ncarry = left;
+		}
+	}
+	r->pos += n;
+	return err ? err : r->err;
+}
+
+static void reader_begin(struct hx_reader *r, struct worker *w,
+			 uint32_t file)
+{
+	int i;
+
+	memset(r, 0, sizeof *r);
+	r->ev = w->ev;
+	r->ctx = w->job->ctx;
+	r->lim = &w->job->lim;
+	r->file = r->vpath = file;
+	r->path = hx_ev_str(w->ev, file);
+	r->carry = w->carry;
+	r->fs.path = file;
+	r->fs.first_ts = r->fs.last_ts = r->fs.pid = HX_NONE;
+	for (i = 0; i < HX_S_COUNT; i++)
+		r->diag_left[i] = DIAG_PER_REASON;
+}
+
+static int reader_end(struct hx_reader *r, int status)
+{
+	struct hx_prefix p;
+	int err = HANGDX_OK;
+
+	if (r->ncarry && !r->skipping) {        /* last line, no newline */
+		r->off = r->carry_off;
+		err = handle_line(r, r->carry, r->ncarry);
+		if (r->carry[0] == '[') {
+			r->nlastpre = r->ncarry < sizeof r->lastpre
+					      ? r->ncarry : sizeof r->lastpre;
+			memcpy(r->lastpre, r->carry, r->nlastpre);
+		}
+		r->ncarry = 0;
+	}
+	if (!err)
+		err = hx_families_flush(r);
+	if (r->nlastpre && hx_parse_prefix(r->lastpre, r->nlastpre, &p))
+		r->fs.last_ts = p.ts;
+	if (r->diag_dropped)
+		hx_rdiag(r, HANGDX_NOTE, 0, "%llu more skipped lines not "
+			 "reported", (unsigned long long)r->diag_dropped);
+	r->fs.lines = r->line;
+	r->fs.status = (uint8_t)status;
+	if (status == HX_FS_OK && r->line == 0) {
+		r->fs.status = HX_FS_EMPTY;
+		hx_rdiag(r, HANGDX_NOTE, 0, "empty file");
+	}
+	r->ev->c.files++;
+	r->ev->c.bytes += r->fs.bytes;
+	r->ev->c.lines += r->line;
+	if (!err)
+		err = hx_ev_add_file(r->ev, &r->fs);
+	return err ? err : r->err;
+}
+
+/* ---- file-level outcomes ---- */
+
+static int file_skipped(struct worker *w, const char *display, int status,
+			int reason)
+{
+	struct hx_filesum fs;
+	int err = 0;
+
+	memset(&fs, 0, sizeof fs);
+	fs.path = hx_ev_intern(w->ev, display, strlen(display), &err);
+	if (err)
+		return err;
+	fs.status = (uint8_t)status;
+	fs.first_ts = fs.last_ts = fs.pid = HX_NONE;
+	w->ev->c.files_skipped++;
+	if (reason >= 0)
+		w->ev->c.skipped[reason]++;
+	return hx_ev_add_file(w->ev, &fs);
+}
+
+static bool looks_binary(const char *s, size_t n)
+{
+	size_t i, bad = 0;
+
+	if (n > SNIFF)
+		n = SNIFF;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' &&
+		    c != '\f' && c != '\v' && c != 0x1b)
+			bad++;
+	}
+	return n && bad * 10 > n;
+}
+
+enum magic { M_TEXT, M_COMPRESSED, M_ARCHIVE };
+
+static enum magic sniff_magic(const unsigned char *s, size_t n)
+{
+	if (n >= 2 && s[0] == 0x1f && (s[1] == 0x8b || s[1] == 0x9d))
+		return M_COMPRESSED;
+	if (n >= 4 && s[0] == 0x28 && s[1] == 0xb5 && s[2] == 0x2f &&
+	    s[3] == 0xfd)
+		return M_COMPRESSED;
+	if (n >= 6 && memcmp(s, "\xfd" "7zXZ\0", 6) == 0)
+		return M_COMPRESSED;
+	if (n >= 3 && memcmp(s, "BZh", 3) == 0)
+		return M_COMPRESSED;
+	if (n >= 4 && s[0] == 0x04 && s[1] == 0x22 && s[2] == 0x4d &&
+	    s[3] == 0x18)
+		return M_COMPRESSED;
+	if (n >= 4 && s[0] == 'P' && s[1] == 'K' &&
+	    ((s[2] == 3 && s[3] == 4) || (s[2] == 5 && s[3] == 6)))
+		return M_ARCHIVE;
+	if (n >= 262 && memcmp(s + 257, "ustar", 5) == 0)
+		return M_ARCHIVE;
+	if (n >= 6 && memcmp(s, "7z\xbc\xaf\x27\x1c", 6) == 0)
+		return M_ARCHIVE;
+	return M_TEXT;
+}
+
+/* ---- the pipeline: a helper thread decompresses, this one parses ---- */
+
+struct pipe {
+	struct src *src;
+	char *bufs[PIPE_BUFS];
+	ssize_t len[PIPE_BUFS];
+	size_t head, tail, count;       /* filled ring */
+	bool done, stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static void *pipe_producer(void *arg)
+{
+	struct pipe *pp = arg;
+
+	for (;;) {
+		size_t slot;
+		ssize_t k;
+
+		pthread_mutex_lock(&pp->mu);
+		while (pp->count == PIPE_BUFS && !pp->stop)
+			pthread_cond_wait(&pp->cv, &pp->mu);
+		if (pp->stop) {
+			pthread_mutex_unlock(&pp->mu);
+			break;
+		}
+		slot = (pp->head + pp->count) % PIPE_BUFS;
+		pthread_mutex_unlock(&pp->mu);
+		k = pp->src->read(pp->src, pp->bufs[slot], BUFSZ);
+		pthread_mutex_lock(&pp->mu);
+		pp->len[slot] = k;
+		pp->count++;
+		if (k <= 0)
+			pp->done = true;
+		pthread_cond_broadcast(&pp->cv);
+		pthread_mutex_unlock(&pp->mu);
+		if (k <= 0)
+			break;
+	}
+	return NULL;
+}
+
+/* Next filled buffer (len <= 0 at the end); release it with pipe_pop. */
+static ssize_t pipe_peek(struct pipe *pp, char **buf)
+{
+	ssize_t k;
+
+	pthread_mutex_lock(&pp->mu);
+	while (pp->count == 0)
+		pthread_cond_wait(&pp->cv, &pp->mu);
+	*buf = pp->bufs[pp->head];
+	k = pp->len[pp->head];
+	pthread_mutex_unlock(&pp->mu);
+	return k;
+}
+
+static void pipe_pop(struct pipe *pp)
+{
+	pthread_mutex_lock(&pp->mu);
+	pp->head = (pp->head + 1) % PIPE_BUFS;
+	pp->count--;
+	pthread_cond_broadcast(&pp->cv);
+	pthread_mutex_unlock(&pp->mu);
+}
+
+/* Feed the rest of src through the reader; returns the read status. */
+static int pump_pipelined(struct worker *w, struct hx_reader *r,
+			  struct src *src, int *status)
+{
+	struct pipe pp;
+	pthread_t th;
+	size_t i;
+	int err = HANGDX_OK;
+
+	memset(&pp, 0, sizeof pp);
+	pp.src = src;
+	for (i = 0; i < PIPE_BUFS; i++) {
+		pp.bufs[i] = hx_alloc(w->job->ctx, BUFSZ);
+		if (!pp.bufs[i])
+			err = HANGDX_ENOMEM;
+	}
+	if (err || pthread_mutex_init(&pp.mu, NULL) != 0) {
+		for (i = 0; i < PIPE_BUFS; i++)
+			hx_free(w->job->ctx, pp.bufs[i]);
+		return err ? err : HANGDX_ENOMEM;
+	}
+	pthread_cond_init(&pp.cv, NULL);
+	if (pthread_create(&th, NULL, pipe_producer, &pp) != 0) {
+		err = HANGDX_ENOMEM;
+		goto out_destroy;
+	}
+	for (;;) {
+		char *buf;
+		ssize_t k = pipe_peek(&pp, &buf);
+
+		if (k < 0)
+			*status = HX_FS_TRUNCATED;
+		if (k <= 0)
+			break;
+		err = reader_feed(r, buf, (size_t)k);
+		pipe_pop(&pp);
+		if (err)
+			break;
+	}
+	pthread_mutex_lock(&pp.mu);
+	pp.stop = true;
+	pthread_cond_broadcast(&pp.cv);
+	pthread_mutex_unlock(&pp.mu);
+	pthread_join(th, NULL);
+out_destroy:
+	pthread_cond_destroy(&pp.cv);
+	pthread_mutex_destroy(&pp.mu);
+	for (i = 0; i < PIPE_BUFS; i++)
+		hx_free(w->job->ctx, pp.bufs[i]);
+	return err;
+}
+
+/* ---- text and archives ---- */
+
+struct arsrc;
+static int read_source(struct worker *w, const char *display,
+		       struct src *src, int depth, struct arsrc *outer);
+
+/* An archive reads its compressed bytes through this. */
+struct arsrc {
+	struct src *src;
+	char *buf;
+	const char *peek;       /* bytes read before libarchive started */
+	size_t npeek;
+	uint64_t in, out;       /* compressed consumed, uncompressed made */
+	struct arsrc *outer;
+};
+
+static la_ssize_t ar_read_cb(struct archive *a, void *ud, const void **out)
+{
+	struct arsrc *as = ud;
+	ssize_t k;
+
+	(void)a;
+	if (as->npeek) {
+		*out = as->peek;
+		k = (ssize_t)as->npeek;
+		as->npeek = 0;
+		as->in += (uint64_t)k;
+		return k;
+	}
+	k = as->src->read(as->src, as->buf, 64 * 1024);
+	if (k < 0) {
+		archive_set_error(a, EIO, "%s", as->src->errmsg ? as->src->errmsg
+							     : "read error");
+		return -1;
+	}
+	*out = as->buf;
+	as->in += (uint64_t)k;
+	return k;
+}
+
+static la_int64_t ar_seek_cb(struct archive *a, void *ud, la_int64_t off,
+			     int whence)
+{
+	struct arsrc *as = ud;
+	struct src *s = as->src;
+
+	(void)a;
+	if (s->mem) {
+		int64_t base = whence == SEEK_SET ? 0
+			     : whence == SEEK_CUR ? (int64_t)s->mempos
+						  : (int64_t)s->memlen;
+
+		if (base + off < 0 || base + off > (int64_t)s->memlen)
+			return ARCHIVE_FATAL;
+		s->mempos = (size_t)(base + off);
+		return (la_int64_t)s->mempos;
+	}
+	return lseek(s->fd, off, whence);
+}
+
+static void size_limit_diag(struct worker *w, const char *name)
+{
+	diag(w->job->ctx, HANGDX_ERROR, name, 0,
+	     "uncompressed size over the ceiling of %llu bytes; rest skipped",
+	     (unsigned long long)w->job->lim.max_member);
+}
+
+/* The decompression ratio of this archive and of those around it. */
+static int ratio_limit(struct worker *w, struct arsrc *as, const char *name)
+{
+	const struct hx_ingest_limits *lim = &w->job->lim;
+	struct arsrc *o;
+
+	for (o = as; o; o = o->outer) {
+		if (o->out > lim->min_ratio_bytes && o->in &&
+		    o->out / o->in > lim->max_ratio) {
+			diag(w->job->ctx, HANGDX_ERROR, name, 0,
+			     "decompression ratio over %llu:1 (%llu bytes from "
+			     "%llu); possible decompression bomb, rest skipped",
+			     (unsigned long long)lim->max_ratio,
+			     (unsigned long long)o->out,
+			     (unsigned long long)o->in);
+			return HANGDX_ELIMIT;
+		}
+	}
+	return HANGDX_OK;
+}
+
+/* Member bytes flow through here so the ceilings see them. */
+struct memsrc {
+	struct src s;
+	struct worker *w;
+	struct arsrc *as;
+	const char *name;
+	uint64_t bytes;
+};
+
+static ssize_t memsrc_read(struct src *s, char *buf, size_t n)
+{
+	struct memsrc *m = (struct memsrc *)s;
+	uint64_t max = m->w->job->lim.max_member;
+	struct arsrc *o;
+	ssize_t k;
+	char c;
+
+	if (s->limited)
+		return 0;
+	if (m->bytes >= max) {          /* at the ceiling: is there more? */
+		k = member_read(s, &c, 1);
+		if (k > 0) {
+			size_limit_diag(m->w, m->name);
+			s->limited = true;
+			k = 0;
+		}
+		return k;
+	}
+	k = member_read(s, buf, n);
+	if (k <= 0)
+		return k;
+	if (m->bytes + (uint64_t)k > max)       /* keep what fits */
+		k = (ssize_t)(max - m->bytes);
+	m->bytes += (uint64_t)k;
+	for (o = m->as; o; o = o->outer)
+		o->out += (uint64_t)k;
+	if (ratio_limit(m->w, m->as, m->name))
+		s->limited = true;
+	return k;
+}
+
+static char *member_name(struct hangdx_ctx *ctx, const char *display,
+			 const char *member)
+{
+	size_t n = strlen(display) + strlen(member) + 3;
+	char *s = hx_alloc(ctx, n);
+
+	if (s)
+		snprintf(s, n, "%s!/%s", display, member);
+	return s;
+}
+
+static int read_archive(struct worker *w, const char *display,
+			struct src *src, const char *peek, size_t npeek,
+			int depth, struct arsrc *outer)
+{
+	struct hangdx_ctx *ctx = w->job->ctx;
+	struct archive *a = archive_read_new();
+	struct archive_entry *ent;
+	struct arsrc as;
+	int rc, err = HANGDX_OK;
+	bool any = false;
+
+	if (!a)
+		return HANGDX_ENOMEM;
+	memset(&as, 0, sizeof as);
+	as.src = src;
+	as.peek = peek;
+	as.npeek = npeek;
+	as.outer = outer;
+	as.buf = hx_alloc(ctx, 64 * 1024);
+	if (!as.buf) {
+		archive_read_free(a);
+		return HANGDX_ENOMEM;
+	}
+	w->ev->c.archives++;
+	/* Archive formats only: format_all would let mtree (and warc) claim
+	 * a compressed plain-text log as a listing of file names. */
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_zip(a);
+	archive_read_support_format_7zip(a);
+	archive_read_support_format_cpio(a);
+	archive_read_support_format_raw(a);
+	if (src->seekable && !npeek)
+		archive_read_set_seek_callback(a, ar_seek_cb);
+	archive_read_set_read_callback(a, ar_read_cb);
+	archive_read_set_callback_data(a, &as);
+	if (archive_read_open1(a) != ARCHIVE_OK) {
+		diag(ctx, HANGDX_ERROR, display, 0, "cannot read archive: %s",
+		     archive_error_string(a));
+		err = file_skipped(w, display, HX_FS_TRUNCATED, HX_S_TRUNCATED);
+		goto out_free;
+	}
+	while (!err) {
+		struct memsrc m;
+		const char *mname;
+		char *name;
+		int st;
+
+		rc = archive_read_next_header(a, &ent);
+		if (rc == ARCHIVE_EOF)
+			break;
+		if (rc < ARCHIVE_WARN) {
+			diag(ctx, HANGDX_ERROR, display, 0,
+			     "truncated or corrupt archive: %s",
+			     archive_error_string(a));
+			err = file_skipped(w, display, HX_FS_TRUNCATED,
+					   HX_S_TRUNCATED);
+			break;
+		}
+		if (archive_entry_filetype(ent) != AE_IFREG)
+			continue;
+		mname = archive_entry_pathname(ent);
+		if (archive_format(a) == ARCHIVE_FORMAT_RAW || !mname)
+			name = hx_strdup(ctx, display);
+		else
+			name = member_name(ctx, display, mname);
+		if (!name) {
+			err = HANGDX_ENOMEM;
+			break;
+		}
+		memset(&m, 0, sizeof m);
+		m.s.read = memsrc_read;
+		m.s.ar = a;
+		m.w = w;
+		m.as = &as;
+		m.name = name;
+		st = read_source(w, name, &m.s, depth + 1, &as);
+		any = true;
+		if (st == HANGDX_ENOMEM)
+			err = st;
+		hx_free(ctx, name);
+		if (m.s.limited)
+			break;
+	}
+	if (!any && !err) {
+		diag(ctx, HANGDX_WARNING, display, 0,
+		     "no file in this archive; nothing read");
+		err = file_skipped(w, display, HX_FS_EMPTY, -1);
+	}
+out_free:
+	archive_read_free(a);
+	hx_free(ctx, as.buf);
+	return err;
+}
+
+/* Plain text: sniff for binary, then stream through the reader. */
+static int read_text(struct worker *w, const char *display, struct src *src,
+		     char *first, size_t nfirst, struct arsrc *outer)
+{
+	struct hx_reader r;
+	uint32_t file;
+	int err = 0, status = HX_FS_OK;
+
+	if (looks_binary(first, nfirst)) {
+		diag(w->job->ctx, HANGDX_WARNING, display, 0,
+		     "binary file skipped");
+		return file_skipped(w, display, HX_FS_BINARY, HX_S_BINARY);
+	}
+	file = hx_ev_intern(w->ev, display, strlen(display), &err);
+	if (err)
+		return err;
+	reader_begin(&r, w, file);
+	err = reader_feed(&r, first, nfirst);
+	if (!err && w->job->pipeline && outer) {
+		err = pump_pipelined(w, &r, src, &status);
+	} else {
+		while (!err) {
+			ssize_t k = src->read(src, w->buf, BUFSZ);
+
+			if (k < 0) {
+				status = HX_FS_TRUNCATED;
+				break;
+			}
+			if (k == 0)
+				break;
+			err = reader_feed(&r, w->buf, (size_t)k);
+		}
+	}
+	if (src->limited) {
+		status = HX_FS_LIMIT;
+		w->ev->c.skipped[HX_S_LIMIT]++;
+	}
+	if (status == HX_FS_TRUNCATED) {
+		hx_rdiag(&r, HANGDX_ERROR, r.line ? r.line : 0,
+			 "read error: %s; the rest of the file is lost",
+			 src->errmsg ? src->errmsg : "truncated input");
+		w->ev->c.skipped[HX_S_TRUNCATED]++;
+	}
+	if (!err)
+		err = reader_end(&r, status);
+	return err;
+}
+
+/*
+ * Read one source: sniff its first bytes, then read it as an archive or
+ * compressed stream, or as text.  Returns HANGDX_OK when it was read (in
+ * part), an error when it could not be, ENOMEM.
+ */
+static int read_source(struct worker *w, const char *display,
+		       struct src *src, int depth, struct arsrc *outer)
+{
+	size_t n = 0;
+	ssize_t k;
+	enum magic mg;
+
+	while (n < SNIFF) {
+		k = src->read(src, w->buf + n, SNIFF - n);
+		if (k < 0) {
+			diag(w->job->ctx, HANGDX_ERROR, display, 0,
+			     "cannot read: %s",
+			     src->errmsg ? src->errmsg : "read error");
+			file_skipped(w, display, HX_FS_UNREADABLE,
+				     HX_S_UNREADABLE);
+			return HANGDX_EIO;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+	}
+	mg = sniff_magic((const unsigned char *)w->buf, n);
+	if (mg != M_TEXT) {
+		char *peek;
+		int err;
+
+		if (depth >= MAX_DEPTH) {
+			diag(w->job->ctx, HANGDX_WARNING, display, 0,
+			     "archive nested too deep; skipped");
+			return file_skipped(w, display, HX_FS_LIMIT,
+					    HX_S_LIMIT);
+		}
+		if (src->seekable && src->mem) {
+			src->mempos = 0;
+			return read_archive(w, display, src, NULL, 0, depth,
+					    outer);
+		}
+		if (src->seekable && lseek(src->fd, 0, SEEK_SET) == 0)
+			return read_archive(w, display, src, NULL, 0, depth,
+					    outer);
+		peek = hx_alloc(w->job->ctx, n ? n : 1);
+		if (!peek)
+			return HANGDX_ENOMEM;
+		memcpy(peek, w->buf, n);
+		err = read_archive(w, display, src, peek, n, depth, outer);
+		hx_free(w->job->ctx, peek);
+		return err;
+	}
+	return read_text(w, display, src, w->buf, n, outer);
+}
+
+/* ---- one task ---- */
+
+static int run_task(struct worker *w, struct task *t)
+{
+	struct src src;
+	uint64_t files = w->ev->c.files;
+	int err, fd = -1;
+
+	memset(&src, 0, sizeof src);
+	if (t->mem) {
+		src.read = mem_read;
+		src.mem = t->mem;
+		src.memlen = t->memlen;
+		src.seekable = true;
+	} else if (t->is_stdin) {
+		src.read = fd_read;
+		src.fd = 0;
+	} else {
+		struct stat st;
+
+		fd = open(t->fspath, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			diag(w->job->ctx, HANGDX_ERROR, t->display, 0,
+			     "cannot open: %s", strerror(errno));
+			return file_skipped(w, t->display, HX_FS_UNREADABLE,
+					    HX_S_UNREADABLE);
+		}
+		src.read = fd_read;
+		src.fd = fd;
+		src.seekable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+#ifdef POSIX_FADV_SEQUENTIAL
+		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+	}
+	err = read_source(w, t->display, &src, 0, NULL);
+	if (fd >= 0)
+		close(fd);
+	if (w->ev->c.files > files)     /* something in it was read */
+		w->ok++;
+	return err == HANGDX_ENOMEM ? err : HANGDX_OK;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct job *j = w->job;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&j->lock);
+		if (j->err) {
+			pthread_mutex_unlock(&j->lock);
+			break;
+		}
+		i = j->next++;
+		pthread_mutex_unlock(&j->lock);
+		if (i >= j->ntask)
+			break;
+		w->err = run_task(w, &j->tasks[i]);
+		if (w->err) {
+			pthread_mutex_lock(&j->lock);
+			if (!j->err)
+				j->err = w->err;
+			pthread_mutex_unlock(&j->lock);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* ---- building the task list ---- */
+
+static int add_task(struct job *j, const char *fspath, const char *display,
+		    const void *mem, size_t memlen, bool is_stdin)
+{
+	void *v = j->tasks;
+	struct task *t;
+	int err = hx_vec_reserve(j->ctx, &v, &j->captask, j->ntask + 1,
+				 sizeof *j->tasks, (size_t)1 << 26);
+
+	if (err)
+		return err;
+	j->tasks = v;
+	t = &j->tasks[j->ntask];
+	memset(t, 0, sizeof *t);
+	t->fspath = fspath ? hx_strdup(j->ctx, fspath) : NULL;
+	t->display = hx_strdup(j->ctx, display);
+	if ((fspath && !t->fspath) || !t->display) {
+		hx_free(j->ctx, t->fspath);
+		hx_free(j->ctx, t->display);
+		return HANGDX_ENOMEM;
+	}
+	t->mem = mem;
+	t->memlen = memlen;
+	t->is_stdin = is_stdin;
+	j->ntask++;
+	return HANGDX_OK;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *join(struct hangdx_ctx *ctx, const char *a, const char *b)
+{
+	size_t la = strlen(a), n = la + strlen(b) + 2;
+	char *s = hx_alloc(ctx, n);
+
+	if (s)
+		snprintf(s, n, "%s%s%s", a, la && a[la - 1] == '/' ? "" : "/", b);
+	return s;
+}
+
+static int walk(struct job *j, const char *fs, const char *display,
+		size_t stack_base, int depth);
+
+/* Remember a directory; false if it was seen (a loop or a second link). */
+static int dir_enter(struct job *j, const struct stat *st, size_t stack_base,
+		     const char *display, bool *fresh)
+{
+	size_t i;
+	void *v;
+	int err;
+
+	*fresh = true;
+	for (i = 0; i < j->ndir; i++) {
+		if (j->dirs[i].dev != st->st_dev || j->dirs[i].ino != st->st_ino)
+			continue;
+		*fresh = false;
+		diag(j->ctx, i >= stack_base ? HANGDX_WARNING : HANGDX_NOTE,
+		     display, 0, "%s; not read again",
+		     i >= stack_base ? "symlink loop" : "directory already read");
+		return HANGDX_OK;
+	}
+	v = j->dirs;
+	err = hx_vec_reserve(j->ctx, &v, &j->capdir, j->ndir + 1,
+			     sizeof *j->dirs, (size_t)1 << 24);
+	if (err)
+		return err;
+	j->dirs = v;
+	j->dirs[j->ndir].dev = st->st_dev;
+	j->dirs[j->ndir].ino = st->st_ino;
+	j->ndir++;
+	return HANGDX_OK;
+}
+
+static int walk_entry(struct job *j, const char *fs, const char *display,
+		      int depth)
+{
+	struct stat st;
+
+	if (stat(fs, &st) != 0) {
+		diag(j->ctx, HANGDX_WARNING, display, 0, "cannot stat: %s",
+		     strerror(errno));
+		return HANGDX_OK;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		bool fresh;
+		int err = dir_enter(j, &st, 0, display, &fresh);
+
+		if (err || !fresh)
+			return err;
+		return walk(j, fs, display, 0, depth + 1);
+	}
+	if (S_ISREG(st.st_mode))
+		return add_task(j, fs, display, NULL, 0, false);
+	diag(j->ctx, HANGDX_NOTE, display, 0, "not a regular file; skipped");
+	return HANGDX_OK;
+}
+
+static int walk(struct job *j, const char *fs, const char *display,
+		size_t stack_base, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	int err = HANGDX_OK;
+
+	(void)stack_base;
+	if (depth > MAX_DIR_DEPTH) {
+		diag(j->ctx, HANGDX_WARNING, display, 0,
+		     "directories nested too deep; skipped");
+		return HANGDX_OK;
+	}
+	d = opendir(fs);
+	if (!d) {
+		diag(j->ctx, HANGDX_ERROR, display, 0, "cannot read directory: %s",
+		     strerror(errno));
+		return HANGDX_OK;
+	}
+	while (!err && (de = readdir(d)) != NULL) {
+		void *v = names;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		err = hx_vec_reserve(j->ctx, &v, &cap, n + 1, sizeof *names,
+				     (size_t)1 << 24);
+		if (err)
+			break;
+		names = v;
+		names[n] = hx_strdup(j->ctx, de->d_name);
+		if (!names[n])
+			err = HANGDX_ENOMEM;
+		else
+			n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, name_cmp);
+	for (i = 0; i < n && !err; i++) {
+		char *cfs = join(j->ctx, fs, names[i]);
+		char *cdisp = join(j->ctx, display, names[i]);
+
+		if (!cfs || !cdisp)
+			err = HANGDX_ENOMEM;
+		else
+			err = walk_entry(j, cfs, cdisp, depth);
+		hx_free(j->ctx, cfs);
+		hx_free(j->ctx, cdisp);
+	}
+	for (i = 0; i < n; i++)
+		hx_free(j->ctx, names[i]);
+	hx_free(j->ctx, names);
+	return err;
+}
+
+static int add_path(struct job *j, struct hangdx_evidence *ev,
+		    const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0)
+		return add_task(j, NULL, "-", NULL, 0, true);
+	if (stat(path, &st) != 0) {
+		struct worker w = { .job = j, .ev = ev };
+
+		diag(j->ctx, HANGDX_ERROR, path, 0, "cannot open: %s",
+		     strerror(errno));
+		return file_skipped(&w, path, HX_FS_UNREADABLE, HX_S_UNREADABLE);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		bool fresh;
+		int err = dir_enter(j, &st, 0, path, &fresh);
+
+		if (err || !fresh)
+			return err;
+		return walk(j, path, path, 0, 0);
+	}
+	return add_task(j, path, path, NULL, 0, false);
+}
+
+/* ---- the job ---- */
+
+static void job_limits(struct job *j, const struct hangdx_ingest_opts *o)
+{
+	j->lim.max_line = o && o->max_line ? o->max_line : 64 * 1024;
+	if (j->lim.max_line > BUFSZ)
+		j->lim.max_line = BUFSZ;
+	j->lim.max_member = o && o->max_member ? o->max_member
+					       : (uint64_t)16 << 30;
+	j->lim.max_ratio = o && o->max_ratio ? o->max_ratio : 1000;
+	j->lim.min_ratio_bytes = (uint64_t)64 << 20;
+	if (j->lim.min_ratio_bytes > j->lim.max_member / 2)
+		j->lim.min_ratio_bytes = j->lim.max_member / 2;
+}
+
+static void job_free(struct job *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->ntask; i++) {
+		hx_free(j->ctx, j->tasks[i].fspath);
+		hx_free(j->ctx, j->tasks[i].display);
+	}
+	hx_free(j->ctx, j->tasks);
+	hx_free(j->ctx, j->dirs);
+	pthread_mutex_destroy(&j->lock);
+}
+
+static int worker_init(struct worker *w, struct job *j,
+		       struct hangdx_evidence *ev)
+{
+	memset(w, 0, sizeof *w);
+	w->job = j;
+	w->ev = ev;
+	w->buf = hx_alloc(j->ctx, BUFSZ);
+	w->carry = hx_alloc(j->ctx, j->lim.max_line + 1);
+	return w->buf && w->carry ? HANGDX_OK : HANGDX_ENOMEM;
+}
+
+static void worker_free(struct worker *w)
+{
+	hx_free(w->job->ctx, w->buf);
+	hx_free(w->job->ctx, w->carry);
+}
+
+static bool task_compressed(const struct task *t)
+{
+	static const char *const ext[] = { ".gz", ".tgz", ".zst", ".tzst",
+					   ".xz", ".bz2", ".zip", ".tar" };
+	size_t n = strlen(t->display), i;
+
+	for (i = 0; i < HX_ARRAY_LEN(ext); i++) {
+		size_t m = strlen(ext[i]);
+
+		if (n > m && strcmp(t->display + n - m, ext[i]) == 0)
+			return true;
+	}
+	return t->is_stdin;
+}
+
+/* Run the tasks on one or two threads; results end up in ev. */
+static int job_run(struct job *j, struct hangdx_evidence *ev, int threads)
+{
+	struct worker w[2];
+	struct hangdx_evidence *ev2 = NULL;
+	int nw = 1, err, i;
+	size_t base = ev->nrec;
+
+	if (threads != 1 && j->ntask > 1)
+		nw = 2;
+	j->pipeline = threads != 1 && j->ntask == 1 &&
+		      task_compressed(&j->tasks[0]);
+	j->budget.max = ev->maxrec > base ? ev->maxrec - base : 0;
+	atomic_store(&j->budget.used, 0);
+	err = worker_init(&w[0], j, ev);
+	if (!err && nw == 2) {
+		err = hangdx_evidence_new(j->ctx, &ev2);
+		if (!err)
+			err = worker_init(&w[1], j, ev2);
+		else
+			w[1].job = j;
+	}
+	if (err)
+		goto out_free;
+	ev->budget = &j->budget;
+	if (ev2) {
+		ev2->budget = &j->budget;
+		ev2->maxrec = ev->maxrec;
+	}
+	if (nw == 2 && pthread_create(&w[1].th, NULL, worker_main, &w[1]) != 0)
+		nw = 1;
+	worker_main(&w[0]);
+	if (nw == 2)
+		pthread_join(w[1].th, NULL);
+	ev->budget = NULL;
+	err = j->err;
+	j->inputs_ok = w[0].ok + (nw == 2 ? w[1].ok : 0);
+	if (!err && ev2) {
+		ev2->budget = NULL;
+		err = hangdx_evidence_merge(ev, ev2);
+		if (ev2->limit_warned)
+			ev->limit_warned = true;
+	}
+out_free:
+	for (i = 0; i < (ev2 ? 2 : 1); i++)
+		if (w[i].job)
+			worker_free(&w[i]);
+	hangdx_evidence_free(ev2);
+	return err;
+}
+
+static int job_init(struct job *j, struct hangdx_evidence *ev,
+		    const struct hangdx_ingest_opts *opts)
+{
+	memset(j, 0, sizeof *j);
+	j->ctx = ev->ctx;
+	job_limits(j, opts);
+	if (opts && opts->max_records)
+		ev->maxrec = opts->max_records;
+	return pthread_mutex_init(&j->lock, NULL) ? HANGDX_ENOMEM : HANGDX_OK;
+}
+
+static int job_finish(struct job *j, struct hangdx_evidence *ev,
+		      const struct hangdx_ingest_opts *opts)
+{
+	int err = job_run(j, ev, opts ? opts->threads : 0);
+
+	job_free(j);
+	if (err)
+		return err;
+	return j->inputs_ok ? HANGDX_OK : HANGDX_ENOTFOUND;
+}
+
+int hangdx_ingest_paths(struct hangdx_evidence *ev, const char *const *paths,
+			size_t n, const struct hangdx_ingest_opts *opts)
+{
+	struct job j;
+	size_t i;
+	int err;
+
+	if (!ev || (n && !paths))
+		return HANGDX_EINVAL;
+	err = job_init(&j, ev, opts);
+	if (err)
+		return err;
+	for (i = 0; i < n && !err; i++) {
+		ev->c.inputs++;
+		err = add_path(&j, ev, paths[i]);
+	}
+	if (err) {
+		job_free(&j);
+		return err;
+	}
+	return job_finish(&j, ev, opts);
+}
+
+int hangdx_ingest_path(struct hangdx_evidence *ev, const char *path,
+		       const struct hangdx_ingest_opts *opts)
+{
+	return hangdx_ingest_paths(ev, &path, 1, opts);
+}
+
+int hangdx_ingest_mem(struct hangdx_evidence *ev, const char *name,
+		      const void *data, size_t len,
+		      const struct hangdx_ingest_opts *opts)
+{
+	struct job j;
+	int err;
+
+	if (!ev || !name || (len && !data))
+		return HANGDX_EINVAL;
+	err = job_init(&j, ev, opts);
+	if (err)
+		return err;
+	ev->c.inputs++;
+	err = add_task(&j, NULL, name, data ? data : "", len, false);
+	if (err) {
+		job_free(&j);
+		return err;
+	}
+	return job_finish(&j, ev, opts);
+}

@@ -1,0 +1,328 @@
+/*
+ * diagnosis.c - the diagnosis reports: text for a person at a terminal
+ * (the verdict in one paragraph, then the chain hop by hop with the
+ * evidence line of each hop, the alike ranks, the fix), JSON for tools
+ * (docs/DIAGNOSIS.md), and DOT for the rebuilt wait-for graph.  Strings
+ * from logs are escaped for JSON and DOT; the text report prints them as
+ * they are but without control bytes.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "../analyze/analyze.h"
+#include "report.h"
+
+#define C_BOLD "\033[1m"
+#define C_RED "\033[1;31m"
+#define C_YEL "\033[33m"
+#define C_DIM "\033[2m"
+#define C_OFF "\033[0m"
+
+struct out {
+	FILE *fp;
+	bool color;
+};
+
+static const char *col(const struct out *o, const char *c)
+{
+	return o->color ? c : "";
+}
+
+/* Print s without control bytes (log text may hold escapes). */
+static void put_clean(FILE *fp, const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s >= 0x20 && *s != 0x7f)
+			fputc(*s, fp);
+}
+
+/* Word-wrap text at width; the first line at indent, the others at
+ * indent + hang. */
+static void wrap(FILE *fp, const char *text, int indent, int hang, int width)
+{
+	int col_at = indent;
+	const char *p = text;
+
+	fprintf(fp, "%*s", indent, "");
+	while (*p) {
+		const char *w = p;
+		int n;
+		while (*p && *p != ' ')
+			p++;
+		n = (int)(p - w);
+		if (col_at > indent && col_at + 1 + n > width) {
+			fprintf(fp, "\n%*s", indent + hang, "");
+			col_at = indent + hang;
+		} else if (col_at > indent) {
+			fputc(' ', fp);
+			col_at++;
+		}
+		fprintf(fp, "%.*s", n, w);
+		col_at += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', fp);
+}
+
+static const char *verdict_name(int v)
+{
+	return v == HANGDX_V_DEADLOCK ? "DEADLOCK" : v == HANGDX_V_HANG ? "HANG"
+									 : "NO HANG";
+}
+
+static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
+{
+	char ts[32] = "-";
+
+	fprintf(o->fp, "%shangdx: %s%s%s — %s%s\n\n", col(o, C_BOLD),
+		col(o, d->verdict == HANGDX_V_NO_HANG ? "" : C_RED),
+		verdict_name(d->verdict), col(o, C_OFF), hx_cat_text(d->cat),
+		d->proven ? " (proven)" : "");
+	wrap(o->fp, d->summary, 2, 0, 78);
+	if (d->first_ts != HX_NONE)
+		hx_format_ts(d->first_ts, ts);
+	fprintf(o->fp, "\n  root cause rank: %d    first failing rank: %d%s%s%s\n",
+		d->root_rank, d->first_rank, d->first_rank >= 0 ? " (" : "",
+		d->first_rank >= 0 ? ts : "", d->first_rank >= 0 ? ")" : "");
+}
+
+static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
+{
+	size_t i;
+	char where[600];
+
+	if (!d->nhops)
+		return;
+	fprintf(o->fp, "\n%schain%s (each waits for the next)\n", col(o, C_BOLD),
+		col(o, C_OFF));
+	for (i = 0; i < d->nhops; i++) {
+		const struct hx_hop *h = &d->hops[i];
+		fprintf(o->fp, "  %2zu. ", i + 1);
+		put_clean(o->fp, h->what);
+		fputc('\n', o->fp);
+		if (h->rec != HX_NOREC) {
+			hx_dwhere(d, h->rec, where, sizeof where);
+			fprintf(o->fp, "      %s", col(o, C_DIM));
+			put_clean(o->fp, where);
+			fprintf(o->fp, "%s\n", col(o, C_OFF));
+		}
+		if (h->why[0] && (i + 1 < d->nhops || d->proven))
+			fprintf(o->fp, "      %s-- %s -->%s\n", col(o, C_YEL), h->why,
+				col(o, C_OFF));
+	}
+	if (d->proven)
+		fprintf(o->fp, "      (back to 1)\n");
+}
+
+static void rank_list(FILE *fp, const int32_t *r, uint32_t n)
+{
+	uint32_t i = 0, shown = 0;
+
+	while (i < n && shown < 12) {
+		uint32_t j = i;
+		while (j + 1 < n && r[j + 1] == r[j] + 1)
+			j++;
+		fprintf(fp, "%s%d", shown ? "," : "", r[i]);
+		if (j > i)
+			fprintf(fp, "-%d", r[j]);
+		shown++;
+		i = j + 1;
+	}
+	if (i < n)
+		fprintf(fp, ",...");
+}
+
+static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
+{
+	size_t g;
+
+	if (!d->ngroups)
+		return;
+	fprintf(o->fp, "\n%sranks%s\n", col(o, C_BOLD), col(o, C_OFF));
+	for (g = 0; g < d->ngroups; g++) {
+		const struct hx_group *gr = &d->groups[g];
+		fprintf(o->fp, "  %5u rank%s  ", gr->nranks, gr->nranks == 1 ? " " : "s");
+		put_clean(o->fp, gr->state);
+		fprintf(o->fp, ": ");
+		rank_list(o->fp, gr->ranks, gr->nranks);
+		fputc('\n', o->fp);
+	}
+}
+
+static void text_list(const struct out *o, const char *title,
+		      const char *const *v, size_t n, const char *c)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	fprintf(o->fp, "\n%s%s%s\n", col(o, c), title, col(o, C_OFF));
+	for (i = 0; i < n; i++) {
+		char line[1100];
+		snprintf(line, sizeof line, "- %s", v[i]);
+		wrap(o->fp, line, 2, 2, 78);
+	}
+}
+
+int hangdx_diagnosis_write_text(const struct hangdx_diagnosis *d, FILE *fp,
+				unsigned flags)
+{
+	struct out o = { fp, (flags & HANGDX_COLOR) != 0 };
+
+	text_head(d, &o);
+	text_chain(d, &o);
+	text_groups(d, &o);
+	text_list(&o, "fix", d->fixes, d->nfixes, C_BOLD);
+	text_list(&o, "warnings", d->warnings, d->nwarnings, C_YEL);
+	text_list(&o, "missing evidence", d->missing, d->nmissing, C_BOLD);
+	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
+}
+
+/* ---- JSON ---- */
+
+static void jstr(FILE *fp, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	fputc('"', fp);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f || *p == '<' || *p == '>' || *p == '&')
+			fprintf(fp, "\\u%04x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+static void json_list(FILE *fp, const char *key, const char *const *v, size_t n)
+{
+	size_t i;
+
+	fprintf(fp, ",\n  \"%s\": [", key);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ", " : "", fp);
+		jstr(fp, v[i]);
+	}
+	fputc(']', fp);
+}
+
+static void json_chain(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	size_t i;
+	char where[600];
+
+	fprintf(fp, ",\n  \"chain\": [");
+	for (i = 0; i < d->nhops; i++) {
+		const struct hx_hop *h = &d->hops[i];
+		fprintf(fp, "%s\n    {\"rank\": %d, \"what\": ", i ? "," : "", h->rank);
+		jstr(fp, h->what);
+		fprintf(fp, ", \"waits_for\": ");
+		jstr(fp, h->why);
+		fprintf(fp, ", \"evidence\": ");
+		if (h->rec == HX_NOREC) {
+			fputs("null", fp);
+		} else {
+			hx_dwhere(d, h->rec, where, sizeof where);
+			jstr(fp, where);
+		}
+		fputc('}', fp);
+	}
+	fprintf(fp, "%s]", d->nhops ? "\n  " : "");
+}
+
+static void json_groups(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	size_t g;
+	uint32_t i;
+
+	fprintf(fp, ",\n  \"groups\": [");
+	for (g = 0; g < d->ngroups; g++) {
+		const struct hx_group *gr = &d->groups[g];
+		fprintf(fp, "%s\n    {\"state\": ", g ? "," : "");
+		jstr(fp, gr->state);
+		fprintf(fp, ", \"count\": %u, \"ranks\": [", gr->nranks);
+		for (i = 0; i < gr->nranks; i++)
+			fprintf(fp, "%s%d", i ? "," : "", gr->ranks[i]);
+		fprintf(fp, "]}");
+	}
+	fprintf(fp, "%s]", d->ngroups ? "\n  " : "");
+}
+
+static void json_ranks(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	uint32_t r;
+	char ts[32];
+
+	fprintf(fp, ",\n  \"ranks\": [");
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		fprintf(fp, "%s\n    {\"rank\": %d, \"seen\": %s, \"lost\": %s, "
+			    "\"clock_skew_s\": %.6f", r ? "," : "", ri->rank,
+			ri->seen ? "true" : "false", ri->lost ? "true" : "false",
+			(double)ri->skew_us / 1e6);
+		if (ri->first_err_ts != HX_NONE) {
+			hx_format_ts(ri->first_err_ts, ts);
+			fprintf(fp, ", \"first_error\": \"%s\"", ts);
+		}
+		if (ri->wait_peer >= 0)
+			fprintf(fp, ", \"waits_for_rank\": %lld", (long long)ri->wait_peer);
+		if (ri->index >= 0)
+			fprintf(fp, ", \"op_index\": %lld", (long long)ri->index);
+		if (ri->op) {
+			fprintf(fp, ", \"op\": ");
+			jstr(fp, ri->op);
+		}
+		fprintf(fp, ", \"state\": ");
+		jstr(fp, ri->state);
+		fputc('}', fp);
+	}
+	fprintf(fp, "%s]", d->nranks ? "\n  " : "");
+}
+
+int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	static const char *const vnames[] = { "no_hang", "hang", "deadlock" };
+	char ts[32];
+
+	fprintf(fp, "{\n  \"format\": \"hangdx-diagnosis-1\",\n  \"verdict\": \"%s\",\n"
+		    "  \"category\": \"%s\",\n  \"proven\": %s,\n  \"summary\": ",
+		vnames[d->verdict], hx_cat_id(d->cat), d->proven ? "true" : "false");
+	jstr(fp, d->summary);
+	fprintf(fp, ",\n  \"root_rank\": %d,\n  \"first_failing_rank\": %d,\n"
+		    "  \"aicpu_cores\": %u", d->root_rank, d->first_rank, d->cores);
+	if (d->first_ts != HX_NONE) {
+		hx_format_ts(d->first_ts, ts);
+		fprintf(fp, ",\n  \"first_error_time\": \"%s\"", ts);
+	}
+	json_chain(d, fp);
+	json_groups(d, fp);
+	json_list(fp, "fixes", d->fixes, d->nfixes);
+	json_list(fp, "warnings", d->warnings, d->nwarnings);
+	json_list(fp, "missing", d->missing, d->nmissing);
+	json_ranks(d, fp);
+	fprintf(fp, "\n}\n");
+	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
+}
+
+int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	struct hx_buf b;
+	int err;
+
+	hx_buf_init(&b, d->ctx, 256u << 20);
+	if (d->have_snapshot) {
+		char title[200];
+		snprintf(title, sizeof title, "hangdx: %s, %s",
+			 verdict_name(d->verdict), hx_cat_text(d->cat));
+		err = hx_report_dot(&b, &d->wg, &d->st, title);
+	} else {
+		err = hx_buf_puts(&b, "digraph hangdx {\n  label=\"no device stream dumps: "
+				       "nothing to draw\";\n}\n");
+	}
+	if (!err && b.p && fputs(b.p, fp) < 0)
+		err = HANGDX_EIO;
+	hx_buf_free(&b);
+	return err;
+}

@@ -1,0 +1,40 @@
+#!/bin/sh
+# t30-parse.sh - golden tests of `hangdx parse --json`: every sample of
+# ../shared/samples and every raw-log case of the ascend-fd peer fixtures
+# gives exactly the evidence in tests/golden/parse/<name>.jsonl (reviewed
+# by hand against log-formats.md; regenerate with scripts/regen-golden.sh
+# only after a deliberate change).  Also: text view, exit codes, usage.
+. tests/cli/lib.sh
+G=tests/golden/parse
+export HANGDX SHARED
+
+while read -r kind arg; do
+	case $kind in ''|'#'*) continue ;; esac
+	name=$(sh $G/name.sh "$kind" "$arg")
+	sh $G/run-case.sh "$kind" "$arg" > "$T/$name.jsonl"
+	t_golden "parse --json $arg" "$G/$name.jsonl" "$T/$name.jsonl"
+done < $G/cases.txt
+
+# every JSON line is one object, and records come before summaries
+t_ok "golden output is JSON Lines" python3 -c '
+import json, sys, glob
+for f in glob.glob(sys.argv[1] + "/*.jsonl"):
+    kinds = [json.loads(l)["kind"] for l in open(f)]
+    assert kinds and kinds[-1] == "totals", f
+' "$G"
+
+S=$SHARED/samples
+t_ok "text view names file:line" sh -c \
+	"cd '$S' && '$HANGDX' parse 07-mindspore-ei0002-notify-wait-heartbeat-lost.log | grep -q '^07-mindspore-ei0002-notify-wait-heartbeat-lost.log:5: ei0002 '"
+t_ok "stdin is read with -" sh -c \
+	"'$HANGDX' parse --json - < '$S/10-mindcluster-rc122-4rank-notify-wait-chain.log' | grep -c '\"kind\":\"hccl_task_fail\"' | grep -qx 4"
+t_ok "one thread and two give the same output" sh -c \
+	"cd '$SHARED/peer-fixtures/ascend-fd' && '$HANGDX' parse --json --threads 1 rc_diag st_testcase > '$T/one' 2>/dev/null &&
+	 '$HANGDX' parse --json --threads 2 rc_diag st_testcase > '$T/two' 2>/dev/null && cmp '$T/one' '$T/two'"
+t_ok "--summary prints no records" sh -c \
+	"cd '$S' && '$HANGDX' parse --json --summary 01-hccl-doc-ei0002-op-mismatch-allreduce-vs-allgather.log | grep -v '\"kind\":\"hccl_task_fail\"' | grep -q totals"
+t_exit 3 "exit 3 when no input can be read" "$HANGDX" parse "$T/does-not-exist"
+t_exit 2 "exit 2 without a path" "$HANGDX" parse
+t_exit 2 "exit 2 on a bad option value" "$HANGDX" parse --max-line 0 "$S"
+t_ok "help lists the options" sh -c "'$HANGDX' help parse | grep -q -- --max-ratio"
+t_done

@@ -1,0 +1,268 @@
+/*
+ * test_ingest_evidence.c - the evidence store: merge is associative and
+ * equals reading everything at once; every public entry point returns
+ * HANGDX_ENOMEM and leaks nothing when any allocation fails; JSON output
+ * is valid UTF-8 whatever bytes the logs held; counters and ceilings.
+ */
+#include <stdio.h>
+#include "testutil.h"
+#include "core/core.h"
+#include "ingest/ingest.h"
+
+static const char *const texts[3] = {
+	"[INFO] HCCL(69395,python3):2024-04-07-18:35:53.327.288 [topoinfo_detect.cc:208][69395][HCCL_TRACE]SetupAgent rankNum[4], rank[0], rootInfo identifier[g1], server[s], logicDevId[0], phydevId[0], deviceIp[1.2.3.4]\n"
+	"[ERROR] HCCL(69395,python3):2024-04-08-02:55:04.903.511 [task_exception_handler.cc:452][69395][TaskExceptionHandler][Callback]Task run failed, base information is streamID:[3], taskID[77726298], taskType[Notify Wait], tag[AllReduce_g1], index[3], AlgType(level 0-1-2):[null-null-ring].\n"
+	"[ERROR] HCCL(69395,python3):2024-04-08-02:55:04.903.554 [task_exception_handler.cc:454][69395][TaskExceptionHandler][Callback]Task run failed, para information is notify id:[0x0000000000000050], stage:[ffffffff], remote rank:[3].\n",
+	"[ERROR] RUNTIME(8142,):2026-06-04-15:41:40.617.065 [device_error_proc.cc:1593]8602 ProcessStarsWaitTimeoutErrorInfo:The error from device(chipId:6, dieId:0), serial number is 1, event wait timeout occurred during task execution, stream_id:41, sq_id:8, task_id:30091, event_id=127, timeout=234s.\n",
+	"EI0002: [PID: 7277] 2024-11-28-11:59:30.645.648 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [unknown].base information: [streamID:[9], taskID[5], tag[AllReduce_g1]] task information: [\n"
+	"    Cluster Exception Location[IP/ID]:[90.90.92.240/1], Arrival Time:[Thu Nov 28 11:56:34 2024], Discoverer:[90.90.92.240/0], ExceptionType:[Heartbeat Lost Occurred]\n",
+};
+static const char *const names[3] = {
+	"w/worker-0/plog/plog-69395_1.log", "w/worker-1/plog/plog-8142_1.log",
+	"w/screen.txt"
+};
+
+static const struct hangdx_ingest_opts one = { .threads = 1 };
+
+static struct hangdx_evidence *read_one(struct hangdx_ctx *ctx, int i)
+{
+	struct hangdx_evidence *ev;
+
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_mem(ev, names[i], texts[i],
+					   strlen(texts[i]), &one), HANGDX_OK);
+	return ev;
+}
+
+/* JSON Lines of ev as a malloc'd string. */
+static char *jsonl(const struct hangdx_evidence *ev)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	assert_int_equal(hangdx_evidence_write_jsonl(ev, fp, HANGDX_EV_ALL),
+			 HANGDX_OK);
+	fclose(fp);
+	return buf;
+}
+
+static void test_merge_associative(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *a = read_one(ctx, 0), *b = read_one(ctx, 1);
+	struct hangdx_evidence *c = read_one(ctx, 2), *ab, *bc, *l, *r, *all;
+	char *sl, *sr, *sall;
+
+	(void)state;
+	/* (a + b) + c */
+	assert_int_equal(hangdx_evidence_new(ctx, &ab), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(ab, a), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(ab, b), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_new(ctx, &l), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(l, ab), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(l, c), HANGDX_OK);
+	/* a + (b + c) */
+	assert_int_equal(hangdx_evidence_new(ctx, &bc), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(bc, b), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(bc, c), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_new(ctx, &r), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(r, a), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(r, bc), HANGDX_OK);
+	/* c + b + a, read in one go */
+	assert_int_equal(hangdx_evidence_new(ctx, &all), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(all, c), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(all, b), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(all, a), HANGDX_OK);
+	sl = jsonl(l);
+	sr = jsonl(r);
+	sall = jsonl(all);
+	assert_string_equal(sl, sr);
+	assert_string_equal(sl, sall);
+	/* attribution needs the merge: the rank of process 69395 comes from
+	 * its init line, the EI0002 of another file names no rank */
+	assert_non_null(strstr(sl, "\"rank\":0,\"rank_from\":\"record\""));
+	assert_int_equal(hangdx_evidence_merge(l, l), HANGDX_EINVAL);
+	free(sl);
+	free(sr);
+	free(sall);
+	hangdx_evidence_free(a);
+	hangdx_evidence_free(b);
+	hangdx_evidence_free(c);
+	hangdx_evidence_free(ab);
+	hangdx_evidence_free(bc);
+	hangdx_evidence_free(l);
+	hangdx_evidence_free(r);
+	hangdx_evidence_free(all);
+	hangdx_ctx_free(ctx);
+}
+
+static void test_merge_dedup(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *a = read_one(ctx, 0), *twice;
+	char *s1, *s2;
+
+	(void)state;
+	/* the same file read on two machines: records are not doubled */
+	assert_int_equal(hangdx_evidence_new(ctx, &twice), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(twice, a), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(twice, a), HANGDX_OK);
+	s1 = jsonl(a);
+	s2 = jsonl(twice);
+	assert_string_equal(strstr(s1, "{\"kind\":\"file\""),
+			    strstr(s1, "{\"kind\":\"file\""));
+	assert_int_equal(strstr(s2, "{\"kind\":\"file\"") - s2,
+			 strstr(s1, "{\"kind\":\"file\"") - s1);
+	free(s1);
+	free(s2);
+	hangdx_evidence_free(a);
+	hangdx_evidence_free(twice);
+	hangdx_ctx_free(ctx);
+}
+
+/* One run of everything public, under an allocator failing the Nth call. */
+static int run_all(struct hangdx_ctx *ctx)
+{
+	struct hangdx_evidence *ev = NULL, *ev2 = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int err;
+
+	err = hangdx_evidence_new(ctx, &ev);
+	if (err)
+		return err;
+	err = hangdx_ingest_mem(ev, names[0], texts[0], strlen(texts[0]), &one);
+	if (!err)
+		err = hangdx_ingest_mem(ev, names[2], texts[2], strlen(texts[2]),
+					&one);
+	if (!err)
+		err = hangdx_evidence_new(ctx, &ev2);
+	if (!err)
+		err = hangdx_ingest_mem(ev2, names[1], texts[1],
+					strlen(texts[1]), &one);
+	if (!err)
+		err = hangdx_evidence_merge(ev, ev2);
+	if (!err) {
+		fp = open_memstream(&buf, &len);
+		err = hangdx_evidence_write_jsonl(ev, fp, HANGDX_EV_ALL);
+		if (!err)
+			err = hangdx_evidence_write_text(ev, fp, HANGDX_EV_ALL);
+		fclose(fp);
+		free(buf);
+	}
+	hangdx_evidence_free(ev2);
+	hangdx_evidence_free(ev);
+	return err;
+}
+
+static void test_alloc_failure(void **state)
+{
+	struct failalloc fa;
+	long n;
+
+	(void)state;
+	for (n = 2; n < 100000; n++) {
+		struct hangdx_ctx *ctx = failalloc_ctx(&fa, n);
+		int err;
+
+		assert_non_null(ctx);
+		err = run_all(ctx);
+		if (err != HANGDX_OK && err != HANGDX_ENOMEM)
+			fail_msg("allocation %ld: error %d", n, err);
+		assert_int_equal(fa.live, 1);          /* only the context */
+		hangdx_ctx_free(ctx);
+		if (err == HANGDX_OK && fa.count < n)
+			break;                         /* never reached n */
+	}
+	assert_true(n > 20);
+}
+
+static void test_json_is_utf8(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev;
+	/* GBK "测试", invalid UTF-8, a NUL-free control char, quotes */
+	static const char line[] =
+		"[ERROR] HCCL(1,py\"x):2024-04-08-02:55:04.903.511 [t.cc:1][1]Task run failed, base information is streamID:[3], taskID[7], tag[Ab\xb2\xe2\xca\xd4_\xff\x01\"q\\].\n";
+	char *s, *p;
+
+	(void)state;
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_mem(ev, "g\xb2.log", line, sizeof line - 1,
+					   &one), HANGDX_OK);
+	s = jsonl(ev);
+	assert_non_null(strstr(s, "\"tag\":\"Ab\\ufffd\\ufffd\\ufffd\\ufffd_\\ufffd\\u0001\\\"q\\\\\""));
+	assert_non_null(strstr(s, "\"pname\":\"py\\\"x\""));
+	assert_non_null(strstr(s, "\"file\":\"g\\ufffd.log\""));
+	for (p = s; *p; p++)
+		assert_true((unsigned char)*p < 0x80);  /* all escaped */
+	free(s);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+static void test_record_ceiling(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_ingest_opts o = { .threads = 1, .max_records = 2 };
+	struct hangdx_evidence *ev;
+	struct hangdx_ingest_stats st;
+	char buf[8192];
+	size_t n = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 10; i++)
+		n += (size_t)snprintf(buf + n, sizeof buf - n,
+			"[ERROR] HCCL(1,p):2024-04-08-02:55:04.903.511 [t.cc:1][%d]Task run failed, base information is streamID:[3], taskID[%d].\n", i, i);
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_mem(ev, "x.log", buf, n, &o), HANGDX_OK);
+	hangdx_evidence_stats(ev, &st);
+	assert_int_equal(st.records, 2);
+	assert_int_equal(st.skipped[HX_S_RECORDS], 8);
+	assert_int_equal(st.lines, 10);
+	assert_int_equal(hangdx_evidence_count(ev), 2);
+	assert_string_equal(hangdx_skip_reason_name(HX_S_RECORDS), "record_limit");
+	assert_null(hangdx_skip_reason_name(HANGDX_SKIP_REASONS));
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+static void test_text_view(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev = read_one(ctx, 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(hangdx_evidence_write_text(ev, fp, HANGDX_EV_RECORDS),
+			 HANGDX_OK);
+	fclose(fp);
+	assert_non_null(strstr(buf, "w/worker-0/plog/plog-69395_1.log:2: hccl_task_fail pid=69395 "));
+	assert_non_null(strstr(buf, " node=w/worker-0 rank=0 device=0 "));
+	assert_non_null(strstr(buf, " task_type=\"Notify Wait\""));
+	assert_non_null(strstr(buf, " notify_hccl=0x0000000000000050"));
+	assert_null(strstr(buf, "# totals"));
+	free(buf);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merge_associative),
+		cmocka_unit_test(test_merge_dedup),
+		cmocka_unit_test(test_alloc_failure),
+		cmocka_unit_test(test_json_is_utf8),
+		cmocka_unit_test(test_record_ceiling),
+		cmocka_unit_test(test_text_view),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

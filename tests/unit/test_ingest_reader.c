@@ -1,0 +1,486 @@
+/*
+ * test_ingest_reader.c - reading: archives and compressed files in place
+ * (tar.gz, tar.zst, zip, single .gz/.zst, nested), attribution from member
+ * paths, and hostile input: truncated and corrupt archives, decompression
+ * bombs (size and ratio ceilings), lines longer than the ceiling across
+ * chunk boundaries, NUL bytes, binary and empty files, directories with
+ * symlink loops.  Each gives a diagnostic and reading goes on.
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "testutil.h"
+#include "core/core.h"
+#include "ingest/ingest.h"
+
+static const char plog[] =
+	"[INFO] HCCL(77,p):2025-01-01-00:00:00.000.001 [op_base.cc:1] [77]Entry-HcclCommInitRootInfoInner:ranks[2], rank[1], rootinfo: host ip[1] port[1] nicDeploy[1] identifier[g], deviceLogicId[5]\n"
+	"[ERROR] HCCL(77,p):2025-01-01-00:00:09.000.001 [t.cc:1] [77][TaskExecStage][Timeout][HOST]Task run failed, base information is streamID:[2], taskID[21], tag[AllReduce_g].\n";
+
+/* ---- diagnostics captured ---- */
+
+static char g_diags[65536];
+
+static void capture(void *ud, const struct hangdx_diag *d)
+{
+	size_t n = strlen(g_diags);
+
+	(void)ud;
+	snprintf(g_diags + n, sizeof g_diags - n, "%s:%lu: %s: %s\n",
+		 d->file ? d->file : "-", d->line, hangdx_level_name(d->level),
+		 d->msg);
+}
+
+static struct hangdx_ctx *new_ctx(void)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+
+	g_diags[0] = '\0';
+	hangdx_ctx_set_diag(ctx, capture, NULL);
+	return ctx;
+}
+
+/* ---- archives made in memory ---- */
+
+struct member { const char *name; const void *data; size_t len; };
+
+static size_t make_archive(char *out, size_t cap, int format, int filter,
+			   const struct member *m, size_t n)
+{
+	struct archive *a = archive_write_new();
+	size_t used = 0, i;
+
+	assert_int_equal(archive_write_set_format(a, format), ARCHIVE_OK);
+	if (filter != ARCHIVE_FILTER_NONE)
+		assert_int_equal(archive_write_add_filter(a, filter), ARCHIVE_OK);
+	if (format == ARCHIVE_FORMAT_RAW)
+		archive_write_set_bytes_in_last_block(a, 1);
+	assert_int_equal(archive_write_open_memory(a, out, cap, &used),
+			 ARCHIVE_OK);
+	for (i = 0; i < n; i++) {
+		struct archive_entry *e = archive_entry_new();
+
+		archive_entry_set_pathname(e, m[i].name);
+		archive_entry_set_size(e, (la_int64_t)m[i].len);
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, 0644);
+		assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
+		assert_int_equal(archive_write_data(a, m[i].data, m[i].len),
+				 (la_ssize_t)m[i].len);
+		archive_entry_free(e);
+	}
+	assert_int_equal(archive_write_close(a), ARCHIVE_OK);
+	archive_write_free(a);
+	return used;
+}
+
+static struct hangdx_evidence *ingest(struct hangdx_ctx *ctx, const char *name,
+				      const void *data, size_t len,
+				      const struct hangdx_ingest_opts *o,
+				      int want)
+{
+	struct hangdx_ingest_opts def = { .threads = 1 };
+	struct hangdx_evidence *ev;
+
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_mem(ev, name, data, len, o ? o : &def),
+			 want);
+	return ev;
+}
+
+static const struct hx_rec *first(const struct hangdx_evidence *ev, int kind)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nrec; i++)
+		if (ev->recs[i].kind == kind)
+			return &ev->recs[i];
+	fail_msg("no %s record", hx_kind_name(kind));
+	return NULL;
+}
+
+static char *jsonl(const struct hangdx_evidence *ev)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_int_equal(hangdx_evidence_write_jsonl(ev, fp, HANGDX_EV_ALL), 0);
+	fclose(fp);
+	return buf;
+}
+
+static void check_tar(int filter, const char *name)
+{
+	static char buf[1 << 20];
+	struct member m[2] = {
+		{ "rank-1/ascend/log/debug/plog/plog-77_1.log", plog, sizeof plog - 1 },
+		{ "rank-1/ascend/log/debug/device-5/device-77_1.log", "", 0 },
+	};
+	struct hangdx_ctx *ctx = new_ctx();
+	size_t n = make_archive(buf, sizeof buf, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED,
+				filter, m, 2);
+	struct hangdx_evidence *ev = ingest(ctx, name, buf, n, NULL, HANGDX_OK);
+	const struct hx_rec *r = first(ev, HX_K_HCCL_TASK_FAIL);
+	char want[256], *s;
+
+	snprintf(want, sizeof want, "%s!/rank-1/ascend/log/debug/plog/plog-77_1.log",
+		 name);
+	assert_string_equal(hx_ev_str(ev, r->file), want);
+	assert_int_equal(ev->c.files, 2);
+	assert_int_equal(ev->c.archives, 1);
+	s = jsonl(ev);
+	/* attribution from the member path: rank-1, and device 5 from init */
+	assert_non_null(strstr(s, "\"rank\":1,\"rank_from\":\"path\",\"device\":5"));
+	free(s);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+static void test_tar_gz(void **state)
+{
+	(void)state;
+	check_tar(ARCHIVE_FILTER_GZIP, "logs.tar.gz");
+}
+
+static void test_tar_zst(void **state)
+{
+	(void)state;
+	check_tar(ARCHIVE_FILTER_ZSTD, "logs.tar.zst");
+}
+
+static void test_plain_tar(void **state)
+{
+	(void)state;
+	check_tar(ARCHIVE_FILTER_NONE, "logs.tar");
+}
+
+static void test_zip(void **state)
+{
+	static char buf[1 << 20];
+	struct member m = { "node-3/plog-77_1.log", plog, sizeof plog - 1 };
+	struct hangdx_ctx *ctx = new_ctx();
+	size_t n = make_archive(buf, sizeof buf, ARCHIVE_FORMAT_ZIP,
+				ARCHIVE_FILTER_NONE, &m, 1);
+	struct hangdx_evidence *ev = ingest(ctx, "b.zip", buf, n, NULL, HANGDX_OK);
+	const struct hx_rec *r = first(ev, HX_K_HCCL_TASK_FAIL);
+
+	(void)state;
+	assert_string_equal(hx_ev_str(ev, r->file), "b.zip!/node-3/plog-77_1.log");
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+static void check_single(int filter, const char *name)
+{
+	static char buf[1 << 20];
+	struct member m = { "data", plog, sizeof plog - 1 };
+	struct hangdx_ctx *ctx = new_ctx();
+	size_t n = make_archive(buf, sizeof buf, ARCHIVE_FORMAT_RAW, filter,
+				&m, 1);
+	struct hangdx_evidence *ev = ingest(ctx, name, buf, n, NULL, HANGDX_OK);
+	const struct hx_rec *r = first(ev, HX_K_HCCL_TASK_FAIL);
+
+	/* a compressed file is named as itself, not as a member */
+	assert_string_equal(hx_ev_str(ev, r->file), name);
+	assert_int_equal(r->line, 2);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+static void test_single_gz(void **state)
+{
+	(void)state;
+	check_single(ARCHIVE_FILTER_GZIP, "plog-77_1.log.gz");
+}
+
+static void test_single_zst(void **state)
+{
+	(void)state;
+	check_single(ARCHIVE_FILTER_ZSTD, "plog-77_1.log.zst");
+}
+
+static void test_nested(void **state)
+{
+	static char inner[1 << 16], outer[1 << 17];
+	struct member mi = { "data", plog, sizeof plog - 1 }, mo;
+	struct hangdx_ctx *ctx = new_ctx();
+	size_t ni = make_archive(inner, sizeof inner, ARCHIVE_FORMAT_RAW,
+				 ARCHIVE_FILTER_GZIP, &mi, 1), no;
+	struct hangdx_evidence *ev;
+	const struct hx_rec *r;
+
+	(void)state;
+	mo.name = "worker-2/plog-77_1.log.gz";
+	mo.data = inner;
+	mo.len = ni;
+	no = make_archive(outer, sizeof outer, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED,
+			  ARCHIVE_FILTER_GZIP, &mo, 1);
+	ev = ingest(ctx, "all.tgz", outer, no, NULL, HANGDX_OK);
+	r = first(ev, HX_K_HCCL_TASK_FAIL);
+	assert_string_equal(hx_ev_str(ev, r->file),
+			    "all.tgz!/worker-2/plog-77_1.log.gz");
+	assert_int_equal(ev->c.archives, 2);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+static void test_truncated_archive(void **state)
+{
+	static char buf[1 << 20], big[300000];
+	struct member m[2];
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev;
+	size_t n, i;
+
+	(void)state;
+	for (i = 0; i + sizeof plog - 1 <= sizeof big; i += sizeof plog - 1)
+		memcpy(big + i, plog, sizeof plog - 1);
+	m[0].name = "a/plog-1_1.log";
+	m[0].data = big;
+	m[0].len = i;
+	m[1].name = "b/plog-2_1.log";
+	m[1].data = plog;
+	m[1].len = sizeof plog - 1;
+	/* a fast, poorly compressible mix keeps the cut inside member a */
+	n = make_archive(buf, sizeof buf, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED,
+			 ARCHIVE_FILTER_GZIP, m, 2);
+	ev = ingest(ctx, "cut.tar.gz", buf, n / 2, NULL, HANGDX_OK);
+	assert_non_null(strstr(g_diags, "cut.tar.gz!/a/plog-1_1.log"));
+	assert_true(ev->c.skipped[HX_S_TRUNCATED] >= 1);
+	assert_true(ev->nrec > 0);          /* what came before the cut */
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+static void test_corrupt_archive(void **state)
+{
+	static const char junk[] = "\x1f\x8b\x08\x00garbage that is not deflate at all";
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev;
+
+	(void)state;
+	ev = ingest(ctx, "bad.gz", junk, sizeof junk - 1, NULL, HANGDX_ENOTFOUND);
+	assert_non_null(strstr(g_diags, "bad.gz"));
+	assert_non_null(strstr(g_diags, "error"));
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* Text that compresses without end: short lines of one letter. */
+static char *text_bomb(size_t len)
+{
+	char *s = malloc(len);
+	size_t i;
+
+	memset(s, 'a', len);
+	for (i = 99; i < len; i += 100)
+		s[i] = '\n';
+	return s;
+}
+
+static void test_bomb_size(void **state)
+{
+	static char buf[1 << 20];
+	struct hangdx_ingest_opts o = { .threads = 1, .max_member = 1 << 20 };
+	size_t len = 8u << 20;
+	char *zeros = text_bomb(len);
+	struct member m = { "data", zeros, len };
+	struct hangdx_ctx *ctx = new_ctx();
+	size_t n = make_archive(buf, sizeof buf, ARCHIVE_FORMAT_RAW,
+				ARCHIVE_FILTER_GZIP, &m, 1);
+	struct hangdx_evidence *ev = ingest(ctx, "z.gz", buf, n, &o, HANGDX_OK);
+
+	(void)state;
+	assert_non_null(strstr(g_diags, "z.gz:0: error: uncompressed size over the ceiling"));
+	assert_int_equal(ev->c.skipped[HX_S_LIMIT], 1);
+	assert_int_equal(ev->c.bytes, 1u << 20);       /* up to the ceiling */
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+	free(zeros);
+}
+
+static void test_bomb_ratio(void **state)
+{
+	static char buf[1 << 20];
+	struct hangdx_ingest_opts o = { .threads = 1, .max_ratio = 100,
+					.max_member = 8u << 20 };
+	size_t len = 16u << 20;
+	char *zeros = text_bomb(len);
+	struct member m = { "data", zeros, len };
+	struct hangdx_ctx *ctx = new_ctx();
+	size_t n = make_archive(buf, sizeof buf, ARCHIVE_FORMAT_RAW,
+				ARCHIVE_FILTER_ZSTD, &m, 1);
+	struct hangdx_evidence *ev = ingest(ctx, "z.zst", buf, n, &o, HANGDX_OK);
+
+	(void)state;
+	assert_non_null(strstr(g_diags, "decompression ratio over 100:1"));
+	assert_true(ev->c.bytes < len);
+	hangdx_evidence_free(ev);
+	/* zeros: an end-of-archive tar block, so no file at all */
+	memset(zeros, 0, len);
+	n = make_archive(buf, sizeof buf, ARCHIVE_FORMAT_RAW, ARCHIVE_FILTER_ZSTD,
+			 &m, 1);
+	ev = ingest(ctx, "zeros.zst", buf, n, &o, HANGDX_ENOTFOUND);
+	assert_non_null(strstr(g_diags, "zeros.zst:0: warning: no file in this archive"));
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+	free(zeros);
+}
+
+static void test_long_line(void **state)
+{
+	struct hangdx_ingest_opts o = { .threads = 1, .max_line = 4096 };
+	size_t big = 3u << 20, n;
+	char *text = malloc(big + 1024);
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev;
+	const struct hx_rec *r;
+
+	(void)state;
+	memcpy(text, "[ERROR] HCCL(1,p):", 18);
+	memset(text + 18, 'x', big - 19);
+	text[big - 1] = '\n';
+	n = big + (size_t)snprintf(text + big, 1024, "%s", plog);
+	ev = ingest(ctx, "long.log", text, n, &o, HANGDX_OK);
+	assert_int_equal(ev->c.skipped[HX_S_TOO_LONG], 1);
+	assert_non_null(strstr(g_diags, "long.log:1: warning: line longer than 4096 bytes"));
+	r = first(ev, HX_K_HCCL_TASK_FAIL);
+	assert_int_equal(r->line, 3);            /* numbering goes on */
+	assert_int_equal(r->off, big + strlen(plog) - strlen(strchr(plog, '\n') + 1));
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+	free(text);
+}
+
+static void test_nul_binary_empty(void **state)
+{
+	static const char nul[] = "[ERROR] HCCL(1,p):2025-01-01-00:00:00.000.001 [t.cc:1] [1]Task run \0failed\n";
+	static const unsigned char png[64] = { 0x89, 'P', 'N', 'G', 0x0d, 0x0a,
+					       0x1a, 0x0a, 0, 0, 0, 0x0d };
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev;
+
+	(void)state;
+	ev = ingest(ctx, "nul.log", nul, sizeof nul - 1, NULL, HANGDX_OK);
+	assert_int_equal(ev->c.skipped[HX_S_NUL], 1);
+	assert_non_null(strstr(g_diags, "nul.log:1: warning: NUL bytes"));
+	hangdx_evidence_free(ev);
+	ev = ingest(ctx, "x.png", png, sizeof png, NULL, HANGDX_ENOTFOUND);
+	assert_int_equal(ev->c.skipped[HX_S_BINARY], 1);
+	assert_non_null(strstr(g_diags, "x.png:0: warning: binary file skipped"));
+	hangdx_evidence_free(ev);
+	ev = ingest(ctx, "empty.log", "", 0, NULL, HANGDX_OK);
+	assert_non_null(strstr(g_diags, "empty.log:0: note: empty file"));
+	assert_int_equal(ev->files[0].status, HX_FS_EMPTY);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void test_directory_loop(void **state)
+{
+	char dir[] = "/tmp/hx-reader-XXXXXX", p[512];
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev;
+	const char *paths[1];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof p, "%s/rank-0", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof p, "%s/rank-0/plog-77_1.log", dir);
+	write_file(p, plog);
+	snprintf(p, sizeof p, "%s/rank-0/loop", dir);
+	assert_int_equal(symlink("..", p), 0);
+	snprintf(p, sizeof p, "%s/dangling", dir);
+	assert_int_equal(symlink("nowhere", p), 0);
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	paths[0] = dir;
+	assert_int_equal(hangdx_ingest_paths(ev, paths, 1, NULL), HANGDX_OK);
+	assert_non_null(strstr(g_diags, "symlink loop"));
+	assert_non_null(strstr(g_diags, "dangling:0: warning: cannot stat"));
+	assert_int_equal(ev->c.files, 1);        /* read once */
+	hangdx_evidence_free(ev);
+	/* a path that does not exist, next to one that does */
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	snprintf(p, sizeof p, "%s/rank-0/plog-77_1.log", dir);
+	{
+		const char *two[2] = { "/nonexistent/x.log", p };
+
+		assert_int_equal(hangdx_ingest_paths(ev, two, 2, NULL), HANGDX_OK);
+		assert_int_equal(hangdx_ingest_paths(ev, two, 1, NULL),
+				 HANGDX_ENOTFOUND);
+	}
+	assert_non_null(strstr(g_diags, "/nonexistent/x.log:0: error: cannot open"));
+	hangdx_evidence_free(ev);
+	snprintf(p, sizeof p, "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+	hangdx_ctx_free(ctx);
+}
+
+static void test_two_threads(void **state)
+{
+	char dir[] = "/tmp/hx-reader-XXXXXX", p[512];
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *a, *b;
+	struct hangdx_ingest_opts o1 = { .threads = 1 }, o2 = { .threads = 2 };
+	const char *paths[1];
+	char *sa, *sb;
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < 6; i++) {
+		snprintf(p, sizeof p, "%s/plog-%d_1.log", dir, 70 + i);
+		write_file(p, plog);
+	}
+	paths[0] = dir;
+	assert_int_equal(hangdx_evidence_new(ctx, &a), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_new(ctx, &b), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_paths(a, paths, 1, &o1), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_paths(b, paths, 1, &o2), HANGDX_OK);
+	sa = jsonl(a);
+	sb = jsonl(b);
+	assert_string_equal(sa, sb);
+	free(sa);
+	free(sb);
+	hangdx_evidence_free(a);
+	hangdx_evidence_free(b);
+	snprintf(p, sizeof p, "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+	hangdx_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tar_gz),
+		cmocka_unit_test(test_tar_zst),
+		cmocka_unit_test(test_plain_tar),
+		cmocka_unit_test(test_zip),
+		cmocka_unit_test(test_single_gz),
+		cmocka_unit_test(test_single_zst),
+		cmocka_unit_test(test_nested),
+		cmocka_unit_test(test_truncated_archive),
+		cmocka_unit_test(test_corrupt_archive),
+		cmocka_unit_test(test_bomb_size),
+		cmocka_unit_test(test_bomb_ratio),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_nul_binary_empty),
+		cmocka_unit_test(test_directory_loop),
+		cmocka_unit_test(test_two_threads),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
