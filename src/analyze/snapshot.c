@@ -31,6 +31,7 @@ struct kern {                   /* an HCCL kernel holding a core */
 	int64_t kstream, msq, core;
 	uint32_t rec;
 	bool ended;
+	int64_t end_ts;
 };
 
 struct slot {                   /* (rank, id) -> index map entry */
@@ -210,8 +211,10 @@ static void collect_kernel(struct snap *s, uint32_t rec)
 		return;
 	k = sl->val >= 0 ? &s->kerns[sl->val] : NULL;
 	if (k && !k->ended) {
-		if (strcmp(what, "end") == 0)
+		if (strcmp(what, "end") == 0) {
 			k->ended = true;
+			k->end_ts = d->ev->recs[rec].ts;
+		}
 		else if (strcmp(what, "status") == 0)
 			k->msq = hx_dnum(d, rec, HX_F_SQ, k->msq);
 		return;
@@ -224,7 +227,7 @@ static void collect_kernel(struct snap *s, uint32_t rec)
 		return;
 	s->kerns = v;
 	s->kerns[s->nkern] = (struct kern){ rank, ks, -1,
-		hx_dnum(d, rec, HX_F_CORE, -1), rec, false };
+		hx_dnum(d, rec, HX_F_CORE, -1), rec, false, HX_NONE };
 	sl->val = (int32_t)s->nkern++;
 }
 
@@ -488,22 +491,36 @@ static void place_kernel(struct snap *s, const struct kern *k, uint32_t ci)
 	d->ranks[k->rank].kernels++;
 }
 
+/* The snapshot is the state at each rank's first TS dump: a kernel that
+ * ended only after it (the error cascade) was still holding its core. */
 static void place_kernels(struct snap *s)
 {
-	uint32_t *next = hx_calloc(s->d->ctx, s->d->nranks + 1, sizeof *next);
+	struct hangdx_diagnosis *d = s->d;
+	uint32_t *next = hx_calloc(d->ctx, d->nranks + 1, sizeof *next);
+	int64_t *when = hx_calloc(d->ctx, d->nranks + 1, sizeof *when);
 	size_t i;
 
-	if (!next) {
+	if (!next || !when) {
 		s->err = HANGDX_ENOMEM;
-		return;
+		goto out_free;
+	}
+	for (i = 0; i < d->nranks; i++)
+		when[i] = INT64_MAX;
+	for (i = 0; i < s->ndump; i++) {
+		int64_t ts = d->ev->recs[s->dumps[i].rec].ts;
+		if (ts != HX_NONE && ts < when[s->dumps[i].rank])
+			when[s->dumps[i].rank] = ts;
 	}
 	for (i = 0; i < s->nkern; i++) {
 		const struct kern *k = &s->kerns[i];
-		if (k->ended || (uint32_t)k->rank >= s->d->nranks)
+		if ((uint32_t)k->rank >= d->nranks ||
+		    (k->ended && k->end_ts != HX_NONE && k->end_ts < when[k->rank]))
 			continue;
 		place_kernel(s, k, next[k->rank]++);
 	}
-	hx_free(s->d->ctx, next);
+out_free:
+	hx_free(d->ctx, next);
+	hx_free(d->ctx, when);
 }
 
 /* An event wait waits for the nearest pending record of its event on the

@@ -1562,6 +1562,29 @@ static int watchdog_line(struct hx_reader *r, const struct hx_prefix *p)
 
 /* ---- HCCL host and device lines ---- */
 
+/* Device-side HCCL kernel lifetime (INFO): which AICPU core a kernel
+ * holds, and, resident with op retry on, the main stream it waits to
+ * drain:  "[HcclCommAicpu][Orchestrate]kernel start, tag[..], index[..],
+ * streamId:5, core[0]."; "...kernel end, ..., streamId:5, state[ok].";
+ * "[HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:10, head:0,
+ * tail:4, tag[..], index[..], streamId:5." */
+static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
+			const char *what)
+{
+	const char *s = p->body, *v;
+	size_t n = p->bodylen, vl;
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_AICPU_KERNEL, p);
+	put_lit(&b, HX_F_WHAT, what);
+	kv_all(&b, L_HCCL, s, n);
+	if (hx_after(s, n, "core[", "]", &v, &vl))
+		put_u64(&b, HX_F_CORE, v, vl);
+	if (hx_after(s, n, "state[", "]", &v, &vl))
+		hx_rb_str(&b, HX_F_STATUS, v, vl);
+	return emit(r, &b);
+}
+
 static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 {
 	const char *s = p->body, *at;
@@ -1569,6 +1592,14 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 
 	if (HAS(s, n, "Task run failed") || HAS(s, n, "Task from HCCL run failed"))
 		return hccl_task_fail(r, p);
+	if (HAS(s, n, "[HcclCommAicpu]")) {
+		if (HAS(s, n, "kernel start"))
+			return aicpu_kernel(r, p, "start");
+		if (HAS(s, n, "kernel end"))
+			return aicpu_kernel(r, p, "end");
+		if (HAS(s, n, "Current state."))
+			return aicpu_kernel(r, p, "status");
+	}
 	if (HAS(s, n, "[TaskException]"))
 		return aicpu_exception(r, p);
 	if (HAS(s, n, "run failed of exception"))

@@ -48,7 +48,8 @@
 	XX(LINK_ERROR, "link_error")                                   \
 	XX(FRAMEWORK_ERROR, "framework_error")                         \
 	XX(WATCHDOG, "watchdog")                                       \
-	XX(TS_EXCEPTION, "ts_exception")
+	XX(TS_EXCEPTION, "ts_exception")                               \
+	XX(AICPU_KERNEL, "aicpu_kernel")
 
 enum hx_kind {
 #define HX_KIND_ENUM(name, text) HX_K_##name,

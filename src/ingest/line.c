@@ -277,6 +277,9 @@ static bool info_interesting(const char *s, size_t n)
 				    memcmp(p + 1, "Opre", 4) == 0 ||
 				    memcmp(p + 1, "HCCL_ENV", 5) == 0))
 			return true;
+		/* HCCL kernel lifetime lines: who holds the AICPU cores */
+		if (end - p > 10 && memcmp(p + 1, "HcclCommAi", 10) == 0)
+			return true;
 		p++;
 	}
 	return false;

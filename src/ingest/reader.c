@@ -387,9 +387,14 @@ static int file_skipped(struct worker *w, const char *display, int status,
 	return hx_ev_add_file(w->ev, &fs);
 }
 
+/*
+ * Binary: more than 5% control bytes (tab, newline, CR, FF, VT and ESC
+ * are text) or more than 1% NUL in the first 8 KiB.  Logs with a few NUL
+ * bytes (a file padded after a crash) still read, line by line.
+ */
 static bool looks_binary(const char *s, size_t n)
 {
-	size_t i, bad = 0;
+	size_t i, bad = 0, nul = 0;
 
 	if (n > SNIFF)
 		n = SNIFF;
@@ -399,8 +404,9 @@ static bool looks_binary(const char *s, size_t n)
 		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' &&
 		    c != '\f' && c != '\v' && c != 0x1b)
 			bad++;
+		nul += c == 0;
 	}
-	return n && bad * 10 > n;
+	return n && (bad * 20 > n || nul * 100 > n);
 }
 
 enum magic { M_TEXT, M_COMPRESSED, M_ARCHIVE };

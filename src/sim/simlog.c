@@ -668,12 +668,13 @@ static void on_kernel(struct sl_rank *r, const struct hx_logrec *rec)
 		    t, tag, rec->op, rec->stream_id, rec->core);
 		break;
 	case HX_LR_KERNEL_END:
-		say(r, W_DHCCL, LV_INFO, "[aicpu_communicator.cc:2561] [%u][HcclCommAicpu][Orchestrate]kernel end, tag[%s], index[%u], state[%s].",
-		    t, tag, rec->op, rec->text ? rec->text : "END");
+		say(r, W_DHCCL, LV_INFO, "[aicpu_communicator.cc:2561] [%u][HcclCommAicpu][Orchestrate]kernel end, tag[%s], index[%u], streamId:%u, state[%s].",
+		    t, tag, rec->op, rec->stream_id, rec->text ? rec->text : "END");
 		break;
 	default:
-		say(r, W_DHCCL, LV_INFO, "[aicpu_communicator.cc:3871] [%u][HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:%u, head:%u, tail:%u, tag[%s], index[%u].",
-		    t, main_sq(r, rec), rec->head, rec->tail, tag, rec->op);
+		say(r, W_DHCCL, LV_INFO, "[aicpu_communicator.cc:3871] [%u][HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:%u, head:%u, tail:%u, tag[%s], index[%u], streamId:%u.",
+		    t, main_sq(r, rec), rec->head, rec->tail, tag, rec->op,
+		    rec->stream_id);
 		break;
 	}
 }
