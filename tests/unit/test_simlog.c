@@ -637,7 +637,7 @@ static void check_other_device(const char *d0)
 {
 	has(d0, "[aicpu_communicator.cc:2378] [5012][HcclCommAicpu][Orchestrate]kernel start, tag[AllReduce_" IDENT "AllReduceMeshExecutor_device], index[21], streamId:2, core[2].\n");
 	has(d0, "[5012][HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:153, head:1488, tail:136, tag[AllReduce_");
-	has(d0, "[5012][HcclCommAicpu][Orchestrate]kernel end, tag[AllReduce_" IDENT "AllReduceMeshExecutor_device], index[21], state[END].\n");
+	has(d0, "[5012][HcclCommAicpu][Orchestrate]kernel end, tag[AllReduce_" IDENT "AllReduceMeshExecutor_device], index[21], streamId:2, state[END].\n");
 	has(d0, "[5004][HcclCommAicpu][PrintTaskExceptionByTaskId]streamId:149 tail:136 cqeType:11\n");
 	has(d0, "[aicpu_communicator.cc:3750] [5004][TaskException][AICPU]base information is streamId:149, sqid:153, head:1488, tail:136, type:SDMA, localRank:0, remoteRank:1, taskId:26063, notifyId:0, addr1High:0x12c0, addr1Low:0xc3c00000, addr2High:0x12c0, addr2Low:0xc2c00000.\n");
 	has(d0, "type:WRITE VALUE, localRank:0, remoteRank:1, taskId:26063,");
