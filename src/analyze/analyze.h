@@ -66,6 +66,7 @@ struct hx_rankinfo {
 	int64_t stream, task;
 	/* other failures */
 	uint32_t link_rec;
+	uint32_t dma_rec;         /* AICPU dump of the failed copy (stream, task) */
 	int64_t link_peer;
 	uint32_t aicpu_timeout_rec;
 	uint32_t sq_full_rec;
@@ -83,6 +84,8 @@ struct hx_rankinfo {
 /* One hop of the explained chain. */
 struct hx_hop {
 	int32_t rank;
+	char kind[24];            /* task kind, "AICPU_POOL", or "" */
+	int64_t stream_id, task_id;  /* -1 when not a task */
 	char what[200];
 	char why[64];             /* how it waits for the next hop */
 	uint32_t rec;             /* evidence record, HX_NOREC */
@@ -107,6 +110,8 @@ struct hangdx_diagnosis {
 	int32_t root_rank, first_rank;
 	int64_t first_ts;
 	unsigned cores;
+	bool cores_given;                   /* by the user; else inferred */
+	unsigned cores_inferred;            /* from the held cores, or 0 */
 	bool proven;                        /* deadlock proven on the snapshot */
 	char summary[1536];
 

@@ -21,6 +21,7 @@ int hangdx_diagnose(const struct hangdx_evidence *ev,
 	d->ctx = ev->ctx;
 	d->ev = ev;
 	d->cores = opts && opts->cores ? opts->cores : DEFAULT_CORES;
+	d->cores_given = opts && opts->cores;
 	d->root_rank = d->first_rank = -1;
 	hx_arena_init(&d->arena, d->ctx, 0);
 	d->wg.ctx = d->ctx;

@@ -274,6 +274,15 @@ static void note_fail(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
 		ri->fail_rec = rec;
 }
 
+static void on_dma_dump(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
+			uint32_t rec)
+{
+	const char *type = hx_dstr(d, rec, HX_F_TYPE);
+
+	if (type && strcmp(type, "NOTIFY WAIT") != 0 && ri->dma_rec == HX_NOREC)
+		ri->dma_rec = rec;
+}
+
 static void on_record(struct facts *f, uint32_t rec)
 {
 	struct hangdx_diagnosis *d = f->d;
@@ -298,13 +307,19 @@ static void on_record(struct facts *f, uint32_t rec)
 	case HX_K_ENV:
 		on_env(d, ri, rec);
 		break;
+	case HX_K_AICPU_EXCEPTION:
+		on_wait_failure(f, ri, rec);
+		on_task_fail_detail(d, ri, rec);
+		on_dma_dump(d, ri, rec);
+		break;
 	case HX_K_HCCL_TASK_FAIL:
 	case HX_K_EI0002:
-	case HX_K_AICPU_EXCEPTION:
 	case HX_K_RT_TIMEOUT:
 		if (r->kind != HX_K_RT_TIMEOUT)
 			on_wait_failure(f, ri, rec);
 		on_task_fail_detail(d, ri, rec);
+		/* these name the task that failed; the AICPU dump lists every
+		 * stream of the op */
 		note_fail(d, ri, rec);
 		break;
 	case HX_K_LINK_ERROR:
@@ -409,7 +424,7 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		ri->rank = (int32_t)r;
 		ri->device = ri->pid = -1;
 		ri->lost_rec = ri->first_err_rec = ri->wait_rec = HX_NOREC;
-		ri->fail_rec = HX_NOREC;
+		ri->fail_rec = ri->dma_rec = HX_NOREC;
 		ri->link_rec = ri->aicpu_timeout_rec = ri->sq_full_rec = HX_NOREC;
 		ri->stuck_rec = ri->retry_rec = HX_NOREC;
 		ri->first_err_ts = ri->last_ts = HX_NONE;

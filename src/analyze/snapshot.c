@@ -523,6 +523,39 @@ out_free:
 	hx_free(d->ctx, when);
 }
 
+/* Unless the user gave the core count, a device where every core the
+ * logs name is held by an HCCL kernel while an ordinary AICPU task waited
+ * at its stream head for the whole timeout had no other core: the pool's
+ * capacity is the cores held (4 on 910A-class parts, 6 on A2/A3). */
+static void infer_cores(struct snap *s)
+{
+	struct hangdx_diagnosis *d = s->d;
+	size_t i;
+
+	if (d->cores_given)
+		return;
+	for (i = 0; i < d->st.nstreams; i++) {
+		long h = hx_state_head(&d->st, (uint32_t)i);
+		struct hx_pool *p;
+		uint32_t c, top = 0;
+
+		if (h < 0 || d->st.tasks[h].kind != HX_T_AICPU ||
+		    d->st.tasks[h].state != HX_TS_WAITING)
+			continue;
+		p = &d->st.dev[d->st.streams[i].rank].pool;
+		for (c = 0; c < p->cap; c++)
+			if (p->holder[c] >= 0)
+				top = c + 1;
+		if (p->busy && p->busy == top && top < p->cap) {
+			p->cap = top;
+			if (!d->cores_inferred) {
+				d->cores_inferred = top;
+				d->cores = top;
+			}
+		}
+	}
+}
+
 /* An event wait waits for the nearest pending record of its event on the
  * same device (the first one the dumps show). */
 static void link_events(struct snap *s)
@@ -566,6 +599,7 @@ int hx_snapshot_build(struct hangdx_diagnosis *d)
 		goto out_free;
 	index_streams(&s);
 	place_kernels(&s);
+	infer_cores(&s);
 	link_events(&s);
 	err = s.err;
 	if (!err)

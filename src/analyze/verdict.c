@@ -76,6 +76,8 @@ int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,
 	h = &d->hops[d->nhops++];
 	h->rank = rank;
 	h->rec = rec;
+	h->kind[0] = '\0';
+	h->stream_id = h->task_id = -1;
 	snprintf(h->why, sizeof h->why, "%s", why ? why : "");
 	va_start(ap, fmt);
 	vsnprintf(h->what, sizeof h->what, fmt, ap);
@@ -151,14 +153,21 @@ static void cycle_hops(struct hangdx_diagnosis *d)
 			if (g->edges[j].from == from && g->edges[j].to == to)
 				why = hx_wedge_why_name((enum hx_wedge_why)g->edges[j].why);
 		if (n->kind == HX_WN_TASK) {
+			const struct hx_task *t = &d->st.tasks[n->id];
 			hx_task_label(&d->st, n->id, lab, sizeof lab);
-			hx_hop_add(d, (int32_t)d->st.streams[d->st.tasks[n->id].stream].rank,
+			hx_hop_add(d, (int32_t)d->st.streams[t->stream].rank,
 				   d->task_rec[n->id], why, "%s", lab);
+			snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "%s",
+				 hx_task_kind_name((enum hx_task_kind)t->kind));
+			d->hops[d->nhops - 1].stream_id = d->st.streams[t->stream].id;
+			d->hops[d->nhops - 1].task_id = t->task_id;
 		} else {
 			const struct hx_pool *p = &d->st.dev[n->id].pool;
 			hx_hop_add(d, (int32_t)n->id, HX_NOREC, why,
 				   "rank%u AICPU pool: %u of %u cores held by HCCL kernels",
 				   n->id, p->busy, p->cap);
+			snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind,
+				 n->kind == HX_WN_POOL ? "AICPU_POOL" : "LOST_RANK");
 		}
 	}
 }
@@ -206,6 +215,10 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 	d->cat = cycle_has_pool(d) ? HX_CAT_AICPU_DEADLOCK : HX_CAT_WAIT_CYCLE;
 	d->root_rank = cycle_rank(d);
 	cycle_hops(d);
+	if (d->cores_inferred)
+		FACT("AICPU cores per device taken as %u: every core the logs name was "
+		     "held by an HCCL kernel while an AICPU task waited at its stream head "
+		     "until the timeout (give --cores to state it).", d->cores_inferred);
 	if (d->cat == HX_CAT_AICPU_DEADLOCK) {
 		n = cycle_ranks(d);
 		snprintf(d->summary, sizeof d->summary,

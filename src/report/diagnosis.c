@@ -173,6 +173,7 @@ int hangdx_diagnosis_write_text(const struct hangdx_diagnosis *d, FILE *fp,
 	text_chain(d, &o);
 	text_groups(d, &o);
 	text_list(&o, "fix", d->fixes, d->nfixes, C_BOLD);
+	text_list(&o, "notes", d->facts, d->nfacts, C_BOLD);
 	text_list(&o, "warnings", d->warnings, d->nwarnings, C_YEL);
 	text_list(&o, "missing evidence", d->missing, d->nmissing, C_BOLD);
 	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
@@ -216,7 +217,12 @@ static void json_chain(const struct hangdx_diagnosis *d, FILE *fp)
 	fprintf(fp, ",\n  \"chain\": [");
 	for (i = 0; i < d->nhops; i++) {
 		const struct hx_hop *h = &d->hops[i];
-		fprintf(fp, "%s\n    {\"rank\": %d, \"what\": ", i ? "," : "", h->rank);
+		fprintf(fp, "%s\n    {\"rank\": %d, \"kind\": \"%s\"", i ? "," : "",
+			h->rank, h->kind);
+		if (h->stream_id >= 0)
+			fprintf(fp, ", \"stream_id\": %lld, \"task_id\": %lld",
+				(long long)h->stream_id, (long long)h->task_id);
+		fprintf(fp, ", \"what\": ");
 		jstr(fp, h->what);
 		fprintf(fp, ", \"waits_for\": ");
 		jstr(fp, h->why);
@@ -281,6 +287,33 @@ static void json_ranks(const struct hangdx_diagnosis *d, FILE *fp)
 	fprintf(fp, "%s]", d->nranks ? "\n  " : "");
 }
 
+/* The failure of the first failing rank: where it stopped. */
+static void json_first(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	const struct hx_rankinfo *ri;
+	char where[600];
+	uint32_t task;
+
+	if (d->first_rank < 0 || (uint32_t)d->first_rank >= d->nranks)
+		return;
+	ri = &d->ranks[d->first_rank];
+	if (ri->fail_rec == HX_NOREC)
+		return;
+	/* a link error's own lines name no stream: the AICPU dump of the
+	 * failed copy does */
+	task = ri->fail_rec;
+	if (hx_dnum(d, task, HX_F_STREAM, -1) < 0 && ri->dma_rec != HX_NOREC)
+		task = ri->dma_rec;
+	fprintf(fp, ",\n  \"first_failure\": {\"rank\": %d, \"kind\": \"%s\", "
+		    "\"stream_id\": %lld, \"task_id\": %lld, \"evidence\": ",
+		ri->rank, hx_kind_name(d->ev->recs[ri->fail_rec].kind),
+		(long long)hx_dnum(d, task, HX_F_STREAM, -1),
+		(long long)hx_dnum(d, task, HX_F_TASK, -1));
+	hx_dwhere(d, ri->fail_rec, where, sizeof where);
+	jstr(fp, where);
+	fputc('}', fp);
+}
+
 int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 {
 	static const char *const vnames[] = { "no_hang", "hang", "deadlock" };
@@ -296,9 +329,11 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 		hx_format_ts(d->first_ts, ts);
 		fprintf(fp, ",\n  \"first_error_time\": \"%s\"", ts);
 	}
+	json_first(d, fp);
 	json_chain(d, fp);
 	json_groups(d, fp);
 	json_list(fp, "fixes", d->fixes, d->nfixes);
+	json_list(fp, "notes", d->facts, d->nfacts);
 	json_list(fp, "warnings", d->warnings, d->nwarnings);
 	json_list(fp, "missing", d->missing, d->nmissing);
 	json_ranks(d, fp);

@@ -1,0 +1,51 @@
+#!/bin/sh
+# t40-diagnose.sh - `hangdx diagnose` end to end: the simulated reference
+# incident diagnosed from its logs alone (proven deadlock, the cycle with
+# file:line evidence, the fix), archives and saved evidence as input, the
+# DOT graph, exit codes; then the matrix of generated scenarios
+# (tests/matrix.py) where simulate -> diagnose must recover truth.json.
+. tests/cli/lib.sh
+
+$HANGDX simulate -q --preset reference -o "$T/ref" > /dev/null 2>&1
+t_exit 1 "reference: hang found (exit 1)" $HANGDX diagnose "$T/ref"
+$HANGDX diagnose "$T/ref" > "$T/ref.txt" 2>&1
+t_ok "text: proven AICPU exhaustion deadlock" grep -q "^hangdx: DEADLOCK — AICPU exhaustion deadlock (proven)" "$T/ref.txt"
+t_ok "text: every hop has its evidence line" sh -c "test \$(grep -c 'device-100003_.*\.log:[0-9]' $T/ref.txt) -ge 6"
+t_ok "text: the fix names the safe limit" grep -q "at or below 5" "$T/ref.txt"
+t_ok "text: no colour when piped" sh -c "! grep -q \$(printf '\\033') $T/ref.txt"
+t_ok "colour on request" sh -c "$HANGDX diagnose --color=always $T/ref | grep -q \$(printf '\\033')"
+$HANGDX diagnose --json "$T/ref" > "$T/ref.json"
+t_ok "json: valid, deadlock, root rank 0" python3 -c "
+import json; d=json.load(open('$T/ref.json'))
+assert d['verdict']=='deadlock' and d['proven'] and d['root_rank']==0, d
+assert [h['kind'] for h in d['chain']] == ['AICPU_POOL','KERNEL_HCCL','NOTIFY_WAIT','NOTIFY_RECORD','EVENT_WAIT','EVENT_RECORD','AICPU']"
+t_ok "json: alike ranks grouped" python3 -c "
+import json; d=json.load(open('$T/ref.json')); assert d['groups'][0]['ranks']==[0,1], d['groups']"
+t_ok "--dot writes a graph that renders cleanly" sh -c "$HANGDX diagnose --dot $T/d.dot $T/ref >/dev/null; dot -Tsvg $T/d.dot -o $T/d.svg 2>$T/dot.err; test -s $T/d.svg && ! test -s $T/dot.err"
+t_ok "--dot marks the cycle" grep -q "color=red" "$T/d.dot"
+
+# the same from an archive, and from saved evidence
+tar -C "$T" -czf "$T/ref.tar.gz" ref
+t_ok "archive input: same verdict" sh -c "$HANGDX diagnose --json $T/ref.tar.gz | grep -q '\"category\": \"aicpu_exhaustion_deadlock\"'"
+$HANGDX parse --json "$T/ref" > "$T/ev.jsonl" 2>/dev/null
+t_ok "saved evidence: same verdict" sh -c "$HANGDX diagnose --json --evidence $T/ev.jsonl | grep -q '\"category\": \"aicpu_exhaustion_deadlock\"'"
+
+# without device logs: no proof claimed, the missing evidence named
+mkdir -p "$T/hostonly" && cp -r "$T/ref/rank-0" "$T/ref/rank-1" "$T/hostonly/" && rm -rf "$T"/hostonly/rank-*/ascend/log/debug/device-*
+$HANGDX diagnose --json "$T/hostonly" > "$T/ho.json"
+t_ok "host logs only: no deadlock claimed" python3 -c "
+import json; d=json.load(open('$T/ho.json')); assert d['verdict']=='hang' and not d['proven'], d['verdict']"
+t_ok "host logs only: says what is missing" grep -q "no TS stream dumps" "$T/ho.json"
+t_ok "host logs only: still warns of the danger zone" grep -q "Danger zone" "$T/ho.json"
+
+# retry off: no hang
+$HANGDX simulate -q --preset reference --set retry=off -o "$T/off" > /dev/null 2>&1
+t_exit 0 "retry off: no hang (exit 0)" $HANGDX diagnose "$T/off"
+t_exit 2 "no path is a usage error" $HANGDX diagnose
+t_exit 3 "unreadable input exits 3" $HANGDX diagnose "$T/does-not-exist"
+
+# the matrix: simulate -> diagnose recovers the truth
+python3 tests/matrix.py "$HANGDX" "$T/matrix" > "$T/matrix.tap" 2>&1
+t_ok "matrix: at least 50 scenarios" sh -c "test \$(grep -c '^ok\|^not ok' $T/matrix.tap) -ge 50"
+t_ok "matrix: every scenario's truth recovered" sh -c "! grep -A4 '^not ok' $T/matrix.tap | grep ."
+t_done

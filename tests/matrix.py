@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""tests/matrix.py - simulate -> diagnose on a matrix of generated scenarios.
+
+For every case: write a scenario, run `hangdx simulate` (logs + truth.json),
+run `hangdx diagnose --json` on the logs alone, and check that the diagnosis
+recovers the simulator's truth: the category, the root rank, the first
+failing rank (any rank whose first error is simultaneous with the truth's),
+the stuck stream and task of that first failure, and, for deadlocks, the
+cycle (node kinds, streams and tasks).  Healthy runs must give no hang.
+Prints TAP.  Usage: matrix.py HANGDX WORKDIR [--list]
+"""
+import json
+import os
+import subprocess
+import sys
+
+CATEGORY = {
+    "aicpu_exhaustion_deadlock": "aicpu_exhaustion_deadlock",
+    "wait_cycle": "wait_cycle",
+    "rank_lost": "remote_rank_lost",
+    "link_error": "link_error",
+    "collective_mismatch": "collective_mismatch",
+    "none": "none",
+}
+
+
+def reference(ranks, comms, cores, retry, seed, aicpu_first=False):
+    env = '"L0:1,L1:1,L2:0"' if retry else '"L0:0,L1:0,L2:0"'
+    first = ["  - aicpu: {stream: compute, name: NonZero, duration: 200us}",
+             "  - aicore: {stream: compute, name: FlashAttentionScore, duration: 2ms}"]
+    if not aicpu_first:
+        first.reverse()
+    return "\n".join([
+        "name: ref-r%d-c%d-k%d-%s" % (ranks, comms, cores, "on" if retry else "off"),
+        "cluster: {ranks: %d, ranks_per_node: 8, aicpu_cores: %d}" % (ranks, cores),
+        "run: {seed: %d}" % seed,
+        "env:", "  HCCL_OP_RETRY_ENABLE: %s" % env,
+        "communicators:", "  - {name: c, count: %d}" % comms,
+        "program:"] + first + [
+        "  - event_record: {stream: compute, event: E}",
+        "  - event_wait: {stream: comm, event: E}",
+        "  - allreduce: {stream: comm, comm: c, bytes: 64MiB, dtype: bf16}",
+        "  - host_sync: all", ""])
+
+
+def training(ranks, steps, faults, seed, per_node=8, retry=False, grant="fifo"):
+    lines = [
+        "name: train-r%d" % ranks,
+        "cluster: {ranks: %d, ranks_per_node: %d}" % (ranks, per_node),
+        "model: {grant_order: %s}" % grant,
+        "run: {seed: %d}" % seed,
+    ]
+    if retry:
+        lines += ["env:", '  HCCL_OP_RETRY_ENABLE: "L0:1,L1:1,L2:0"']
+    lines += [
+        "communicators:", "  - {name: world}",
+        "program:",
+        "  - repeat:",
+        "      count: %d" % steps,
+        "      steps:",
+        "        - aicore: {stream: compute, name: MatMulV2, duration: 40ms}",
+        "        - event_record: {stream: compute, event: grads}",
+        "        - event_wait: {stream: comm, event: grads}",
+        "        - allreduce: {stream: comm, comm: world, bytes: 16MiB, dtype: fp16}",
+        "        - host_sync: {stream: comm}",
+        "  - host_sync: all",
+    ]
+    if faults:
+        lines.append("faults:")
+        lines += ["  - " + f for f in faults]
+    return "\n".join(lines) + "\n"
+
+
+def cases():
+    c = []
+    seed = 1
+    for ranks in (2, 8, 64):
+        for comms, cores in ((1, 6), (3, 4), (4, 4), (5, 6), (6, 6), (9, 4), (14, 6), (16, 6)):
+            for retry in (True, False):
+                if ranks == 64 and comms not in (6, 16):
+                    continue
+                c.append(("ref-r%d-c%d-k%d-%s" % (ranks, comms, cores, "on" if retry else "off"),
+                          reference(ranks, comms, cores, retry, seed)))
+                seed += 1
+    c.append(("ref-aicpu-first", reference(2, 14, 6, True, 7, aicpu_first=True)))
+    for ranks, dead, at in ((2, 1, "1s"), (4, 2, "3s"), (8, 0, "2s"), (16, 9, "1500ms"), (64, 33, "2s")):
+        c.append(("death-r%d-d%d" % (ranks, dead),
+                  training(ranks, 60, ["rank_death: {rank: %d, at: %s}" % (dead, at)], seed)))
+        seed += 1
+    for ranks, a, b in ((4, 1, 2), (8, 3, 4), (16, 7, 8), (16, 0, 15)):
+        c.append(("link-r%d-%d-%d" % (ranks, a, b),
+                  training(ranks, 40, ["link_error: {rank: %d, peer: %d, at: 1s}" % (a, b)],
+                           seed, per_node=ranks // 2)))
+        seed += 1
+    c.append(("link-retry-r4", training(4, 40, ["link_error: {rank: 1, peer: 2, at: 1s}"],
+                                        seed, per_node=2, retry=True)))
+    for ranks, who, op, what in ((4, 1, 2, "type: allgather"), (8, 5, 0, "type: broadcast"),
+                                 (4, 3, 1, "bytes: 32MiB"), (16, 11, 3, "type: reducescatter")):
+        c.append(("mismatch-r%d-%d" % (ranks, who),
+                  training(ranks, 6, ["mismatch: {rank: %d, op: %d, %s}" % (who, op, what)], seed)))
+        seed += 1
+    for ranks in (2, 4, 16, 64):
+        c.append(("healthy-r%d" % ranks, training(ranks, 5, [], seed)))
+        seed += 1
+    c.append(("slow-r8", training(8, 5, ["slow_rank: {rank: 3, factor: 10}"], seed)))
+    c.append(("random-grant-r8", training(8, 5, [], seed, grant="random")))
+    for ranks, skewed in ((4, 1), (8, 2)):
+        c.append(("skew-r%d" % ranks,
+                  training(ranks, 60, ["rank_death: {rank: %d, at: 2s}" % (ranks - 1),
+                                       "clock_skew: {rank: %d, offset: 3s}" % skewed,
+                                       "clock_skew: {rank: 0, offset: -2s}"], seed)))
+        seed += 1
+    return c
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(hangdx, work, name, text):
+    d = os.path.join(work, name)
+    scen = d + ".yaml"
+    with open(scen, "w") as f:
+        f.write(text)
+    rc, out, err = run([hangdx, "simulate", "-q", "--no-trace", scen, "-o", d])
+    if rc not in (0, 1):
+        return ["simulate failed (%d): %s" % (rc, err.strip()[:300])]
+    truth = json.load(open(os.path.join(d, "truth.json")))
+    rc, out, err = run([hangdx, "diagnose", "--json", d])
+    if rc not in (0, 1):
+        return ["diagnose failed (%d): %s" % (rc, err.strip()[:300])]
+    dg = json.loads(out)
+    bad = []
+    want = CATEGORY.get(truth["root_cause"], truth["root_cause"])
+    if truth["outcome"] == "completed":
+        if dg["verdict"] != "no_hang":
+            bad.append("false hang: %s %s" % (dg["verdict"], dg["category"]))
+        return bad
+    if dg["category"] != want:
+        bad.append("category %s, truth %s" % (dg["category"], want))
+    if truth["root_rank"] != dg["root_rank"]:
+        bad.append("root rank %s, truth %s" % (dg["root_rank"], truth["root_rank"]))
+    fe = truth.get("first_error")
+    if fe:
+        t0 = fe["time_s"]
+        first = {}
+        for e in truth["errors"]:
+            first.setdefault(e["rank"], e["time_s"])
+        tied = sorted(r for r, t in first.items() if abs(t - t0) < 1e-3)
+        if dg["first_failing_rank"] not in tied:
+            bad.append("first failing rank %s, truth %s" % (dg["first_failing_rank"], tied))
+        ff = dg.get("first_failure")
+        task = fe.get("task")
+        if ff and task and ff["rank"] == fe["rank"]:
+            if (ff["stream_id"], ff["task_id"]) != (task["stream_id"], task["task_id"]):
+                bad.append("stuck stream/task %s/%s, truth %s/%s" % (
+                    ff["stream_id"], ff["task_id"], task["stream_id"], task["task_id"]))
+        elif not ff:
+            bad.append("no first failure reported")
+    if truth["cycle"]:
+        tk = [(c["node"]["kind"], c["node"].get("stream_id"), c["node"].get("task_id"))
+              for c in truth["cycle"]]
+        dk = [(h["kind"], h.get("stream_id"), h.get("task_id")) for h in dg["chain"]]
+        if tk != dk:
+            bad.append("cycle %s, truth %s" % (dk, tk))
+        if not dg["proven"]:
+            bad.append("deadlock not proven")
+    return bad
+
+
+def main():
+    hangdx, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    all_cases = cases()
+    if "--list" in sys.argv:
+        for n, _ in all_cases:
+            print(n)
+        return 0
+    fails = 0
+    for i, (name, text) in enumerate(all_cases, 1):
+        bad = check(hangdx, work, name, text)
+        if bad:
+            fails += 1
+            print("not ok %d - %s" % (i, name))
+            for b in bad:
+                print("#   " + b)
+        else:
+            print("ok %d - %s" % (i, name))
+    print("1..%d" % len(all_cases))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
