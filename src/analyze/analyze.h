@@ -20,6 +20,7 @@
 	XX(WAIT_CYCLE, "wait_cycle", "circular wait")                    \
 	XX(RANK_LOST, "remote_rank_lost", "a rank was lost")             \
 	XX(MISMATCH, "collective_mismatch", "collective mismatch")       \
+	XX(BEHIND, "rank_behind", "a rank fell behind its peers")       \
 	XX(LINK, "link_error", "link error")                             \
 	XX(EVENT_CHAIN, "event_wait_chain",                              \
 	   "event-wait chain on a blocked task")                         \
@@ -44,6 +45,7 @@ const char *hx_cat_text(enum hx_cat c);
 /* What the evidence says about one rank. */
 struct hx_rankinfo {
 	int32_t rank;
+	int64_t pseudo_pid;       /* >= 0: no rank in the logs; this process */
 	int64_t device, pid;
 	const char *node;
 	bool seen;                /* some record is attributed to it */
@@ -66,6 +68,7 @@ struct hx_rankinfo {
 	int64_t stream, task;
 	/* other failures */
 	uint32_t link_rec;
+	bool link_recovered;      /* op retry got past it */
 	uint32_t dma_rec;         /* AICPU dump of the failed copy (stream, task) */
 	int64_t link_peer;
 	uint32_t aicpu_timeout_rec;
@@ -104,6 +107,10 @@ struct hangdx_diagnosis {
 	struct hx_attrib *at;
 	uint32_t *order;                    /* records in (file, line) order */
 	size_t norder;
+	int32_t *rank_of;                   /* per record: rank (or pseudo), -1 */
+	uint32_t pseudo_base, npseudo;      /* pseudo ranks: [base, base + n) */
+	uint32_t real_ranks;                /* ranks the logs attribute or name */
+	int64_t *pseudo_pids;
 
 	int verdict;                        /* enum hangdx_verdict */
 	enum hx_cat cat;

@@ -33,12 +33,17 @@ const char *hx_dstr(const struct hangdx_diagnosis *d, uint32_t rec, int key)
 	return f ? hx_ev_str(d->ev, f->str) : NULL;
 }
 
-int32_t hx_drank(const struct hangdx_diagnosis *d, uint32_t rec)
+static int32_t attrib_rank(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	struct hx_attr a;
 
 	hx_attrib_rec(d->at, &d->ev->recs[rec], &a);
 	return a.rank >= 0 && a.rank < (int64_t)MAX_RANKS ? (int32_t)a.rank : -1;
+}
+
+int32_t hx_drank(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	return d->rank_of ? d->rank_of[rec] : attrib_rank(d, rec);
 }
 
 void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,
@@ -138,7 +143,8 @@ static bool is_error(const struct hangdx_diagnosis *d, uint32_t rec)
 	const struct hx_rec *r = &d->ev->recs[rec];
 
 	return r->level == HX_LV_ERROR || r->level == HX_LV_CRITICAL ||
-	       r->kind == HX_K_EI0002;
+	       r->kind == HX_K_EI0002 || r->kind == HX_K_ERR_CODE ||
+	       r->kind == HX_K_CQE_ERROR || r->kind == HX_K_TSCH_TIMEOUT;
 }
 
 /* Host lines name the data type ("bfloat16"); the AICPU dump prints an
@@ -223,6 +229,24 @@ static void on_env(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
 		ri->mode = val;
 }
 
+/* Heartbeat lines name "IP/ID".  In the forms that say "rank" the ID is
+ * the rank; the 2024 "server:IP/ID" form prints IDs beyond the ranks of
+ * the job, i.e. device ids.  An ID past the ranks the logs attribute is
+ * mapped through the devices, or dropped when no rank has that device. */
+static int32_t heartbeat_rank(const struct hangdx_diagnosis *d, int64_t id)
+{
+	uint32_t r;
+
+	if (id < 0)
+		return -1;
+	if (d->real_ranks == 0 || id < (int64_t)d->real_ranks)
+		return (int32_t)id;
+	for (r = 0; r < d->real_ranks; r++)
+		if (d->ranks[r].device == id)
+			return (int32_t)r;
+	return -1;
+}
+
 static void on_heartbeat(struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const char *status = hx_dstr(d, rec, HX_F_STATUS);
@@ -237,7 +261,7 @@ static void on_heartbeat(struct hangdx_diagnosis *d, uint32_t rec)
 	       (type && strstr(type, "Lost"));
 	stuck = (status && strcmp(status, "STUCK") == 0) ||
 		(type && strstr(type, "Stuck"));
-	ri = rinfo(d, (int32_t)ip_id_rank(who));
+	ri = rinfo(d, heartbeat_rank(d, ip_id_rank(who)));
 	if (!ri)
 		return;
 	if (lost && !ri->lost) {
@@ -274,6 +298,19 @@ static void note_fail(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
 		ri->fail_rec = rec;
 }
 
+static void on_rt_task_fail(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
+			    uint32_t rec)
+{
+	const char *desc = hx_dstr(d, rec, HX_F_ERR_DESC);
+
+	/* "sq sw status error": a stream stopped after another error */
+	if (desc && strstr(desc, "sq sw status"))
+		return;
+	if (desc && strstr(desc, "sdma error") && ri->link_rec == HX_NOREC)
+		ri->link_rec = rec;
+	note_fail(d, ri, rec);
+}
+
 static void on_dma_dump(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
 			uint32_t rec)
 {
@@ -294,6 +331,11 @@ static void on_record(struct facts *f, uint32_t rec)
 	if (!ri)
 		return;
 	ri->seen = true;
+	if (ri->device < 0) {
+		struct hx_attr a;
+		hx_attrib_rec(d->at, r, &a);
+		ri->device = a.device;
+	}
 	if (r->ts != HX_NONE && r->ts > ri->last_ts)
 		ri->last_ts = r->ts;
 	if (is_error(d, rec) && r->ts != HX_NONE &&
@@ -311,6 +353,18 @@ static void on_record(struct facts *f, uint32_t rec)
 		on_wait_failure(f, ri, rec);
 		on_task_fail_detail(d, ri, rec);
 		on_dma_dump(d, ri, rec);
+		break;
+	case HX_K_AICPU_SQCQ:
+		/* an SDMA task that ran into an exception on this device */
+		if (hx_dnum(d, rec, HX_F_SQE_TYPE, -1) == 11 && ri->link_rec == HX_NOREC)
+			ri->link_rec = rec;
+		note_fail(d, ri, rec);
+		break;
+	case HX_K_RT_TASK_FAIL:
+		on_rt_task_fail(d, ri, rec);
+		break;
+	case HX_K_TSCH_TIMEOUT:
+		note_fail(d, ri, rec);
 		break;
 	case HX_K_HCCL_TASK_FAIL:
 	case HX_K_EI0002:
@@ -396,17 +450,130 @@ static void estimate_skew(struct facts *f)
 	}
 }
 
-static uint32_t count_ranks(struct hangdx_diagnosis *d)
+/* The global rank an IP/ID heartbeat field names, for sizing. */
+static int64_t named_rank(const struct hangdx_diagnosis *d, uint32_t rec)
 {
-	int32_t max = -1;
-	size_t i;
+	int k = d->ev->recs[rec].kind;
+	int64_t a = -1, b = -1;
 
-	for (i = 0; i < d->norder; i++) {
-		int32_t r = hx_drank(d, d->order[i]);
+	if (k == HX_K_HEARTBEAT || k == HX_K_CLUSTER_EXCEPTION) {
+		a = ip_id_rank(hx_dstr(d, rec, HX_F_CRIMER));
+		b = ip_id_rank(hx_dstr(d, rec, HX_F_LOCATION));
+	}
+	return a > b ? a : b;
+}
+
+static bool failure_like(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	int k = d->ev->recs[rec].kind;
+
+	return is_error(d, rec) || k == HX_K_TSCH_STREAM || k == HX_K_TSCH_SQE ||
+	       k == HX_K_AICPU_EXCEPTION;
+}
+
+/* Attribution per record; a record left without a rank (or ambiguous)
+ * takes the rank of the other records of its process when they agree. */
+static int pid_ranks(struct hangdx_diagnosis *d)
+{
+	struct { int64_t pid; int32_t rank; } *m = NULL;
+	size_t nm = 0, cap = 0, i, j;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < d->norder && !err; i++) {
+		uint32_t rec = d->order[i];
+		int64_t pid = d->ev->recs[rec].pid;
+		int32_t r = attrib_rank(d, rec);
+		void *v = m;
+
+		d->rank_of[rec] = r;
+		if (r < 0 || pid == HX_NONE || pid < 0)
+			continue;
+		for (j = 0; j < nm && m[j].pid != pid; j++)
+			;
+		if (j < nm) {
+			if (m[j].rank != r)
+				m[j].rank = -1;     /* the process serves several */
+			continue;
+		}
+		err = hx_vec_reserve(d->ctx, &v, &cap, nm + 1, sizeof *m, 1u << 20);
+		if (err)
+			break;
+		m = v;
+		m[nm].pid = pid;
+		m[nm++].rank = r;
+	}
+	for (i = 0; i < d->norder && !err; i++) {
+		uint32_t rec = d->order[i];
+		int64_t pid = d->ev->recs[rec].pid;
+
+		if (d->rank_of[rec] >= 0 || pid == HX_NONE)
+			continue;
+		for (j = 0; j < nm; j++)
+			if (m[j].pid == pid && m[j].rank >= 0)
+				d->rank_of[rec] = m[j].rank;
+	}
+	hx_free(d->ctx, m);
+	return err;
+}
+
+/* Ranks from attribution and from heartbeat lines; then one pseudo rank
+ * per process whose failures could not be attributed to a rank (a single
+ * plog pasted from a ticket), numbered after the real ones. */
+static int assign_ranks(struct hangdx_diagnosis *d)
+{
+	struct hx_intern pids;
+	int64_t max = -1, max_named = -1;
+	size_t i;
+	int err = HANGDX_OK;
+
+	d->rank_of = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *d->rank_of);
+	if (!d->rank_of)
+		return HANGDX_ENOMEM;
+	hx_intern_init(&pids, d->ctx, 65536);
+	err = pid_ranks(d);
+	for (i = 0; i < d->norder && !err; i++) {
+		uint32_t rec = d->order[i];
+		int32_t r = d->rank_of[rec];
+		int64_t nr = named_rank(d, rec);
+		int64_t pid = d->ev->recs[rec].pid;
+
 		if (r > max)
 			max = r;
+		if (nr > max_named && nr < (int64_t)MAX_RANKS)
+			max_named = nr;
+		if (r < 0 && pid != HX_NONE && failure_like(d, rec)) {
+			char key[24];
+			snprintf(key, sizeof key, "%lld", (long long)pid);
+			hx_intern_add(&pids, key, strlen(key), &err);
+		}
 	}
-	return (uint32_t)(max + 1);
+	/* heartbeat IDs size the job only when nothing else does */
+	if (max < 0)
+		max = max_named;
+	d->real_ranks = (uint32_t)(max + 1);
+	d->npseudo = (uint32_t)pids.n;
+	d->nranks = (uint32_t)(max + 1) + d->npseudo;
+	for (i = 0; i < d->norder && !err; i++) {
+		uint32_t rec = d->order[i];
+		int64_t pid = d->ev->recs[rec].pid;
+		char key[24];
+		long k;
+
+		if (d->rank_of[rec] >= 0 || pid == HX_NONE)
+			continue;
+		snprintf(key, sizeof key, "%lld", (long long)pid);
+		k = hx_intern_find(&pids, key, strlen(key));
+		if (k >= 0)
+			d->rank_of[rec] = (int32_t)((uint32_t)(max + 1) + (uint32_t)k);
+	}
+	d->pseudo_base = (uint32_t)(max + 1);
+	d->pseudo_pids = hx_calloc(d->ctx, d->npseudo + 1, sizeof *d->pseudo_pids);
+	if (!d->pseudo_pids)
+		err = HANGDX_ENOMEM;
+	for (i = 0; !err && i < d->npseudo; i++)
+		d->pseudo_pids[i] = strtoll(hx_intern_str(&pids, (uint32_t)i), NULL, 10);
+	hx_intern_free(&pids);
+	return err;
 }
 
 int hx_facts_collect(struct hangdx_diagnosis *d)
@@ -415,7 +582,10 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 	uint32_t r;
 	size_t i;
 
-	d->nranks = count_ranks(d);
+	int err = assign_ranks(d);
+
+	if (err)
+		return err;
 	d->ranks = hx_calloc(d->ctx, d->nranks + 1, sizeof *d->ranks);
 	if (!d->ranks)
 		return HANGDX_ENOMEM;
@@ -430,6 +600,8 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		ri->first_err_ts = ri->last_ts = HX_NONE;
 		ri->wait_peer = ri->index = ri->count = -1;
 		ri->link_peer = ri->stream = ri->task = ri->exec_timeout = -1;
+		ri->pseudo_pid = r >= d->pseudo_base ? d->pseudo_pids[r - d->pseudo_base]
+						     : -1;
 	}
 	memset(&f, 0, sizeof f);
 	f.d = d;

@@ -23,6 +23,7 @@ struct dump {                   /* one stream's first dump */
 	uint32_t rec;               /* tsch_stream record */
 	uint32_t file;
 	int64_t parent, stream, sq;
+	int64_t head, tail;         /* SQ positions; the queue is [head, tail) */
 	uint32_t state_stream;      /* in d->st */
 };
 
@@ -191,7 +192,9 @@ static void collect_dump(struct snap *s, uint32_t rec)
 	s->dumps[s->ndump++] = (struct dump){
 		rank, rec, d->ev->recs[rec].file,
 		hx_dnum(d, rec, HX_F_PARENT_LINE, -1), stream,
-		hx_dnum(d, rec, HX_F_SQ, -1), (uint32_t)s->ndump };
+		hx_dnum(d, rec, HX_F_SQ, -1),
+		hx_dnum(d, rec, HX_F_HEAD, -1), hx_dnum(d, rec, HX_F_TAIL, -1),
+		(uint32_t)s->ndump };
 }
 
 static void collect_kernel(struct snap *s, uint32_t rec)
@@ -383,6 +386,18 @@ static int add_task(struct snap *s, uint32_t stream, uint32_t rec)
 	return HANGDX_OK;
 }
 
+/* A dump may list SQEs the stream already ran (the ring's old slots):
+ * only positions in [head, tail) are queued; with a wrapped ring (tail <
+ * head) the queue is [head, end) and [0, tail). */
+static bool in_queue(const struct dump *dp, int64_t pos)
+{
+	if (pos < 0 || dp->head < 0 || dp->tail < 0 || dp->head == dp->tail)
+		return true;
+	if (dp->head < dp->tail)
+		return pos >= dp->head && pos < dp->tail;
+	return pos >= dp->head || pos < dp->tail;
+}
+
 /* The pos= lines of a dump, in order: a range of the sorted sqes. */
 static int fill_stream(struct snap *s, struct dump *dp)
 {
@@ -409,7 +424,8 @@ static int fill_stream(struct snap *s, struct dump *dp)
 		    hx_dnum(d, rec, HX_F_PARENT_LINE, -2) != dp->parent ||
 		    hx_dnum(d, rec, HX_F_STREAM, -2) != dp->stream)
 			break;
-		err = add_task(s, dp->state_stream, rec);
+		if (in_queue(dp, hx_dnum(d, rec, HX_F_POS, -1)))
+			err = add_task(s, dp->state_stream, rec);
 	}
 	return err;
 }

@@ -354,6 +354,7 @@ static bool try_link(struct hangdx_diagnosis *d)
 		return false;
 	if (best->retry_rec != HX_NOREC &&
 	    rec_ts(d, best->retry_rec) > rec_ts(d, best->link_rec) && !any_wait(d)) {
+		d->ranks[best->rank].link_recovered = true;
 		hx_dwhere(d, best->link_rec, where, sizeof where);
 		WARN("A link error on rank %d (%s) was recovered by op retry: no collective "
 		     "timed out. Check the link before it fails for good.", best->rank, where);
@@ -441,6 +442,96 @@ static bool try_mismatch(struct hangdx_diagnosis *d)
 	return true;
 }
 
+/* Ranks of one group failing at different op indices: the ones behind
+ * never reached the op the others wait in (ascend-fd's "index error"). */
+static bool try_behind(struct hangdx_diagnosis *d)
+{
+	uint32_t r, q, behind = UINT32_MAX;
+	int64_t hi = -1;
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *a = &d->ranks[r];
+		if (a->wait_rec == HX_NOREC || a->index < 0)
+			continue;
+		for (q = 0; q < d->nranks; q++) {
+			const struct hx_rankinfo *b = &d->ranks[q];
+			if (b->wait_rec == HX_NOREC || b->index <= a->index ||
+			    (a->group && b->group && strcmp(a->group, b->group) != 0))
+				continue;
+			if (behind == UINT32_MAX || a->index < d->ranks[behind].index) {
+				behind = r;
+				hi = b->index;
+			}
+		}
+	}
+	if (behind == UINT32_MAX)
+		return false;
+	d->verdict = HANGDX_V_HANG;
+	d->cat = HX_CAT_BEHIND;
+	d->root_rank = (int32_t)behind;
+	wait_hop(d, &d->ranks[behind], "");
+	snprintf(d->summary, sizeof d->summary,
+		 "Hang: rank %u fell behind its peers: it failed in op index %lld of its "
+		 "communicator while the others had reached index %lld and waited there for "
+		 "it. Look at what held rank %u before that op (its compute, its host "
+		 "process, its input pipeline).", behind,
+		 (long long)d->ranks[behind].index, (long long)hi, behind);
+	return true;
+}
+
+/* A stream stuck at an event wait (the TS dump method of the vendor's
+ * stuck-process guide): follow the event to the stream that records it. */
+static bool try_event_chain(struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	if (!d->have_snapshot)
+		return false;
+	for (i = 0; i < d->st.nstreams; i++) {
+		long h = hx_state_head(&d->st, (uint32_t)i);
+		const struct hx_task *t;
+		char lab[256];
+		int32_t rank;
+
+		if (h < 0)
+			continue;
+		t = &d->st.tasks[h];
+		if (t->kind != HX_T_EVENT_WAIT || t->state != HX_TS_WAITING)
+			continue;
+		rank = (int32_t)d->st.streams[i].rank;
+		d->verdict = HANGDX_V_HANG;
+		d->cat = HX_CAT_EVENT_CHAIN;
+		d->root_rank = rank;
+		hx_task_label(&d->st, (uint32_t)h, lab, sizeof lab);
+		hx_hop_add(d, rank, d->task_rec[h], "event", "%s", lab);
+		if (t->dep >= 0) {
+			long rh = hx_state_head(&d->st, d->st.tasks[t->dep].stream);
+			hx_task_label(&d->st, (uint32_t)t->dep, lab, sizeof lab);
+			hx_hop_add(d, rank, d->task_rec[t->dep], "stream order", "%s", lab);
+			if (rh >= 0 && rh != t->dep) {
+				hx_task_label(&d->st, (uint32_t)rh, lab, sizeof lab);
+				hx_hop_add(d, rank, d->task_rec[rh], "", "%s", lab);
+			}
+			snprintf(d->summary, sizeof d->summary,
+				 "Hang in an event-wait chain: stream %u waits for %s, whose "
+				 "record is queued behind the task at the head of stream %u, "
+				 "which does not finish.", d->st.streams[i].id,
+				 d->snap_sc.events[t->event], d->st.streams[d->st.tasks[t->dep].stream].id);
+		} else {
+			MISSING("the stream that records %s is not in the TS dumps",
+				t->event >= 0 ? d->snap_sc.events[t->event] : "the event");
+			snprintf(d->summary, sizeof d->summary,
+				 "Hang in an event-wait chain: stream %u is stuck at its head on "
+				 "an event wait (%s, task %u); the stream that records that event "
+				 "is not in the dumps, so the chain stops here. Dump or log that "
+				 "stream to see where it is stuck.", d->st.streams[i].id,
+				 t->event >= 0 ? d->snap_sc.events[t->event] : "?", t->task_id);
+		}
+		return true;
+	}
+	return false;
+}
+
 static bool try_aicpu_timeout(struct hangdx_diagnosis *d)
 {
 	uint32_t r;
@@ -485,6 +576,14 @@ static bool try_chain(struct hangdx_diagnosis *d)
 		return true;
 	}
 	d->cat = e->first_err_rec == HX_NOREC ? HX_CAT_SILENT : HX_CAT_UNKNOWN;
+	if (d->nhops == 0 && e->fail_rec != HX_NOREC) {
+		char where[512];
+		hx_dwhere(d, e->fail_rec, where, sizeof where);
+		hx_hop_add(d, e->rank, e->fail_rec, "", "rank%d: %s (stream %lld task %lld)",
+			   e->rank, hx_kind_name(d->ev->recs[e->fail_rec].kind),
+			   (long long)hx_dnum(d, e->fail_rec, HX_F_STREAM, -1),
+			   (long long)hx_dnum(d, e->fail_rec, HX_F_TASK, -1));
+	}
 	snprintf(d->summary, sizeof d->summary,
 		 "Hang: rank %d failed first; following the ranks each one waited for "
 		 "leads to rank %d, which %s. The cause on that rank is not in the logs.",
@@ -634,6 +733,18 @@ static void config_mismatch(struct hangdx_diagnosis *d)
 	}
 }
 
+static bool aicpu_waiting(const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->st.nstreams; i++) {
+		long h = hx_state_head(&d->st, (uint32_t)i);
+		if (h >= 0 && d->st.tasks[h].kind == HX_T_AICPU)
+			return true;
+	}
+	return false;
+}
+
 static void missing(struct hangdx_diagnosis *d)
 {
 	uint32_t r, unseen = 0;
@@ -647,7 +758,7 @@ static void missing(struct hangdx_diagnosis *d)
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");
 	if (d->have_snapshot && d->cat != HX_CAT_AICPU_DEADLOCK &&
-	    hx_kind_from_name("aicpu_kernel", 12) >= 0) {
+	    aicpu_waiting(d)) {
 		uint32_t k = 0;
 		for (r = 0; r < d->nranks; r++)
 			k += d->ranks[r].kernels;
@@ -659,7 +770,24 @@ static void missing(struct hangdx_diagnosis *d)
 
 /* ---- grouping ---- */
 
+static void rank_state_core(const struct hangdx_diagnosis *d,
+			    struct hx_rankinfo *ri);
+
 static void rank_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri)
+{
+	rank_state_core(d, ri);
+	if (ri->pseudo_pid >= 0) {
+		char tmp[64];
+		size_t n = strlen(ri->state);
+		snprintf(tmp, sizeof tmp, " (process %lld, rank unknown)",
+			 (long long)ri->pseudo_pid);
+		if (n + strlen(tmp) < sizeof ri->state)
+			memcpy(ri->state + n, tmp, strlen(tmp) + 1);
+	}
+}
+
+static void rank_state_core(const struct hangdx_diagnosis *d,
+			    struct hx_rankinfo *ri)
 {
 	if (!ri->seen)
 		snprintf(ri->state, sizeof ri->state, "no logs");
@@ -718,7 +846,8 @@ static bool any_failure(const struct hangdx_diagnosis *d)
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
 		if (ri->wait_rec != HX_NOREC || ri->lost ||
-		    ri->aicpu_timeout_rec != HX_NOREC)
+		    ri->aicpu_timeout_rec != HX_NOREC ||
+		    (ri->fail_rec != HX_NOREC && !ri->link_recovered))
 			return true;
 	}
 	return false;
@@ -731,7 +860,8 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->root_rank = -1;
 	first_failing(d);
 	if (!try_deadlock(d) && !try_lost(d) && !try_link(d) && !try_mismatch(d) &&
-	    !try_aicpu_timeout(d) && !(any_failure(d) && try_chain(d)) &&
+	    !try_behind(d) && !try_aicpu_timeout(d) &&
+	    !(any_failure(d) && (try_event_chain(d) || try_chain(d))) &&
 	    !try_silent(d))
 		snprintf(d->summary, sizeof d->summary,
 			 "No hang found: no notify wait timeout, lost rank, link error or stuck "

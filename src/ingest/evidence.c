@@ -133,7 +133,7 @@ void hangdx_evidence_stats(const struct hangdx_evidence *ev,
 	st->files_skipped = ev->c.files_skipped;
 	for (i = 0; i < HX_S_COUNT && i < HANGDX_SKIP_REASONS; i++) {
 		st->skipped[i] = ev->c.skipped[i];
-		if (i != HX_S_BINARY && i != HX_S_UNREADABLE)
+		if (i == HX_S_TOO_LONG || i == HX_S_NUL)
 			st->lines_skipped += ev->c.skipped[i];
 	}
 }
@@ -326,7 +326,8 @@ int hx_rb_commit(struct hx_recb *b)
 	ev->fields = v;
 	b->rec.ffirst = (uint32_t)ev->nfield;
 	b->rec.nfield = (uint16_t)b->n;
-	memcpy(ev->fields + ev->nfield, b->f, b->n * sizeof b->f[0]);
+	if (b->n)
+		memcpy(ev->fields + ev->nfield, b->f, b->n * sizeof b->f[0]);
 	ev->nfield += b->n;
 	ev->recs[ev->nrec++] = b->rec;
 	return HANGDX_OK;

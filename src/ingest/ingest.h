@@ -209,7 +209,9 @@ struct hx_rec {
 	uint16_t sub;       /* order among records of the same line */
 };
 
-/* Why a line or a file was skipped. */
+/* Why a line (too_long, nul_bytes), a file (binary_file, unreadable,
+ * truncated, size_limit: files read in part or not at all) or a record
+ * (record_limit) was skipped. */
 #define HX_SKIP_MAP(XX)                                                \
 	XX(TOO_LONG, "too_long")                                       \
 	XX(NUL, "nul_bytes")                                           \

@@ -308,8 +308,9 @@ static int classify_bracket(const char *s, size_t n)
 	}
 	while (i < n && i < 12 && s[i] != ']')
 		i++;
-	i++;
-	if (i < n && s[i] == '[')       /* watchdog form */
+	if (++i >= n)
+		return HX_CL_NOISE;
+	if (s[i] == '[')                /* watchdog form */
 		return hx_find(s, n, "watchdog") ? HX_CL_PREFIXED : HX_CL_NOISE;
 	while (i < n && s[i] == ' ')
 		i++;

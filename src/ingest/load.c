@@ -1,9 +1,494 @@
-/* load.c - evidence in: JSON Lines written by hangdx_evidence_write_jsonl. */
+/*
+ * load.c - evidence back in: the JSON Lines that write.c prints (records,
+ * file summaries, totals) are read into an evidence, so summaries made on
+ * many machines can be shipped and merged.  Derived lines (process,
+ * stream, rank) are skipped: they are computed again when written.  The
+ * JSON is the flat subset write.c emits: one object per line, values are
+ * strings, integers or null.  A malformed line is diagnosed and skipped.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "ingest.h"
+
+#define MAX_LINE (1024 * 1024)
+#define MAX_KEYS 128
+
+struct jval {
+	char key[48];
+	bool is_str, is_null;
+	int64_t num;
+	char *str;              /* decoded, NUL-terminated, in the line buffer */
+	size_t len;
+};
+
+struct jobj {
+	struct jval v[MAX_KEYS];
+	size_t n;
+};
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decode a JSON string in place; p points after the opening quote. */
+static char *jstring(char *p, char **out, size_t *len)
+{
+	char *w = p;
+
+	*out = p;
+	while (*p && *p != '"') {
+		unsigned cp = 0;
+		int i;
+
+		if (*p != '\\') {
+			*w++ = *p++;
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 'n': *w++ = '\n'; p++; continue;
+		case 'r': *w++ = '\r'; p++; continue;
+		case 't': *w++ = '\t'; p++; continue;
+		case 'b': *w++ = '\b'; p++; continue;
+		case 'f': *w++ = '\f'; p++; continue;
+		case '"': case '\\': case '/': *w++ = *p++; continue;
+		case 'u': break;
+		default: return NULL;
+		}
+		for (i = 1; i <= 4; i++) {
+			int h = hexval((unsigned char)p[i]);
+
+			if (h < 0)
+				return NULL;
+			cp = cp * 16 + (unsigned)h;
+		}
+		p += 5;
+		if (cp == 0)
+			return NULL;            /* no NUL inside strings */
+		if (cp < 0x80) {
+			*w++ = (char)cp;
+		} else if (cp < 0x800) {
+			*w++ = (char)(0xc0 | (cp >> 6));
+			*w++ = (char)(0x80 | (cp & 0x3f));
+		} else {                        /* BMP only, as written */
+			*w++ = (char)(0xe0 | (cp >> 12));
+			*w++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+			*w++ = (char)(0x80 | (cp & 0x3f));
+		}
+	}
+	if (*p != '"')
+		return NULL;
+	*len = (size_t)(w - *out);
+	*w = '\0';
+	return p + 1;
+}
+
+/* Parse {"k":v,...} from a writable line. */
+static bool jparse(char *p, struct jobj *o)
+{
+	o->n = 0;
+	p = (char *)skip_ws(p);
+	if (*p++ != '{')
+		return false;
+	p = (char *)skip_ws(p);
+	if (*p == '}')
+		return *skip_ws(p + 1) == '\0' || *skip_ws(p + 1) == '\n';
+	for (;;) {
+		struct jval *v;
+		char *k;
+		size_t kl;
+
+		if (o->n >= MAX_KEYS || *p++ != '"')
+			return false;
+		v = &o->v[o->n++];
+		memset(v, 0, sizeof *v);
+		p = jstring(p, &k, &kl);
+		if (!p || kl >= sizeof v->key)
+			return false;
+		memcpy(v->key, k, kl + 1);
+		p = (char *)skip_ws(p);
+		if (*p++ != ':')
+			return false;
+		p = (char *)skip_ws(p);
+		if (*p == '"') {
+			v->is_str = true;
+			p = jstring(p + 1, &v->str, &v->len);
+			if (!p)
+				return false;
+		} else if (strncmp(p, "null", 4) == 0) {
+			v->is_null = true;
+			p += 4;
+		} else {
+			char *e;
+
+			errno = 0;
+			v->num = strtoll(p, &e, 10);
+			if (e == p || errno)
+				return false;
+			p = e;
+		}
+		p = (char *)skip_ws(p);
+		if (*p == '}')
+			break;
+		if (*p++ != ',')
+			return false;
+		p = (char *)skip_ws(p);
+	}
+	p = (char *)skip_ws(p + 1);
+	return *p == '\0' || *p == '\n';
+}
+
+static const struct jval *jget(const struct jobj *o, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		if (strcmp(o->v[i].key, key) == 0)
+			return &o->v[i];
+	return NULL;
+}
+
+static int64_t jnum(const struct jobj *o, const char *key, int64_t def)
+{
+	const struct jval *v = jget(o, key);
+
+	return v && !v->is_str && !v->is_null ? v->num : def;
+}
+
+/* "2025-10-24T11:18:29.499235" */
+static int64_t iso_ts(const char *s, size_t n)
+{
+	int64_t t;
+	size_t i;
+	int64_t us = 0;
+
+	if (n != 26 || s[19] != '.')
+		return HX_NONE;
+	t = hx_parse_ts(s, 19);
+	if (t == HX_NONE)
+		return HX_NONE;
+	for (i = 20; i < 26; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return HX_NONE;
+		us = us * 10 + (s[i] - '0');
+	}
+	return t + us;
+}
+
+struct loader {
+	struct hangdx_evidence *ev;
+	const char *path;
+	unsigned long line;
+	unsigned long bad;
+	uint32_t last_file;
+	uint64_t last_line;
+	uint16_t sub;
+};
+
+static void bad_line(struct loader *l, const char *why)
+{
+	l->bad++;
+	hx_ingest_diag_lock();
+	hx_diag(l->ev->ctx, HANGDX_WARNING, l->path, l->line, 0,
+		"%s; line skipped", why);
+	hx_ingest_diag_unlock();
+}
+
+static uint32_t intern_val(struct hx_recb *b, const struct jval *v)
+{
+	int err = 0;
+	uint32_t id;
+
+	if (!v || !v->is_str)
+		return HX_NOSTR;
+	id = hx_ev_intern(b->ev, v->str, v->len, &err);
+	if (err && !b->err)
+		b->err = err;
+	return id;
+}
+
+static int level_of(const struct jval *v)
+{
+	int i;
+
+	for (i = 1; v && v->is_str && i < HX_LV_COUNT; i++)
+		if (strcmp(v->str, hx_lvl_name(i)) == 0)
+			return i;
+	return HX_LV_NONE;
+}
+
+/* One field of a record, by its JSON key and the field's type. */
+static bool put_field(struct hx_recb *b, const struct jobj *o,
+		      const struct jval *v)
+{
+	int key = hx_field_from_name(v->key, strlen(v->key));
+	const struct jval *raw;
+	char rawkey[64];
+	uint64_t u;
+
+	if (key < 0)
+		return false;
+	switch (hx_field_type(key)) {
+	case HX_T_STR:
+		if (!v->is_str)
+			return false;
+		hx_rb_str(b, key, v->str, v->len);
+		return true;
+	case HX_T_HEX:
+	case HX_T_ADDR:
+		if (!v->is_str || !hx_parse_u64(v->str, v->len, &u))
+			return false;
+		hx_rb_num(b, key, (int64_t)u);
+		return true;
+	case HX_T_TS:
+		if (!v->is_str || iso_ts(v->str, v->len) == HX_NONE)
+			return false;
+		hx_rb_num(b, key, iso_ts(v->str, v->len));
+		return true;
+	case HX_T_RANK:
+		if (v->is_str || v->is_null)
+			return false;
+		snprintf(rawkey, sizeof rawkey, "%s_raw", v->key);
+		raw = jget(o, rawkey);
+		if (raw && raw->is_str)
+			hx_rb_rank(b, key, raw->str, raw->len);
+		else
+			hx_rb_num(b, key, v->num);
+		return true;
+	default:
+		if (v->is_str || v->is_null)
+			return false;
+		hx_rb_num(b, key, v->num);
+		return true;
+	}
+}
+
+static bool common_key(const char *k)
+{
+	static const char *const common[] = {
+		"kind", "file", "line", "off", "vpath", "level", "module", "pid",
+		"pname", "tid", "ts", "src", "node", "rank", "rank_from",
+		"device", "device_from"
+	};
+	size_t i, n = strlen(k);
+	int f;
+
+	for (i = 0; i < HX_ARRAY_LEN(common); i++)
+		if (strcmp(k, common[i]) == 0)
+			return true;
+	/* "remote_rank_raw" goes with "remote_rank"; "timeout_raw" is a field */
+	if (n <= 4 || strcmp(k + n - 4, "_raw") != 0)
+		return false;
+	f = hx_field_from_name(k, n - 4);
+	return f >= 0 && hx_field_type(f) == HX_T_RANK;
+}
+
+static int load_record(struct loader *l, const struct jobj *o, int kind)
+{
+	const struct jval *ts = jget(o, "ts");
+	struct hx_recb b;
+	size_t i;
+	int err;
+
+	hx_rb_init(&b, l->ev, kind);
+	b.rec.file = intern_val(&b, jget(o, "file"));
+	b.rec.vpath = jget(o, "vpath") ? intern_val(&b, jget(o, "vpath"))
+				       : b.rec.file;
+	b.rec.line = (uint64_t)jnum(o, "line", 0);
+	b.rec.off = (uint64_t)jnum(o, "off", 0);
+	b.rec.level = (uint8_t)level_of(jget(o, "level"));
+	b.rec.module = intern_val(&b, jget(o, "module"));
+	b.rec.pname = intern_val(&b, jget(o, "pname"));
+	b.rec.src = intern_val(&b, jget(o, "src"));
+	b.rec.pid = jnum(o, "pid", HX_NONE);
+	b.rec.tid = jnum(o, "tid", HX_NONE);
+	if (ts && ts->is_str)
+		b.rec.ts = iso_ts(ts->str, ts->len);
+	if (b.rec.file == HX_NOSTR || !b.rec.line) {
+		bad_line(l, "record without file or line");
+		return b.err;
+	}
+	/* records of one line keep their order */
+	if (b.rec.file == l->last_file && b.rec.line == l->last_line)
+		l->sub++;
+	else
+		l->sub = 0;
+	l->last_file = b.rec.file;
+	l->last_line = b.rec.line;
+	b.rec.sub = l->sub;
+	for (i = 0; i < o->n; i++) {
+		if (common_key(o->v[i].key))
+			continue;
+		if (!put_field(&b, o, &o->v[i])) {
+			bad_line(l, "bad field in a record");
+			return b.err;
+		}
+	}
+	err = hx_rb_commit(&b);
+	if (err == HANGDX_ELIMIT) {
+		l->ev->c.skipped[HX_S_RECORDS]++;
+		return HANGDX_OK;
+	}
+	return err;
+}
+
+static int load_file(struct loader *l, const struct jobj *o)
+{
+	static const char *const st[] = { "ok", "empty", "binary",
+					  "unreadable", "truncated",
+					  "size_limit" };
+	const struct jval *f = jget(o, "file"), *s = jget(o, "status");
+	const struct jval *a = jget(o, "first_ts"), *z = jget(o, "last_ts");
+	struct hx_filesum fs;
+	int err = 0;
+	size_t i;
+
+	if (!f || !f->is_str) {
+		bad_line(l, "file summary without a file");
+		return HANGDX_OK;
+	}
+	memset(&fs, 0, sizeof fs);
+	fs.path = hx_ev_intern(l->ev, f->str, f->len, &err);
+	if (err)
+		return err;
+	for (i = 0; s && s->is_str && i < HX_ARRAY_LEN(st); i++)
+		if (strcmp(s->str, st[i]) == 0)
+			fs.status = (uint8_t)i;
+	fs.bytes = (uint64_t)jnum(o, "bytes", 0);
+	fs.lines = (uint64_t)jnum(o, "lines", 0);
+	fs.records = (uint64_t)jnum(o, "records", 0);
+	fs.errors = (uint64_t)jnum(o, "errors", 0);
+	fs.skipped = (uint64_t)jnum(o, "skipped", 0);
+	fs.first_ts = a && a->is_str ? iso_ts(a->str, a->len) : HX_NONE;
+	fs.last_ts = z && z->is_str ? iso_ts(z->str, z->len) : HX_NONE;
+	fs.pid = HX_NONE;
+	return hx_ev_add_file(l->ev, &fs);
+}
+
+static void load_totals(struct loader *l, const struct jobj *o)
+{
+	struct hx_counts *c = &l->ev->c;
+	int i;
+
+	c->inputs += (uint64_t)jnum(o, "inputs", 0);
+	c->files += (uint64_t)jnum(o, "files", 0);
+	c->archives += (uint64_t)jnum(o, "archives", 0);
+	c->bytes += (uint64_t)jnum(o, "bytes", 0);
+	c->lines += (uint64_t)jnum(o, "lines", 0);
+	c->candidates += (uint64_t)jnum(o, "candidates", 0);
+	c->files_skipped += (uint64_t)jnum(o, "files_skipped", 0);
+	for (i = 0; i < HX_S_COUNT; i++) {
+		char k[48];
+
+		snprintf(k, sizeof k, "skipped_%s", hx_skip_name(i));
+		c->skipped[i] += (uint64_t)jnum(o, k, 0);
+	}
+}
+
+static int load_line(struct loader *l, char *s, struct jobj *o)
+{
+	const struct jval *k;
+	int kind;
+
+	if (*skip_ws(s) == '\0' || *skip_ws(s) == '\n')
+		return HANGDX_OK;
+	if (!jparse(s, o)) {
+		bad_line(l, "not a JSON object of the evidence schema");
+		return HANGDX_OK;
+	}
+	k = jget(o, "kind");
+	if (!k || !k->is_str) {
+		bad_line(l, "no \"kind\"");
+		return HANGDX_OK;
+	}
+	kind = hx_kind_from_name(k->str, k->len);
+	if (kind >= 0)
+		return load_record(l, o, kind);
+	if (strcmp(k->str, "file") == 0)
+		return load_file(l, o);
+	if (strcmp(k->str, "totals") == 0) {
+		load_totals(l, o);
+		return HANGDX_OK;
+	}
+	if (strcmp(k->str, "process") && strcmp(k->str, "stream") &&
+	    strcmp(k->str, "rank"))
+		bad_line(l, "unknown kind");
+	return HANGDX_OK;
+}
+
+/* Read fp line by line; lines over MAX_LINE are skipped while they pass. */
+static int load_stream(struct loader *l, FILE *fp)
+{
+	struct jobj *o = hx_alloc(l->ev->ctx, sizeof *o);
+	char *buf = hx_alloc(l->ev->ctx, MAX_LINE + 2);
+	int err = HANGDX_OK;
+
+	if (!o || !buf) {
+		hx_free(l->ev->ctx, o);
+		hx_free(l->ev->ctx, buf);
+		return HANGDX_ENOMEM;
+	}
+	while (!err && fgets(buf, MAX_LINE + 2, fp)) {
+		size_t n = strlen(buf);
+
+		l->line++;
+		if (n == MAX_LINE + 1 && buf[n - 1] != '\n') {
+			int c;
+
+			while ((c = getc(fp)) != EOF && c != '\n')
+				;
+			bad_line(l, "line too long");
+			continue;
+		}
+		err = load_line(l, buf, o);
+	}
+	if (!err && ferror(fp))
+		err = HANGDX_EIO;
+	hx_free(l->ev->ctx, o);
+	hx_free(l->ev->ctx, buf);
+	return err;
+}
 
 int hangdx_evidence_load(struct hangdx_evidence *ev, const char *path)
 {
-	(void)ev;
-	(void)path;
-	return HANGDX_EUNSUPPORTED;
+	struct loader l;
+	FILE *fp;
+	int err;
+
+	if (!ev || !path)
+		return HANGDX_EINVAL;
+	memset(&l, 0, sizeof l);
+	l.ev = ev;
+	l.path = path;
+	l.last_file = HX_NOSTR;
+	fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	if (!fp) {
+		hx_ingest_diag_lock();
+		hx_diag(ev->ctx, HANGDX_ERROR, path, 0, 0, "cannot open: %s",
+			strerror(errno));
+		hx_ingest_diag_unlock();
+		return HANGDX_EIO;
+	}
+	err = load_stream(&l, fp);
+	if (fp != stdin)
+		fclose(fp);
+	if (!err && l.bad)
+		err = HANGDX_EPARSE;
+	return err;
 }

@@ -151,6 +151,7 @@ struct worker {
 	char *buf;
 	char *carry;
 	uint64_t ok;            /* inputs read */
+	int last_status;        /* enum hx_fstatus of the last file */
 	int err;
 	pthread_t th;
 };
@@ -769,12 +770,15 @@ static int read_archive(struct worker *w, const char *display,
 		m.w = w;
 		m.as = &as;
 		m.name = name;
+		w->last_status = HX_FS_OK;
 		st = read_source(w, name, &m.s, depth + 1, &as);
 		any = true;
 		if (st == HANGDX_ENOMEM)
 			err = st;
 		hx_free(ctx, name);
-		if (m.s.limited)
+		/* a ceiling, or a member cut short: the stream behind it is
+		 * gone too, and the member's diagnostic said so */
+		if (m.s.limited || w->last_status == HX_FS_TRUNCATED)
 			break;
 	}
 	if (!any && !err) {
@@ -833,6 +837,7 @@ static int read_text(struct worker *w, const char *display, struct src *src,
 	}
 	if (!err)
 		err = reader_end(&r, status);
+	w->last_status = status;
 	return err;
 }
 
@@ -851,12 +856,16 @@ static int read_source(struct worker *w, const char *display,
 	while (n < SNIFF) {
 		k = src->read(src, w->buf + n, SNIFF - n);
 		if (k < 0) {
+			bool member = src->ar != NULL;
+
 			diag(w->job->ctx, HANGDX_ERROR, display, 0,
-			     "cannot read: %s",
+			     "%s: %s", member ? "read error" : "cannot read",
 			     src->errmsg ? src->errmsg : "read error");
-			file_skipped(w, display, HX_FS_UNREADABLE,
-				     HX_S_UNREADABLE);
-			return HANGDX_EIO;
+			w->last_status = member ? HX_FS_TRUNCATED
+						: HX_FS_UNREADABLE;
+			return file_skipped(w, display, w->last_status,
+					    member ? HX_S_TRUNCATED
+						   : HX_S_UNREADABLE);
 		}
 		if (k == 0)
 			break;

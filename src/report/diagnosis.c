@@ -272,6 +272,9 @@ static void json_ranks(const struct hangdx_diagnosis *d, FILE *fp)
 			hx_format_ts(ri->first_err_ts, ts);
 			fprintf(fp, ", \"first_error\": \"%s\"", ts);
 		}
+		if (ri->pseudo_pid >= 0)
+			fprintf(fp, ", \"rank_known\": false, \"pid\": %lld",
+				(long long)ri->pseudo_pid);
 		if (ri->wait_peer >= 0)
 			fprintf(fp, ", \"waits_for_rank\": %lld", (long long)ri->wait_peer);
 		if (ri->index >= 0)

@@ -1,90 +1,38 @@
 /*
- * hccl.c - HCCL in the simulator: the per-rank resources of every
- * communicator (K_c, M_c, S_c, the order stream, H0/H1/O0/O1), the host
- * issue sequence of one op in AI_CPU mode (runtime-model.md §5.1), the
- * kernel's expansion into M_c and S_c with ring handshakes to the peers
- * (§5.2), and its lifetime with retry off (returns after expansion) or on
- * (resident until M_c drains, §6.2).  HOST mode puts the same algorithm
- * tasks on the user stream directly, with no kernel and no core.
+ * hccl.c - HCCL in the simulator: places the op sequence of
+ * src/model/opseq.c on the streams of a rank at its time (the host side of
+ * one op in AI_CPU mode, runtime-model.md §5.1; the kernel's expansion
+ * into M_c and S_c with ring or send/recv handshakes to the peers, §5.2),
+ * resolves transport notifies, and runs the kernel's lifetime with retry
+ * off (returns after expansion) or on (resident until M_c drains, §6.2).
+ * HOST mode puts the same algorithm tasks on the user stream directly,
+ * with no kernel and no core.
  */
 #include <string.h>
 #include "sim.h"
+#include "../model/opseq.h"
 
 #define MAX_TMAP (1u << 26)
 #define MAX_OPS (1u << 26)
-#define H2D_INC_S 27   /* AICPU_H2D_TIMEOUT_INC: host-issued waits */
-#define KFC_INC_S 22   /* KFC completion poll */
 #define STATUS_NS (30 * HX_NS_PER_S)
-/* Local main/slave synchronisation waits get this much more than T_exec,
- * so that the wait that really blocks (a peer's RxAck) fires first and
- * its EI0002 names the remote rank, as real reports do. */
-#define LOCAL_SLACK_S 1
 
 static uint32_t cidx(const struct sim *s, uint32_t rank, uint32_t comm)
 {
 	return rank * s->st.ncomms + comm;
 }
 
-static int comm_rank_setup(struct sim *s, uint32_t rank, uint32_t c,
-			   uint32_t ord)
+static void comm_init_record(void *ud, uint32_t rank, uint32_t comm)
 {
-	struct hx_comm_rank *cr = &s->st.dev[rank].comm[c];
-	const struct hx_comm *cm = &s->st.comms[c];
-	const struct hx_env *env = hx_scenario_env(s->sc, rank);
-	uint32_t g = cm->group, i;
-	int err = 0;
+	struct hx_logrec *r = sim_rec(ud, HX_LR_COMM_INIT, rank);
 
-	cr->me = -1;
-	for (i = 0; i < cm->nmembers; i++)
-		if (cm->members[i] == rank)
-			cr->me = (int32_t)i;
-	if (cr->me < 0)
-		return HANGDX_OK;
-	cr->retry = hx_retry_active(s->sc, g, rank);
-	cr->exec_timeout_s = s->sc->groups[g].exec_timeout_s
-		? s->sc->groups[g].exec_timeout_s : env->exec_timeout_s;
-	cr->ordstream = ord;
-	err = hx_state_add_stream(&s->st, rank, HX_SR_KERNEL, (int32_t)c,
-				  &cr->kstream);
-	if (!err)
-		err = hx_state_add_stream(&s->st, rank, HX_SR_MAIN, (int32_t)c,
-					  &cr->mstream);
-	for (i = 0; !err && i < s->sc->slave_streams && i < 8; i++)
-		err = hx_state_add_stream(&s->st, rank, HX_SR_SLAVE, (int32_t)c,
-					  &cr->sstream[i]);
-	if (!err) err = hx_state_add_notify(&s->st, rank, HX_NR_H0, (int32_t)c, -1, &cr->h0);
-	if (!err) err = hx_state_add_notify(&s->st, rank, HX_NR_H1, (int32_t)c, -1, &cr->h1);
-	if (!err) err = hx_state_add_notify(&s->st, rank, HX_NR_O0, (int32_t)c, -1, &cr->o0);
-	if (!err) err = hx_state_add_notify(&s->st, rank, HX_NR_O1, (int32_t)c, -1, &cr->o1);
-	if (!err) err = hx_state_add_notify(&s->st, rank, HX_NR_MAIN2SUB, (int32_t)c, -1, &cr->m2s);
-	if (!err) err = hx_state_add_notify(&s->st, rank, HX_NR_SUB2MAIN, (int32_t)c, -1, &cr->s2m);
-	if (!err) {
-		struct hx_logrec *r = sim_rec(s, HX_LR_COMM_INIT, rank);
-		if (r)
-			r->comm = (int32_t)c;
-	}
-	return err;
+	if (r)
+		r->comm = (int32_t)comm;
 }
 
+/* Every rank's user streams and notifies, then its HCCL resources. */
 int sim_hccl_setup(struct sim *s)
 {
-	uint32_t r, c, ord = 0;
-	int err;
-
-	for (r = 0; r < s->st.nranks; r++) {
-		if (s->st.ncomms && s->sc->order_launch) {
-			err = hx_state_add_stream(&s->st, r, HX_SR_ORDER, -1,
-						  &ord);
-			if (err)
-				return err;
-		}
-		for (c = 0; c < s->st.ncomms; c++) {
-			err = comm_rank_setup(s, r, c, ord);
-			if (err)
-				return err;
-		}
-	}
-	return HANGDX_OK;
+	return hx_opseq_setup(&s->st, comm_init_record, s);
 }
 
 /* ---- transport notifies: one per (comm, dst, src, op, round, channel) ---- */
@@ -184,54 +132,8 @@ int32_t sim_tnotify(struct sim *s, uint32_t comm, uint32_t dst, uint32_t src,
 uint64_t sim_op_tag(const struct sim *s, uint32_t comm, uint32_t op,
 		    enum hx_coll coll, uint64_t bytes, enum hx_dtype dt)
 {
-	uint64_t v[4];
-
 	(void)s;
-	/* send and recv are two halves of one exchange */
-	v[0] = coll == HX_COLL_RECV ? HX_COLL_SEND : (uint64_t)coll;
-	v[1] = bytes;
-	v[2] = dt;
-	v[3] = ((uint64_t)comm << 32) | op;
-	return hx_hash(v, sizeof v) | 1;
-}
-
-/* ---- task builders ---- */
-
-static struct hx_task proto(uint8_t kind, int32_t comm, uint32_t op)
-{
-	struct hx_task t;
-
-	memset(&t, 0, sizeof t);
-	t.kind = kind;
-	t.comm = comm;
-	t.op = op;
-	t.peer = -1;
-	t.dep = -1;
-	t.event = -1;
-	t.notify = -1;
-	return t;
-}
-
-static struct hx_task nwait(int32_t comm, uint32_t op, int32_t notify,
-			    uint64_t tag, uint64_t timeout_s)
-{
-	struct hx_task t = proto(HX_T_NOTIFY_WAIT, comm, op);
-
-	t.notify = notify;
-	t.tag = tag;
-	t.timeout_ns = timeout_s * HX_NS_PER_S;
-	return t;
-}
-
-static struct hx_task nrec(int32_t comm, uint32_t op, int32_t notify,
-			   uint64_t tag, int32_t peer)
-{
-	struct hx_task t = proto(HX_T_NOTIFY_RECORD, comm, op);
-
-	t.notify = notify;
-	t.tag = tag;
-	t.peer = peer;
-	return t;
+	return hx_opseq_tag(comm, op, coll, bytes, dt);
 }
 
 /* ---- host side of one op (§5.1) ---- */
@@ -274,15 +176,16 @@ static int op_new(struct sim *s, uint32_t rank, const struct hx_step *st,
 static bool issue_room(struct sim *s, const struct hx_comm_rank *cr,
 		       uint32_t u, uint32_t *full)
 {
-	if (!sim_sq_room(s, u, 2)) {
+	if (!sim_sq_room(s, u, HX_OPSEQ_ISSUE_ROOM)) {
 		*full = u;
 		return false;
 	}
-	if (!sim_sq_room(s, cr->kstream, 2)) {
+	if (!sim_sq_room(s, cr->kstream, HX_OPSEQ_ISSUE_ROOM)) {
 		*full = cr->kstream;
 		return false;
 	}
-	if (s->sc->order_launch && !sim_sq_room(s, cr->ordstream, 2)) {
+	if (s->sc->order_launch &&
+	    !sim_sq_room(s, cr->ordstream, HX_OPSEQ_ISSUE_ROOM)) {
 		*full = cr->ordstream;
 		return false;
 	}
@@ -305,52 +208,30 @@ static void launch_record(struct sim *s, uint32_t rank, uint32_t opi)
 	r->name = o->name;
 }
 
-static bool issue_aicpu_mode(struct sim *s, uint32_t rank, uint32_t comm,
-			     uint32_t opi)
-{
-	struct hx_comm_rank *cr = &s->st.dev[rank].comm[comm];
-	const struct sim_op *o = &s->ops[opi];
-	uint64_t h2d = cr->exec_timeout_s ? cr->exec_timeout_s + H2D_INC_S : 0;
-	int32_t c = (int32_t)comm;
-	struct hx_task t;
-	uint32_t task, u = o->ustream, op = o->op;
+/* ---- placing the templates of src/model/opseq.c ---- */
 
-	t = nrec(c, op, cr->h0, 0, -1);
-	sim_append(s, u, &t, &task);
-	if (s->sc->order_launch) {
-		t = nwait(c, op, cr->o0, 0, h2d);
-		sim_append(s, cr->kstream, &t, &task);
-		t = nrec(c, op, cr->o0, 0, -1);
-		sim_append(s, cr->ordstream, &t, &task);
-		t = nwait(c, op, cr->o1, 0, h2d);
-		sim_append(s, cr->ordstream, &t, &task);
-	}
-	t = proto(HX_T_KERNEL, c, op);
-	t.xref = opi;
-	t.tag = o->tag;
-	t.name = o->name;
-	sim_append(s, cr->kstream, &t, &task);
-	t = nwait(c, op, cr->h1, 0, h2d);
-	sim_append(s, u, &t, &task);
-	return !s->err;
-}
-
-/* ---- the algorithm: ring handshakes and copies (§5.2) ---- */
-
-struct exp {                    /* an expansion being written */
+struct place {                  /* one op's templates being placed */
 	struct sim *s;
-	const struct sim_op *o;
-	uint32_t rank, comm;
-	uint32_t main, work;        /* main stream, stream of the exchange */
-	uint64_t T;                 /* device wait timeout, s */
+	uint32_t rank, opi;
+	uint32_t main, work;        /* main stream and stream of the exchange */
+	bool expansion;             /* tasks the kernel writes (carry xref) */
 };
 
-static void put(struct exp *x, uint32_t stream, struct hx_task t)
+static void op_desc(const struct sim *s, const struct sim_op *o,
+		    struct hx_opdesc *d)
 {
-	uint32_t task;
+	const struct hx_comm *cm = &s->st.comms[o->comm];
 
-	t.xref = (uint32_t)(x->o - x->s->ops);
-	sim_append(x->s, stream, &t, &task);
+	memset(d, 0, sizeof *d);
+	d->coll = (enum hx_coll)o->coll;
+	d->bytes = o->bytes;
+	d->peer = o->peer;
+	d->rank = o->rank;
+	d->members = cm->members;
+	d->nmembers = cm->nmembers;
+	d->me = s->st.dev[o->rank].comm[o->comm].me;
+	d->slave = s->sc->slave_streams > 0;
+	d->order_launch = s->sc->order_launch;
 }
 
 static uint64_t copy_ns(const struct sim *s, uint64_t bytes)
@@ -360,97 +241,94 @@ static uint64_t copy_ns(const struct sim *s, uint64_t bytes)
 	return (uint64_t)((double)bytes / (gbps * 1e9) * 1e9) + 1000;
 }
 
-static void put_copy(struct exp *x, uint32_t peer_rank, uint64_t bytes)
+static int32_t place_notify(struct place *p, const struct hx_optask *ot)
 {
-	struct hx_task t = proto(HX_T_COPY, (int32_t)x->comm, x->o->op);
+	const struct sim_op *o = &p->s->ops[p->opi];
+	const struct hx_comm_rank *cr = &p->s->st.dev[p->rank].comm[o->comm];
 
-	t.peer = (int32_t)peer_rank;
-	t.dur_ns = copy_ns(x->s, bytes);
-	t.rdma = x->s->st.dev[peer_rank].node != x->s->st.dev[x->rank].node;
-	put(x, x->work, t);
-}
-
-/* TxAck to dst and RxAck from src on one channel of one round. */
-static void put_ack(struct exp *x, uint32_t dst, uint32_t src, uint32_t round,
-		    uint32_t ch)
-{
-	struct sim *s = x->s;
-	int32_t c = (int32_t)x->comm;
-	uint32_t op = x->o->op;
-	int32_t tx = sim_tnotify(s, x->comm, dst, x->rank, op, round, ch);
-	int32_t rx = sim_tnotify(s, x->comm, x->rank, src, op, round, ch);
-
-	if (tx < 0 || rx < 0)
-		return;
-	put(x, x->work, nrec(c, op, tx, x->o->tag, (int32_t)dst));
-	put(x, x->work, nwait(c, op, rx, x->o->tag, x->T));
-}
-
-static uint32_t ring_rounds(enum hx_coll c)
-{
-	return c == HX_COLL_ALLREDUCE ? 2 : 1;
-}
-
-static void put_ring(struct exp *x)
-{
-	const struct hx_comm *cm = &x->s->st.comms[x->comm];
-	int32_t me = x->s->st.dev[x->rank].comm[x->comm].me;
-	uint32_t n = cm->nmembers, j;
-	uint32_t next = cm->members[((uint32_t)me + 1) % n];
-	uint32_t prev = cm->members[((uint32_t)me + n - 1) % n];
-
-	for (j = 0; j < ring_rounds((enum hx_coll)x->o->coll); j++) {
-		put_ack(x, next, prev, j, 0);
-		put_copy(x, next, x->o->bytes / n);
-		put_ack(x, next, prev, j, 1);
+	switch (ot->notify) {
+	case HX_ON_H0: return cr->h0;
+	case HX_ON_H1: return cr->h1;
+	case HX_ON_O0: return cr->o0;
+	case HX_ON_O1: return cr->o1;
+	case HX_ON_M2S: return cr->m2s;
+	case HX_ON_S2M: return cr->s2m;
+	case HX_ON_PEER:
+		return sim_tnotify(p->s, o->comm, ot->dst, ot->src, o->op,
+				   ot->round, ot->ch);
+	default: return -1;
 	}
 }
 
-static void put_p2p(struct exp *x)
+static uint32_t place_stream(const struct place *p, uint8_t where)
 {
-	struct sim *s = x->s;
-	const struct hx_comm *cm = &s->st.comms[x->comm];
-	uint32_t peer, op = x->o->op;
-	int32_t c = (int32_t)x->comm, a, b;
+	const struct sim_op *o = &p->s->ops[p->opi];
+	const struct hx_comm_rank *cr = &p->s->st.dev[p->rank].comm[o->comm];
 
-	if (x->o->peer < 0 || (uint32_t)x->o->peer >= cm->nmembers)
-		return;
-	peer = cm->members[x->o->peer];
-	if (x->o->coll == HX_COLL_SEND) {
-		/* wait for the receiver's ready, copy, then say done */
-		a = sim_tnotify(s, x->comm, x->rank, peer, op, 0, 0);
-		b = sim_tnotify(s, x->comm, peer, x->rank, op, 0, 1);
-		if (a < 0 || b < 0)
-			return;
-		put(x, x->work, nwait(c, op, a, x->o->tag, x->T));
-		put_copy(x, peer, x->o->bytes);
-		put(x, x->work, nrec(c, op, b, x->o->tag, (int32_t)peer));
-	} else {
-		a = sim_tnotify(s, x->comm, peer, x->rank, op, 0, 0);
-		b = sim_tnotify(s, x->comm, x->rank, peer, op, 0, 1);
-		if (a < 0 || b < 0)
-			return;
-		put(x, x->work, nrec(c, op, a, x->o->tag, (int32_t)peer));
-		put(x, x->work, nwait(c, op, b, x->o->tag, x->T));
+	switch (where) {
+	case HX_OW_USER: return o->ustream;
+	case HX_OW_KERNEL: return cr->kstream;
+	case HX_OW_ORDER: return cr->ordstream;
+	case HX_OW_MAIN: return p->main;
+	default: return p->work;
 	}
 }
 
-static uint32_t exp_tasks(const struct sim *s, const struct sim_op *o)
+static void place(void *ud, const struct hx_optask *ot)
 {
-	uint32_t n = s->st.comms[o->comm].nmembers;
+	struct place *p = ud;
+	struct sim *s = p->s;
+	const struct sim_op *o = &s->ops[p->opi];
+	const struct hx_comm_rank *cr = &s->st.dev[p->rank].comm[o->comm];
+	struct hx_task t;
+	uint32_t task;
 
-	if (n < 2)
-		return 4;
-	if (o->coll == HX_COLL_SEND || o->coll == HX_COLL_RECV)
-		return 8;
-	return 6 * ring_rounds((enum hx_coll)o->coll) + 6;
+	memset(&t, 0, sizeof t);
+	t.kind = ot->kind;
+	t.comm = (int32_t)o->comm;
+	t.op = o->op;
+	t.peer = ot->peer;
+	t.dep = -1;
+	t.event = -1;
+	t.notify = -1;
+	if (ot->notify != HX_ON_NONE) {
+		t.notify = place_notify(p, ot);
+		if (t.notify < 0)
+			return;
+	}
+	if (ot->tagged)
+		t.tag = o->tag;
+	t.timeout_ns = hx_opseq_timeout_s((enum hx_op_tmo)ot->tmo,
+					  cr->exec_timeout_s) * HX_NS_PER_S;
+	if (ot->kind == HX_T_COPY) {
+		t.dur_ns = copy_ns(s, ot->bytes);
+		t.rdma = s->st.dev[ot->peer].node != s->st.dev[p->rank].node;
+	}
+	if (ot->kind == HX_T_KERNEL || p->expansion)
+		t.xref = p->opi;
+	if (ot->kind == HX_T_KERNEL)
+		t.name = o->name;
+	sim_append(s, place_stream(p, ot->where), &t, &task);
+}
+
+static bool issue_aicpu_mode(struct sim *s, uint32_t rank, uint32_t opi)
+{
+	struct place p = { s, rank, opi, 0, 0, false };
+	struct hx_opdesc d;
+
+	op_desc(s, &s->ops[opi], &d);
+	hx_opseq_issue(&d, place, &p);
+	return !s->err;
 }
 
 static bool expansion_fits(struct sim *s, const struct hx_comm_rank *cr,
 			   const struct sim_op *o, uint32_t main)
 {
-	uint32_t n = exp_tasks(s, o);
+	struct hx_opdesc d;
+	uint32_t n;
 
+	op_desc(s, o, &d);
+	n = hx_opseq_expand_room(&d);
 	if (!sim_sq_room(s, main, n))
 		return false;
 	return s->sc->slave_streams == 0 || sim_sq_room(s, cr->sstream[0], n);
@@ -458,36 +336,19 @@ static bool expansion_fits(struct sim *s, const struct hx_comm_rank *cr,
 
 /* The algorithm tasks of one op on main (M_c, or U in HOST mode), with
  * the exchange on S0 when there are slave streams. */
-static void expand(struct sim *s, uint32_t rank, const struct sim_op *o,
-		   uint32_t main, bool hccl_device)
+static void expand(struct sim *s, uint32_t rank, uint32_t opi, uint32_t main,
+		   bool hccl_device)
 {
-	struct hx_comm_rank *cr = &s->st.dev[rank].comm[o->comm];
-	int32_t c = (int32_t)o->comm;
-	struct exp x = { s, o, rank, o->comm, main, main, cr->exec_timeout_s };
+	const struct sim_op *o = &s->ops[opi];
+	const struct hx_comm_rank *cr = &s->st.dev[rank].comm[o->comm];
 	bool slave = s->sc->slave_streams > 0 &&
 		     s->st.comms[o->comm].nmembers > 1;
+	struct place p = { s, rank, opi, main, slave ? cr->sstream[0] : main,
+			   true };
+	struct hx_opdesc d;
 
-	if (hccl_device)
-		put(&x, main, nwait(c, o->op, cr->h0, 0, x.T));
-	if (slave) {
-		x.work = cr->sstream[0];
-		put(&x, main, nrec(c, o->op, cr->m2s, 0, -1));
-		put(&x, x.work, nwait(c, o->op, cr->m2s, 0,
-				      x.T ? x.T + LOCAL_SLACK_S : 0));
-	}
-	if (s->st.comms[o->comm].nmembers > 1) {
-		if (o->coll == HX_COLL_SEND || o->coll == HX_COLL_RECV)
-			put_p2p(&x);
-		else
-			put_ring(&x);
-	}
-	if (slave) {
-		put(&x, x.work, nrec(c, o->op, cr->s2m, 0, -1));
-		put(&x, main, nwait(c, o->op, cr->s2m, 0,
-				    x.T ? x.T + LOCAL_SLACK_S : 0));
-	}
-	if (hccl_device)
-		put(&x, main, nrec(c, o->op, cr->h1, 0, -1));
+	op_desc(s, o, &d);
+	hx_opseq_expand(&d, hccl_device, place, &p);
 }
 
 bool sim_hccl_issue(struct sim *s, uint32_t rank, const struct hx_step *step,
@@ -508,12 +369,12 @@ bool sim_hccl_issue(struct sim *s, uint32_t rank, const struct hx_step *step,
 	d->ncolls++;
 	launch_record(s, rank, (uint32_t)opi);
 	if (env->mode == HX_MODE_AI_CPU)
-		return issue_aicpu_mode(s, rank, comm, (uint32_t)opi);
+		return issue_aicpu_mode(s, rank, (uint32_t)opi);
 	if (!expansion_fits(s, cr, &s->ops[opi], u)) {
 		*full = u;
 		return false;
 	}
-	expand(s, rank, &s->ops[opi], u, false);
+	expand(s, rank, (uint32_t)opi, u, false);
 	return !s->err;
 }
 
@@ -543,7 +404,7 @@ static void kernel_resident(struct sim *s, uint32_t task, uint32_t rank)
 
 	s->resident[cidx(s, rank, (uint32_t)t->comm)] = (int32_t)task;
 	if (cr->exec_timeout_s) {
-		t->timeout_ns = (cr->exec_timeout_s + KFC_INC_S) * HX_NS_PER_S;
+		t->timeout_ns = (cr->exec_timeout_s + HX_KFC_INC_S) * HX_NS_PER_S;
 		t->arm++;
 		sim_push(s, t->t_start + t->timeout_ns, EV_TIMEOUT, task, t->arm);
 	}
@@ -567,7 +428,7 @@ void sim_hccl_expanded(struct sim *s, uint32_t task)
 		return;
 	}
 	s->expanding[cidx(s, rank, (uint32_t)t->comm)] = -1;
-	expand(s, rank, o, cr->mstream, true);
+	expand(s, rank, t->xref, cr->mstream, true);
 	t = &s->st.tasks[task];   /* expansion grew the task array */
 	t->end_pos = (uint32_t)s->st.streams[cr->mstream].n;
 	if (cr->retry) {

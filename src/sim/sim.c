@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sim.h"
+#include "../model/opseq.h"
 
 #define MAX_HEAP (1u << 28)
 #define MAX_PROG (1u << 24)
@@ -598,8 +599,7 @@ static size_t host_entry(struct sim *s, uint32_t rank)
 static bool issue_simple(struct sim *s, uint32_t rank,
 			 const struct hx_step *st)
 {
-	struct hx_device *d = &s->st.dev[rank];
-	uint32_t stream = d->user_stream[st->stream];
+	uint32_t stream = s->st.dev[rank].user_stream[st->stream];
 	struct hx_task t;
 	uint32_t task;
 
@@ -608,40 +608,10 @@ static bool issue_simple(struct sim *s, uint32_t rank,
 		s->host[rank].wait_stream = (int32_t)stream;
 		return false;
 	}
-	memset(&t, 0, sizeof t);
-	t.comm = -1;
-	t.peer = -1;
-	t.dep = -1;
-	t.event = -1;
-	t.notify = -1;
-	t.name = st->name;
-	t.dur_ns = st->dur_ns;
-	switch (st->kind) {
-	case HX_STEP_AICORE: t.kind = HX_T_AICORE; break;
-	case HX_STEP_AICPU: t.kind = HX_T_AICPU; break;
-	case HX_STEP_EVENT_RECORD:
-		t.kind = HX_T_EVENT_RECORD;
-		t.event = st->obj;
-		break;
-	case HX_STEP_EVENT_WAIT:
-		t.kind = HX_T_EVENT_WAIT;
-		t.event = st->obj;
-		t.dep = d->event_last[st->obj];
-		break;
-	case HX_STEP_NOTIFY_RECORD:
-		t.kind = HX_T_NOTIFY_RECORD;
-		t.notify = d->user_notify[st->obj];
-		break;
-	default:
-		t.kind = HX_T_NOTIFY_WAIT;
-		t.notify = d->user_notify[st->obj];
-		t.timeout_ns = st->timeout_ns;
-		break;
-	}
+	hx_opseq_simple(&s->st, rank, st, &t);
 	if (sim_append(s, stream, &t, &task))
 		return false;
-	if (t.kind == HX_T_EVENT_RECORD)
-		d->event_last[st->obj] = (int32_t)task;
+	hx_opseq_simple_appended(&s->st, rank, st, task);
 	return true;
 }
 
@@ -759,29 +729,6 @@ static int flatten(struct sim *s)
 	return HANGDX_OK;
 }
 
-static int user_resources(struct sim *s, uint32_t rank)
-{
-	struct hx_device *d = &s->st.dev[rank];
-	uint32_t i;
-	int err;
-
-	for (i = 0; i < s->sc->nstreams; i++) {
-		err = hx_state_add_stream(&s->st, rank, HX_SR_USER, -1,
-					  &d->user_stream[i]);
-		if (err)
-			return err;
-		s->st.streams[d->user_stream[i]].user = (int32_t)i;
-	}
-	for (i = 0; i < s->sc->nnotifies; i++) {
-		err = hx_state_add_notify(&s->st, rank, HX_NR_USER, -1, -1,
-					  &d->user_notify[i]);
-		if (err)
-			return err;
-		s->st.notifies[d->user_notify[i]].user = (int32_t)i;
-	}
-	return HANGDX_OK;
-}
-
 static void hosts_init(struct sim *s)
 {
 	uint32_t r, i;
@@ -839,8 +786,6 @@ static int sim_setup(struct sim *s)
 		s->resident[i] = s->expanding[i] = -1;
 	hosts_init(s);
 	err = flatten(s);
-	for (i = 0; !err && i < nr; i++)
-		err = user_resources(s, (uint32_t)i);
 	if (!err)
 		err = sim_hccl_setup(s);
 	if (err)
