@@ -261,12 +261,17 @@ static uint32_t count_lost(const struct hangdx_diagnosis *d, int32_t *first)
 static void wait_hop(struct hangdx_diagnosis *d, const struct hx_rankinfo *ri,
 		     const char *why)
 {
+	char idx[32] = "";
+
 	if (ri->wait_rec == HX_NOREC)
 		return;
+
+	if (ri->index >= 0)
+		snprintf(idx, sizeof idx, " index %lld", (long long)ri->index);
 	hx_hop_add(d, ri->rank, ri->wait_rec, why,
-		   "rank%d %s%s index %lld: notify wait timed out (stream %lld task %lld)%s",
-		   ri->rank, ri->op ? ri->op : "collective", ri->op ? "" : "",
-		   (long long)ri->index, (long long)ri->stream, (long long)ri->task,
+		   "rank%d %s%s: notify wait timed out (stream %lld task %lld)%s",
+		   ri->rank, ri->op ? ri->op : "collective", idx,
+		   (long long)ri->stream, (long long)ri->task,
 		   ri->wait_peer >= 0 ? ", waiting for a peer" : "");
 }
 
@@ -364,9 +369,14 @@ static bool try_link(struct hangdx_diagnosis *d)
 	d->cat = HX_CAT_LINK;
 	d->root_rank = best->rank;
 	hx_dwhere(d, best->link_rec, where, sizeof where);
-	hx_hop_add(d, best->rank, best->link_rec, "", "rank%d: %s error CQE on a copy (%s)",
-		   best->rank, hx_kind_name(d->ev->recs[best->link_rec].kind),
-		   where);
+	for (r = 0; r < d->nranks; r++)
+		if (d->ranks[r].wait_peer == best->rank && (int32_t)r != best->rank) {
+			wait_hop(d, &d->ranks[r], "remote notify");
+			break;
+		}
+	hx_hop_add(d, best->rank, best->link_rec, "",
+		   "rank%d: data copy failed with an error CQE (%s)", best->rank,
+		   hx_kind_name(d->ev->recs[best->link_rec].kind));
 	snprintf(d->summary, sizeof d->summary,
 		 "Failure caused by a link error: rank %d saw an SDMA/RDMA error CQE on a "
 		 "data copy (%s); without a successful op retry the collective could not "
@@ -428,6 +438,11 @@ static bool try_mismatch(struct hangdx_diagnosis *d)
 		wait_hop(d, o, "");
 		if (other)
 			wait_hop(d, other, "");
+		if (best_alike == 0 && other)
+			FACT("Ranks %u and %d disagree and no third rank that logged the "
+			     "failure sides with either: which one deviates from the program "
+			     "cannot be told from these logs; rank %u is named first.",
+			     odd, other->rank, odd);
 		snprintf(d->summary, sizeof d->summary,
 			 "Hang caused by a collective mismatch: at op index %lld rank %u issued "
 			 "%s (count %lld, %s) while rank %d issued %s (count %lld, %s); the "
