@@ -69,6 +69,15 @@ struct hx_rankinfo {
 	/* other failures */
 	uint32_t link_rec;
 	bool link_recovered;      /* op retry got past it */
+	bool link_setup;          /* the link never came up (socket, p2p,
+				     transport init) rather than a CQE */
+	int64_t setup_peer;       /* the rank it could not reach; -2 when the
+				     logs do not identify it */
+	int setup_strength;       /* how surely: 0 none, 1 unknown, 2 comm
+				     rank only, 3 address or device id */
+	const char *server;       /* "1.1.1.1" from communicator creation */
+	const char *device_ip;
+	int64_t phy_device;
 	uint32_t dma_rec;         /* AICPU dump of the failed copy (stream, task) */
 	int64_t link_peer;
 	uint32_t aicpu_timeout_rec;

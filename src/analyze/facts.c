@@ -331,10 +331,13 @@ static void on_record(struct facts *f, uint32_t rec)
 	if (!ri)
 		return;
 	ri->seen = true;
-	if (ri->device < 0) {
+	if (ri->device < 0 || !ri->node) {
 		struct hx_attr a;
 		hx_attrib_rec(d->at, r, &a);
-		ri->device = a.device;
+		if (ri->device < 0)
+			ri->device = a.device;
+		if (!ri->node)
+			ri->node = a.node;
 	}
 	if (r->ts != HX_NONE && r->ts > ri->last_ts)
 		ri->last_ts = r->ts;
@@ -345,6 +348,12 @@ static void on_record(struct facts *f, uint32_t rec)
 	switch (r->kind) {
 	case HX_K_COMM_INIT:
 		add_member(f, rec, ri->rank);
+		if (!ri->server)
+			ri->server = hx_dstr(d, rec, HX_F_SERVER);
+		if (!ri->device_ip)
+			ri->device_ip = hx_dstr(d, rec, HX_F_DEVICE_IP);
+		if (ri->phy_device < 0)
+			ri->phy_device = hx_dnum(d, rec, HX_F_PHY_DEVICE, -1);
 		break;
 	case HX_K_ENV:
 		on_env(d, ri, rec);
@@ -377,6 +386,8 @@ static void on_record(struct facts *f, uint32_t rec)
 		note_fail(d, ri, rec);
 		break;
 	case HX_K_LINK_ERROR:
+		ri->link_setup = true;
+		/* fall through */
 	case HX_K_CQE_ERROR:
 		if (ri->link_rec == HX_NOREC)
 			ri->link_rec = rec;
@@ -395,6 +406,80 @@ static void on_record(struct facts *f, uint32_t rec)
 		break;
 	default:
 		break;
+	}
+}
+
+/* ---- link set-up failures: which peer could not be reached ---- */
+
+/* "1.1.1.1%enp189s0f0" and "1.1.1.1" name the same server. */
+static bool same_host(const char *server, const char *ip, size_t iplen)
+{
+	return server && strncmp(server, ip, iplen) == 0 &&
+	       (server[iplen] == '\0' || server[iplen] == '%');
+}
+
+static int64_t rank_by_ip(const struct hangdx_diagnosis *d, const char *ip)
+{
+	const char *slash = strchr(ip, '/');
+	size_t n = slash ? (size_t)(slash - ip) : strlen(ip);
+	int64_t dev = slash ? strtoll(slash + 1, NULL, 10) : -1;
+	uint32_t r;
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (slash && same_host(ri->server, ip, n) && ri->device == dev)
+			return r;
+		if (!slash && ri->device_ip && strcmp(ri->device_ip, ip) == 0)
+			return r;
+	}
+	return -2;
+}
+
+static int64_t rank_by_phy(const struct hangdx_diagnosis *d,
+			   const struct hx_rankinfo *me, int64_t phy)
+{
+	uint32_t r;
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (ri != me && ri->node && me->node && strcmp(ri->node, me->node) == 0 &&
+		    (ri->phy_device == phy || (ri->phy_device < 0 && ri->device == phy)))
+			return r;
+	}
+	return -2;
+}
+
+/* The peer a link set-up failure names.  An address with a device, or a
+ * physical device id on the same node, identifies it (and wins); a bare
+ * comm rank is weaker; an address no rank owns leaves it unknown. */
+static void setup_peer(struct facts *f, uint32_t rec)
+{
+	struct hangdx_diagnosis *d = f->d;
+	struct hx_rankinfo *ri = rinfo(d, hx_drank(d, rec));
+	const char *ip;
+	int64_t peer = -1, rr, phy;
+	int strength = 0;
+
+	if (!ri || d->ev->recs[rec].kind != HX_K_LINK_ERROR)
+		return;
+	ip = hx_dstr(d, rec, HX_F_REMOTE_IP);
+	phy = hx_dnum(d, rec, HX_F_REMOTE_DEVICE, -1);
+	rr = hx_dnum(d, rec, HX_F_REMOTE_RANK, -1);
+	if (ip && *ip) {
+		peer = rank_by_ip(d, ip);
+		strength = peer >= 0 ? 3 : 1;
+	} else if (phy >= 0) {
+		peer = rank_by_phy(d, ri, phy);
+		strength = peer >= 0 ? 3 : 1;
+	} else if (rr >= 0) {
+		peer = global_rank(f, rec, rr);
+		strength = 2;
+	}
+	if (peer == ri->rank || strength == 0)
+		return;
+	if (strength == 3 ? ri->setup_strength < 3 : ri->setup_strength == 0) {
+		ri->setup_peer = peer;
+		ri->setup_strength = strength;
 	}
 }
 
@@ -600,6 +685,7 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		ri->first_err_ts = ri->last_ts = HX_NONE;
 		ri->wait_peer = ri->index = ri->count = -1;
 		ri->link_peer = ri->stream = ri->task = ri->exec_timeout = -1;
+		ri->setup_peer = ri->phy_device = -1;
 		ri->pseudo_pid = r >= d->pseudo_base ? d->pseudo_pids[r - d->pseudo_base]
 						     : -1;
 	}
@@ -620,6 +706,8 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 				on_wait_failure(&f, ri, rec);
 		}
 		estimate_skew(&f);
+		for (i = 0; i < d->norder; i++)
+			setup_peer(&f, d->order[i]);
 	}
 	hx_free(d->ctx, f.m);
 	return f.err;

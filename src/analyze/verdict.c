@@ -341,6 +341,69 @@ static bool any_wait(const struct hangdx_diagnosis *d)
 	return false;
 }
 
+/* A link that never came up: follow "could not reach" from rank to rank;
+ * the chain ends at a rank that reported nothing (it never showed up) or
+ * at a peer the logs cannot identify. */
+static bool try_setup_chain(struct hangdx_diagnosis *d,
+			    const struct hx_rankinfo *start)
+{
+	uint8_t *seen = hx_calloc(d->ctx, d->nranks + 1, 1);
+	const struct hx_rankinfo *ri = start;
+	int64_t end = start->rank, last = start->rank;
+	char where[512];
+
+	if (!seen)
+		return false;
+	d->verdict = HANGDX_V_HANG;
+	d->cat = HX_CAT_LINK;
+	while (ri && !seen[ri->rank]) {
+		seen[ri->rank] = 1;
+		end = ri->rank;
+		if (ri->link_rec != HX_NOREC)
+			hx_hop_add(d, ri->rank, ri->link_rec, "could not connect to",
+				   "rank%d (device %lld): link set-up failed (%s)",
+				   ri->rank, (long long)ri->device,
+				   hx_dstr(d, ri->link_rec, HX_F_WHAT)
+					   ? hx_dstr(d, ri->link_rec, HX_F_WHAT) : "link");
+		if (!ri->link_setup)
+			break;
+		if (ri->setup_peer < 0) {
+			last = ri->rank;
+			end = -2;
+			break;
+		}
+		ri = &d->ranks[ri->setup_peer];
+		if (ri->link_rec == HX_NOREC && !seen[ri->rank]) {
+			end = ri->rank;
+			hx_hop_add(d, ri->rank, HX_NOREC, "",
+				   "rank%d (device %lld): reported no link failure: it never "
+				   "joined the link", ri->rank, (long long)ri->device);
+			break;
+		}
+	}
+	hx_free(d->ctx, seen);
+	hx_dwhere(d, start->link_rec, where, sizeof where);
+	if (end == -2) {
+		d->root_rank = -1;
+		snprintf(d->summary, sizeof d->summary,
+			 "Link set-up failed: rank %lld could not connect to its peer (first "
+			 "failure: %s), and the logs do not identify that peer's device, so "
+			 "the root device is unknown. Collect the logs of the peer's server.",
+			 (long long)last, where);
+		MISSING("the device at the far end of rank %lld's failed link", (long long)last);
+		return true;
+	}
+	d->root_rank = (int32_t)end;
+	snprintf(d->summary, sizeof d->summary,
+		 "Link set-up failed: following \"could not connect to\" from rank %d (%s) "
+		 "ends at rank %lld (device %lld), which %s. That rank is where to look: "
+		 "its process, its NIC and its network configuration.",
+		 start->rank, where, (long long)end, (long long)d->ranks[end].device,
+		 d->ranks[end].link_rec == HX_NOREC ? "reported no failure of its own"
+						     : "waits for no one else");
+	return true;
+}
+
 static bool try_link(struct hangdx_diagnosis *d)
 {
 	const struct hx_rankinfo *best = NULL;
@@ -357,6 +420,8 @@ static bool try_link(struct hangdx_diagnosis *d)
 	}
 	if (!best)
 		return false;
+	if (best->link_setup)
+		return try_setup_chain(d, best);
 	if (best->retry_rec != HX_NOREC &&
 	    rec_ts(d, best->retry_rec) > rec_ts(d, best->link_rec) && !any_wait(d)) {
 		d->ranks[best->rank].link_recovered = true;
@@ -584,6 +649,7 @@ static bool try_chain(struct hangdx_diagnosis *d)
 	d->root_rank = end;
 	if (cyc) {
 		d->cat = HX_CAT_WAIT_CYCLE;
+		d->root_rank = -1;      /* a cycle has no single root */
 		snprintf(d->summary, sizeof d->summary,
 			 "Hang with a circular wait across ranks: following \"waits for\" from "
 			 "rank %d comes back to rank %d. The device stream dumps needed to prove "

@@ -290,6 +290,22 @@ static void json_ranks(const struct hangdx_diagnosis *d, FILE *fp)
 	fprintf(fp, "%s]", d->nranks ? "\n  " : "");
 }
 
+/* Where the root rank ran: node and device, as the logs name them. */
+static void json_root(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	const struct hx_rankinfo *ri;
+
+	if (d->root_rank < 0 || (uint32_t)d->root_rank >= d->nranks)
+		return;
+	ri = &d->ranks[d->root_rank];
+	fprintf(fp, ",\n  \"root\": {\"rank\": %d, \"node\": ", ri->rank);
+	if (ri->node)
+		jstr(fp, ri->node);
+	else
+		fputs("null", fp);
+	fprintf(fp, ", \"device\": %lld}", (long long)ri->device);
+}
+
 /* The failure of the first failing rank: where it stopped. */
 static void json_first(const struct hangdx_diagnosis *d, FILE *fp)
 {
@@ -332,6 +348,7 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 		hx_format_ts(d->first_ts, ts);
 		fprintf(fp, ",\n  \"first_error_time\": \"%s\"", ts);
 	}
+	json_root(d, fp);
 	json_first(d, fp);
 	json_chain(d, fp);
 	json_groups(d, fp);

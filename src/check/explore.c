@@ -1,0 +1,1088 @@
+/*
+ * explore.c - the checker's search: breadth-first over the untimed state
+ * space of check.h's transition system, so the first stuck state found is
+ * one of the fewest steps (every path to a state has the same length:
+ * each step moves one host pc, one stream head or one kernel phase).
+ *
+ * A state is, per rank: the host pc, per stream head position and head
+ * phase, and the value bits of notifies used more than once; tails, busy
+ * cores and single-use notifies are derived.  States are packed into 16-
+ * or 32-bit words and kept in an open-addressing set with a memory ceiling.
+ *
+ * Reductions, both sound for reaching every deadlock:
+ *  - stubborn sets (Valmari): from a state, only the enabled steps of a
+ *    set closed under "may conflict" (pool grants and releases of a rank,
+ *    reuse of a notify) and "must happen first" (what a disabled member
+ *    waits for) are taken.  Steps of different streams that touch neither
+ *    the pool nor a shared notify commute and are not interleaved;
+ *  - symmetry: in SPMD programs whose communicators span all ranks, a
+ *    rotation of the ranks maps the ring onto itself; states are stored as
+ *    their least rotation.
+ */
+#include <string.h>
+#include <time.h>
+#include "check.h"
+
+/* ---- working states ---- */
+
+int ck_ws_alloc(const struct ck_model *m, struct ck_ws *w)
+{
+	memset(w, 0, sizeof *w);
+	w->pc = hx_calloc(m->ctx, m->nranks + 1, sizeof *w->pc);
+	w->busy = hx_calloc(m->ctx, m->nranks + 1, sizeof *w->busy);
+	w->head = hx_calloc(m->ctx, m->nstream + 1, sizeof *w->head);
+	w->tail = hx_calloc(m->ctx, m->nstream + 1, sizeof *w->tail);
+	w->ph = hx_calloc(m->ctx, m->nstream + 1, 1);
+	w->bit = hx_calloc(m->ctx, m->nbits + 1, 1);
+	if (!w->pc || !w->busy || !w->head || !w->tail || !w->ph || !w->bit) {
+		ck_ws_free(m, w);
+		return HANGDX_ENOMEM;
+	}
+	return HANGDX_OK;
+}
+
+void ck_ws_free(const struct ck_model *m, struct ck_ws *w)
+{
+	hx_free(m->ctx, w->pc);
+	hx_free(m->ctx, w->busy);
+	hx_free(m->ctx, w->head);
+	hx_free(m->ctx, w->tail);
+	hx_free(m->ctx, w->ph);
+	hx_free(m->ctx, w->bit);
+	memset(w, 0, sizeof *w);
+}
+
+void ck_ws_copy(const struct ck_model *m, struct ck_ws *dst,
+		const struct ck_ws *src)
+{
+	memcpy(dst->pc, src->pc, m->nranks * sizeof *dst->pc);
+	memcpy(dst->busy, src->busy, m->nranks * sizeof *dst->busy);
+	memcpy(dst->head, src->head, m->nstream * sizeof *dst->head);
+	memcpy(dst->tail, src->tail, m->nstream * sizeof *dst->tail);
+	memcpy(dst->ph, src->ph, m->nstream);
+	memcpy(dst->bit, src->bit, m->nbits);
+}
+
+/* Tail of a host-fed stream once its host has issued pc entries. */
+static uint32_t host_tail(const struct ck_stream *cs, uint32_t pc)
+{
+	uint32_t lo = 0, hi = cs->nbp;
+
+	while (lo < hi) {               /* first breakpoint with entry >= pc */
+		uint32_t mid = (lo + hi) / 2;
+		if (cs->bp_entry[mid] < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? cs->bp_tail[lo - 1] : 0;
+}
+
+/* Tail of M_c / S0 from the kernels expanded so far on its K_c. */
+static uint32_t kernel_tail(const struct ck_model *m, const struct ck_ws *w,
+			    uint32_t s)
+{
+	const struct ck_stream *cs = &m->stream[s];
+	const struct ck_stream *k = &m->stream[cs->kstream];
+	uint32_t h = w->head[cs->kstream], c;
+	const struct ck_kern *kn;
+
+	c = k->kbefore[h];
+	if (h < k->len && ck_at(m, cs->kstream, h)->kind == HX_T_KERNEL &&
+	    w->ph[cs->kstream] == PH_RES)
+		c++;
+	if (!c)
+		return 0;
+	kn = &m->kern[k->kerns[c - 1]];
+	return cs->role == HX_SR_MAIN ? kn->m_end : kn->s_end;
+}
+
+static void derive(const struct ck_model *m, struct ck_ws *w)
+{
+	uint32_t s;
+
+	memset(w->busy, 0, m->nranks * sizeof *w->busy);
+	for (s = 0; s < m->nstream; s++) {
+		const struct ck_stream *cs = &m->stream[s];
+		if (cs->feed == FEED_HOST)
+			w->tail[s] = host_tail(cs, w->pc[cs->rank]);
+		if (w->head[s] < cs->len && ck_at(m, s, w->head[s])->pool &&
+		    (w->ph[s] == PH_RUN || w->ph[s] == PH_RES))
+			w->busy[cs->rank]++;
+	}
+	for (s = 0; s < m->nstream; s++)
+		if (m->stream[s].feed == FEED_KERNEL)
+			w->tail[s] = kernel_tail(m, w, s);
+}
+
+void ck_ws_init(const struct ck_model *m, struct ck_ws *w)
+{
+	memset(w->pc, 0, m->nranks * sizeof *w->pc);
+	memset(w->head, 0, m->nstream * sizeof *w->head);
+	memset(w->ph, 0, m->nstream);
+	memset(w->bit, 0, m->nbits);
+	derive(m, w);
+}
+
+static uint32_t word_get(const struct ck_model *m, const void *p, uint32_t i)
+{
+	if (m->w16)
+		return ((const uint16_t *)p)[i];
+	return ((const uint32_t *)p)[i];
+}
+
+static void word_put(const struct ck_model *m, void *p, uint32_t i, uint32_t v)
+{
+	if (m->w16)
+		((uint16_t *)p)[i] = (uint16_t)v;
+	else
+		((uint32_t *)p)[i] = v;
+}
+
+void ck_pack(const struct ck_model *m, const struct ck_ws *w, void *packed)
+{
+	uint32_t r, s, i, b, per = m->w16 ? 16 : 32;
+
+	memset(packed, 0, m->state_bytes);
+	for (r = 0; r < m->nranks; r++) {
+		uint32_t o = m->blk_first[r];
+		word_put(m, packed, o++, w->pc[r]);
+		for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++)
+			word_put(m, packed, o++, w->head[s] << 2 | w->ph[s]);
+		for (b = m->rank_bits[r], i = 0; b < m->rank_bits[r + 1]; b++, i++)
+			if (w->bit[b])
+				word_put(m, packed, o + i / per,
+					 word_get(m, packed, o + i / per) |
+					 1u << (i % per));
+	}
+}
+
+void ck_unpack(const struct ck_model *m, const void *packed, struct ck_ws *w)
+{
+	uint32_t r, s, i, b, per = m->w16 ? 16 : 32;
+
+	for (r = 0; r < m->nranks; r++) {
+		uint32_t o = m->blk_first[r];
+		w->pc[r] = word_get(m, packed, o++);
+		for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++) {
+			uint32_t v = word_get(m, packed, o++);
+			w->head[s] = v >> 2;
+			w->ph[s] = (uint8_t)(v & 3);
+		}
+		for (b = m->rank_bits[r], i = 0; b < m->rank_bits[r + 1]; b++, i++)
+			w->bit[b] = (uint8_t)(word_get(m, packed, o + i / per) >>
+					      (i % per) & 1);
+	}
+	derive(m, w);
+}
+
+/* ---- the transition relation ---- */
+
+uint8_t ck_value(const struct ck_model *m, const struct ck_ws *w, int32_t n)
+{
+	const struct ck_notify *no = &m->notify[n];
+
+	if (no->bit >= 0)
+		return w->bit[no->bit];
+	if (no->rec_stream == CK_NONE || w->head[no->rec_stream] <= no->rec_pos)
+		return 0;
+	return no->wait_stream == CK_NONE ||
+	       w->head[no->wait_stream] <= no->wait_pos;
+}
+
+static void set_value(const struct ck_model *m, struct ck_ws *w, int32_t n,
+		      uint8_t v)
+{
+	if (n >= 0 && m->notify[n].bit >= 0)
+		w->bit[m->notify[n].bit] = v;
+}
+
+static bool room(const struct ck_model *m, const struct ck_ws *w, uint32_t s,
+		 uint32_t n)
+{
+	return w->tail[s] - w->head[s] + n <= m->depth;
+}
+
+static uint32_t nentries(const struct ck_model *m, uint32_t r)
+{
+	return m->re_first[r + 1] - m->re_first[r];
+}
+
+static const struct ck_entry *entry_of(const struct ck_model *m, uint32_t r,
+				       uint32_t pc)
+{
+	return &m->entry[m->re_first[r] + pc];
+}
+
+static bool host_enabled(const struct ck_model *m, const struct ck_ws *w,
+			 uint32_t r)
+{
+	const struct ck_entry *e;
+	uint32_t i, s;
+
+	if (w->pc[r] >= nentries(m, r))
+		return false;
+	e = entry_of(m, r, w->pc[r]);
+	switch (e->kind) {
+	case E_SYNC_STREAM:
+		return w->head[e->sync_stream] >= w->tail[e->sync_stream];
+	case E_SYNC_ALL:
+		for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++)
+			if (w->head[s] < w->tail[s])
+				return false;
+		return true;
+	default:
+		for (i = 0; i < e->nroom; i++)
+			if (!room(m, w, e->room_stream[i], e->room_n[i]))
+				return false;
+		return true;
+	}
+}
+
+static bool kernel_room(const struct ck_model *m, const struct ck_ws *w,
+			const struct ck_kern *k)
+{
+	return room(m, w, k->mstream, k->room) &&
+	       (k->sstream == CK_NONE || room(m, w, k->sstream, k->room));
+}
+
+bool ck_enabled(const struct ck_model *m, const struct ck_ws *w, uint32_t proc)
+{
+	const struct ck_task *c;
+	uint32_t s;
+
+	if (proc < m->nranks)
+		return host_enabled(m, w, proc);
+	s = proc - m->nranks;
+	if (w->head[s] >= w->tail[s])
+		return false;
+	c = ck_at(m, s, w->head[s]);
+	switch (c->kind) {
+	case HX_T_NOTIFY_WAIT:
+		return ck_value(m, w, c->notify) != 0;
+	case HX_T_EVENT_WAIT:
+		return c->dep_stream == CK_NONE ||
+		       w->head[c->dep_stream] > c->dep_pos;
+	case HX_T_AICPU:
+		return w->ph[s] == PH_RUN;
+	case HX_T_KERNEL:
+		return w->ph[s] == PH_RUN && kernel_room(m, w, &m->kern[c->kern]);
+	default:
+		return true;
+	}
+}
+
+static void kstart(const struct ck_model *m, struct ck_ws *w, uint32_t s)
+{
+	const struct ck_task *c = ck_at(m, s, w->head[s]);
+
+	if (c->kind == HX_T_KERNEL && m->kern[c->kern].o1 >= 0)
+		set_value(m, w, m->kern[c->kern].o1, 1);
+}
+
+static void note_arrival(struct ck_effect *e, uint32_t s, bool got)
+{
+	if (!e)
+		return;
+	if (e->grab_stream < 0 && e->wait_stream < 0) {
+		if (got)
+			e->grab_stream = (int32_t)s;
+		else
+			e->wait_stream = (int32_t)s;
+	} else if (got) {
+		e->grab2 = (int32_t)s;
+	} else {
+		e->wait2 = (int32_t)s;
+	}
+}
+
+/* The head task of s is there: a core user takes a free core or waits. */
+static void arrive(const struct ck_model *m, struct ck_ws *w, uint32_t s,
+		   struct ck_effect *e)
+{
+	const struct ck_task *c;
+	uint32_t r = m->stream[s].rank;
+
+	w->ph[s] = PH_NONE;
+	if (w->head[s] >= w->tail[s])
+		return;
+	c = ck_at(m, s, w->head[s]);
+	if (c->pool) {
+		if (w->busy[r] < m->cores) {
+			w->busy[r]++;
+			w->ph[s] = PH_RUN;
+			kstart(m, w, s);
+			note_arrival(e, s, true);
+		} else {
+			w->ph[s] = PH_WAIT;
+			note_arrival(e, s, false);
+		}
+	} else if (c->kind == HX_T_KERNEL) {
+		w->ph[s] = PH_RUN;
+		kstart(m, w, s);
+	}
+}
+
+/* A core comes back: it goes to the waiter named by choice (the first
+ * waiter when choice names none), or the pool has one more free. */
+static void release(const struct ck_model *m, struct ck_ws *w, uint32_t r,
+		    uint32_t choice, struct ck_effect *e)
+{
+	uint32_t s, pick = CK_NONE, n = 0;
+
+	for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++) {
+		if (w->ph[s] != PH_WAIT)
+			continue;
+		n++;
+		if (pick == CK_NONE || s == choice)
+			pick = s;
+	}
+	if (e)
+		e->nchoices = n;
+	if (pick == CK_NONE) {
+		w->busy[r]--;
+		return;
+	}
+	w->ph[pick] = PH_RUN;
+	kstart(m, w, pick);
+	if (e)
+		e->granted = (int32_t)pick;
+}
+
+static void advance(const struct ck_model *m, struct ck_ws *w, uint32_t s,
+		    uint32_t choice, struct ck_effect *e)
+{
+	const struct ck_stream *cs = &m->stream[s];
+
+	w->head[s]++;
+	w->ph[s] = PH_NONE;
+	if (cs->role == HX_SR_MAIN && cs->retry) {
+		uint32_t k = cs->kstream, h = w->head[k];
+		const struct ck_task *c = h < m->stream[k].len ? ck_at(m, k, h) : NULL;
+
+		if (c && c->kind == HX_T_KERNEL && w->ph[k] == PH_RES &&
+		    m->kern[c->kern].m_end == w->head[s]) {
+			/* M_c drained: the resident kernel returns its core */
+			if (e)
+				e->kdone = (int32_t)k;
+			if (c->pool)
+				release(m, w, cs->rank, choice, e);
+			w->head[k]++;
+			arrive(m, w, k, e);
+		}
+	}
+	arrive(m, w, s, e);
+}
+
+static void host_apply(const struct ck_model *m, struct ck_ws *w, uint32_t r,
+		       struct ck_effect *e)
+{
+	const struct ck_entry *en = entry_of(m, r, w->pc[r]);
+	uint32_t i;
+
+	w->pc[r]++;
+	for (i = 0; i < en->napp; i++) {
+		uint32_t s = en->app_stream[i];
+		w->tail[s] = en->app_to[i];
+		if (w->head[s] == en->app_from[i])
+			arrive(m, w, s, e);
+	}
+}
+
+static void kernel_apply(const struct ck_model *m, struct ck_ws *w,
+			 uint32_t s, const struct ck_task *c, uint32_t choice,
+			 struct ck_effect *e)
+{
+	const struct ck_kern *k = &m->kern[c->kern];
+
+	w->tail[k->mstream] = k->m_end;
+	if (k->sstream != CK_NONE)
+		w->tail[k->sstream] = k->s_end;
+	if (k->retry) {
+		w->ph[s] = PH_RES;
+		return;
+	}
+	if (c->pool) {
+		if (e)
+			e->rel_stream = (int32_t)s;
+		release(m, w, m->stream[s].rank, choice, e);
+	}
+	advance(m, w, s, choice, e);
+}
+
+void ck_apply(const struct ck_model *m, struct ck_ws *w, uint32_t proc,
+	      uint32_t choice, struct ck_effect *e)
+{
+	const struct ck_task *c;
+	uint32_t s;
+
+	if (e) {
+		memset(e, 0, sizeof *e);
+		e->grab_stream = e->wait_stream = e->rel_stream = -1;
+		e->granted = e->kdone = e->grab2 = e->wait2 = -1;
+	}
+	if (proc < m->nranks) {
+		host_apply(m, w, proc, e);
+		return;
+	}
+	s = proc - m->nranks;
+	c = ck_at(m, s, w->head[s]);
+	switch (c->kind) {
+	case HX_T_NOTIFY_RECORD:
+		set_value(m, w, c->notify, 1);
+		break;
+	case HX_T_NOTIFY_WAIT:
+		set_value(m, w, c->notify, 0);
+		break;
+	case HX_T_AICPU:
+		if (e)
+			e->rel_stream = (int32_t)s;
+		release(m, w, m->stream[s].rank, choice, e);
+		break;
+	case HX_T_KERNEL:
+		kernel_apply(m, w, s, c, choice, e);
+		return;
+	default:
+		break;
+	}
+	advance(m, w, s, choice, e);
+}
+
+bool ck_done(const struct ck_model *m, const struct ck_ws *w)
+{
+	uint32_t r, s;
+
+	for (r = 0; r < m->nranks; r++)
+		if (w->pc[r] < nentries(m, r))
+			return false;
+	for (s = 0; s < m->nstream; s++)
+		if (w->head[s] < m->stream[s].len)
+			return false;
+	return true;
+}
+
+/* ---- stubborn sets ---- */
+
+struct ss {
+	const struct ck_model *m;
+	const struct ck_ws *w;
+	uint32_t *mark;             /* per process: generation when added */
+	uint32_t gen;
+	uint32_t *work;
+	size_t nwork;
+	uint32_t *en;               /* enabled members */
+	size_t nen;
+	uint8_t *enabled;           /* per process, this state */
+	bool *pool_done;            /* per rank: pool processes added */
+};
+
+static void ss_add(struct ss *x, uint32_t proc)
+{
+	const struct ck_model *m = x->m;
+	const struct ck_ws *w = x->w;
+
+	if (proc >= m->nranks) {
+		uint32_t s = proc - m->nranks;
+		const struct ck_stream *cs = &m->stream[s];
+
+		if (w->head[s] >= cs->len)
+			return;
+		if (w->head[s] >= w->tail[s])      /* empty: its feeder */
+			proc = cs->feed == FEED_HOST ? cs->rank
+						     : m->nranks + cs->kstream;
+	} else if (w->pc[proc] >= nentries(m, proc)) {
+		return;
+	}
+	if (x->mark[proc] == x->gen)
+		return;
+	x->mark[proc] = x->gen;
+	x->work[x->nwork++] = proc;
+}
+
+static bool pool_proc(const struct ck_model *m, const struct ck_ws *w,
+		      uint32_t s)
+{
+	const struct ck_stream *cs = &m->stream[s];
+
+	if (w->head[s] >= cs->len)
+		return false;
+	if (cs->pool_last != CK_NONE && w->head[s] <= cs->pool_last)
+		return true;
+	return ck_at(m, s, w->head[s])->pool && w->ph[s] != PH_NONE;
+}
+
+static void ss_add_pool(struct ss *x, uint32_t r)
+{
+	const struct ck_model *m = x->m;
+	uint32_t s;
+
+	if (x->pool_done[r])
+		return;
+	x->pool_done[r] = true;
+	if (m->host_pool_last[r] != CK_NONE && x->w->pc[r] <= m->host_pool_last[r])
+		ss_add(x, r);
+	for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++)
+		if (pool_proc(m, x->w, s))
+			ss_add(x, m->nranks + s);
+}
+
+/* Streams that may still record (rec) or wait on notify n, but not s. */
+static void ss_add_users(struct ss *x, int32_t n, uint32_t s, bool rec,
+			 bool wait)
+{
+	const struct ck_model *m = x->m;
+	const struct ck_notify *no = &m->notify[n];
+	uint32_t i;
+
+	for (i = 0; i < no->nuse; i++) {
+		const struct ck_nuse *u = &m->use[no->use_first + i];
+		if (u->stream == s || x->w->head[u->stream] > u->last)
+			continue;
+		if ((u->rec && rec) || (!u->rec && wait))
+			ss_add(x, m->nranks + u->stream);
+	}
+}
+
+static bool other_recorders(const struct ss *x, int32_t n, uint32_t s)
+{
+	const struct ck_model *m = x->m;
+	const struct ck_notify *no = &m->notify[n];
+	uint32_t i;
+
+	for (i = 0; i < no->nuse; i++) {
+		const struct ck_nuse *u = &m->use[no->use_first + i];
+		if (u->rec && u->stream != s && x->w->head[u->stream] <= u->last)
+			return true;
+	}
+	return false;
+}
+
+/* What an enabled step may conflict with. */
+static void ss_conflicts(struct ss *x, uint32_t proc)
+{
+	const struct ck_model *m = x->m;
+	const struct ck_ws *w = x->w;
+	const struct ck_task *c;
+	uint32_t s;
+
+	if (proc < m->nranks) {
+		if (entry_of(m, proc, w->pc[proc])->flags & CK_F_POOL)
+			ss_add_pool(x, proc);
+		return;
+	}
+	s = proc - m->nranks;
+	c = ck_at(m, s, w->head[s]);
+	if (c->flags & CK_F_POOL)
+		ss_add_pool(x, m->stream[s].rank);
+	if (c->notify < 0 || m->notify[c->notify].bit < 0 ||
+	    m->notify[c->notify].o1)
+		return;
+	if (c->kind == HX_T_NOTIFY_RECORD) {
+		if (w->bit[m->notify[c->notify].bit] ||
+		    other_recorders(x, c->notify, s))
+			ss_add_users(x, c->notify, s, false, true);
+	} else if (c->kind == HX_T_NOTIFY_WAIT) {
+		ss_add_users(x, c->notify, s, true, true);
+	}
+}
+
+/* What a disabled step waits for (one of these must move first). */
+static void ss_needs(struct ss *x, uint32_t proc)
+{
+	const struct ck_model *m = x->m;
+	const struct ck_ws *w = x->w;
+	const struct ck_task *c;
+	const struct ck_notify *no;
+	uint32_t s, r, i;
+
+	if (proc < m->nranks) {
+		const struct ck_entry *e = entry_of(m, proc, w->pc[proc]);
+		if (e->kind == E_SYNC_STREAM) {
+			ss_add(x, m->nranks + e->sync_stream);
+		} else if (e->kind == E_SYNC_ALL) {
+			for (s = m->rs_first[proc]; s < m->rs_first[proc + 1]; s++)
+				if (w->head[s] < w->tail[s]) {
+					ss_add(x, m->nranks + s);
+					break;
+				}
+		} else {
+			for (i = 0; i < e->nroom; i++)
+				if (!room(m, w, e->room_stream[i], e->room_n[i])) {
+					ss_add(x, m->nranks + e->room_stream[i]);
+					break;
+				}
+		}
+		return;
+	}
+	s = proc - m->nranks;
+	r = m->stream[s].rank;
+	c = ck_at(m, s, w->head[s]);
+	switch (c->kind) {
+	case HX_T_NOTIFY_WAIT:
+		no = &m->notify[c->notify];
+		if (no->o1)
+			ss_add_pool(x, r);
+		else if (no->bit >= 0)
+			ss_add_users(x, c->notify, s, true, false);
+		else if (no->rec_stream != CK_NONE)
+			ss_add(x, m->nranks + no->rec_stream);
+		break;
+	case HX_T_EVENT_WAIT:
+		ss_add(x, m->nranks + c->dep_stream);
+		break;
+	case HX_T_AICPU:
+		ss_add_pool(x, r);
+		break;
+	case HX_T_KERNEL: {
+		const struct ck_kern *k = &m->kern[c->kern];
+		if (w->ph[s] == PH_WAIT)
+			ss_add_pool(x, r);
+		else if (w->ph[s] == PH_RES || !room(m, w, k->mstream, k->room))
+			ss_add(x, m->nranks + k->mstream);
+		else
+			ss_add(x, m->nranks + k->sstream);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* Close {seed}; returns the number of enabled members. */
+static size_t ss_close(struct ss *x, uint32_t seed)
+{
+	x->gen++;
+	memset(x->pool_done, 0, x->m->nranks * sizeof *x->pool_done);
+	x->nwork = 0;
+	x->nen = 0;
+	ss_add(x, seed);
+	while (x->nwork > 0) {
+		uint32_t p = x->work[--x->nwork];
+		if (x->enabled[p]) {
+			x->en[x->nen++] = p;
+			ss_conflicts(x, p);
+		} else {
+			ss_needs(x, p);
+		}
+	}
+	return x->nen;
+}
+
+/* Is proc's step independent of everything (a stubborn set alone)? */
+static bool ss_alone(struct ss *x, uint32_t proc)
+{
+	size_t n = ss_close(x, proc);
+
+	return n == 1;
+}
+
+/*
+ * The steps to take from w: with POR, the enabled members of the
+ * smallest stubborn set found (a lone independent step when there is
+ * one); else every enabled step.  Writes them to out, returns the count.
+ */
+static size_t ss_choose(struct ss *x, bool por, uint32_t *out)
+{
+	const struct ck_model *m = x->m;
+	uint32_t p, np = ck_nproc(m), best = CK_NONE;
+	size_t nen = 0, bestn = SIZE_MAX, n;
+
+	for (p = 0; p < np; p++) {
+		x->enabled[p] = ck_enabled(m, x->w, p);
+		nen += x->enabled[p];
+	}
+	if (!por || nen <= 1) {
+		for (p = 0, n = 0; p < np; p++)
+			if (x->enabled[p])
+				out[n++] = p;
+		return n;
+	}
+	for (p = 0; p < np; p++) {
+		if (!x->enabled[p])
+			continue;
+		if (ss_alone(x, p)) {
+			out[0] = p;
+			return 1;
+		}
+		if (x->nen < bestn) {
+			bestn = x->nen;
+			best = p;
+		}
+	}
+	n = ss_close(x, best);
+	memcpy(out, x->en, n * sizeof *out);
+	return n;
+}
+
+/* ---- symmetry ---- */
+
+static int rot_cmp(const struct ck_model *m, const uint8_t *in, uint32_t k1,
+		   uint32_t k2)
+{
+	uint32_t n = m->nranks, i, wb = m->w16 ? 2 : 4;
+	size_t bb = (size_t)(m->blk_first[1] - m->blk_first[0]) * wb;
+
+	for (i = 0; i < n; i++) {
+		int c = memcmp(in + ((i + k1) % n) * bb, in + ((i + k2) % n) * bb,
+			       bb);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+uint32_t ck_canon(const struct ck_model *m, const void *in, void *out)
+{
+	uint32_t n = m->nranks, k, best = 0, wb = m->w16 ? 2 : 4;
+	size_t bb;
+
+	if (!m->symmetric) {
+		memcpy(out, in, m->state_bytes);
+		return 0;
+	}
+	for (k = 1; k < n; k++)
+		if (rot_cmp(m, in, k, best) < 0)
+			best = k;
+	bb = (size_t)(m->blk_first[1] - m->blk_first[0]) * wb;
+	memcpy(out, (const uint8_t *)in + best * bb, (n - best) * bb);
+	memcpy((uint8_t *)out + (n - best) * bb, in, best * bb);
+	return best;
+}
+
+uint32_t ck_rotate_proc(const struct ck_model *m, uint32_t proc, uint32_t k)
+{
+	uint32_t n = m->nranks, r, s;
+
+	if (!k || proc == CK_NONE)
+		return proc;
+	if (proc < n)
+		return (proc + k) % n;
+	s = proc - n;
+	r = m->stream[s].rank;
+	return n + m->rs_first[(r + k) % n] + (s - m->rs_first[r]);
+}
+
+/* ---- the visited set ---- */
+
+struct vset {
+	struct hangdx_ctx *ctx;
+	size_t sb;                  /* state bytes */
+	uint8_t *states;
+	uint64_t *hash;
+	uint32_t *parent, *proc, *choice;
+	size_t n, cap;
+	uint32_t *slot;             /* index + 1, 0 empty */
+	size_t nslot;
+	uint64_t max_memory;
+	bool full;
+};
+
+static uint64_t state_hash(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, v;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&v, b + i, 8);
+		h = (h ^ (v * 0xbf58476d1ce4e5b9ULL)) * 0x94d049bb133111ebULL;
+		h ^= h >> 31;
+	}
+	for (v = 0; i < n; i++)
+		v = v << 8 | b[i];
+	h = (h ^ (v * 0xbf58476d1ce4e5b9ULL)) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 29);
+}
+
+static size_t vs_bytes(const struct vset *v, size_t cap, size_t nslot)
+{
+	return cap * (v->sb + sizeof(uint64_t) + 3 * sizeof(uint32_t)) +
+	       nslot * sizeof(uint32_t);
+}
+
+static int vs_grow_slots(struct vset *v)
+{
+	size_t n = v->nslot ? v->nslot * 2 : 1024, i;
+	uint32_t *s;
+
+	if (vs_bytes(v, v->cap, n) > v->max_memory)
+		return HANGDX_ELIMIT;
+	s = hx_calloc(v->ctx, n, sizeof *s);
+	if (!s)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < v->n; i++) {
+		size_t j;
+		for (j = v->hash[i] & (n - 1); s[j]; j = (j + 1) & (n - 1))
+			;
+		s[j] = (uint32_t)i + 1;
+	}
+	hx_free(v->ctx, v->slot);
+	v->slot = s;
+	v->nslot = n;
+	return HANGDX_OK;
+}
+
+static int vs_grow(struct vset *v)
+{
+	size_t cap = v->cap ? v->cap * 2 : 1024;
+	void *a, *b, *c, *d, *e;
+
+	if (cap > UINT32_MAX - 2)
+		return HANGDX_ELIMIT;
+	while (vs_bytes(v, cap, v->nslot) > v->max_memory && cap > v->n + 1)
+		cap = v->n + (cap - v->n) / 2;
+	if (vs_bytes(v, cap, v->nslot) > v->max_memory || cap <= v->n)
+		return HANGDX_ELIMIT;
+	a = hx_realloc(v->ctx, v->states, cap * v->sb);
+	if (!a)
+		return HANGDX_ENOMEM;
+	v->states = a;
+	b = hx_realloc(v->ctx, v->hash, cap * sizeof *v->hash);
+	if (!b)
+		return HANGDX_ENOMEM;
+	v->hash = b;
+	c = hx_realloc(v->ctx, v->parent, cap * sizeof *v->parent);
+	if (!c)
+		return HANGDX_ENOMEM;
+	v->parent = c;
+	d = hx_realloc(v->ctx, v->proc, cap * sizeof *v->proc);
+	if (!d)
+		return HANGDX_ENOMEM;
+	v->proc = d;
+	e = hx_realloc(v->ctx, v->choice, cap * sizeof *v->choice);
+	if (!e)
+		return HANGDX_ENOMEM;
+	v->choice = e;
+	v->cap = cap;
+	return HANGDX_OK;
+}
+
+/* Insert a packed state; 1 if new, 0 if seen, < 0 on error (-err). */
+static int vs_insert(struct vset *v, const void *st, uint32_t parent,
+		     uint32_t proc, uint32_t choice)
+{
+	uint64_t h = state_hash(st, v->sb);
+	size_t j;
+	int err;
+
+	if ((v->n + 1) * 2 > v->nslot && (err = vs_grow_slots(v)))
+		return -err;
+	for (j = h & (v->nslot - 1); v->slot[j]; j = (j + 1) & (v->nslot - 1)) {
+		size_t i = v->slot[j] - 1;
+		if (v->hash[i] == h && !memcmp(v->states + i * v->sb, st, v->sb))
+			return 0;
+	}
+	if (v->n == v->cap && (err = vs_grow(v)))
+		return -err;
+	memcpy(v->states + v->n * v->sb, st, v->sb);
+	v->hash[v->n] = h;
+	v->parent[v->n] = parent;
+	v->proc[v->n] = proc;
+	v->choice[v->n] = choice;
+	v->slot[j] = (uint32_t)++v->n;
+	return 1;
+}
+
+static void vs_free(struct vset *v)
+{
+	hx_free(v->ctx, v->states);
+	hx_free(v->ctx, v->hash);
+	hx_free(v->ctx, v->parent);
+	hx_free(v->ctx, v->proc);
+	hx_free(v->ctx, v->choice);
+	hx_free(v->ctx, v->slot);
+}
+
+/* ---- the search ---- */
+
+struct search {
+	struct ck_model *m;
+	struct vset vs;
+	struct ss ss;
+	struct ck_ws cur, nxt;
+	uint8_t *pk, *cn;           /* packed and canonical scratch */
+	uint32_t *steps;            /* chosen processes */
+	uint32_t *waiters;
+	bool por, sym;
+};
+
+static int search_init(struct search *x, struct ck_model *m, uint64_t max_memory,
+		       bool por, bool sym)
+{
+	uint32_t np = ck_nproc(m);
+
+	memset(x, 0, sizeof *x);
+	x->m = m;
+	x->por = por;
+	x->sym = sym;
+	x->vs.ctx = m->ctx;
+	x->vs.sb = m->state_bytes;
+	x->vs.max_memory = max_memory;
+	x->ss.m = m;
+	x->ss.w = &x->cur;
+	x->ss.mark = hx_calloc(m->ctx, np + 1, sizeof *x->ss.mark);
+	x->ss.work = hx_calloc(m->ctx, np + 1, sizeof *x->ss.work);
+	x->ss.en = hx_calloc(m->ctx, np + 1, sizeof *x->ss.en);
+	x->ss.enabled = hx_calloc(m->ctx, np + 1, 1);
+	x->ss.pool_done = hx_calloc(m->ctx, m->nranks + 1, sizeof(bool));
+	x->pk = hx_calloc(m->ctx, m->state_bytes + 8, 1);
+	x->cn = hx_calloc(m->ctx, m->state_bytes + 8, 1);
+	x->steps = hx_calloc(m->ctx, np + 1, sizeof *x->steps);
+	x->waiters = hx_calloc(m->ctx, m->nstream + 1, sizeof *x->waiters);
+	if (!x->ss.mark || !x->ss.work || !x->ss.en || !x->ss.enabled ||
+	    !x->ss.pool_done || !x->pk || !x->cn || !x->steps || !x->waiters)
+		return HANGDX_ENOMEM;
+	if (ck_ws_alloc(m, &x->cur) || ck_ws_alloc(m, &x->nxt))
+		return HANGDX_ENOMEM;
+	return HANGDX_OK;
+}
+
+static void search_free(struct search *x)
+{
+	struct hangdx_ctx *ctx = x->m->ctx;
+
+	vs_free(&x->vs);
+	hx_free(ctx, x->ss.mark);
+	hx_free(ctx, x->ss.work);
+	hx_free(ctx, x->ss.en);
+	hx_free(ctx, x->ss.enabled);
+	hx_free(ctx, x->ss.pool_done);
+	hx_free(ctx, x->pk);
+	hx_free(ctx, x->cn);
+	hx_free(ctx, x->steps);
+	hx_free(ctx, x->waiters);
+	ck_ws_free(x->m, &x->cur);
+	ck_ws_free(x->m, &x->nxt);
+}
+
+static int add_state(struct search *x, const struct ck_ws *w, uint32_t parent,
+		     uint32_t proc, uint32_t choice)
+{
+	ck_pack(x->m, w, x->pk);
+	if (x->sym)
+		ck_canon(x->m, x->pk, x->cn);
+	else
+		memcpy(x->cn, x->pk, x->m->state_bytes);
+	return vs_insert(&x->vs, x->cn, parent, proc, choice);
+}
+
+/* Every successor of state i by proc (one per waiter a release may pick). */
+static int successors(struct search *x, uint32_t i, uint32_t proc,
+		      uint64_t *ntrans)
+{
+	const struct ck_model *m = x->m;
+	struct ck_effect e;
+	uint32_t nw = 0, s, r, k;
+	int rc;
+
+	ck_ws_copy(m, &x->nxt, &x->cur);
+	ck_apply(m, &x->nxt, proc, CK_NONE, &e);
+	(*ntrans)++;
+	rc = add_state(x, &x->nxt, i, proc, CK_NONE);
+	if (rc < 0 || e.nchoices < 2)
+		return rc < 0 ? rc : 0;
+	r = proc < m->nranks ? proc : m->stream[proc - m->nranks].rank;
+	for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++)
+		if (x->cur.ph[s] == PH_WAIT)
+			x->waiters[nw++] = s;
+	for (k = 1; k < nw; k++) {
+		ck_ws_copy(m, &x->nxt, &x->cur);
+		ck_apply(m, &x->nxt, proc, x->waiters[k], NULL);
+		(*ntrans)++;
+		rc = add_state(x, &x->nxt, i, proc, x->waiters[k]);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int path_out(struct search *x, uint32_t i, struct ck_result *r)
+{
+	size_t n = 0, k;
+	uint32_t j;
+
+	for (j = i; j != 0; j = x->vs.parent[j])
+		n++;
+	r->path_proc = hx_calloc(x->m->ctx, n + 1, sizeof *r->path_proc);
+	r->path_choice = hx_calloc(x->m->ctx, n + 1, sizeof *r->path_choice);
+	r->final = hx_calloc(x->m->ctx, x->m->state_bytes + 8, 1);
+	if (!r->path_proc || !r->path_choice || !r->final)
+		return HANGDX_ENOMEM;
+	for (j = i, k = n; j != 0; j = x->vs.parent[j]) {
+		k--;
+		r->path_proc[k] = x->vs.proc[j];
+		r->path_choice[k] = x->vs.choice[j];
+	}
+	r->npath = n;
+	memcpy(r->final, x->vs.states + (size_t)i * x->m->state_bytes,
+	       x->m->state_bytes);
+	return HANGDX_OK;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int bfs(struct search *x, uint64_t max_states, struct ck_result *r)
+{
+	const struct ck_model *m = x->m;
+	size_t i, n, k;
+	int rc;
+
+	ck_ws_init(m, &x->cur);
+	rc = add_state(x, &x->cur, 0, CK_NONE, CK_NONE);
+	if (rc < 0)
+		return -rc;
+	for (i = 0; i < x->vs.n; i++) {
+		ck_unpack(m, x->vs.states + i * m->state_bytes, &x->cur);
+		n = ss_choose(&x->ss, x->por, x->steps);
+		if (n == 0) {
+			if (ck_done(m, &x->cur))
+				continue;
+			r->verdict = -1;      /* stuck: witness.c classifies */
+			return path_out(x, (uint32_t)i, r);
+		}
+		for (k = 0; k < n; k++) {
+			rc = successors(x, (uint32_t)i, x->steps[k], &r->transitions);
+			if (rc == -HANGDX_ELIMIT)
+				goto undecided;
+			if (rc < 0)
+				return -rc;
+		}
+		if (max_states && x->vs.n > max_states)
+			goto undecided;
+	}
+	return HANGDX_OK;
+undecided:
+	r->verdict = -2;
+	return HANGDX_OK;
+}
+
+int ck_explore(struct ck_model *m, uint64_t max_states, uint64_t max_memory,
+	       bool por, bool symmetry, struct ck_result *r)
+{
+	struct search x;
+	double t0 = now_s();
+	int err;
+
+	memset(r, 0, sizeof *r);
+	err = search_init(&x, m, max_memory, por, symmetry && m->symmetric);
+	if (!err)
+		err = bfs(&x, max_states, r);
+	r->states = x.vs.n;
+	r->seconds = now_s() - t0;
+	search_free(&x);
+	return err;
+}
+
+void ck_result_free(struct hangdx_ctx *ctx, struct ck_result *r)
+{
+	hx_free(ctx, r->path_proc);
+	hx_free(ctx, r->path_choice);
+	hx_free(ctx, r->final);
+	memset(r, 0, sizeof *r);
+}
