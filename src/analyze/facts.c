@@ -86,21 +86,32 @@ struct facts {
 	struct hangdx_diagnosis *d;
 	struct member *m;
 	size_t nm, capm;
+	struct hx_map seen;         /* (group, rank) already a member */
+	struct hx_map memb;         /* (group, comm rank) -> global rank */
+	struct hx_map tags;         /* tag string -> group string, or -1 */
+	uint32_t *groups;           /* distinct groups */
+	size_t ngroups, capgroups;
 	int err;
 };
+
+static uint64_t gkey(uint32_t group, int64_t x)
+{
+	return hx_map_key(((uint64_t)group << 32) ^ (uint64_t)(uint32_t)x);
+}
 
 static void add_member(struct facts *f, uint32_t rec, int32_t rank)
 {
 	const struct hx_field *g = hx_df(f->d, rec, HX_F_GROUP);
 	int64_t cr = hx_dnum(f->d, rec, HX_F_LOCAL_RANK, -1);
+	struct hx_map_slot *sl;
 	void *v = f->m;
-	size_t i;
 
 	if (!g || cr < 0 || f->err)
 		return;
-	for (i = 0; i < f->nm; i++)
-		if (f->m[i].group == g->str && f->m[i].rank == rank)
-			return;
+	sl = hx_map_slot(f->d->ctx, &f->seen, gkey(g->str, rank), &f->err);
+	if (!sl || sl->val >= 0)
+		return;
+	sl->val = 1;
 	f->err = hx_vec_reserve(f->d->ctx, &v, &f->capm, f->nm + 1,
 				sizeof *f->m, MAX_RANKS * 16u);
 	if (f->err)
@@ -109,26 +120,69 @@ static void add_member(struct facts *f, uint32_t rec, int32_t rank)
 	f->m[f->nm++] = (struct member){ g->str, cr, rank,
 					 f->d->ev->recs[rec].ts };
 	f->d->ranks[rank].ncomm++;
+	sl = hx_map_slot(f->d->ctx, &f->memb, gkey(g->str, cr), &f->err);
+	if (sl && sl->val < 0)
+		sl->val = rank;
+	if (hx_map_find(&f->memb, hx_map_key(g->str)) < 0 && !f->err) {
+		v = f->groups;
+		f->err = hx_vec_reserve(f->d->ctx, &v, &f->capgroups,
+					f->ngroups + 1, sizeof *f->groups, 1u << 20);
+		if (!f->err) {
+			f->groups = v;
+			f->groups[f->ngroups++] = g->str;
+			sl = hx_map_slot(f->d->ctx, &f->memb, hx_map_key(g->str), &f->err);
+			if (sl)
+				sl->val = 1;
+		}
+	}
+}
+
+/* The group a record belongs to: its group field, or the group whose
+ * identifier its tag contains ("AllReduce_<identifier>..."), cached per
+ * tag. */
+static int64_t record_group(struct facts *f, uint32_t rec)
+{
+	const struct hx_field *g = hx_df(f->d, rec, HX_F_GROUP);
+	const struct hx_field *t = hx_df(f->d, rec, HX_F_TAG);
+	const char *tag;
+	struct hx_map_slot *sl;
+	size_t i;
+
+	if (g)
+		return g->str;
+	if (!t)
+		return -1;
+	sl = hx_map_slot(f->d->ctx, &f->tags, hx_map_key(t->str) ^ 2, &f->err);
+	if (!sl)
+		return -1;
+	if (sl->val != -1)
+		return sl->val;
+	sl->val = -2;
+	tag = hx_ev_str(f->d->ev, t->str);
+	for (i = 0; tag && i < f->ngroups; i++) {
+		const char *gs = hx_ev_str(f->d->ev, f->groups[i]);
+		if (gs && *gs && strstr(tag, gs)) {
+			sl->val = (int32_t)f->groups[i];
+			break;
+		}
+	}
+	return sl->val;
 }
 
 /* The global rank of comm rank crank in the group a record names, or the
  * comm rank itself when the membership is unknown (world groups). */
-static int64_t global_rank(const struct facts *f, uint32_t rec, int64_t crank)
+static int64_t global_rank(struct facts *f, uint32_t rec, int64_t crank)
 {
-	const struct hx_field *g = hx_df(f->d, rec, HX_F_GROUP);
-	const char *tag = hx_dstr(f->d, rec, HX_F_TAG);
-	size_t i;
+	int64_t g;
+	int32_t r;
 
 	if (crank < 0)
 		return -1;
-	for (i = 0; i < f->nm; i++) {
-		const char *gs = hx_ev_str(f->d->ev, f->m[i].group);
-		bool same = (g && g->str == f->m[i].group) ||
-			    (!g && tag && gs && *gs && strstr(tag, gs));
-		if (same && f->m[i].crank == crank)
-			return f->m[i].rank;
-	}
-	return crank;
+	g = record_group(f, rec);
+	if (g < 0)
+		return crank;
+	r = hx_map_find(&f->memb, gkey((uint32_t)g, crank));
+	return r >= 0 ? r : crank;
 }
 
 /* ---- per record ---- */
@@ -485,50 +539,49 @@ static void setup_peer(struct facts *f, uint32_t rec)
 
 /* ---- clock skew from the communicator-creation barrier ---- */
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Offsets below this are clock noise, not skew worth correcting. */
 #define SKEW_MIN_US 50000
 
+static int member_cmp(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* Per communicator, each rank's creation time against the median; the
+ * first communicator that gives a rank an offset sets it. */
 static void estimate_skew(struct facts *f)
 {
 	struct hangdx_diagnosis *d = f->d;
-	int64_t *ts = hx_calloc(d->ctx, f->nm + 1, sizeof *ts);
-	size_t i, j, n;
+	struct member *m = hx_calloc(d->ctx, f->nm + 1, sizeof *m);
+	size_t i = 0, j, n = 0, k;
 
-	if (!ts)
+	if (!m)
 		return;
-	/* the first group that most ranks created */
-	for (i = 0; i < f->nm; i++) {
+	for (k = 0; k < f->nm; k++)
+		if (f->m[k].ts != HX_NONE)
+			m[n++] = f->m[k];
+	if (n)
+		qsort(m, n, sizeof *m, member_cmp);
+	while (i < n) {
 		int64_t med;
-
-		if (f->m[i].ts == HX_NONE || d->ranks[f->m[i].rank].skew_us)
-			continue;
-		for (n = 0, j = 0; j < f->nm; j++)
-			if (f->m[j].group == f->m[i].group && f->m[j].ts != HX_NONE)
-				ts[n++] = f->m[j].ts;
-		if (n < 2)
-			continue;
-		qsort(ts, n, sizeof *ts, cmp_i64);
-		med = ts[(n - 1) / 2];
-		for (j = 0; j < f->nm; j++) {
-			int64_t off;
-			if (f->m[j].group != f->m[i].group || f->m[j].ts == HX_NONE)
-				continue;
-			off = f->m[j].ts - med;
+		for (j = i; j < n && m[j].group == m[i].group; j++)
+			;
+		med = m[i + (j - i - 1) / 2].ts;
+		for (k = i; j - i >= 2 && k < j; k++) {
+			int64_t off = m[k].ts - med;
 			if ((off > SKEW_MIN_US || off < -SKEW_MIN_US) &&
-			    !d->ranks[f->m[j].rank].skew_us)
-				d->ranks[f->m[j].rank].skew_us = off;
+			    !d->ranks[m[k].rank].skew_us)
+				d->ranks[m[k].rank].skew_us = off;
 		}
+		i = j;
 	}
-	hx_free(d->ctx, ts);
-	for (i = 0; i < d->nranks; i++) {
-		struct hx_rankinfo *ri = &d->ranks[i];
+	hx_free(d->ctx, m);
+	for (k = 0; k < d->nranks; k++) {
+		struct hx_rankinfo *ri = &d->ranks[k];
 		if (ri->fail_rec != HX_NOREC)
 			ri->first_err_ts = d->ev->recs[ri->fail_rec].ts -
 					   ri->skew_us;
@@ -560,44 +613,39 @@ static bool failure_like(const struct hangdx_diagnosis *d, uint32_t rec)
  * takes the rank of the other records of its process when they agree. */
 static int pid_ranks(struct hangdx_diagnosis *d)
 {
-	struct { int64_t pid; int32_t rank; } *m = NULL;
-	size_t nm = 0, cap = 0, i, j;
+	struct hx_map m = { NULL, 0, 0 };   /* pid -> rank, -2 several */
+	size_t i;
 	int err = HANGDX_OK;
 
 	for (i = 0; i < d->norder && !err; i++) {
 		uint32_t rec = d->order[i];
 		int64_t pid = d->ev->recs[rec].pid;
 		int32_t r = attrib_rank(d, rec);
-		void *v = m;
+		struct hx_map_slot *sl;
 
 		d->rank_of[rec] = r;
 		if (r < 0 || pid == HX_NONE || pid < 0)
 			continue;
-		for (j = 0; j < nm && m[j].pid != pid; j++)
-			;
-		if (j < nm) {
-			if (m[j].rank != r)
-				m[j].rank = -1;     /* the process serves several */
-			continue;
-		}
-		err = hx_vec_reserve(d->ctx, &v, &cap, nm + 1, sizeof *m, 1u << 20);
-		if (err)
+		sl = hx_map_slot(d->ctx, &m, hx_map_key((uint64_t)pid), &err);
+		if (!sl)
 			break;
-		m = v;
-		m[nm].pid = pid;
-		m[nm++].rank = r;
+		if (sl->val == -1)
+			sl->val = r;
+		else if (sl->val != r)
+			sl->val = -2;       /* the process serves several ranks */
 	}
 	for (i = 0; i < d->norder && !err; i++) {
 		uint32_t rec = d->order[i];
 		int64_t pid = d->ev->recs[rec].pid;
+		int32_t r;
 
-		if (d->rank_of[rec] >= 0 || pid == HX_NONE)
+		if (d->rank_of[rec] >= 0 || pid == HX_NONE || pid < 0)
 			continue;
-		for (j = 0; j < nm; j++)
-			if (m[j].pid == pid && m[j].rank >= 0)
-				d->rank_of[rec] = m[j].rank;
+		r = hx_map_find(&m, hx_map_key((uint64_t)pid));
+		if (r >= 0)
+			d->rank_of[rec] = r;
 	}
-	hx_free(d->ctx, m);
+	hx_map_free(d->ctx, &m);
 	return err;
 }
 
@@ -710,5 +758,9 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 			setup_peer(&f, d->order[i]);
 	}
 	hx_free(d->ctx, f.m);
+	hx_free(d->ctx, f.groups);
+	hx_map_free(d->ctx, &f.seen);
+	hx_map_free(d->ctx, &f.memb);
+	hx_map_free(d->ctx, &f.tags);
 	return f.err;
 }

@@ -35,24 +35,14 @@ struct kern {                   /* an HCCL kernel holding a core */
 	int64_t end_ts;
 };
 
-struct slot {                   /* (rank, id) -> index map entry */
-	uint64_t key;
-	int32_t val;
-};
-
-struct map {
-	struct slot *v;
-	size_t n, cap;
-};
-
 struct snap {
 	struct hangdx_diagnosis *d;
 	uint32_t *sqes;             /* tsch_sqe records, by (file, parent, stream) */
 	size_t nsqe, capsqe;
-	struct map notifies;        /* (rank, rt id) -> notify */
-	struct map records;         /* (rank, event) -> first record task */
-	struct map kmap;            /* (rank, kernel stream) -> last kern */
-	struct map byid, bysq;      /* (rank, stream id / sq id) -> state stream */
+	struct hx_map notifies;        /* (rank, rt id) -> notify */
+	struct hx_map records;         /* (rank, event) -> first record task */
+	struct hx_map kmap;            /* (rank, kernel stream) -> last kern */
+	struct hx_map byid, bysq;      /* (rank, stream id / sq id) -> state stream */
 	struct dump *dumps;
 	size_t ndump, capdump;
 	struct kern *kerns;
@@ -64,48 +54,14 @@ struct snap {
 
 static uint64_t mkey(int32_t rank, int64_t id)
 {
-	return (((uint64_t)(uint32_t)rank << 32) | (uint32_t)id) * 0x9e3779b97f4a7c15ULL | 1;
-}
-
-/* The slot of key, added (with val -1) when missing; NULL on ENOMEM. */
-static struct slot *map_slot(struct hangdx_ctx *ctx, struct map *m,
-			     uint64_t key, int *err)
-{
-	size_t i, mask;
-
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 256, j;
-		struct slot *nv = hx_calloc(ctx, ncap, sizeof *nv);
-		if (!nv) {
-			*err = HANGDX_ENOMEM;
-			return NULL;
-		}
-		for (j = 0; j < m->cap; j++) {
-			if (!m->v[j].key)
-				continue;
-			for (i = m->v[j].key & (ncap - 1); nv[i].key; i = (i + 1) & (ncap - 1))
-				;
-			nv[i] = m->v[j];
-		}
-		hx_free(ctx, m->v);
-		m->v = nv;
-		m->cap = ncap;
-	}
-	mask = m->cap - 1;
-	for (i = key & mask; m->v[i].key; i = (i + 1) & mask)
-		if (m->v[i].key == key)
-			return &m->v[i];
-	m->v[i].key = key;
-	m->v[i].val = -1;
-	m->n++;
-	return &m->v[i];
+	return hx_map_key(((uint64_t)(uint32_t)rank << 32) | (uint32_t)id);
 }
 
 /* The value of key; on a miss set it to val (unless val < 0). */
-static int32_t map_get(struct hangdx_ctx *ctx, struct map *m, uint64_t key,
+static int32_t map_get(struct hangdx_ctx *ctx, struct hx_map *m, uint64_t key,
 		       int32_t val, int *err)
 {
-	struct slot *sl = map_slot(ctx, m, key, err);
+	struct hx_map_slot *sl = hx_map_slot(ctx, m, key, err);
 
 	if (!sl)
 		return -1;
@@ -153,7 +109,8 @@ static void dedupe_dumps(struct snap *s)
 {
 	size_t i, n = 0;
 
-	qsort(s->dumps, s->ndump, sizeof *s->dumps, dump_cmp);
+	if (s->ndump)
+		qsort(s->dumps, s->ndump, sizeof *s->dumps, dump_cmp);
 	for (i = 0; i < s->ndump; i++)
 		if (n == 0 || s->dumps[n - 1].rank != s->dumps[i].rank ||
 		    s->dumps[n - 1].stream != s->dumps[i].stream)
@@ -203,13 +160,13 @@ static void collect_kernel(struct snap *s, uint32_t rec)
 	const char *what = hx_dstr(d, rec, HX_F_WHAT);
 	int32_t rank = hx_drank(d, rec);
 	int64_t ks = hx_dnum(d, rec, HX_F_STREAM, -1);
-	struct slot *sl;
+	struct hx_map_slot *sl;
 	struct kern *k;
 	void *v = s->kerns;
 
 	if (!what || rank < 0 || ks < 0 || s->err)
 		return;
-	sl = map_slot(d->ctx, &s->kmap, mkey(rank, ks), &s->err);
+	sl = hx_map_slot(d->ctx, &s->kmap, mkey(rank, ks), &s->err);
 	if (!sl)
 		return;
 	k = sl->val >= 0 ? &s->kerns[sl->val] : NULL;
@@ -275,7 +232,8 @@ static void collect(struct snap *s)
 		return;
 	dedupe_dumps(s);
 	sort_d = d;
-	qsort(s->sqes, s->nsqe, sizeof *s->sqes, sqe_cmp);
+	if (s->nsqe)
+		qsort(s->sqes, s->nsqe, sizeof *s->sqes, sqe_cmp);
 }
 
 /* ---- the snapshot scenario and state ---- */
@@ -627,10 +585,10 @@ out_free:
 	hx_free(d->ctx, s.kerns);
 	hx_free(d->ctx, s.events);
 	hx_free(d->ctx, s.sqes);
-	hx_free(d->ctx, s.notifies.v);
-	hx_free(d->ctx, s.records.v);
-	hx_free(d->ctx, s.kmap.v);
-	hx_free(d->ctx, s.byid.v);
-	hx_free(d->ctx, s.bysq.v);
+	hx_map_free(d->ctx, &s.notifies);
+	hx_map_free(d->ctx, &s.records);
+	hx_map_free(d->ctx, &s.kmap);
+	hx_map_free(d->ctx, &s.byid);
+	hx_map_free(d->ctx, &s.bysq);
 	return err;
 }

@@ -102,6 +102,29 @@ void hx_intern_free(struct hx_intern *in);
 
 uint64_t hx_hash(const void *p, size_t n);
 
+/* ---- map: 64-bit key -> int32 value, open addressing ---- */
+struct hx_map_slot {
+	uint64_t key;       /* 0 = empty; use hx_map_key() to make keys */
+	int32_t val;
+};
+
+struct hx_map {
+	struct hx_map_slot *v;
+	size_t n, cap;
+};
+
+/* A well-mixed non-zero key from any 64-bit value (splitmix64's
+ * finalizer: the slot comes from the low bits, every input bit reaches
+ * them). */
+uint64_t hx_map_key(uint64_t x);
+/* The slot of key, added with val -1 when missing; NULL (and *err set)
+ * on ENOMEM or past 2^28 entries. */
+struct hx_map_slot *hx_map_slot(struct hangdx_ctx *ctx, struct hx_map *m,
+				uint64_t key, int *err);
+/* The value of key, or -1. */
+int32_t hx_map_find(const struct hx_map *m, uint64_t key);
+void hx_map_free(struct hangdx_ctx *ctx, struct hx_map *m);
+
 /* ---- output files: write to a temp file, rename when complete ---- */
 struct hx_outfile {
 	FILE *fp;
