@@ -30,6 +30,7 @@ struct cli_cmd {
 extern const struct cli_cmd cmd_simulate;
 extern const struct cli_cmd cmd_parse;
 extern const struct cli_cmd cmd_diagnose;
+extern const struct cli_cmd cmd_check;
 
 /* Shared helpers (cli/util.c). */
 struct hangdx_ctx *cli_ctx(void);         /* context printing diagnostics to stderr */

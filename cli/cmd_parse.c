@@ -17,13 +17,15 @@ static int parse_run(int argc, char **argv);
 const struct cli_cmd cmd_parse = {
 	"parse", "read CANN logs and print the evidence they hold",
 	"parse [--json] [--summary] [--threads N] [--max-line SIZE]\n"
-	"              [--max-member SIZE] [--max-ratio N] [--max-records N] "
-	"PATH...\n\n"
+	"              [--max-member SIZE] [--max-ratio N] [--max-records N]\n"
+	"              [--evidence FILE]... PATH...\n\n"
 	"PATH is a log file, a directory (read recursively), an archive or\n"
 	"compressed file (.tar, .tar.gz, .tgz, .tar.zst, .zip, .gz, .zst), or -\n"
 	"for standard input.\n\n"
 	"options:\n"
 	"  --json            JSON Lines (schema: docs/EVIDENCE.md)\n"
+	"  --evidence FILE   merge evidence written by parse --json elsewhere\n"
+	"                    (repeatable; then PATH is optional)\n"
 	"  --summary         only the per-file/process/stream/rank summaries\n"
 	"                    and the totals, no records\n"
 	"  --threads N       1 to read on one thread (default: 2 when there\n"
@@ -36,6 +38,8 @@ const struct cli_cmd cmd_parse = {
 	"be read, 4 system error",
 	parse_run
 };
+
+#define HX_ARRAY_LEN_CLI(a) (sizeof(a) / sizeof((a)[0]))
 
 static bool parse_size(const char *s, uint64_t *out)
 {
@@ -60,6 +64,8 @@ static bool parse_size(const char *s, uint64_t *out)
 struct parse_opts {
 	struct hangdx_ingest_opts io;
 	bool json, summary;
+	const char *evidence[64];
+	size_t nevidence;
 };
 
 static int parse_opts(int argc, char **argv, struct parse_opts *po)
@@ -72,6 +78,7 @@ static int parse_opts(int argc, char **argv, struct parse_opts *po)
 		{ "max-member", required_argument, NULL, 'm' },
 		{ "max-ratio", required_argument, NULL, 'r' },
 		{ "max-records", required_argument, NULL, 'n' },
+		{ "evidence", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -85,6 +92,13 @@ static int parse_opts(int argc, char **argv, struct parse_opts *po)
 		case 'j': po->json = true; break;
 		case 's': po->summary = true; break;
 		case 'h': return -1;
+		case 'e':
+			if (po->nevidence == HX_ARRAY_LEN_CLI(po->evidence)) {
+				cli_usage_error(&cmd_parse, "too many --evidence");
+				return 1;
+			}
+			po->evidence[po->nevidence++] = optarg;
+			break;
 		case 't':
 			if (!parse_size(optarg, &v) || v > 2)
 				goto bad;
@@ -114,7 +128,7 @@ static int parse_opts(int argc, char **argv, struct parse_opts *po)
 			return 1;
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= argc && !po->nevidence) {
 		cli_usage_error(&cmd_parse, "no PATH given");
 		return 1;
 	}
@@ -155,6 +169,27 @@ static void print_skips(const struct hangdx_ingest_stats *st)
 	fprintf(stderr, ")\n");
 }
 
+/* Merge evidence files; an unreadable one is an input that was not read. */
+static int load_evidence(struct hangdx_evidence *ev,
+			 const struct parse_opts *po)
+{
+	size_t i, read = 0;
+	int err;
+
+	for (i = 0; i < po->nevidence; i++) {
+		struct hangdx_ingest_stats a, b;
+
+		hangdx_evidence_stats(ev, &a);
+		err = hangdx_evidence_load(ev, po->evidence[i]);
+		if (err == HANGDX_ENOMEM)
+			return err;
+		hangdx_evidence_stats(ev, &b);
+		if (b.records > a.records || b.files > a.files)
+			read++;
+	}
+	return po->nevidence && !read ? HANGDX_ENOTFOUND : HANGDX_OK;
+}
+
 static int parse_run(int argc, char **argv)
 {
 	struct parse_opts po;
@@ -175,8 +210,10 @@ static int parse_run(int argc, char **argv)
 		hangdx_ctx_free(ctx);
 		return EXIT_SYSERR;
 	}
-	err = hangdx_ingest_paths(ev, (const char *const *)argv + optind,
-				  (size_t)(argc - optind), &po.io);
+	err = load_evidence(ev, &po);
+	if (!err && optind < argc)
+		err = hangdx_ingest_paths(ev, (const char *const *)argv + optind,
+					  (size_t)(argc - optind), &po.io);
 	if (err == HANGDX_ENOMEM || err == HANGDX_EINVAL) {
 		fprintf(stderr, "%s parse: %s\n", cli_prog, hangdx_strerror(err));
 		rc = err == HANGDX_ENOMEM ? EXIT_SYSERR : EXIT_USAGE;

@@ -21,6 +21,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_diagnose,
 	&cmd_simulate,
 	&cmd_parse,
+	&cmd_check,
 	&cmd_help,
 	&cmd_version,
 };

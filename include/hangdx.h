@@ -304,9 +304,12 @@ struct hangdx_ingest_stats {
 	uint64_t lines;
 	uint64_t candidates;      /* lines that passed the fast pre-filter */
 	uint64_t records;         /* records kept */
-	uint64_t files_skipped;   /* unreadable, binary, over a ceiling */
-	uint64_t lines_skipped;   /* sum over the line reasons */
-	uint64_t skipped[HANGDX_SKIP_REASONS]; /* by hangdx_skip_reason_name */
+	uint64_t files_skipped;   /* not read at all: unreadable, binary,
+				     corrupt */
+	uint64_t lines_skipped;   /* too_long + nul_bytes */
+	uint64_t skipped[HANGDX_SKIP_REASONS]; /* by hangdx_skip_reason_name:
+				     lines, files (read in part or not at
+				     all) or records, per the reason */
 };
 void hangdx_evidence_stats(const struct hangdx_evidence *ev,
 			   struct hangdx_ingest_stats *st);
@@ -359,6 +362,86 @@ int hangdx_diagnosis_write_text(const struct hangdx_diagnosis *d, FILE *fp,
 				unsigned flags);
 int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp);
 int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp);
+
+/* ---- check -------------------------------------------------------------- */
+
+/*
+ * The static checker: explores every schedule the runtime model allows
+ * for a scenario (the order AICPU cores are granted, the relative
+ * progress of streams, devices and ranks, how long each task takes, the
+ * order in which the ranks' hosts issue), without timeouts, and answers
+ * "deadlock-free" or gives a shortest schedule into a stuck state.
+ * Durations are abstracted away (any enabled step may come next): a
+ * "safe" answer holds for every duration; faults are not explored (the
+ * fault-free program is checked; rank deaths and link errors are
+ * ignored with a note).  Format of the answer and the reductions used:
+ * docs/CHECKER.md.  The result borrows the scenario: free it first.
+ */
+struct hangdx_check;
+
+enum hangdx_check_verdict {
+	HANGDX_CHECK_SAFE,       /* no reachable stuck state */
+	HANGDX_CHECK_DEADLOCK,   /* a stuck state with a proven wait cycle */
+	HANGDX_CHECK_HANG,       /* a stuck state without a cycle (e.g. a
+				    wait nobody records) */
+	HANGDX_CHECK_UNDECIDED   /* a state-space limit was reached first */
+};
+
+struct hangdx_check_opts {
+	uint64_t max_states;      /* 0: no limit */
+	uint64_t max_memory;      /* bytes for the visited states; 0: 1 GiB */
+	int no_por;               /* 1: no partial-order reduction */
+	int no_symmetry;          /* 1: no symmetry reduction */
+};
+
+/*
+ * Check sc (opts may be NULL).  Returns HANGDX_ENOMEM, HANGDX_ELIMIT for a
+ * program too large to unroll, or OK with *out holding the result; a
+ * limit reached is not an error but HANGDX_CHECK_UNDECIDED.
+ */
+int hangdx_check(struct hangdx_ctx *ctx, const struct hangdx_scenario *sc,
+		 const struct hangdx_check_opts *opts, struct hangdx_check **out);
+void hangdx_check_free(struct hangdx_check *ck);
+
+enum hangdx_check_verdict hangdx_check_verdict(const struct hangdx_check *ck);
+const char *hangdx_check_verdict_name(enum hangdx_check_verdict v);
+uint64_t hangdx_check_states(const struct hangdx_check *ck);
+uint64_t hangdx_check_transitions(const struct hangdx_check *ck);
+double hangdx_check_seconds(const struct hangdx_check *ck);
+/* Whether symmetry reduction applied (an SPMD program over all ranks). */
+int hangdx_check_symmetric(const struct hangdx_check *ck);
+
+/* The witness of a stuck state: its steps, numbered from 1, one line of
+ * text each (borrowed), and the wait cycle in the simulator's summary
+ * form ("rank0 AICPU pool (6/6 cores held) -> rank0 K_c1 #1 ..."), empty
+ * if none.  0 steps when the verdict is not DEADLOCK or HANG. */
+size_t hangdx_check_witness_len(const struct hangdx_check *ck);
+const char *hangdx_check_witness_step(const struct hangdx_check *ck, size_t i);
+const char *hangdx_check_cycle(const struct hangdx_check *ck);
+/* Lines describing the stuck state: who waits on what (borrowed). */
+size_t hangdx_check_blocked_len(const struct hangdx_check *ck);
+const char *hangdx_check_blocked(const struct hangdx_check *ck, size_t i);
+
+/*
+ * Write the witness as a scenario that `hangdx simulate` replays into the
+ * same stuck state: text (the scenario's YAML, e.g. the file read or
+ * hangdx_preset_text()) with any top-level `schedule:` removed, followed
+ * by a `schedule:` section fixing the order each device grants its AICPU
+ * cores (docs/SCENARIO.md).  Written to a temporary file and renamed.
+ * HANGDX_EINVAL when there is no witness, HANGDX_EIO.
+ */
+int hangdx_check_write_witness(const struct hangdx_check *ck,
+			       const char *text, const char *path);
+
+/*
+ * Export the checker's transition system for sc as Promela for SPIN:
+ * one process per host and per stream, notify values and the AICPU pool
+ * as globals; invalid end states are exactly the stuck states.  Check with
+ * `spin -a FILE && cc -DSAFETY -o pan pan.c && ./pan`.  HANGDX_EIO.
+ */
+int hangdx_check_write_promela(struct hangdx_ctx *ctx,
+			       const struct hangdx_scenario *sc,
+			       const char *path);
 
 #ifdef __cplusplus
 }

@@ -22,8 +22,13 @@
 /* Phase of a stream's head task (pool tasks and kernels). */
 enum { PH_NONE = 0, PH_WAIT = 1, PH_RUN = 2, PH_RES = 3 };
 
-/* Conflict flags of the transition that completes a task. */
-#define CK_F_POOL 1u       /* may take or give back an AICPU core (or O1) */
+/* Conflict flags of the transition that completes a task.  Grabs (a core
+ * user reaching a head, a kernel start recording O1, a wait on O1)
+ * conflict with grabs and releases; releases conflict only with grabs:
+ * two releases commute (the same waiters end up running). */
+#define CK_F_GRAB 1u       /* may take an AICPU core (or touch O1) */
+#define CK_F_REL 2u        /* may give an AICPU core back */
+#define CK_F_POOL (CK_F_GRAB | CK_F_REL)
 
 #define CK_NONE UINT32_MAX
 
@@ -59,7 +64,8 @@ struct ck_stream {
 	uint32_t len;          /* static length */
 	uint32_t base;         /* first task in ck_model.task */
 	uint32_t kstream;      /* M/S: its K_c; K: itself */
-	uint32_t pool_last;    /* last head position with CK_F_POOL, CK_NONE */
+	uint32_t grab_last;    /* last head position with CK_F_GRAB, CK_NONE */
+	uint32_t rel_last;     /* last head position with CK_F_REL, CK_NONE */
 	/* host-fed: tail after host entry bp_entry[i] is bp_tail[i] */
 	uint32_t *bp_entry, *bp_tail;
 	uint32_t nbp;
@@ -74,7 +80,7 @@ enum { E_APPEND, E_SYNC_STREAM, E_SYNC_ALL };
 #define CK_MAX_APP 4
 struct ck_entry {          /* one runtime call of a host */
 	uint8_t kind;
-	uint8_t flags;         /* CK_F_POOL: may put a core user at a head */
+	uint8_t flags;         /* CK_F_GRAB: may put a core user at a head */
 	uint8_t napp, nroom;
 	uint32_t sync_stream;
 	uint32_t app_stream[CK_MAX_APP], app_from[CK_MAX_APP], app_to[CK_MAX_APP];
@@ -117,7 +123,7 @@ struct ck_model {
 	struct ck_entry *entry;    /* rank r's are [re_first[r], re_first[r+1]) */
 	size_t nentry, capentry;
 	uint32_t *re_first;
-	uint32_t *host_pool_last;  /* per rank: last entry with CK_F_POOL, CK_NONE */
+	uint32_t *host_grab_last;  /* per rank: last entry with CK_F_GRAB, CK_NONE */
 	struct ck_notify *notify;  /* = static state's notifies */
 	uint32_t nnotify;
 	struct ck_nuse *use;

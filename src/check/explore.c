@@ -473,7 +473,7 @@ struct ss {
 	uint32_t *en;               /* enabled members */
 	size_t nen;
 	uint8_t *enabled;           /* per process, this state */
-	bool *pool_done;            /* per rank: pool processes added */
+	uint8_t *pool_done;         /* per rank: CK_F_* classes added */
 };
 
 static void ss_add(struct ss *x, uint32_t proc)
@@ -499,30 +499,39 @@ static void ss_add(struct ss *x, uint32_t proc)
 	x->work[x->nwork++] = proc;
 }
 
+/* May stream s still take (mask CK_F_GRAB) or give back (CK_F_REL) a core? */
 static bool pool_proc(const struct ck_model *m, const struct ck_ws *w,
-		      uint32_t s)
+		      uint32_t s, unsigned mask)
 {
 	const struct ck_stream *cs = &m->stream[s];
+	uint32_t h = w->head[s];
 
-	if (w->head[s] >= cs->len)
+	if (h >= cs->len)
 		return false;
-	if (cs->pool_last != CK_NONE && w->head[s] <= cs->pool_last)
+	if ((mask & CK_F_GRAB) && cs->grab_last != CK_NONE && h <= cs->grab_last)
 		return true;
-	return ck_at(m, s, w->head[s])->pool && w->ph[s] != PH_NONE;
+	if ((mask & CK_F_REL) && cs->rel_last != CK_NONE && h <= cs->rel_last)
+		return true;
+	if (!ck_at(m, s, h)->pool)
+		return false;
+	return ((mask & CK_F_GRAB) && w->ph[s] == PH_WAIT) ||
+	       ((mask & CK_F_REL) && w->ph[s] >= PH_RUN);
 }
 
-static void ss_add_pool(struct ss *x, uint32_t r)
+/* Every process of rank r that may still do what mask says. */
+static void ss_add_pool(struct ss *x, uint32_t r, unsigned mask)
 {
 	const struct ck_model *m = x->m;
 	uint32_t s;
 
-	if (x->pool_done[r])
+	if ((x->pool_done[r] & mask) == mask)
 		return;
-	x->pool_done[r] = true;
-	if (m->host_pool_last[r] != CK_NONE && x->w->pc[r] <= m->host_pool_last[r])
+	x->pool_done[r] |= (uint8_t)mask;
+	if ((mask & CK_F_GRAB) && m->host_grab_last[r] != CK_NONE &&
+	    x->w->pc[r] <= m->host_grab_last[r])
 		ss_add(x, r);
 	for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++)
-		if (pool_proc(m, x->w, s))
+		if (pool_proc(m, x->w, s, mask))
 			ss_add(x, m->nranks + s);
 }
 
@@ -566,14 +575,16 @@ static void ss_conflicts(struct ss *x, uint32_t proc)
 	uint32_t s;
 
 	if (proc < m->nranks) {
-		if (entry_of(m, proc, w->pc[proc])->flags & CK_F_POOL)
-			ss_add_pool(x, proc);
+		if (entry_of(m, proc, w->pc[proc])->flags & CK_F_GRAB)
+			ss_add_pool(x, proc, CK_F_POOL);
 		return;
 	}
 	s = proc - m->nranks;
 	c = ck_at(m, s, w->head[s]);
-	if (c->flags & CK_F_POOL)
-		ss_add_pool(x, m->stream[s].rank);
+	if (c->flags & CK_F_GRAB)
+		ss_add_pool(x, m->stream[s].rank, CK_F_POOL);
+	else if (c->flags & CK_F_REL)
+		ss_add_pool(x, m->stream[s].rank, CK_F_GRAB);
 	if (c->notify < 0 || m->notify[c->notify].bit < 0 ||
 	    m->notify[c->notify].o1)
 		return;
@@ -621,7 +632,7 @@ static void ss_needs(struct ss *x, uint32_t proc)
 	case HX_T_NOTIFY_WAIT:
 		no = &m->notify[c->notify];
 		if (no->o1)
-			ss_add_pool(x, r);
+			ss_add_pool(x, r, CK_F_POOL);
 		else if (no->bit >= 0)
 			ss_add_users(x, c->notify, s, true, false);
 		else if (no->rec_stream != CK_NONE)
@@ -631,12 +642,12 @@ static void ss_needs(struct ss *x, uint32_t proc)
 		ss_add(x, m->nranks + c->dep_stream);
 		break;
 	case HX_T_AICPU:
-		ss_add_pool(x, r);
+		ss_add_pool(x, r, CK_F_POOL);
 		break;
 	case HX_T_KERNEL: {
 		const struct ck_kern *k = &m->kern[c->kern];
 		if (w->ph[s] == PH_WAIT)
-			ss_add_pool(x, r);
+			ss_add_pool(x, r, CK_F_POOL);
 		else if (w->ph[s] == PH_RES || !room(m, w, k->mstream, k->room))
 			ss_add(x, m->nranks + k->mstream);
 		else
@@ -652,7 +663,7 @@ static void ss_needs(struct ss *x, uint32_t proc)
 static size_t ss_close(struct ss *x, uint32_t seed)
 {
 	x->gen++;
-	memset(x->pool_done, 0, x->m->nranks * sizeof *x->pool_done);
+	memset(x->pool_done, 0, x->m->nranks);
 	x->nwork = 0;
 	x->nen = 0;
 	ss_add(x, seed);
@@ -668,24 +679,67 @@ static size_t ss_close(struct ss *x, uint32_t seed)
 	return x->nen;
 }
 
-/* Is proc's step independent of everything (a stubborn set alone)? */
-static bool ss_alone(struct ss *x, uint32_t proc)
+static bool pool_step(const struct ck_model *m, const struct ck_ws *w,
+		      uint32_t p)
 {
-	size_t n = ss_close(x, proc);
+	if (p < m->nranks)
+		return entry_of(m, p, w->pc[p])->flags & CK_F_POOL;
+	p -= m->nranks;
+	return ck_at(m, p, w->head[p])->flags & CK_F_POOL;
+}
 
-	return n == 1;
+static bool grab_step(const struct ck_model *m, const struct ck_ws *w,
+		      uint32_t p)
+{
+	if (p < m->nranks)
+		return entry_of(m, p, w->pc[p])->flags & CK_F_GRAB;
+	p -= m->nranks;
+	return ck_at(m, p, w->head[p])->flags & CK_F_GRAB;
+}
+
+static uint32_t proc_rank(const struct ck_model *m, uint32_t p)
+{
+	return p < m->nranks ? p : m->stream[p - m->nranks].rank;
+}
+
+/* The rank to branch in: the furthest along (pc and heads) of those that
+ * can move, so the choice does not depend on how the state is rotated
+ * and stays on one rank while it moves. */
+static uint32_t focus_rank(const struct ck_model *m, const struct ck_ws *w,
+			   const uint8_t *enabled)
+{
+	uint32_t r, s, best = CK_NONE;
+	uint64_t bestp = 0;
+
+	for (r = 0; r < m->nranks; r++) {
+		uint64_t prog = w->pc[r];
+		bool can = enabled[r];
+
+		for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++) {
+			prog += w->head[s];
+			can = can || enabled[m->nranks + s];
+		}
+		if (can && (best == CK_NONE || prog > bestp)) {
+			best = r;
+			bestp = prog;
+		}
+	}
+	return best;
 }
 
 /*
- * The steps to take from w: with POR, the enabled members of the
- * smallest stubborn set found (a lone independent step when there is
- * one); else every enabled step.  Writes them to out, returns the count.
+ * The steps to take from w: with POR, a lone independent step when there
+ * is one (in process order); else the enabled members of the smallest
+ * stubborn set seeded in the rank furthest along that can move.  Every choice is
+ * sound; keeping to one rank keeps the ranks' independent pool races
+ * from multiplying.  Without POR, every enabled step.
  */
 static size_t ss_choose(struct ss *x, bool por, uint32_t *out)
 {
 	const struct ck_model *m = x->m;
-	uint32_t p, np = ck_nproc(m), best = CK_NONE;
+	uint32_t p, np = ck_nproc(m), best = CK_NONE, rank = CK_NONE;
 	size_t nen = 0, bestn = SIZE_MAX, n;
+	bool grab_tried = false;
 
 	for (p = 0; p < np; p++) {
 		x->enabled[p] = ck_enabled(m, x->w, p);
@@ -698,13 +752,24 @@ static size_t ss_choose(struct ss *x, bool por, uint32_t *out)
 		return n;
 	}
 	for (p = 0; p < np; p++) {
-		if (!x->enabled[p])
+		if (!x->enabled[p] || pool_step(m, x->w, p))
 			continue;
-		if (ss_alone(x, p)) {
+		if (ss_close(x, p) == 1) {
 			out[0] = p;
 			return 1;
 		}
-		if (x->nen < bestn) {
+	}
+	rank = focus_rank(m, x->w, x->enabled);
+	for (p = 0; p < np; p++) {
+		if (!x->enabled[p] || proc_rank(m, p) != rank)
+			continue;
+		if (grab_step(m, x->w, p)) {
+			/* every grab seeds the same set: the rank's pool users */
+			if (grab_tried)
+				continue;
+			grab_tried = true;
+		}
+		if (ss_close(x, p) < bestn) {
 			bestn = x->nen;
 			best = p;
 		}
@@ -924,7 +989,7 @@ static int search_init(struct search *x, struct ck_model *m, uint64_t max_memory
 	x->ss.work = hx_calloc(m->ctx, np + 1, sizeof *x->ss.work);
 	x->ss.en = hx_calloc(m->ctx, np + 1, sizeof *x->ss.en);
 	x->ss.enabled = hx_calloc(m->ctx, np + 1, 1);
-	x->ss.pool_done = hx_calloc(m->ctx, m->nranks + 1, sizeof(bool));
+	x->ss.pool_done = hx_calloc(m->ctx, m->nranks + 1, 1);
 	x->pk = hx_calloc(m->ctx, m->state_bytes + 8, 1);
 	x->cn = hx_calloc(m->ctx, m->state_bytes + 8, 1);
 	x->steps = hx_calloc(m->ctx, np + 1, sizeof *x->steps);

@@ -597,30 +597,30 @@ static void flags_build(struct ck_model *m)
 	for (s = 0; s < m->nstream; s++) {
 		struct ck_stream *cs = &m->stream[s];
 
-		cs->pool_last = CK_NONE;
+		cs->grab_last = cs->rel_last = CK_NONE;
 		for (p = 0; p < cs->len; p++) {
 			struct ck_task *c = &m->task[cs->base + p];
-			bool pool = (c->kind == HX_T_AICPU && c->pool) ||
-				    (c->kind == HX_T_KERNEL && c->pool &&
-				     !m->kern[c->kern].retry);
 
+			if ((c->kind == HX_T_AICPU && c->pool) ||
+			    (c->kind == HX_T_KERNEL && c->pool &&
+			     !m->kern[c->kern].retry))
+				c->flags |= CK_F_REL;
 			if (p + 1 < cs->len && (ck_at(m, s, p + 1)->pool ||
-						ck_at(m, s, p + 1)->kstart ||
 						ck_at(m, s, p + 1)->kind == HX_T_KERNEL))
-				pool = true;
+				c->flags |= CK_F_GRAB;
 			if (cs->role == HX_SR_MAIN && cs->retry &&
 			    op_end_at(m, s, p + 1))
-				pool = true;
+				c->flags |= CK_F_POOL;  /* release, then K_c moves */
 			if (c->kind == HX_T_NOTIFY_WAIT && is_o1(m, c->notify))
-				pool = true;
-			if (pool) {
-				c->flags |= CK_F_POOL;
-				cs->pool_last = p;
-			}
+				c->flags |= CK_F_GRAB;
+			if (c->flags & CK_F_GRAB)
+				cs->grab_last = p;
+			if (c->flags & CK_F_REL)
+				cs->rel_last = p;
 		}
 	}
 	for (r = 0; r < m->nranks; r++) {
-		m->host_pool_last[r] = CK_NONE;
+		m->host_grab_last[r] = CK_NONE;
 		for (e = m->re_first[r]; e < m->re_first[r + 1]; e++) {
 			struct ck_entry *en = &m->entry[e];
 			uint32_t i;
@@ -628,10 +628,10 @@ static void flags_build(struct ck_model *m)
 				const struct ck_task *c =
 					ck_at(m, en->app_stream[i], en->app_from[i]);
 				if (c->pool || c->kind == HX_T_KERNEL)
-					en->flags |= CK_F_POOL;
+					en->flags |= CK_F_GRAB;
 			}
-			if (en->flags & CK_F_POOL)
-				m->host_pool_last[r] = (uint32_t)(e - m->re_first[r]);
+			if (en->flags & CK_F_GRAB)
+				m->host_grab_last[r] = (uint32_t)(e - m->re_first[r]);
 		}
 	}
 }
@@ -817,10 +817,10 @@ static void layout(struct ck_model *m)
 static int model_arrays(struct ck_model *m)
 {
 	m->re_first = hx_calloc(m->ctx, m->nranks + 1, sizeof *m->re_first);
-	m->host_pool_last = hx_calloc(m->ctx, m->nranks + 1,
-				      sizeof *m->host_pool_last);
+	m->host_grab_last = hx_calloc(m->ctx, m->nranks + 1,
+				      sizeof *m->host_grab_last);
 	m->blk_first = hx_calloc(m->ctx, m->nranks + 1, sizeof *m->blk_first);
-	return m->re_first && m->host_pool_last && m->blk_first
+	return m->re_first && m->host_grab_last && m->blk_first
 		? HANGDX_OK : HANGDX_ENOMEM;
 }
 
@@ -911,7 +911,7 @@ void ck_model_free(struct ck_model *m)
 	hx_free(m->ctx, m->of_hstream);
 	hx_free(m->ctx, m->entry);
 	hx_free(m->ctx, m->re_first);
-	hx_free(m->ctx, m->host_pool_last);
+	hx_free(m->ctx, m->host_grab_last);
 	hx_free(m->ctx, m->notify);
 	hx_free(m->ctx, m->use);
 	hx_free(m->ctx, m->rank_bits);

@@ -148,12 +148,24 @@ struct hx_env_override {
 	struct hx_env env;
 };
 
-/* A fixed core-grant schedule (written by `check` for witness replay):
- * grants[i] names, for the i-th core grant on a device, the waiter to pick
- * by its position in the waiter queue. */
+/* One AICPU core grant fixed by a schedule (written by `check` for
+ * witness replay): the next grant on device `rank` goes to the HCCL
+ * kernel of communicator `name` for its op `n` (kernel), or to the AICPU
+ * op at position `n` of the user stream `name`.  Names are resolved when a
+ * run starts, since --set may change what exists. */
+struct hx_grant_ref {
+	uint32_t rank;
+	bool kernel;
+	const char *name;
+	uint32_t n;
+	uint32_t line, col;
+};
+
+/* Each device grants its cores to its own grants, in order, first (a core
+ * stays free until the named task asks for it); then as `grant` says. */
 struct hx_schedule {
-	uint32_t *picks;
-	uint32_t npicks;
+	struct hx_grant_ref *grants;
+	uint32_t ngrants;
 };
 
 struct hangdx_scenario {

@@ -43,6 +43,49 @@ static const char text_clock_skew[] =
 	"  - clock_skew: {rank: 3, offset: -1.5s}\n"
 	;
 
+static const char text_grant_order[] =
+	"# A deadlock that needs a particular AICPU core-grant order.\n"
+	"#\n"
+	"# Four data-loading AICPU operators (one per loader stream) hold all four\n"
+	"# AICPU cores (a 910A/ProB part) for 1 ms.  Meanwhile the compute stream asks for a core for\n"
+	"# its AICPU operator X and the HCCL kernels of c1..c4 ask for theirs, in\n"
+	"# that order.  With op retry on, each kernel keeps its core until its\n"
+	"# AllReduce has run, and the AllReduces wait (through event E) for X.\n"
+	"# A FIFO core queue serves X first and the job completes, which is what\n"
+	"# `hangdx simulate` shows.  If the cores the loaders give back go to the\n"
+	"# four kernels instead (a random or prioritised queue, or an esched order\n"
+	"# nobody documents), X never gets a core: a deadlock.  `hangdx check`\n"
+	"# finds that schedule; `--witness` writes it for the simulator to replay.\n"
+	"name: grant-order\n"
+	"about: \"4 loader AICPU ops hold every core while X and 4 HCCL kernels queue: FIFO completes, another grant order deadlocks\"\n"
+	"\n"
+	"cluster:\n"
+	"  ranks: 2\n"
+	"  ranks_per_node: 8\n"
+	"  aicpu_cores: 4\n"
+	"  product: A3\n"
+	"\n"
+	"env:\n"
+	"  HCCL_OP_RETRY_ENABLE: \"L0:1,L1:1,L2:0\"\n"
+	"  HCCL_OP_EXPANSION_MODE: AI_CPU\n"
+	"\n"
+	"communicators:\n"
+	"  - name: c\n"
+	"    count: 4\n"
+	"    sweep: true\n"
+	"\n"
+	"program:\n"
+	"  - aicpu: {stream: load0, name: GetNext, duration: 1ms}\n"
+	"  - aicpu: {stream: load1, name: GetNext, duration: 1ms}\n"
+	"  - aicpu: {stream: load2, name: GetNext, duration: 1ms}\n"
+	"  - aicpu: {stream: load3, name: GetNext, duration: 1ms}\n"
+	"  - aicpu: {stream: compute, name: NonZero, duration: 200us}\n"
+	"  - event_record: {stream: compute, event: E}\n"
+	"  - event_wait: {stream: comm, event: E}\n"
+	"  - allreduce: {stream: comm, comm: c, bytes: 64MiB, dtype: bf16}\n"
+	"  - host_sync: all\n"
+	;
+
 static const char text_healthy[] =
 	"# A small job that runs to its end: nothing is wrong with it.\n"
 	"#\n"
@@ -340,6 +383,9 @@ static const struct hx_preset presets[] = {
 	{ "clock-skew",
 	  "rank-death with rank 1's clock 2 s ahead and rank 3's 1.5 s behind: timestamps lie about who failed first",
 	  text_clock_skew },
+	{ "grant-order",
+	  "4 loader AICPU ops hold every core while X and 4 HCCL kernels queue: FIFO completes, another grant order deadlocks",
+	  text_grant_order },
 	{ "healthy",
 	  "4 ranks, one world communicator, compute + AllReduce/AllGather/Broadcast + Send/Recv; completes",
 	  text_healthy },
@@ -368,6 +414,7 @@ static const struct hx_preset presets[] = {
 
 static const char *const names[] = {
 	"clock-skew",
+	"grant-order",
 	"healthy",
 	"link-error",
 	"link-error-retry",

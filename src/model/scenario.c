@@ -373,6 +373,8 @@ struct ld {
 	size_t nsteps, capsteps;
 	struct hx_fault *faults;
 	size_t nfaults, capfaults;
+	struct hx_grant_ref *grants;
+	size_t ngrants, capgrants;
 	struct hx_env_override *ovr;
 	size_t novr, capovr;
 	uint8_t *ovr_seen;          /* rank_env ranks seen, by rank */
@@ -2103,15 +2105,102 @@ static void ld_faults(struct ld *ld, const struct yn *seq)
 		ld_fault(ld, it);
 }
 
+/* ==== schedule (witness replay) =========================================== */
+
+static const char *const sched_keys[] = { "rank", "grants" };
+static const char *const grant_keys[] = { "kernel", "op", "aicpu", "task" };
+
+static void ld_push_grant(struct ld *ld, const struct hx_grant_ref *g,
+			  const struct yn *at)
+{
+	void *v = ld->grants;
+	int err = hx_vec_reserve(ld->ctx, &v, &ld->capgrants, ld->ngrants + 1,
+				 sizeof *ld->grants, HX_MAX_STEPS);
+
+	if (err == HANGDX_ELIMIT) {
+		ld_err(ld, at, "more than %d scheduled grants", HX_MAX_STEPS);
+		ld->halt = true;
+	} else if (err) {
+		ld->nomem = true;
+	} else {
+		ld->grants = v;
+		ld->grants[ld->ngrants++] = *g;
+	}
+}
+
+/* {kernel: COMM, op: N} or {aicpu: STREAM, task: N} */
+static void ld_grant(struct ld *ld, const struct yn *item, uint32_t rank)
+{
+	static const struct vtype u = { .kind = VT_U32, .max = UINT32_MAX };
+	const struct yn *v[HX_ARRAY_LEN(grant_keys)];
+	struct hx_grant_ref g;
+	const char *name;
+	bool ok = true;
+
+	if (!ld_fields(ld, item, "a scheduled grant", KEYS(grant_keys), v))
+		return;
+	memset(&g, 0, sizeof g);
+	g.rank = rank;
+	g.line = item->line;
+	g.col = item->col;
+	g.kernel = v[0] != NULL;
+	if (!v[0] == !v[2] || (g.kernel ? !v[1] || v[3] : !v[3] || v[1])) {
+		ld_err(ld, item, "a scheduled grant is {kernel: COMM, op: N} "
+		       "or {aicpu: STREAM, task: N}");
+		return;
+	}
+	name = ld_name(ld, g.kernel ? v[0] : v[2], g.kernel ? "kernel" : "aicpu");
+	g.n = (uint32_t)ld_get_u(ld, g.kernel ? v[1] : v[3],
+				 g.kernel ? "op" : "task", &u, 0, &ok);
+	if (!name || !ok)
+		return;
+	g.name = hx_arena_strdup(&ld->sc->arena, name);
+	if (!g.name) {
+		ld->nomem = true;
+		return;
+	}
+	ld_push_grant(ld, &g, item);
+}
+
+static void ld_sched_item(struct ld *ld, const struct yn *item)
+{
+	static const struct vtype t = { .kind = VT_U32, .max = HX_MAX_RANKS - 1 };
+	const struct yn *v[HX_ARRAY_LEN(sched_keys)], *it;
+	bool ok = true;
+	uint32_t rank;
+
+	if (!ld_fields(ld, item, "a schedule item", KEYS(sched_keys), v))
+		return;
+	if (!v[0] || !v[1]) {
+		ld_err(ld, item, "a schedule item needs 'rank' and 'grants'");
+		return;
+	}
+	rank = (uint32_t)ld_get_u(ld, v[0], "rank", &t, 0, &ok);
+	if (!ok || !ld_list(ld, v[1], "grants"))
+		return;
+	for (it = v[1]->kid; it && !ld_stopped(ld); it = it->next)
+		ld_grant(ld, it, rank);
+}
+
+static void ld_schedule(struct ld *ld, const struct yn *seq)
+{
+	const struct yn *it;
+
+	if (!ld_list(ld, seq, "schedule"))
+		return;
+	for (it = seq->kid; it && !ld_stopped(ld); it = it->next)
+		ld_sched_item(ld, it);
+}
+
 /* ==== the whole scenario ================================================== */
 
 static const char *const top_keys[] = {
 	"name", "about", "cluster", "model", "run", "env", "rank_env",
-	"communicators", "program", "faults"
+	"communicators", "program", "faults", "schedule"
 };
 enum {
 	TK_NAME, TK_ABOUT, TK_CLUSTER, TK_MODEL, TK_RUN, TK_ENV, TK_RANK_ENV,
-	TK_COMMS, TK_PROGRAM, TK_FAULTS
+	TK_COMMS, TK_PROGRAM, TK_FAULTS, TK_SCHEDULE
 };
 
 static void ld_top_strings(struct ld *ld, const struct yn **v)
@@ -2166,6 +2255,8 @@ static void ld_scenario(struct ld *ld, const struct yn *root)
 		ld_steps(ld, v[TK_PROGRAM]);
 	if (v[TK_FAULTS] && !ld_stopped(ld))
 		ld_faults(ld, v[TK_FAULTS]);
+	if (v[TK_SCHEDULE] && !ld_stopped(ld))
+		ld_schedule(ld, v[TK_SCHEDULE]);
 }
 
 /* ---- moving the result into the scenario's arena ---- */
@@ -2220,6 +2311,9 @@ static void ld_finish(struct ld *ld)
 	sc->nsteps = (uint32_t)ld->nsteps;
 	sc->faults = arena_dup(ld, ld->faults, ld->nfaults * sizeof *ld->faults);
 	sc->nfaults = (uint32_t)ld->nfaults;
+	sc->schedule.grants = arena_dup(ld, ld->grants,
+					ld->ngrants * sizeof *ld->grants);
+	sc->schedule.ngrants = (uint32_t)ld->ngrants;
 	sc->overrides = arena_dup(ld, ld->ovr, ld->novr * sizeof *ld->ovr);
 	sc->noverrides = (uint32_t)ld->novr;
 	sc->groups = arena_dup(ld, ld->groups, ld->ngroups * sizeof *ld->groups);
@@ -2256,6 +2350,7 @@ static void ld_release(struct ld *ld)
 	hx_intern_free(&ld->comm_names);
 	hx_free(ld->ctx, ld->steps);
 	hx_free(ld->ctx, ld->faults);
+	hx_free(ld->ctx, ld->grants);
 	hx_free(ld->ctx, ld->ovr);
 	hx_free(ld->ctx, ld->groups);
 	hx_arena_free(&ld->tree);

@@ -252,10 +252,14 @@ static void other_timeout(struct sim *s, uint32_t task)
 	char text[200];
 
 	if (t->kind == HX_T_KERNEL) {
-		snprintf(text, sizeof text,
-			 "KFC timeout: resident HCCL kernel %s op %u on rank %u",
-			 s->st.comms[t->comm].name, t->op, rank);
-		sim_error(s, rank, (int32_t)task, "KFC_TIMEOUT", text);
+		const char *kind = t->state == HX_TS_WAITING ? "KERNEL_LAUNCH_TIMEOUT"
+				   : t->kstate ? "RTSQ_FULL" : "KFC_TIMEOUT";
+		snprintf(text, sizeof text, "%s: HCCL kernel %s op %u on rank %u%s",
+			 kind, s->st.comms[t->comm].name, t->op, rank,
+			 t->state == HX_TS_WAITING ? " never got an AICPU core"
+			 : t->kstate ? " could not write its SQEs (Rtsq full, timeout)"
+				     : " stayed resident past T_exec + 22 s");
+		sim_error(s, rank, (int32_t)task, kind, text);
 		r = sim_rec(s, HX_LR_KERNEL_TIMEOUT, rank);
 		if (r)
 			sim_rec_task(s, r, task);

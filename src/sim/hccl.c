@@ -380,6 +380,31 @@ bool sim_hccl_issue(struct sim *s, uint32_t rank, const struct hx_step *step,
 
 /* ---- the kernel (§5.2, §6) ---- */
 
+#define SQFULL_INC_S 20 /* AICPU_RTSQ_TIMEOUT_INC: SQ full inside the kernel */
+#define LAUNCH_INC_S 25 /* kernel launch attribute timeout */
+
+static uint64_t exec_timeout_ns(const struct sim *s, uint32_t task)
+{
+	const struct hx_task *t = &s->st.tasks[task];
+	uint32_t rank = s->st.streams[t->stream].rank;
+
+	return (uint64_t)s->st.dev[rank].comm[t->comm].exec_timeout_s *
+	       HX_NS_PER_S;
+}
+
+/* A kernel waiting for a core: the launch attribute T_exec + 25 s (§7). */
+void sim_hccl_arm_launch(struct sim *s, uint32_t task)
+{
+	struct hx_task *t = &s->st.tasks[task];
+	uint64_t T = exec_timeout_ns(s, task);
+
+	if (!T)
+		return;
+	t->arm++;
+	sim_push(s, s->now + T + LAUNCH_INC_S * HX_NS_PER_S, EV_TIMEOUT, task,
+		 t->arm);
+}
+
 void sim_hccl_kernel_start(struct sim *s, uint32_t task)
 {
 	struct hx_task *t = &s->st.tasks[task];
@@ -423,11 +448,23 @@ void sim_hccl_expanded(struct sim *s, uint32_t task)
 	if (t->state != HX_TS_RUNNING)
 		return;
 	if (!expansion_fits(s, cr, o, cr->mstream)) {
-		/* stays resident while the SQ is full (§8, related variant) */
+		/* stays resident while the SQ is full (§8, related variant);
+		 * gives up after T_exec + 20 s ("Rtsq full, timeout") */
 		s->expanding[cidx(s, rank, (uint32_t)t->comm)] = (int32_t)task;
+		if (!t->kstate && exec_timeout_ns(s, task)) {
+			t->kstate = 1;
+			t->arm++;
+			sim_push(s, s->now + exec_timeout_ns(s, task) +
+					 SQFULL_INC_S * HX_NS_PER_S,
+				 EV_TIMEOUT, task, t->arm);
+		}
 		return;
 	}
 	s->expanding[cidx(s, rank, (uint32_t)t->comm)] = -1;
+	if (t->kstate) {
+		t->kstate = 0;
+		t->arm++;               /* the SQ-full timer no longer applies */
+	}
 	expand(s, rank, t->xref, cr->mstream, true);
 	t = &s->st.tasks[task];   /* expansion grew the task array */
 	t->end_pos = (uint32_t)s->st.streams[cr->mstream].n;

@@ -275,7 +275,7 @@ static const char *root_cause(const struct sim *s, int32_t *root)
 	uint32_t i;
 
 	*root = -1;
-	if (s->completed)
+	if (s->completed && !s->have_error)
 		return "none";
 	if (s->have_graph && s->wg.ncycle) {
 		for (i = 0; i < s->wg.ncycle; i++)
@@ -486,7 +486,7 @@ static void truth_faults(FILE *fp, const struct sim *s)
 
 static enum hangdx_outcome outcome(const struct sim *s)
 {
-	if (s->completed)
+	if (s->completed && !s->have_error)
 		return HANGDX_COMPLETED;
 	if (s->have_graph && s->wg.ncycle)
 		return HANGDX_DEADLOCK;

@@ -262,21 +262,49 @@ static void pool_grant(struct sim *s, struct hx_pool *p, uint32_t task)
 	}
 }
 
-static size_t pool_pick(struct sim *s, struct hx_pool *p)
+static bool grant_match(const struct sim *s, const struct sim_grant *g,
+			uint32_t task)
 {
-	const struct hx_schedule *sch = &s->sc->schedule;
+	const struct hx_task *t = &s->st.tasks[task];
 
-	if (sch->npicks && p->grants < sch->npicks)
-		return sch->picks[p->grants] % p->nwait;
-	if (s->sc->grant == HX_GRANT_RANDOM)
-		return (size_t)(sim_rand(s) % p->nwait);
-	return 0;
+	if (g->kernel)
+		return t->kind == HX_T_KERNEL && t->comm == g->obj &&
+		       t->op == g->n;
+	return t->kind == HX_T_AICPU && t->pos == g->n &&
+	       s->st.streams[t->stream].user == g->obj;
 }
 
-static void pool_serve(struct sim *s, struct hx_pool *p)
+/* The waiter to grant next, or false to keep the core free: a schedule
+ * (witness replay) names each device's next grants in order. */
+static bool pool_pick(struct sim *s, uint32_t rank, struct hx_pool *p,
+		      size_t *k)
 {
-	while (p->busy < p->cap && p->nwait > 0) {
-		size_t k = pool_pick(s, p);
+	uint32_t first = s->sched_first ? s->sched_first[rank] : 0;
+	uint32_t n = s->sched_first ? s->sched_first[rank + 1] - first : 0;
+	size_t i;
+
+	if (p->grants < n) {
+		const struct sim_grant *g = &s->sched[first + p->grants];
+		for (i = 0; i < p->nwait; i++) {
+			if (grant_match(s, g, p->wait[i])) {
+				*k = i;
+				return true;
+			}
+		}
+		return false;
+	}
+	if (s->sc->grant == HX_GRANT_RANDOM)
+		*k = (size_t)(sim_rand(s) % p->nwait);
+	else
+		*k = 0;
+	return true;
+}
+
+static void pool_serve(struct sim *s, uint32_t rank, struct hx_pool *p)
+{
+	size_t k;
+
+	while (p->busy < p->cap && p->nwait > 0 && pool_pick(s, rank, p, &k)) {
 		uint32_t task = p->wait[k];
 
 		memmove(p->wait + k, p->wait + k + 1,
@@ -308,7 +336,7 @@ static void pool_request(struct sim *s, uint32_t task)
 	}
 	p->wait = v;
 	p->wait[p->nwait++] = task;
-	pool_serve(s, p);
+	pool_serve(s, s->st.streams[t->stream].rank, p);
 }
 
 void sim_pool_release(struct sim *s, uint32_t task)
@@ -323,7 +351,7 @@ void sim_pool_release(struct sim *s, uint32_t task)
 	p->holder[t->core] = -1;
 	p->busy--;
 	t->core = -1;
-	pool_serve(s, p);
+	pool_serve(s, s->st.streams[t->stream].rank, p);
 }
 
 void sim_pool_remove_waiter(struct sim *s, uint32_t task)
@@ -767,6 +795,70 @@ static int rank_streams(struct sim *s)
 	return HANGDX_OK;
 }
 
+/* Resolve a schedule's names now that --set has fixed what exists. */
+static int32_t sched_obj(const struct sim *s, const struct hx_grant_ref *g)
+{
+	uint32_t i;
+
+	if (g->kernel) {
+		for (i = 0; i < s->st.ncomms; i++)
+			if (strcmp(s->st.comms[i].name, g->name) == 0)
+				return (int32_t)i;
+		return -1;
+	}
+	for (i = 0; i < s->sc->nstreams; i++)
+		if (strcmp(s->sc->streams[i], g->name) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+static int sched_setup(struct sim *s)
+{
+	const struct hx_schedule *sch = &s->sc->schedule;
+	uint32_t nr = s->st.nranks, i, *fill;
+	int err = HANGDX_OK;
+
+	if (!sch->ngrants)
+		return HANGDX_OK;
+	s->sched = hx_calloc(s->ctx, sch->ngrants, sizeof *s->sched);
+	s->sched_first = hx_calloc(s->ctx, (size_t)nr + 2, sizeof *s->sched_first);
+	fill = hx_calloc(s->ctx, (size_t)nr + 1, sizeof *fill);
+	if (!s->sched || !s->sched_first || !fill) {
+		hx_free(s->ctx, fill);
+		return HANGDX_ENOMEM;
+	}
+	for (i = 0; i < sch->ngrants; i++) {
+		const struct hx_grant_ref *g = &sch->grants[i];
+		if (g->rank >= nr) {
+			hx_diag(s->ctx, HANGDX_ERROR, s->sc->file, g->line, g->col,
+				"schedule: rank %u is out of range (%u ranks)",
+				g->rank, nr);
+			err = HANGDX_EPARSE;
+			continue;
+		}
+		if (sched_obj(s, g) < 0) {
+			hx_diag(s->ctx, HANGDX_ERROR, s->sc->file, g->line, g->col,
+				"schedule: no %s '%s'",
+				g->kernel ? "communicator" : "stream", g->name);
+			err = HANGDX_EPARSE;
+			continue;
+		}
+		s->sched_first[g->rank + 1]++;
+	}
+	for (i = 1; i <= nr; i++)
+		s->sched_first[i] += s->sched_first[i - 1];
+	for (i = 0; !err && i < sch->ngrants; i++) {
+		const struct hx_grant_ref *g = &sch->grants[i];
+		struct sim_grant *o =
+			&s->sched[s->sched_first[g->rank] + fill[g->rank]++];
+		o->kernel = g->kernel;
+		o->obj = sched_obj(s, g);
+		o->n = g->n;
+	}
+	hx_free(s->ctx, fill);
+	return err;
+}
+
 static int sim_setup(struct sim *s)
 {
 	size_t nr = s->st.nranks, i;
@@ -788,6 +880,8 @@ static int sim_setup(struct sim *s)
 	err = flatten(s);
 	if (!err)
 		err = sim_hccl_setup(s);
+	if (!err)
+		err = sched_setup(s);
 	if (err)
 		return err;
 	s->inready = hx_calloc(s->ctx, s->st.nstreams + 1, 1);
@@ -818,6 +912,8 @@ static void sim_release(struct sim *s)
 	hx_free(s->ctx, s->ops);
 	hx_free(s->ctx, s->resident);
 	hx_free(s->ctx, s->expanding);
+	hx_free(s->ctx, s->sched);
+	hx_free(s->ctx, s->sched_first);
 	hx_free(s->ctx, s->ready);
 	hx_free(s->ctx, s->inready);
 	hx_free(s->ctx, s->recs);

@@ -80,6 +80,12 @@ struct sim_tmap_slot {     /* transport notify map entry */
 	int32_t notify;        /* removed once both ends have looked it up */
 };
 
+struct sim_grant {         /* a scheduled core grant, resolved */
+	uint8_t kernel;
+	int32_t obj;           /* communicator instance or user stream */
+	uint32_t n;            /* op index or task position */
+};
+
 struct sim_waitlist {      /* tasks blocked on one (rank, event) */
 	uint32_t *v;
 	size_t n, cap;
@@ -115,6 +121,8 @@ struct sim {
 	struct sim_tmap_slot *tmap;
 	size_t ntmap, captmap;
 	struct sim_waitlist *evwait;   /* nranks * nevents */
+	struct sim_grant *sched;   /* scheduled grants, rank by rank */
+	uint32_t *sched_first; /* rank r's: [sched_first[r], sched_first[r+1]) */
 	int32_t *resident;     /* nranks * ncomms: kernel task waiting drain */
 	int32_t *expanding;    /* nranks * ncomms: kernel blocked on a full SQ */
 
@@ -179,6 +187,7 @@ int sim_hccl_setup(struct sim *s);
 bool sim_hccl_issue(struct sim *s, uint32_t rank, const struct hx_step *step,
 		    uint32_t comm, uint32_t *full);
 void sim_hccl_kernel_start(struct sim *s, uint32_t task);
+void sim_hccl_arm_launch(struct sim *s, uint32_t task);
 void sim_hccl_expanded(struct sim *s, uint32_t task);
 void sim_hccl_stream_moved(struct sim *s, uint32_t stream);
 int32_t sim_tnotify(struct sim *s, uint32_t comm, uint32_t dst, uint32_t src,

@@ -33,6 +33,17 @@ t_ok "one thread and two give the same output" sh -c \
 	 '$HANGDX' parse --json --threads 2 rc_diag st_testcase > '$T/two' 2>/dev/null && cmp '$T/one' '$T/two'"
 t_ok "--summary prints no records" sh -c \
 	"cd '$S' && '$HANGDX' parse --json --summary 01-hccl-doc-ei0002-op-mismatch-allreduce-vs-allgather.log | grep -v '\"kind\":\"hccl_task_fail\"' | grep -q totals"
+P=$SHARED/peer-fixtures/ascend-fd
+t_ok "evidence shipped from two machines merges to the same output" sh -c "
+	cd '$P' && '$HANGDX' parse --json st_aicpu_notify_testcase/worker-0 > '$T/w0.jsonl' 2>/dev/null &&
+	'$HANGDX' parse --json st_aicpu_notify_testcase/worker-1 > '$T/w1.jsonl' 2>/dev/null &&
+	'$HANGDX' parse --json --evidence '$T/w0.jsonl' --evidence '$T/w1.jsonl' > '$T/both.jsonl' 2>/dev/null &&
+	'$HANGDX' parse --json st_aicpu_notify_testcase/worker-0 st_aicpu_notify_testcase/worker-1 > '$T/direct.jsonl' 2>/dev/null &&
+	cmp '$T/both.jsonl' '$T/direct.jsonl'"
+t_ok "evidence read back prints the same bytes" sh -c \
+	"'$HANGDX' parse --json --evidence $G/peer-st_testcase.jsonl | cmp - $G/peer-st_testcase.jsonl"
+printf 'not json\n{"kind":"nope"}\n' > "$T/bad.jsonl"
+t_exit 3 "malformed evidence: exit 3, diagnosed" "$HANGDX" parse --evidence "$T/bad.jsonl"
 t_exit 3 "exit 3 when no input can be read" "$HANGDX" parse "$T/does-not-exist"
 t_exit 2 "exit 2 without a path" "$HANGDX" parse
 t_exit 2 "exit 2 on a bad option value" "$HANGDX" parse --max-line 0 "$S"

@@ -357,7 +357,9 @@ static void test_long_line(void **state)
 
 static void test_nul_binary_empty(void **state)
 {
-	static const char nul[] = "[ERROR] HCCL(1,p):2025-01-01-00:00:00.000.001 [t.cc:1] [1]Task run \0failed\n";
+	static const char nul[] = "[ERROR] HCCL(1,p):2025-01-01-00:00:00.000.001 [t.cc:1] [1]Task run \0failed\n"
+		"[INFO] HCCL(1,p):2025-01-01-00:00:00.000.001 [t.cc:1] [1]a little more text so that one NUL is under 1%\n"
+		"[INFO] HCCL(1,p):2025-01-01-00:00:00.000.001 [t.cc:1] [1]a little more text so that one NUL is under 1%\n";
 	static const unsigned char png[64] = { 0x89, 'P', 'N', 'G', 0x0d, 0x0a,
 					       0x1a, 0x0a, 0, 0, 0, 0x0d };
 	struct hangdx_ctx *ctx = new_ctx();

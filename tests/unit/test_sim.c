@@ -129,6 +129,26 @@ static void test_faults(void **state)
 	assert_true(s.end_time_s > 1.0);
 }
 
+/* An SQ too small for one op's expansion: the kernel stays resident until
+ * T_exec + 20 s, then gives up with "Rtsq full" (runtime-model.md §7). */
+static void test_rtsq_full(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_scenario *sc = preset(ctx, "reference");
+	struct hangdx_sim_summary s;
+
+	(void)state;
+	set(sc, "sq_depth", "4");
+	set(sc, "communicators", "1");
+	set(sc, "retry", "off");
+	assert_int_equal(hangdx_simulate(ctx, sc, NULL, &s), HANGDX_OK);
+	assert_int_not_equal(s.outcome, HANGDX_COMPLETED);
+	assert_non_null(strstr(s.first_error, "RTSQ_FULL"));
+	assert_true(s.first_error_time_s > 1856.0 && s.first_error_time_s < 1856.1);
+	hangdx_scenario_free(sc);
+	hangdx_ctx_free(ctx);
+}
+
 static void test_deterministic(void **state)
 {
 	struct hangdx_sim_summary a, b;
@@ -178,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_safe_order_completes),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_rtsq_full),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_nomem),
 	};
