@@ -90,6 +90,11 @@ struct hx_rankinfo {
 	const char *mode;         /* HCCL_OP_EXPANSION_MODE */
 	uint32_t ncomm;           /* communicators created */
 	uint32_t kernels;         /* HCCL kernels seen holding a core */
+	uint32_t stalled;         /* resident kernels whose main stream did not
+				     move for STALL_MIN_US or more */
+	int64_t stall_us;         /* the longest such stall */
+	uint32_t stall_rec;       /* a status line that shows it */
+	int64_t last_progress_ts; /* last line that shows work moving */
 	char state[160];          /* one line, for grouping alike ranks */
 };
 
@@ -125,6 +130,7 @@ struct hangdx_diagnosis {
 	enum hx_cat cat;
 	int32_t root_rank, first_rank;
 	int64_t first_ts;
+	int64_t last_ts;                    /* newest line of the whole job */
 	unsigned cores;
 	bool cores_given;                   /* by the user; else inferred */
 	unsigned cores_inferred;            /* from the held cores, or 0 */

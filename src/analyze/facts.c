@@ -82,8 +82,17 @@ struct member {
 	int64_t ts;
 };
 
+struct kstat {                  /* one resident kernel's status lines */
+	int32_t rank;
+	int64_t head, since, last;
+	uint32_t rec;
+};
+
 struct facts {
 	struct hangdx_diagnosis *d;
+	struct kstat *ks;
+	size_t nks, capks;
+	struct hx_map kmap;         /* (rank, kernel stream) -> ks index */
 	struct member *m;
 	size_t nm, capm;
 	struct hx_map seen;         /* (group, rank) already a member */
@@ -374,6 +383,76 @@ static void on_dma_dump(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
 		ri->dma_rec = rec;
 }
 
+/* Status lines of resident kernels ("Current state. sqid, head, tail"):
+ * how long each main stream has not moved. */
+static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
+{
+	struct hangdx_diagnosis *d = f->d;
+	const char *what = hx_dstr(d, rec, HX_F_WHAT);
+	int64_t ts = d->ev->recs[rec].ts, head = hx_dnum(d, rec, HX_F_HEAD, -1);
+	int64_t ks = hx_dnum(d, rec, HX_F_STREAM, -1);
+	struct hx_map_slot *sl;
+	struct kstat *k;
+	void *v;
+
+	if (!what || strcmp(what, "status") != 0) {
+		/* a kernel taking a core is progress; one ending may be the
+		 * error cascade */
+		if (what && strcmp(what, "start") == 0 && ts != HX_NONE &&
+		    ts > ri->last_progress_ts)
+			ri->last_progress_ts = ts;
+		return;
+	}
+	if (ks < 0 || ts == HX_NONE || f->err)
+		return;
+	sl = hx_map_slot(d->ctx, &f->kmap,
+			 hx_map_key(((uint64_t)(uint32_t)ri->rank << 32) | (uint32_t)ks),
+			 &f->err);
+	if (!sl)
+		return;
+	if (sl->val < 0) {
+		v = f->ks;
+		f->err = hx_vec_reserve(d->ctx, &v, &f->capks, f->nks + 1,
+					sizeof *f->ks, 1u << 24);
+		if (f->err)
+			return;
+		f->ks = v;
+		f->ks[f->nks] = (struct kstat){ ri->rank, head, ts, ts, rec };
+		sl->val = (int32_t)f->nks++;
+		return;
+	}
+	k = &f->ks[sl->val];
+	if (head != k->head) {
+		k->head = head;
+		k->since = ts;
+		if (ts > ri->last_progress_ts)
+			ri->last_progress_ts = ts;
+	}
+	k->last = ts;
+	k->rec = rec;
+}
+
+#define STALL_MIN_US (60 * 1000000LL)
+
+static void stalls(struct facts *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nks; i++) {
+		const struct kstat *k = &f->ks[i];
+		struct hx_rankinfo *ri = &f->d->ranks[k->rank];
+		int64_t us = k->last - k->since;
+
+		if (us < STALL_MIN_US)
+			continue;
+		ri->stalled++;
+		if (us > ri->stall_us) {
+			ri->stall_us = us;
+			ri->stall_rec = k->rec;
+		}
+	}
+}
+
 static void on_record(struct facts *f, uint32_t rec)
 {
 	struct hangdx_diagnosis *d = f->d;
@@ -385,6 +464,8 @@ static void on_record(struct facts *f, uint32_t rec)
 	if (!ri)
 		return;
 	ri->seen = true;
+	if (r->ts != HX_NONE && r->ts > d->last_ts)
+		d->last_ts = r->ts;
 	if (ri->device < 0 || !ri->node) {
 		struct hx_attr a;
 		hx_attrib_rec(d->at, r, &a);
@@ -457,6 +538,9 @@ static void on_record(struct facts *f, uint32_t rec)
 		break;
 	case HX_K_OP_RETRY:
 		ri->retry_rec = rec;
+		break;
+	case HX_K_AICPU_KERNEL:
+		on_kernel(f, ri, rec);
 		break;
 	default:
 		break;
@@ -722,6 +806,7 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 	d->ranks = hx_calloc(d->ctx, d->nranks + 1, sizeof *d->ranks);
 	if (!d->ranks)
 		return HANGDX_ENOMEM;
+	d->last_ts = HX_NONE;
 	for (r = 0; r < d->nranks; r++) {
 		struct hx_rankinfo *ri = &d->ranks[r];
 		ri->rank = (int32_t)r;
@@ -734,6 +819,8 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		ri->wait_peer = ri->index = ri->count = -1;
 		ri->link_peer = ri->stream = ri->task = ri->exec_timeout = -1;
 		ri->setup_peer = ri->phy_device = -1;
+		ri->stall_rec = HX_NOREC;
+		ri->last_progress_ts = HX_NONE;
 		ri->pseudo_pid = r >= d->pseudo_base ? d->pseudo_pids[r - d->pseudo_base]
 						     : -1;
 	}
@@ -754,10 +841,13 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 				on_wait_failure(&f, ri, rec);
 		}
 		estimate_skew(&f);
+		stalls(&f);
 		for (i = 0; i < d->norder; i++)
 			setup_peer(&f, d->order[i]);
 	}
 	hx_free(d->ctx, f.m);
+	hx_free(d->ctx, f.ks);
+	hx_map_free(d->ctx, &f.kmap);
 	hx_free(d->ctx, f.groups);
 	hx_map_free(d->ctx, &f.seen);
 	hx_map_free(d->ctx, &f.memb);

@@ -674,6 +674,47 @@ static bool try_chain(struct hangdx_diagnosis *d)
 	return true;
 }
 
+static bool retry_on(const char *env);
+
+/* No error line yet, but resident kernels whose main streams have not
+ * moved for minutes: a job killed or still running before its timeout. */
+static bool try_stalled(struct hangdx_diagnosis *d)
+{
+	const struct hx_rankinfo *best = NULL;
+	uint32_t r, n = 0;
+	char where[512];
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (!ri->stalled)
+			continue;
+		n++;
+		if (!best || ri->stalled > best->stalled)
+			best = ri;
+	}
+	if (!best)
+		return false;
+	d->verdict = HANGDX_V_HANG;
+	d->cat = HX_CAT_SILENT;
+	d->root_rank = best->rank;
+	hx_dwhere(d, best->stall_rec, where, sizeof where);
+	hx_hop_add(d, best->rank, best->stall_rec, "",
+		   "rank%d: %u HCCL kernels resident on AICPU cores, main streams not "
+		   "moving for %.0f s", best->rank, best->stalled,
+		   (double)best->stall_us / 1e6);
+	snprintf(d->summary, sizeof d->summary,
+		 "Hang without an error line yet: on %u rank%s HCCL kernels sit on AICPU "
+		 "cores while their main streams have not moved (rank %d: %u kernels, "
+		 "%.0f s, %s). No timeout has fired, so no stream dump exists to prove "
+		 "why.%s", n, n == 1 ? "" : "s", best->rank, best->stalled,
+		 (double)best->stall_us / 1e6, where,
+		 best->stalled >= d->cores && retry_on(best->retry_env)
+		 ? " With op retry on and as many resident kernels as AICPU cores this is "
+		   "the AICPU-exhaustion pattern: no ordinary AICPU operator can run."
+		 : "");
+	return true;
+}
+
 static bool try_silent(struct hangdx_diagnosis *d)
 {
 	uint32_t r;
@@ -711,23 +752,36 @@ static bool retry_on(const char *env)
 		       strstr(env, "L2:1"));
 }
 
+static void aicpu_fixes(struct hangdx_diagnosis *d)
+{
+	FIX("Turn op retry off if it is not needed: HCCL_OP_RETRY_ENABLE=\"L0:0,L1:0,L2:0\"; "
+	    "each HCCL kernel then leaves its AICPU core right after expansion.");
+	FIX("With retry on, keep the communicators that have ops in flight at the same "
+	    "time at or below %u (the %u AICPU cores minus the one the AICPU operator "
+	    "needs); hangdx check finds the limit for a given program.",
+	    d->cores ? d->cores - 1 : 0, d->cores);
+	FIX("Move the AICPU operator the communication waits on to AI Core, or record "
+	    "the event it waits on before the AICPU operator, so that no collective "
+	    "waits on an operator that needs an AICPU core.");
+	FIX("Reorder: issue the collectives after the AICPU operator has run (e.g. "
+	    "synchronise the compute stream first), not behind an event wait on it.");
+}
+
 static void fixes(struct hangdx_diagnosis *d)
 {
 	int32_t r = d->root_rank;
 
+	if (d->cat == HX_CAT_SILENT && r >= 0 && d->ranks[r].stalled >= d->cores &&
+	    retry_on(d->ranks[r].retry_env)) {
+		aicpu_fixes(d);
+		FIX("To prove it now rather than after HCCL_EXEC_TIMEOUT: collect the TS "
+		    "stream dumps (device logs) of a stuck rank, or wait for the timeout "
+		    "and run hangdx diagnose on the logs again.");
+		return;
+	}
 	switch (d->cat) {
 	case HX_CAT_AICPU_DEADLOCK:
-		FIX("Turn op retry off if it is not needed: HCCL_OP_RETRY_ENABLE=\"L0:0,L1:0,L2:0\"; "
-		    "each HCCL kernel then leaves its AICPU core right after expansion.");
-		FIX("With retry on, keep the communicators that have ops in flight at the same "
-		    "time at or below %u (the %u AICPU cores minus the one the AICPU operator "
-		    "needs); hangdx check finds the limit for a given program.",
-		    d->cores ? d->cores - 1 : 0, d->cores);
-		FIX("Move the AICPU operator the communication waits on to AI Core, or record "
-		    "the event it waits on before the AICPU operator, so that no collective "
-		    "waits on an operator that needs an AICPU core.");
-		FIX("Reorder: issue the collectives after the AICPU operator has run (e.g. "
-		    "synchronise the compute stream first), not behind an event wait on it.");
+		aicpu_fixes(d);
 		break;
 	case HX_CAT_RANK_LOST:
 		FIX("Find out why rank %d's process ended: the last lines of its plog, the "
@@ -883,6 +937,9 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 	else if (ri->first_err_rec != HX_NOREC)
 		snprintf(ri->state, sizeof ri->state, "error: %s",
 			 hx_kind_name(d->ev->recs[ri->first_err_rec].kind));
+	else if (ri->stalled)
+		snprintf(ri->state, sizeof ri->state,
+			 "no error yet; %u HCCL kernels resident, no progress", ri->stalled);
 	else
 		snprintf(ri->state, sizeof ri->state, "no error logged");
 }
@@ -943,7 +1000,7 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	if (!try_deadlock(d) && !try_lost(d) && !try_link(d) && !try_mismatch(d) &&
 	    !try_behind(d) && !try_aicpu_timeout(d) &&
 	    !(any_failure(d) && (try_event_chain(d) || try_chain(d))) &&
-	    !try_silent(d))
+	    !try_stalled(d) && !try_silent(d))
 		snprintf(d->summary, sizeof d->summary,
 			 "No hang found: no notify wait timeout, lost rank, link error or stuck "
 			 "report in %u rank%s of logs.", d->nranks, d->nranks == 1 ? "" : "s");

@@ -1100,6 +1100,8 @@ static int bfs(struct search *x, uint64_t max_states, struct ck_result *r)
 
 	ck_ws_init(m, &x->cur);
 	rc = add_state(x, &x->cur, 0, CK_NONE, CK_NONE);
+	if (rc == -HANGDX_ELIMIT)
+		goto undecided;
 	if (rc < 0)
 		return -rc;
 	for (i = 0; i < x->vs.n; i++) {

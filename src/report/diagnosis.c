@@ -283,6 +283,9 @@ static void json_ranks(const struct hangdx_diagnosis *d, FILE *fp)
 			fprintf(fp, ", \"op\": ");
 			jstr(fp, ri->op);
 		}
+		if (ri->last_progress_ts != HX_NONE && d->last_ts != HX_NONE)
+			fprintf(fp, ", \"no_progress_s\": %.3f",
+				(double)(d->last_ts - ri->last_progress_ts) / 1e6);
 		fprintf(fp, ", \"state\": ");
 		jstr(fp, ri->state);
 		fputc('}', fp);

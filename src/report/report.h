@@ -7,12 +7,28 @@
 #ifndef HX_REPORT_H
 #define HX_REPORT_H
 
+#include <stdio.h>
 #include "../model/state.h"
+
+struct hangdx_diagnosis;
 
 /* Append the wait-for graph g of st as a DOT digraph to b. */
 int hx_report_dot(struct hx_buf *b, const struct hx_wgraph *g,
 		  const struct hx_state *st, const char *title);
 /* Append s escaped for a DOT double-quoted string. */
 void hx_dot_escape(struct hx_buf *b, const char *s);
+
+/* Write s escaped for HTML text and quoted attribute values (html.c):
+ * & < > " ' as references, control bytes dropped (tab and newline kept),
+ * bytes that are not UTF-8 as U+FFFD. */
+void hx_html_escape(FILE *fp, const char *s);
+/* Write the part of Graphviz's SVG that can be inlined in HTML (svg.c):
+ * from <svg> to </svg>, comments dropped, when it holds only the drawing
+ * elements dot emits and no event handler, link, style or external
+ * reference.  Returns 0, or -1 with nothing written. */
+int hx_svg_inline(FILE *fp, const char *svg);
+/* The timeline of the ranks the diagnosis involves, as inline SVG and a
+ * table (svg.c).  HANGDX_ENOMEM or OK. */
+int hx_svg_timeline(FILE *fp, const struct hangdx_diagnosis *d);
 
 #endif

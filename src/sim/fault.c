@@ -80,6 +80,23 @@ static void clear_kernel_slots(struct sim *s, uint32_t rank)
 	}
 }
 
+/* Take the kernels of the stop-mode streams out of the AICPU queue, so
+ * that a core freed by the stop does not go to a kernel about to be
+ * stopped itself. */
+static void unqueue_kernels(struct sim *s, uint32_t rank)
+{
+	size_t i;
+
+	for (i = s->rs_first[rank]; i < s->rs_first[rank + 1]; i++) {
+		uint32_t stream = s->rs_list[i];
+		long h = hx_state_head(&s->st, stream);
+		if (s->st.streams[stream].stop_mode && h >= 0 &&
+		    s->st.tasks[h].state == HX_TS_WAITING &&
+		    s->st.tasks[h].kind == HX_T_KERNEL)
+			sim_pool_remove_waiter(s, (uint32_t)h);
+	}
+}
+
 /* STOP_ON_FAILURE: one error stops every stop-mode stream of the
  * context; kernels on them are ended and give their cores back. */
 void sim_stop_device(struct sim *s, uint32_t rank)
@@ -87,6 +104,7 @@ void sim_stop_device(struct sim *s, uint32_t rank)
 	size_t i;
 
 	clear_kernel_slots(s, rank);
+	unqueue_kernels(s, rank);
 	for (i = s->rs_first[rank]; i < s->rs_first[rank + 1]; i++) {
 		uint32_t stream = s->rs_list[i];
 		if (s->st.streams[stream].stop_mode)
@@ -146,6 +164,7 @@ static void end_kernel(struct sim *s, uint32_t rank, int32_t comm)
 		sim_rec_task(s, r, (uint32_t)k);
 		r->text = "error";
 	}
+	unqueue_kernels(s, rank);   /* the device stop follows */
 	sim_fail_task(s, (uint32_t)k, HX_TS_FAILED);
 }
 

@@ -38,6 +38,15 @@ import json; d=json.load(open('$T/ho.json')); assert d['verdict']=='hang' and no
 t_ok "host logs only: says what is missing" grep -q "no TS stream dumps" "$T/ho.json"
 t_ok "host logs only: still warns of the danger zone" grep -q "Danger zone" "$T/ho.json"
 
+# killed before any timeout fired: no error line, the hang found from progress
+$HANGDX simulate -q --preset reference --set time_limit=600s -o "$T/sil" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/sil" > "$T/sil.json"
+t_ok "silent hang: found without an error line" python3 -c "
+import json; d=json.load(open('$T/sil.json'))
+assert d['verdict']=='hang' and d['category']=='silent_hang', d['category']
+assert 'AICPU-exhaustion pattern' in d['summary']
+assert all(r['no_progress_s'] > 500 for r in d['ranks']), d['ranks']"
+
 # retry off: no hang
 $HANGDX simulate -q --preset reference --set retry=off -o "$T/off" > /dev/null 2>&1
 t_exit 0 "retry off: no hang (exit 0)" $HANGDX diagnose "$T/off"
