@@ -50,6 +50,10 @@ assert all(r['no_progress_s'] > 500 for r in d['ranks']), d['ranks']"
 # retry off: no hang
 $HANGDX simulate -q --preset reference --set retry=off -o "$T/off" > /dev/null 2>&1
 t_exit 0 "retry off: no hang (exit 0)" $HANGDX diagnose "$T/off"
+# a job that ran fine but is configured into the danger zone: warned
+$HANGDX simulate -q --preset reference-safe -o "$T/safe" > /dev/null 2>&1
+t_exit 0 "danger zone without a hang: exit 0" $HANGDX diagnose "$T/safe"
+t_ok "danger zone without a hang: warned, with the limit" sh -c "$HANGDX diagnose $T/safe | grep -q 'Keep it at 5 or fewer'"
 t_exit 2 "no path is a usage error" $HANGDX diagnose
 t_exit 3 "unreadable input exits 3" $HANGDX diagnose "$T/does-not-exist"
 
