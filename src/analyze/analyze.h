@@ -49,6 +49,7 @@ struct hx_rankinfo {
 	int64_t device, pid;
 	const char *node;
 	bool seen;                /* some record is attributed to it */
+	bool device_seen;         /* some record comes from its device log */
 	bool lost;                /* named LOST by a heartbeat */
 	uint32_t lost_rec;
 	uint32_t first_err_rec;   /* earliest ERROR-level evidence */

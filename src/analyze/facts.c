@@ -464,6 +464,15 @@ static void on_record(struct facts *f, uint32_t rec)
 	if (!ri)
 		return;
 	ri->seen = true;
+	switch (r->kind) {
+	case HX_K_AICPU_EXCEPTION: case HX_K_AICPU_TRAIL: case HX_K_AICPU_SQCQ:
+	case HX_K_AICPU_KERNEL: case HX_K_TSCH_TIMEOUT: case HX_K_TSCH_STREAM:
+	case HX_K_TSCH_SQE:
+		ri->device_seen = true;
+		break;
+	default:
+		break;
+	}
 	if (r->ts != HX_NONE && r->ts > d->last_ts)
 		d->last_ts = r->ts;
 	if (ri->device < 0 || !ri->node) {

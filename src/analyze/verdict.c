@@ -880,6 +880,28 @@ static bool aicpu_waiting(const struct hangdx_diagnosis *d)
 	return false;
 }
 
+/* When some ranks have device logs, name the ones that do not: their
+ * streams cannot be rebuilt. */
+static void missing_device_logs(struct hangdx_diagnosis *d)
+{
+	uint32_t r, with = 0, without = 0;
+
+	for (r = 0; r < d->nranks; r++)
+		with += d->ranks[r].device_seen;
+	if (!with)
+		return;
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (!ri->seen || ri->device_seen || ri->pseudo_pid >= 0)
+			continue;
+		if (without++ < 16)
+			MISSING("no device log for rank %u: its streams and AICPU cores "
+				"are not in the rebuilt state", r);
+	}
+	if (without > 16)
+		MISSING("... and %u more ranks without a device log", without - 16);
+}
+
 static void missing(struct hangdx_diagnosis *d)
 {
 	uint32_t r, unseen = 0;
@@ -889,6 +911,7 @@ static void missing(struct hangdx_diagnosis *d)
 			MISSING("no logs for rank %u", r);
 	if (unseen > 16)
 		MISSING("... and %u more ranks without logs", unseen - 16);
+	missing_device_logs(d);
 	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG)
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");

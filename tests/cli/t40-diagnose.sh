@@ -47,6 +47,11 @@ assert d['verdict']=='hang' and d['category']=='silent_hang', d['category']
 assert 'AICPU-exhaustion pattern' in d['summary']
 assert all(r['no_progress_s'] > 500 for r in d['ranks']), d['ranks']"
 
+# one rank's device log missing: the proof still stands on rank 0, and the
+# gap is named
+cp -r "$T/ref" "$T/nodev" && rm -rf "$T/nodev/rank-1/ascend/log/debug/device-1"
+t_ok "missing device log named" sh -c "$HANGDX diagnose $T/nodev | grep -q 'no device log for rank 1'"
+
 # retry off: no hang
 $HANGDX simulate -q --preset reference --set retry=off -o "$T/off" > /dev/null 2>&1
 t_exit 0 "retry off: no hang (exit 0)" $HANGDX diagnose "$T/off"
