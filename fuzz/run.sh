@@ -24,6 +24,7 @@ for src in fuzz/fuzz_*.c; do
 	mkdir -p "$work"
 	case $name in
 	fuzz_scenario) extra="scenarios" ;;
+	fuzz_diagnose) extra="" ;;
 	*) extra="../shared/samples" ;;
 	esac
 	dict=""
