@@ -10,8 +10,15 @@
 #   SIZE_MB  total size of the generated tree (default 2048)
 #   WORKDIR  where the tree and the bundle live (default /tmp/hangdx-bench);
 #            reused if it already holds a tree of that size
-#   RANKS    ranks of the generated job (default 16)
-# Environment: HANGDX (default ./hangdx), REPEAT (default 3).
+#   RANKS    ranks of the generated job (default 16; GEN=sim: derived from
+#            SIZE_MB)
+# Environment: HANGDX (default ./hangdx), REPEAT (default 3), GEN:
+#   gen  bench/ingest-gen.py: few large files of INFO/DEBUG noise from six
+#        modules with one hang-relevant ERROR block per ~2000 lines
+#   sim  `hangdx simulate -p reference` (14 communicators, the AICPU
+#        deadlock) at log_level=debug, with enough ranks for SIZE_MB (about
+#        175 KB of logs per rank, 3 files each) in the real rank-N/ascend/log
+#        layout
 set -eu
 size=${1:-2048}
 work=${2:-/tmp/hangdx-bench}
@@ -19,23 +26,33 @@ ranks=${3:-16}
 HANGDX=${HANGDX:-./hangdx}
 REPEAT=${REPEAT:-3}
 here=$(cd "$(dirname "$0")" && pwd)
-tree=$work/tree-$size-$ranks
-bundle=$work/bundle-$size-$ranks.tar.gz
+GEN=${GEN:-gen}
+if [ "$GEN" = sim ]; then
+	ranks=$((size * 6))
+fi
+tree=$work/$GEN-$size-$ranks
+bundle=$work/$GEN-$size-$ranks.tar.gz
 
 mkdir -p "$work"
-if [ ! -f "$tree/.done" ]; then
-	echo "generating $size MB of logs for $ranks ranks in $tree"
+if [ ! -f "$tree.done" ]; then
+	echo "generating $size MB of logs for $ranks ranks in $tree ($GEN)"
 	rm -rf "$tree"
-	python3 "$here/ingest-gen.py" "$tree" "$size" "$ranks" 1
-	touch "$tree/.done"
+	if [ "$GEN" = sim ]; then
+		# exit status 1: the job hung, as it should
+		"$HANGDX" simulate -q -p reference --set log_level=debug \
+			--set ranks="$ranks" --no-trace -o "$tree" > /dev/null ||
+			[ $? -eq 1 ]
+	else
+		python3 "$here/ingest-gen.py" "$tree" "$size" "$ranks" 1
+	fi
+	touch "$tree.done"
 fi
 if [ ! -f "$bundle" ]; then
 	echo "packing $bundle (tar | gzip -6)"
-	tar cf - -C "$tree" rank-0 $(cd "$tree" && ls -d rank-* | grep -v '^rank-0$') \
-		| gzip -6 > "$bundle"
+	tar cf - -C "$tree" . | gzip -6 > "$bundle"
 fi
 
-bytes=$(du -sb "$tree" | cut -f1)
+bytes=$(find "$tree" -type f -name '*.log' -exec cat {} + | wc -c)
 zbytes=$(wc -c < "$bundle")
 files=$(find "$tree" -type f -name '*.log' | wc -l)
 
@@ -59,6 +76,7 @@ best() {
 }
 
 # warm the page cache
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (other processes skew the numbers)"
 cat "$bundle" > /dev/null
 find "$tree" -type f -exec cat {} + > /dev/null
 

@@ -335,7 +335,11 @@ static void print_witness(const struct hangdx_check *ck)
 
 	if (!hangdx_check_witness_len(ck))
 		return;
-	printf("witness    the shortest schedule into it:\n");
+	if (hangdx_check_lockstep(ck))
+		printf("witness    the shortest schedule in which every rank takes "
+		       "the same steps (one rank after the other):\n");
+	else
+		printf("witness    the shortest schedule into it:\n");
 	for (i = 0; i < hangdx_check_witness_len(ck); i++)
 		printf("  %s\n", hangdx_check_witness_step(ck, i));
 	printf("stuck      nothing can move; who waits on what:\n");

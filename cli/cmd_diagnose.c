@@ -1,15 +1,32 @@
 /*
  * cmd_diagnose.c - `hangdx diagnose`: read the logs (files, directories,
  * archives, saved evidence), diagnose, and print the verdict, the chain
- * with its evidence and the fix; optionally JSON and the wait-for graph
- * as DOT.  Files are written under a temporary name and renamed.
+ * with its evidence and the fix; optionally JSON, the wait-for graph as
+ * DOT or SVG, and the HTML report.  The SVG comes from Graphviz's dot,
+ * run here (not in the library) through pipes, without a shell.  Files
+ * are written under a temporary name and renamed.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
+
+#ifndef DOT_TIMEOUT_MS
+#define DOT_TIMEOUT_MS 120000          /* dot gets two minutes */
+#endif
+#define SVG_MAX (64u << 20)            /* and may write 64 MiB */
+
+extern char **environ;
 
 static int run(int argc, char **argv);
 
@@ -25,6 +42,9 @@ const struct cli_cmd cmd_diagnose = {
 	"options:\n"
 	"      --json            the diagnosis as JSON (docs/DIAGNOSIS.md)\n"
 	"      --dot FILE        write the rebuilt wait-for graph as Graphviz DOT\n"
+	"      --svg FILE        write it as SVG (runs Graphviz's dot)\n"
+	"      --html FILE       write the report as one self-contained HTML page\n"
+	"                        (graph inline when dot is available)\n"
 	"      --evidence FILE   also read evidence saved by `parse --json`\n"
 	"                        (repeatable; merged with the logs read)\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
@@ -38,7 +58,7 @@ const struct cli_cmd cmd_diagnose = {
 
 struct dargs {
 	int json;
-	const char *dot;
+	const char *dot, *svg, *html;
 	const char **evid;
 	int nevid;
 	unsigned cores;
@@ -50,6 +70,8 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "dot", required_argument, NULL, 'd' },
+		{ "svg", required_argument, NULL, 's' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "evidence", required_argument, NULL, 'e' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "color", required_argument, NULL, 'C' },
@@ -67,6 +89,8 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		switch (c) {
 		case 'j': a->json = 1; break;
 		case 'd': a->dot = optarg; break;
+		case 's': a->svg = optarg; break;
+		case 'H': a->html = optarg; break;
 		case 'e':
 			v = realloc(a->evid, (size_t)(a->nevid + 1) * sizeof *v);
 			if (!v)
@@ -105,14 +129,40 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 	return 0;
 }
 
-/* Write a file through a temporary name, renamed when complete. */
-static int write_file(const char *path, const struct hangdx_diagnosis *d,
-		      int (*fn)(const struct hangdx_diagnosis *, FILE *))
+/* What an output file is made of: the diagnosis and the rendered SVG. */
+struct job {
+	const struct hangdx_diagnosis *d;
+	const char *svg;            /* NULL: not rendered */
+};
+
+typedef int put_fn(const struct job *j, FILE *fp);
+
+static int put_dot(const struct job *j, FILE *fp)
+{
+	return hangdx_diagnosis_write_dot(j->d, fp);
+}
+
+static int put_svg(const struct job *j, FILE *fp)
+{
+	return fputs(j->svg, fp) < 0 ? HANGDX_EIO : HANGDX_OK;
+}
+
+static int put_html(const struct job *j, FILE *fp)
+{
+	return hangdx_diagnosis_write_html(j->d, fp, j->svg, HANGDX_HTML_QUOTE);
+}
+
+/* Write a file through a temporary name, renamed when complete; with
+ * the mode of an ordinary file (mkstemp makes 0600). */
+static int write_file(const char *path, const struct job *j, put_fn *fn)
 {
 	size_t n = strlen(path) + 16;
 	char *tmp = malloc(n);
+	mode_t um = umask(0);
 	FILE *fp;
 	int fd, err;
+
+	umask(um);
 
 	if (!tmp)
 		return HANGDX_ENOMEM;
@@ -124,7 +174,8 @@ static int write_file(const char *path, const struct hangdx_diagnosis *d,
 		free(tmp);
 		return HANGDX_EIO;
 	}
-	err = fn(d, fp);
+	fchmod(fd, 0666 & ~um);
+	err = fn(j, fp);
 	if (fclose(fp) != 0 && !err)
 		err = HANGDX_EIO;
 	if (!err && rename(tmp, path) != 0)
@@ -156,16 +207,287 @@ static int read_inputs(struct hangdx_evidence *ev, const struct dargs *a,
 	return got ? HANGDX_OK : HANGDX_ENOTFOUND;
 }
 
+/* ---- Graphviz: dot -Tsvg through pipes ---- */
+
+struct sbuf {
+	char *p;
+	size_t len, cap, max;
+};
+
+/* Read what fd has into b; past b->max the bytes are dropped and
+ * b->len stays above max.  >0 read, 0 end of file, -1 error. */
+static ssize_t sbuf_read(struct sbuf *b, int fd)
+{
+	char scratch[4096];
+	ssize_t got;
+
+	if (b->len <= b->max && b->cap - b->len < sizeof scratch + 1) {
+		size_t cap = b->cap ? b->cap * 2 : 65536;
+		char *p = realloc(b->p, cap);
+		if (!p)
+			return -1;
+		b->p = p;
+		b->cap = cap;
+	}
+	if (b->len > b->max)
+		return read(fd, scratch, sizeof scratch);
+	got = read(fd, b->p + b->len, b->cap - b->len - 1);
+	if (got > 0) {
+		b->len += (size_t)got;
+		b->p[b->len] = '\0';
+	}
+	return got;
+}
+
+struct dotproc {
+	pid_t pid;
+	int in, out, err;       /* our ends of dot's stdin, stdout, stderr */
+};
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static int cloexec_pipe(int fd[2])
+{
+	if (pipe(fd) != 0)
+		return errno;
+	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+/* Start `dot -Tsvg` (found in PATH, no shell) on three pipes, in a
+ * process group of its own so that a timeout ends all of it.  0 or an
+ * errno value (ENOENT: no dot). */
+static int dot_spawn(struct dotproc *p)
+{
+	static char arg0[] = "dot", arg1[] = "-Tsvg";
+	char *argv[] = { arg0, arg1, NULL };
+	int fd[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, i, rc = 0;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t dfl;
+
+	for (i = 0; i < 3 && !rc; i++)
+		rc = cloexec_pipe(fd[i]);
+	if (rc)
+		goto out_close_pipes;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd[0][0], 0);
+	posix_spawn_file_actions_adddup2(&fa, fd[1][1], 1);
+	posix_spawn_file_actions_adddup2(&fa, fd[2][1], 2);
+	posix_spawnattr_init(&at);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawnattr_setsigdefault(&at, &dfl);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+	rc = posix_spawnp(&p->pid, "dot", &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	if (!rc) {
+		p->in = fd[0][1];
+		p->out = fd[1][0];
+		p->err = fd[2][0];
+		fd[0][1] = fd[1][0] = fd[2][0] = -1;
+	}
+out_close_pipes:
+	for (i = 0; i < 3; i++) {
+		close_fd(&fd[i][0]);
+		close_fd(&fd[i][1]);
+	}
+	return rc;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* One descriptor poll says is ready: write more DOT, or read SVG or
+ * complaints; close it at its end. */
+static void pump_fd(struct dotproc *p, int fd, const char *dot, size_t n,
+		    size_t *off, struct sbuf *out, struct sbuf *err)
+{
+	ssize_t got;
+
+	if (fd == p->in) {
+		got = write(p->in, dot + *off, n - *off);
+		if (got > 0)
+			*off += (size_t)got;
+		else if (errno != EAGAIN && errno != EINTR)
+			close_fd(&p->in);       /* dot is gone: its status says why */
+		return;
+	}
+	got = sbuf_read(fd == p->out ? out : err, fd);
+	if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))
+		close_fd(fd == p->out ? &p->out : &p->err);
+}
+
+/* Feed the DOT text to dot's stdin while reading its stdout and stderr,
+ * with poll so neither side can block the other.  0, ETIMEDOUT, EFBIG
+ * (more than SVG_MAX), or an errno value. */
+static int dot_pump(struct dotproc *p, const char *dot, size_t n,
+		    struct sbuf *out, struct sbuf *err)
+{
+	long deadline = now_ms() + DOT_TIMEOUT_MS;
+	size_t off = 0;
+
+	fcntl(p->in, F_SETFL, O_NONBLOCK);
+	while (p->out >= 0 || p->err >= 0) {
+		struct pollfd pf[3];
+		nfds_t np = 0, i;
+		long left = deadline - now_ms();
+
+		if (p->in >= 0 && off == n)
+			close_fd(&p->in);
+		if (p->in >= 0)
+			pf[np++] = (struct pollfd){ p->in, POLLOUT, 0 };
+		if (p->out >= 0)
+			pf[np++] = (struct pollfd){ p->out, POLLIN, 0 };
+		if (p->err >= 0)
+			pf[np++] = (struct pollfd){ p->err, POLLIN, 0 };
+		if (left <= 0)
+			return ETIMEDOUT;
+		if (poll(pf, np, (int)left) < 0 && errno != EINTR)
+			return errno;
+		for (i = 0; i < np; i++)
+			if (pf[i].revents)
+				pump_fd(p, pf[i].fd, dot, n, &off, out, err);
+	}
+	close_fd(&p->in);
+	return out->len > out->max ? EFBIG : 0;
+}
+
+/* Wait for dot; kill its group first when it is not done (timeout,
+ * error). */
+static int dot_reap(struct dotproc *p, int kill_it)
+{
+	int status = 0;
+
+	if (kill_it)
+		kill(-p->pid, SIGKILL);
+	while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return status;
+}
+
+/* Say on stderr why the graph is not rendered, or what dot complained
+ * about.  A dot that exits 0 without an <svg> element has failed too. */
+static void dot_say(int rc, int status, const struct sbuf *out,
+		    const struct sbuf *err)
+{
+	const char *e = err->p && err->len ? err->p : "";
+	const char *nl = strchr(e, '\n');
+	int len = nl ? (int)(nl - e) : (int)strlen(e);
+
+	const char *why = NULL;
+	char buf[64];
+
+	if (rc == ENOENT || (WIFEXITED(status) && WEXITSTATUS(status) == 127))
+		why = "dot not found (install Graphviz)";
+	else if (rc == ETIMEDOUT)
+		why = "dot took too long";
+	else if (rc == EFBIG)
+		why = "dot wrote too much";
+	else if (rc)
+		why = strerror(rc);
+	else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(buf, sizeof buf, "dot failed (%s %d)",
+			 WIFEXITED(status) ? "exit" : "signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		why = buf;
+	} else if (!out->p || !strstr(out->p, "<svg"))
+		why = "dot wrote no SVG";
+	if (why)
+		fprintf(stderr, "%s diagnose: cannot render the wait-for graph: %s\n",
+			cli_prog, why);
+	if (*e)
+		fprintf(stderr, "%s diagnose: dot: %.*s\n", cli_prog, len, e);
+}
+
+/* dot -Tsvg of the text; the SVG (malloc'd) or NULL, said on stderr. */
+static char *dot_render(const char *dot, size_t n)
+{
+	struct dotproc p = { -1, -1, -1, -1 };
+	struct sbuf out = { NULL, 0, 0, SVG_MAX }, err = { NULL, 0, 0, 1u << 16 };
+	struct sigaction ign, old;
+	int rc, status = 0;
+
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old);
+	rc = dot_spawn(&p);
+	if (!rc) {
+		rc = dot_pump(&p, dot, n, &out, &err);
+		close_fd(&p.in);
+		close_fd(&p.out);
+		close_fd(&p.err);
+		status = dot_reap(&p, rc != 0);
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	dot_say(rc, status, &out, &err);
+	free(err.p);
+	if (rc || !WIFEXITED(status) || WEXITSTATUS(status) || !out.p ||
+	    !strstr(out.p, "<svg")) {
+		free(out.p);
+		return NULL;
+	}
+	return out.p;
+}
+
+/* The wait-for graph of d as SVG, or NULL (said on stderr). */
+static char *render_svg(const struct hangdx_diagnosis *d)
+{
+	char *dot = NULL, *svg = NULL;
+	size_t n = 0;
+	FILE *mf = open_memstream(&dot, &n);
+	int err;
+
+	if (!mf) {
+		fprintf(stderr, "%s diagnose: out of memory\n", cli_prog);
+		return NULL;
+	}
+	err = hangdx_diagnosis_write_dot(d, mf);
+	if (fclose(mf) != 0 && !err)
+		err = HANGDX_ENOMEM;
+	if (err)
+		fprintf(stderr, "%s diagnose: %s\n", cli_prog, hangdx_strerror(err));
+	else
+		svg = dot_render(dot, n);
+	free(dot);
+	return svg;
+}
+
+/* 0, a library error, or -1 when --svg could not be written (said). */
 static int report(const struct hangdx_diagnosis *d, const struct dargs *a)
 {
 	int color = a->color < 0 ? cli_color(stdout) : a->color;
+	struct job j = { d, NULL };
+	char *svg = NULL;
 	int err;
 
 	err = a->json ? hangdx_diagnosis_write_json(d, stdout)
 		      : hangdx_diagnosis_write_text(d, stdout,
 						    color ? HANGDX_COLOR : 0);
+	if (!err && (a->svg || a->html))
+		j.svg = svg = render_svg(d);
 	if (!err && a->dot)
-		err = write_file(a->dot, d, hangdx_diagnosis_write_dot);
+		err = write_file(a->dot, &j, put_dot);
+	if (!err && a->html)
+		err = write_file(a->html, &j, put_html);
+	if (!err && a->svg && svg)
+		err = write_file(a->svg, &j, put_svg);
+	else if (!err && a->svg)
+		err = -1;
+	free(svg);
 	return err;
 }
 
@@ -191,7 +513,9 @@ static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a, int argc,
 	if (!err)
 		err = report(d, a);
 	if (err) {
-		fprintf(stderr, "%s diagnose: %s\n", cli_prog, hangdx_strerror(err));
+		if (err > 0)
+			fprintf(stderr, "%s diagnose: %s\n", cli_prog,
+				hangdx_strerror(err));
 		rc = EXIT_SYSERR;
 	} else {
 		rc = hangdx_diagnosis_verdict(d) == HANGDX_V_NO_HANG ? EXIT_OK_NOHANG

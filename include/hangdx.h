@@ -357,11 +357,33 @@ int hangdx_diagnosis_first_rank(const struct hangdx_diagnosis *d);
 
 #define HANGDX_COLOR 1u     /* ANSI colour in the text report */
 /* The report: text (verdict, chain with file:line evidence, fix), JSON
- * (docs/DIAGNOSIS.md) or DOT (the rebuilt wait-for graph). */
+ * (docs/DIAGNOSIS.md) or DOT (the rebuilt wait-for graph); HTML below. */
 int hangdx_diagnosis_write_text(const struct hangdx_diagnosis *d, FILE *fp,
 				unsigned flags);
 int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp);
 int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp);
+
+#define HANGDX_HTML_QUOTE 2u /* quote each cited log line, read back from
+				its file */
+/*
+ * The diagnosis as one self-contained HTML page (docs/REPORTS.md): the
+ * verdict, the fix, the chain with each hop linked to its evidence, the
+ * wait-for graph, a timeline of the ranks involved, the ranks grouped,
+ * warnings, notes, missing evidence.  Inline CSS, no script, no external
+ * reference; all log text is escaped.
+ * svg is the wait-for graph as Graphviz renders the output of
+ * hangdx_diagnosis_write_dot (`dot -Tsvg`), or NULL when it could not be
+ * rendered (the page says so).  The library does not run Graphviz: the
+ * caller does.  The XML prolog and comments are dropped and the rest is
+ * embedded only if it holds the drawing elements dot emits and no script,
+ * event handler, link, style or external reference (else the page says
+ * it could not be embedded).  With HANGDX_HTML_QUOTE the evidence line of
+ * each citation is read back from its log file, when that is a plain file
+ * on disk (not an archive member, not compressed); those are the only
+ * files read.  Returns HANGDX_EIO if writing fails, HANGDX_ENOMEM.
+ */
+int hangdx_diagnosis_write_html(const struct hangdx_diagnosis *d, FILE *fp,
+				const char *svg, unsigned flags);
 
 /* ---- check -------------------------------------------------------------- */
 
@@ -410,6 +432,10 @@ uint64_t hangdx_check_transitions(const struct hangdx_check *ck);
 double hangdx_check_seconds(const struct hangdx_check *ck);
 /* Whether symmetry reduction applied (an SPMD program over all ranks). */
 int hangdx_check_symmetric(const struct hangdx_check *ck);
+/* 1 when the witness was found among the schedules in which every rank
+ * takes the same steps (tried first for symmetric programs over more
+ * than 2 ranks): it is the shortest of those, not necessarily of all. */
+int hangdx_check_lockstep(const struct hangdx_check *ck);
 
 /* The witness of a stuck state: its steps, numbered from 1, one line of
  * text each (borrowed), and the wait cycle in the simulator's summary

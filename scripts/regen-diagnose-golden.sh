@@ -23,3 +23,5 @@ cp "$tmp/out.txt" "$G/sim-reference.txt"
 cp "$tmp/out.json" "$G/sim-reference.json"
 cp "$tmp/out.dot" "$G/sim-reference.dot"
 rm -rf "$tmp"
+# the HTML report of the simulated reference (tests/cli/t60-html.sh)
+[ -f tests/browser/regen-html-golden.sh ] && HANGDX="$HANGDX" sh tests/browser/regen-html-golden.sh

@@ -29,6 +29,29 @@ void hangdx_check_free(struct hangdx_check *ck)
 	hx_free(ck->ctx, ck);
 }
 
+/* Symmetric programs over more than two ranks: look among the schedules
+ * in which every rank takes the same steps first (small, and a stuck
+ * state there is a real one); else, and to prove safety, everything. */
+static int lockstep_first(struct hangdx_check *ck, struct ck_model *m,
+			  const struct hangdx_check_opts *o, uint64_t mem,
+			  struct ck_result *res)
+{
+	int err;
+
+	if (!m->symmetric || !ck->symmetry || m->nranks <= 2)
+		return HANGDX_OK;
+	err = ck_explore(m, o ? o->max_states : 0, mem, true, true, true, res);
+	ck->states += res->states;
+	ck->transitions += res->transitions;
+	ck->seconds += res->seconds;
+	if (!err && res->verdict == -1) {
+		ck->lockstep = true;
+		return ck_witness(ck, m, res);
+	}
+	ck_result_free(ck->ctx, res);
+	return err;
+}
+
 static int run(struct hangdx_check *ck, const struct hangdx_check_opts *o)
 {
 	struct ck_model m;
@@ -45,16 +68,21 @@ static int run(struct hangdx_check *ck, const struct hangdx_check_opts *o)
 			m.ignored_faults, m.ignored_faults == 1 ? "" : "s");
 	ck->symmetric = m.symmetric;
 	ck->symmetry = !(o && o->no_symmetry);
+	memset(&res, 0, sizeof res);
+	err = lockstep_first(ck, &m, o, mem, &res);
+	if (err || ck->lockstep)
+		goto out_free;
 	err = ck_explore(&m, o ? o->max_states : 0, mem, !(o && o->no_por),
-			 ck->symmetry, &res);
-	ck->states = res.states;
-	ck->transitions = res.transitions;
-	ck->seconds = res.seconds;
+			 ck->symmetry, false, &res);
+	ck->states += res.states;
+	ck->transitions += res.transitions;
+	ck->seconds += res.seconds;
 	if (!err && res.verdict == -1)
 		err = ck_witness(ck, &m, &res);
 	else if (!err)
 		ck->verdict = res.verdict == -2 ? HANGDX_CHECK_UNDECIDED
 						: HANGDX_CHECK_SAFE;
+out_free:
 	ck_result_free(ck->ctx, &res);
 	ck_model_free(&m);
 	return err;
@@ -110,6 +138,11 @@ uint64_t hangdx_check_transitions(const struct hangdx_check *ck)
 double hangdx_check_seconds(const struct hangdx_check *ck)
 {
 	return ck->seconds;
+}
+
+int hangdx_check_lockstep(const struct hangdx_check *ck)
+{
+	return ck->lockstep;
 }
 
 int hangdx_check_symmetric(const struct hangdx_check *ck)

@@ -199,13 +199,16 @@ struct ck_result {
 	double seconds;
 	uint32_t *path_proc, *path_choice;  /* canonical frame, root first */
 	size_t npath;
-	void *final;               /* packed stuck state (canonical frame) */
+	uint32_t *path_rot;        /* rotation of the state after each step */
+	bool real_frame;           /* path steps are in the real frame */
+	bool lockstep;             /* found by the lockstep search */
 };
+/* lockstep: search only the executions in which every rank of a
+ * symmetric program takes the same step (witnesses are real; "safe"
+ * there proves nothing about the rest). */
 int ck_explore(struct ck_model *m, uint64_t max_states, uint64_t max_memory,
-	       bool por, bool symmetry, struct ck_result *r);
+	       bool por, bool symmetry, bool lockstep, struct ck_result *r);
 void ck_result_free(struct hangdx_ctx *ctx, struct ck_result *r);
-/* Canonical rotation of a packed state: returns k, writes out. */
-uint32_t ck_canon(const struct ck_model *m, const void *in, void *out);
 uint32_t ck_rotate_proc(const struct ck_model *m, uint32_t proc, uint32_t k);
 
 #endif

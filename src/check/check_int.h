@@ -23,6 +23,7 @@ struct hangdx_check {
 	uint64_t states, transitions;
 	double seconds;
 	bool symmetric, symmetry;
+	bool lockstep;              /* witness from the lockstep search */
 	char **steps;
 	size_t nsteps, capsteps;
 	char **blocked;

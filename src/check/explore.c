@@ -781,36 +781,24 @@ static size_t ss_choose(struct ss *x, bool por, uint32_t *out)
 
 /* ---- symmetry ---- */
 
-static int rot_cmp(const struct ck_model *m, const uint8_t *in, uint32_t k1,
-		   uint32_t k2)
+/* The least rotation of a vector of per-rank block ids: out[j] =
+ * in[(j + k) % n] for the k returned (the first least). */
+static uint32_t canon_ids(uint32_t n, const uint32_t *in, uint32_t *out)
 {
-	uint32_t n = m->nranks, i, wb = m->w16 ? 2 : 4;
-	size_t bb = (size_t)(m->blk_first[1] - m->blk_first[0]) * wb;
+	uint32_t k, best = 0, i;
 
-	for (i = 0; i < n; i++) {
-		int c = memcmp(in + ((i + k1) % n) * bb, in + ((i + k2) % n) * bb,
-			       bb);
-		if (c)
-			return c;
+	for (k = 1; k < n; k++) {
+		for (i = 0; i < n; i++) {
+			uint32_t a = in[(i + k) % n], b = in[(i + best) % n];
+			if (a != b) {
+				if (a < b)
+					best = k;
+				break;
+			}
+		}
 	}
-	return 0;
-}
-
-uint32_t ck_canon(const struct ck_model *m, const void *in, void *out)
-{
-	uint32_t n = m->nranks, k, best = 0, wb = m->w16 ? 2 : 4;
-	size_t bb;
-
-	if (!m->symmetric) {
-		memcpy(out, in, m->state_bytes);
-		return 0;
-	}
-	for (k = 1; k < n; k++)
-		if (rot_cmp(m, in, k, best) < 0)
-			best = k;
-	bb = (size_t)(m->blk_first[1] - m->blk_first[0]) * wb;
-	memcpy(out, (const uint8_t *)in + best * bb, (n - best) * bb);
-	memcpy((uint8_t *)out + (n - best) * bb, in, best * bb);
+	for (i = 0; i < n; i++)
+		out[i] = in[(i + best) % n];
 	return best;
 }
 
@@ -827,6 +815,86 @@ uint32_t ck_rotate_proc(const struct ck_model *m, uint32_t proc, uint32_t k)
 	return n + m->rs_first[(r + k) % n] + (s - m->rs_first[r]);
 }
 
+/* ---- rank blocks, stored once (SPIN's COLLAPSE) ---- */
+
+/* A state is kept as one id per rank: the id of the rank's packed block
+ * (pc, heads and phases, notify bits) in a table of distinct blocks.  Few
+ * rank-local states recombine into many global ones, so a state costs 4
+ * bytes per rank instead of its whole block. */
+struct btab {
+	struct hangdx_ctx *ctx;
+	size_t bsz;
+	uint8_t *blocks;
+	uint64_t *hash;
+	size_t n, cap;
+	uint32_t *slot;             /* index + 1, 0 empty */
+	size_t nslot;
+};
+
+static uint64_t state_hash(const void *p, size_t n);
+
+static size_t bt_bytes(const struct btab *t)
+{
+	return t->cap * (t->bsz + sizeof(uint64_t)) + t->nslot * sizeof(uint32_t);
+}
+
+static int bt_grow(struct btab *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 256, n = cap * 2, i;
+	uint32_t *slot;
+	void *a, *b;
+
+	a = hx_realloc(t->ctx, t->blocks, cap * t->bsz);
+	if (!a)
+		return HANGDX_ENOMEM;
+	t->blocks = a;
+	b = hx_realloc(t->ctx, t->hash, cap * sizeof *t->hash);
+	if (!b)
+		return HANGDX_ENOMEM;
+	t->hash = b;
+	slot = hx_calloc(t->ctx, n, sizeof *slot);
+	if (!slot)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < t->n; i++) {
+		size_t j;
+		for (j = t->hash[i] & (n - 1); slot[j]; j = (j + 1) & (n - 1))
+			;
+		slot[j] = (uint32_t)i + 1;
+	}
+	hx_free(t->ctx, t->slot);
+	t->slot = slot;
+	t->nslot = n;
+	t->cap = cap;
+	return HANGDX_OK;
+}
+
+/* The id of a block (added if new); -err on failure. */
+static int64_t bt_intern(struct btab *t, const uint8_t *blk)
+{
+	uint64_t h = state_hash(blk, t->bsz);
+	size_t j;
+	int err;
+
+	if (t->n == t->cap && (err = bt_grow(t)))
+		return -err;
+	for (j = h & (t->nslot - 1); t->slot[j]; j = (j + 1) & (t->nslot - 1)) {
+		size_t i = t->slot[j] - 1;
+		if (t->hash[i] == h && !memcmp(t->blocks + i * t->bsz, blk, t->bsz))
+			return (int64_t)i;
+	}
+	memcpy(t->blocks + t->n * t->bsz, blk, t->bsz);
+	t->hash[t->n] = h;
+	t->slot[j] = (uint32_t)t->n + 1;
+	return (int64_t)t->n++;
+}
+
+static void bt_free(struct btab *t)
+{
+	hx_free(t->ctx, t->blocks);
+	hx_free(t->ctx, t->hash);
+	hx_free(t->ctx, t->slot);
+}
+
 /* ---- the visited set ---- */
 
 struct vset {
@@ -835,11 +903,12 @@ struct vset {
 	uint8_t *states;
 	uint64_t *hash;
 	uint32_t *parent, *proc, *choice;
+	uint16_t *rot;              /* rotation that made it canonical */
 	size_t n, cap;
 	uint32_t *slot;             /* index + 1, 0 empty */
 	size_t nslot;
 	uint64_t max_memory;
-	bool full;
+	size_t extra;               /* bytes held elsewhere (block tables) */
 };
 
 static uint64_t state_hash(const void *p, size_t n)
@@ -861,8 +930,8 @@ static uint64_t state_hash(const void *p, size_t n)
 
 static size_t vs_bytes(const struct vset *v, size_t cap, size_t nslot)
 {
-	return cap * (v->sb + sizeof(uint64_t) + 3 * sizeof(uint32_t)) +
-	       nslot * sizeof(uint32_t);
+	return cap * (v->sb + sizeof(uint64_t) + 3 * sizeof(uint32_t) +
+		      sizeof(uint16_t)) + nslot * sizeof(uint32_t) + v->extra;
 }
 
 static int vs_grow_slots(struct vset *v)
@@ -918,13 +987,17 @@ static int vs_grow(struct vset *v)
 	if (!e)
 		return HANGDX_ENOMEM;
 	v->choice = e;
+	e = hx_realloc(v->ctx, v->rot, cap * sizeof *v->rot);
+	if (!e)
+		return HANGDX_ENOMEM;
+	v->rot = e;
 	v->cap = cap;
 	return HANGDX_OK;
 }
 
 /* Insert a packed state; 1 if new, 0 if seen, < 0 on error (-err). */
 static int vs_insert(struct vset *v, const void *st, uint32_t parent,
-		     uint32_t proc, uint32_t choice)
+		     uint32_t proc, uint32_t choice, uint32_t rot)
 {
 	uint64_t h = state_hash(st, v->sb);
 	size_t j;
@@ -944,6 +1017,7 @@ static int vs_insert(struct vset *v, const void *st, uint32_t parent,
 	v->parent[v->n] = parent;
 	v->proc[v->n] = proc;
 	v->choice[v->n] = choice;
+	v->rot[v->n] = (uint16_t)rot;
 	v->slot[j] = (uint32_t)++v->n;
 	return 1;
 }
@@ -955,6 +1029,7 @@ static void vs_free(struct vset *v)
 	hx_free(v->ctx, v->parent);
 	hx_free(v->ctx, v->proc);
 	hx_free(v->ctx, v->choice);
+	hx_free(v->ctx, v->rot);
 	hx_free(v->ctx, v->slot);
 }
 
@@ -965,10 +1040,14 @@ struct search {
 	struct vset vs;
 	struct ss ss;
 	struct ck_ws cur, nxt;
-	uint8_t *pk, *cn;           /* packed and canonical scratch */
+	uint8_t *pk;                /* a packed state (every rank's block) */
+	uint32_t *ids, *cid;        /* its block ids, and rotated */
+	struct btab *bt;            /* one table, or one per rank */
+	uint32_t nbt;
 	uint32_t *steps;            /* chosen processes */
 	uint32_t *waiters;
 	bool por, sym;
+	bool lockstep;              /* every rank takes the same step */
 };
 
 static int search_init(struct search *x, struct ck_model *m, uint64_t max_memory,
@@ -981,7 +1060,7 @@ static int search_init(struct search *x, struct ck_model *m, uint64_t max_memory
 	x->por = por;
 	x->sym = sym;
 	x->vs.ctx = m->ctx;
-	x->vs.sb = m->state_bytes;
+	x->vs.sb = (size_t)m->nranks * sizeof(uint32_t);
 	x->vs.max_memory = max_memory;
 	x->ss.m = m;
 	x->ss.w = &x->cur;
@@ -991,11 +1070,23 @@ static int search_init(struct search *x, struct ck_model *m, uint64_t max_memory
 	x->ss.enabled = hx_calloc(m->ctx, np + 1, 1);
 	x->ss.pool_done = hx_calloc(m->ctx, m->nranks + 1, 1);
 	x->pk = hx_calloc(m->ctx, m->state_bytes + 8, 1);
-	x->cn = hx_calloc(m->ctx, m->state_bytes + 8, 1);
+	x->ids = hx_calloc(m->ctx, m->nranks + 1, sizeof *x->ids);
+	x->cid = hx_calloc(m->ctx, m->nranks + 1, sizeof *x->cid);
+	x->nbt = m->symmetric ? 1 : m->nranks;
+	x->bt = hx_calloc(m->ctx, x->nbt, sizeof *x->bt);
+	if (x->bt) {
+		uint32_t r, wb = m->w16 ? 2 : 4;
+		for (r = 0; r < x->nbt; r++) {
+			x->bt[r].ctx = m->ctx;
+			x->bt[r].bsz = (size_t)(m->blk_first[r + 1] -
+						m->blk_first[r]) * wb;
+		}
+	}
 	x->steps = hx_calloc(m->ctx, np + 1, sizeof *x->steps);
 	x->waiters = hx_calloc(m->ctx, m->nstream + 1, sizeof *x->waiters);
 	if (!x->ss.mark || !x->ss.work || !x->ss.en || !x->ss.enabled ||
-	    !x->ss.pool_done || !x->pk || !x->cn || !x->steps || !x->waiters)
+	    !x->ss.pool_done || !x->pk || !x->ids || !x->cid || !x->bt ||
+	    !x->steps || !x->waiters)
 		return HANGDX_ENOMEM;
 	if (ck_ws_alloc(m, &x->cur) || ck_ws_alloc(m, &x->nxt))
 		return HANGDX_ENOMEM;
@@ -1013,22 +1104,68 @@ static void search_free(struct search *x)
 	hx_free(ctx, x->ss.enabled);
 	hx_free(ctx, x->ss.pool_done);
 	hx_free(ctx, x->pk);
-	hx_free(ctx, x->cn);
+	hx_free(ctx, x->ids);
+	hx_free(ctx, x->cid);
+	if (x->bt) {
+		uint32_t r;
+		for (r = 0; r < x->nbt; r++)
+			bt_free(&x->bt[r]);
+	}
+	hx_free(ctx, x->bt);
 	hx_free(ctx, x->steps);
 	hx_free(ctx, x->waiters);
 	ck_ws_free(x->m, &x->cur);
 	ck_ws_free(x->m, &x->nxt);
 }
 
+static size_t blk_off(const struct ck_model *m, uint32_t r)
+{
+	return (size_t)m->blk_first[r] * (m->w16 ? 2 : 4);
+}
+
+/* Pack w as block ids (interning new blocks), least rotation, insert. */
 static int add_state(struct search *x, const struct ck_ws *w, uint32_t parent,
 		     uint32_t proc, uint32_t choice)
 {
-	ck_pack(x->m, w, x->pk);
+	const struct ck_model *m = x->m;
+	uint32_t r, k = 0;
+	size_t before = 0, after = 0;
+
+	ck_pack(m, w, x->pk);
+	for (r = 0; r < x->nbt; r++)
+		before += bt_bytes(&x->bt[r]);
+	for (r = 0; r < m->nranks; r++) {
+		int64_t id = bt_intern(&x->bt[x->nbt == 1 ? 0 : r],
+				       x->pk + blk_off(m, r));
+		if (id < 0)
+			return (int)id;
+		x->ids[r] = (uint32_t)id;
+	}
+	for (r = 0; r < x->nbt; r++)
+		after += bt_bytes(&x->bt[r]);
+	x->vs.extra += after - before;
 	if (x->sym)
-		ck_canon(x->m, x->pk, x->cn);
+		k = canon_ids(m->nranks, x->ids, x->cid);
 	else
-		memcpy(x->cn, x->pk, x->m->state_bytes);
-	return vs_insert(&x->vs, x->cn, parent, proc, choice);
+		memcpy(x->cid, x->ids, m->nranks * sizeof *x->cid);
+	if (vs_bytes(&x->vs, x->vs.cap, x->vs.nslot) > x->vs.max_memory)
+		return -HANGDX_ELIMIT;
+	return vs_insert(&x->vs, x->cid, parent, proc, choice, k);
+}
+
+/* Unpack stored state i. */
+static void get_state(struct search *x, size_t i, struct ck_ws *w)
+{
+	const struct ck_model *m = x->m;
+	const uint32_t *ids = (const uint32_t *)(x->vs.states + i * x->vs.sb);
+	uint32_t r;
+
+	for (r = 0; r < m->nranks; r++) {
+		const struct btab *t = &x->bt[x->nbt == 1 ? 0 : r];
+		memcpy(x->pk + blk_off(m, r), t->blocks + (size_t)ids[r] * t->bsz,
+		       t->bsz);
+	}
+	ck_unpack(m, x->pk, w);
 }
 
 /* Every successor of state i by proc (one per waiter a release may pick). */
@@ -1061,26 +1198,92 @@ static int successors(struct search *x, uint32_t i, uint32_t proc,
 	return 0;
 }
 
+/* ---- lockstep: the ranks of a symmetric program move together ---- */
+
+/* Apply rank 0's proc (and choice) on every rank, in rank order.  From a
+ * state where all ranks are alike each application is enabled when it
+ * comes (a peer wait of rank r needs rank r - 1's record, already made),
+ * and the result is alike again: one step of a real execution per rank. */
+static void lock_apply(const struct ck_model *m, struct ck_ws *w,
+		       uint32_t proc, uint32_t choice)
+{
+	uint32_t r;
+
+	for (r = 0; r < m->nranks; r++)
+		ck_apply(m, w, ck_rotate_proc(m, proc, r),
+			 choice == CK_NONE ? CK_NONE :
+			 ck_rotate_proc(m, m->nranks + choice, r) - m->nranks,
+			 NULL);
+}
+
+static size_t lock_choose(struct search *x, uint32_t *out)
+{
+	const struct ck_model *m = x->m;
+	uint32_t s;
+	size_t n = 0;
+
+	if (ck_enabled(m, &x->cur, 0))
+		out[n++] = 0;
+	for (s = m->rs_first[0]; s < m->rs_first[1]; s++)
+		if (ck_enabled(m, &x->cur, m->nranks + s))
+			out[n++] = m->nranks + s;
+	return n;
+}
+
+static int lock_successors(struct search *x, uint32_t i, uint32_t proc,
+			   uint64_t *ntrans)
+{
+	const struct ck_model *m = x->m;
+	struct ck_effect e;
+	uint32_t nw = 0, s, k;
+	int rc;
+
+	ck_ws_copy(m, &x->nxt, &x->cur);
+	ck_apply(m, &x->nxt, proc, CK_NONE, &e);   /* probe the choices */
+	for (s = m->rs_first[0]; s < m->rs_first[1]; s++)
+		if (x->cur.ph[s] == PH_WAIT)
+			x->waiters[nw++] = s;
+	if (e.nchoices < 2)
+		nw = 1;
+	for (k = 0; k < nw; k++) {
+		uint32_t ch = e.nchoices < 2 ? CK_NONE : x->waiters[k];
+		ck_ws_copy(m, &x->nxt, &x->cur);
+		lock_apply(m, &x->nxt, proc, ch);
+		(*ntrans)++;
+		rc = add_state(x, &x->nxt, i, proc, ch);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int path_out(struct search *x, uint32_t i, struct ck_result *r)
 {
-	size_t n = 0, k;
-	uint32_t j;
+	const struct ck_model *m = x->m;
+	size_t n = 0, k, per = x->lockstep ? m->nranks : 1;
+	uint32_t j, q;
 
 	for (j = i; j != 0; j = x->vs.parent[j])
 		n++;
-	r->path_proc = hx_calloc(x->m->ctx, n + 1, sizeof *r->path_proc);
-	r->path_choice = hx_calloc(x->m->ctx, n + 1, sizeof *r->path_choice);
-	r->final = hx_calloc(x->m->ctx, x->m->state_bytes + 8, 1);
-	if (!r->path_proc || !r->path_choice || !r->final)
+	r->path_proc = hx_calloc(m->ctx, n * per + 1, sizeof *r->path_proc);
+	r->path_choice = hx_calloc(m->ctx, n * per + 1, sizeof *r->path_choice);
+	r->path_rot = hx_calloc(m->ctx, n * per + 1, sizeof *r->path_rot);
+	if (!r->path_proc || !r->path_choice || !r->path_rot)
 		return HANGDX_ENOMEM;
 	for (j = i, k = n; j != 0; j = x->vs.parent[j]) {
 		k--;
-		r->path_proc[k] = x->vs.proc[j];
-		r->path_choice[k] = x->vs.choice[j];
+		for (q = 0; q < per; q++) {
+			uint32_t c = x->vs.choice[j];
+			/* a lockstep step is one step per rank, in rank order */
+			r->path_proc[k * per + q] = ck_rotate_proc(m, x->vs.proc[j], q);
+			r->path_choice[k * per + q] = c == CK_NONE ? CK_NONE :
+				ck_rotate_proc(m, m->nranks + c, q) - m->nranks;
+		}
+		r->path_rot[k * per + per - 1] = x->lockstep ? 0 : x->vs.rot[j];
 	}
-	r->npath = n;
-	memcpy(r->final, x->vs.states + (size_t)i * x->m->state_bytes,
-	       x->m->state_bytes);
+	r->npath = n * per;
+	r->real_frame = x->lockstep;
+	r->lockstep = x->lockstep;
 	return HANGDX_OK;
 }
 
@@ -1105,8 +1308,9 @@ static int bfs(struct search *x, uint64_t max_states, struct ck_result *r)
 	if (rc < 0)
 		return -rc;
 	for (i = 0; i < x->vs.n; i++) {
-		ck_unpack(m, x->vs.states + i * m->state_bytes, &x->cur);
-		n = ss_choose(&x->ss, x->por, x->steps);
+		get_state(x, i, &x->cur);
+		n = x->lockstep ? lock_choose(x, x->steps)
+				: ss_choose(&x->ss, x->por, x->steps);
 		if (n == 0) {
 			if (ck_done(m, &x->cur))
 				continue;
@@ -1114,7 +1318,11 @@ static int bfs(struct search *x, uint64_t max_states, struct ck_result *r)
 			return path_out(x, (uint32_t)i, r);
 		}
 		for (k = 0; k < n; k++) {
-			rc = successors(x, (uint32_t)i, x->steps[k], &r->transitions);
+			rc = x->lockstep
+				? lock_successors(x, (uint32_t)i, x->steps[k],
+						  &r->transitions)
+				: successors(x, (uint32_t)i, x->steps[k],
+					     &r->transitions);
 			if (rc == -HANGDX_ELIMIT)
 				goto undecided;
 			if (rc < 0)
@@ -1130,7 +1338,7 @@ undecided:
 }
 
 int ck_explore(struct ck_model *m, uint64_t max_states, uint64_t max_memory,
-	       bool por, bool symmetry, struct ck_result *r)
+	       bool por, bool symmetry, bool lockstep, struct ck_result *r)
 {
 	struct search x;
 	double t0 = now_s();
@@ -1138,6 +1346,7 @@ int ck_explore(struct ck_model *m, uint64_t max_states, uint64_t max_memory,
 
 	memset(r, 0, sizeof *r);
 	err = search_init(&x, m, max_memory, por, symmetry && m->symmetric);
+	x.lockstep = lockstep && m->symmetric;
 	if (!err)
 		err = bfs(&x, max_states, r);
 	r->states = x.vs.n;
@@ -1150,6 +1359,6 @@ void ck_result_free(struct hangdx_ctx *ctx, struct ck_result *r)
 {
 	hx_free(ctx, r->path_proc);
 	hx_free(ctx, r->path_choice);
-	hx_free(ctx, r->final);
+	hx_free(ctx, r->path_rot);
 	memset(r, 0, sizeof *r);
 }

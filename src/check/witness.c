@@ -486,28 +486,9 @@ int ck_witness(struct hangdx_check *ck, struct ck_model *m,
 			m->nranks;
 
 		err = replay_step(&x, proc, ch, n + 1);
-		if (!err && m->symmetric && ck->symmetry) {
-			/* the search stored this state rotated: follow it */
-			uint8_t *a = hx_alloc(ck->ctx, m->state_bytes + 8);
-			uint8_t *b = hx_alloc(ck->ctx, m->state_bytes + 8);
-			uint8_t *c = hx_alloc(ck->ctx, m->state_bytes + 8);
-			if (!a || !b || !c) {
-				err = HANGDX_ENOMEM;
-			} else {
-				uint32_t nb = m->blk_first[1] * (m->w16 ? 2 : 4);
-				ck_pack(m, &x.w, a);
-				/* b = a rotated by k: canonical-frame rank j is
-				 * real rank (j + k) mod n */
-				memcpy(b, a + (size_t)k * nb,
-				       (size_t)(m->nranks - k) * nb);
-				memcpy(b + (size_t)(m->nranks - k) * nb, a,
-				       (size_t)k * nb);
-				k = (k + ck_canon(m, b, c)) % m->nranks;
-			}
-			hx_free(ck->ctx, a);
-			hx_free(ck->ctx, b);
-			hx_free(ck->ctx, c);
-		}
+		/* the search stored the next state rotated: follow it */
+		if (!err && !res->real_frame)
+			k = (k + res->path_rot[n]) % m->nranks;
 	}
 	if (!err)
 		err = blocked_lines(ck, m, &x.w, x.slot);

@@ -212,26 +212,47 @@ static void merge_val(int64_t *dst, int64_t v)
 		*dst = -2;
 }
 
+static int id_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The attributes of every distinct vpath: sorted ids first (4 bytes a
+ * record), then one entry per distinct path. */
 static int collect_vpaths(struct hx_attrib *at)
 {
 	const struct hangdx_evidence *ev = at->ev;
+	uint32_t *ids = hx_calloc(ev->ctx, ev->nrec + 1, sizeof *ids);
 	size_t i, m = 0;
 
-	at->va = hx_calloc(ev->ctx, ev->nrec + 1, sizeof *at->va);
-	if (!at->va)
+	if (!ids)
 		return HANGDX_ENOMEM;
 	for (i = 0; i < ev->nrec; i++)
-		at->va[i].id = ev->recs[i].vpath;
-	qsort(at->va, ev->nrec, sizeof *at->va, va_cmp);
-	for (i = 0; i < ev->nrec; i++) {
-		if (m && at->va[m - 1].id == at->va[i].id)
-			continue;
-		at->va[m].id = at->va[i].id;
-		hx_path_attr(hx_ev_str(ev, at->va[i].id), &at->va[m].pa);
-		m++;
+		ids[i] = ev->recs[i].vpath;
+	qsort(ids, ev->nrec, sizeof *ids, id_cmp);
+	for (i = 0; i < ev->nrec; i++)
+		if (!m || ids[m - 1] != ids[i])
+			ids[m++] = ids[i];
+	at->va = hx_calloc(ev->ctx, m + 1, sizeof *at->va);
+	if (!at->va) {
+		hx_free(ev->ctx, ids);
+		return HANGDX_ENOMEM;
+	}
+	for (i = 0; i < m; i++) {
+		at->va[i].id = ids[i];
+		hx_path_attr(hx_ev_str(ev, ids[i]), &at->va[i].pa);
 	}
 	at->nva = m;
+	hx_free(ev->ctx, ids);
 	return HANGDX_OK;
+}
+
+const struct hx_pathattr *hx_attrib_vpath(const struct hx_attrib *at,
+					  uint32_t id)
+{
+	return vattr_of(at, id);
 }
 
 static int collect_procs(struct hx_attrib *at)

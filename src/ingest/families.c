@@ -24,16 +24,28 @@ static bool mod_is(const struct hx_prefix *p, const char *m)
 
 /* ---- building records ---- */
 
-static uint32_t intern_or_err(struct hx_recb *b, const char *s, size_t n)
+/* Interning with a one-entry cache: module, process name and source
+ * location repeat from line to line. */
+static uint32_t intern_cached(struct hx_reader *r, struct hx_icache *c,
+			      const char *s, size_t n, int *errp)
 {
-	int err = 0;
 	uint32_t id;
+	int err = 0;
 
-	if (!s)
+	if (c->id != HX_NOSTR && c->n == n && memcmp(c->buf, s, n) == 0)
+		return c->id;
+	id = hx_ev_intern(r->ev, s, n > 256 ? 256 : n, &err);
+	if (err) {
+		if (!*errp)
+			*errp = err;
 		return HX_NOSTR;
-	id = hx_ev_intern(b->ev, s, n > 256 ? 256 : n, &err);
-	if (err && !b->err)
-		b->err = err;
+	}
+	c->id = HX_NOSTR;
+	if (n <= sizeof c->buf) {       /* longer ones are not cached */
+		memcpy(c->buf, s, n);
+		c->n = n;
+		c->id = id;
+	}
 	return id;
 }
 
@@ -54,16 +66,16 @@ static void rb_start(struct hx_reader *r, struct hx_recb *b, int kind,
 {
 	rb_source(r, b, kind);
 	if (p) {
+		/* module and process name were interned by set_context */
 		b->rec.level = (uint8_t)p->level;
 		b->rec.ts = p->ts;
 		b->rec.pid = p->pid;
 		b->rec.tid = p->tid;
-		if (p->mod)
-			b->rec.module = intern_or_err(b, p->mod, p->modlen);
-		if (p->pname)
-			b->rec.pname = intern_or_err(b, p->pname, p->pnamelen);
+		b->rec.module = r->ctxline.module;
+		b->rec.pname = r->ctxline.pname;
 		if (p->src)
-			b->rec.src = intern_or_err(b, p->src, p->srclen);
+			b->rec.src = intern_cached(r, &r->csrc, p->src, p->srclen,
+						   &b->err);
 	} else if (r->ctxline.valid) {
 		/* a continuation: the process and time of its message; its
 		 * level and module are not printed on the line */
@@ -1562,6 +1574,88 @@ static int watchdog_line(struct hx_reader *r, const struct hx_prefix *p)
 
 /* ---- HCCL host and device lines ---- */
 
+/*
+ * A resident kernel prints its state every 30 s while it waits; a run of
+ * equal lines (same pid, stream, sq, head, tail, tag) says one thing: it
+ * has not moved since the first.  Keep the first and the latest of a run,
+ * the latest with "repeats" (lines in the run), overwritten in place as
+ * the run grows: evidence stays the size of what changed.
+ */
+static int64_t fval(const struct hx_recb *b, int key)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->f[i].key == key)
+			return b->f[i].str != HX_NOSTR ? (int64_t)b->f[i].str
+							: b->f[i].num;
+	return -1;
+}
+
+static int kernel_status(struct hx_reader *r, struct hx_recb *b)
+{
+	struct hangdx_evidence *ev = r->ev;
+	struct hx_krun *k = NULL, *slot = NULL;
+	int64_t key[5];
+	size_t i, before;
+	int err;
+
+	key[0] = fval(b, HX_F_STREAM);
+	key[1] = fval(b, HX_F_SQ);
+	key[2] = fval(b, HX_F_HEAD);
+	key[3] = fval(b, HX_F_TAIL);
+	key[4] = fval(b, HX_F_TAG);
+	for (i = 0; i < HX_ARRAY_LEN(r->krun); i++) {
+		if (!r->krun[i].used) {
+			if (!slot)
+				slot = &r->krun[i];
+			continue;
+		}
+		if (r->krun[i].pid == b->rec.pid && r->krun[i].key[0] == key[0]) {
+			k = &r->krun[i];
+			break;
+		}
+	}
+	if (k && memcmp(k->key, key, sizeof key) == 0 && k->last != SIZE_MAX &&
+	    ev->recs[k->last].nfield &&
+	    ev->fields[ev->recs[k->last].ffirst + ev->recs[k->last].nfield - 1]
+			    .key == HX_F_REPEATS) {
+		struct hx_rec *last = &ev->recs[k->last];
+		struct hx_field *rep = &ev->fields[last->ffirst + last->nfield - 1];
+
+		last->line = b->rec.line;
+		last->off = b->rec.off;
+		last->ts = b->rec.ts;
+		last->tid = b->rec.tid;
+		last->sub = b->rec.sub;
+		rep->num++;
+		r->fs.records++;        /* as if kept: the file summary counts */
+		return HANGDX_OK;
+	}
+	if (k && memcmp(k->key, key, sizeof key) == 0)
+		hx_rb_num(b, HX_F_REPEATS, 2);  /* last field, see above */
+	before = ev->nrec;
+	err = emit(r, b);
+	if (err || ev->nrec == before)
+		return err;
+	if (!k && !slot)
+		return HANGDX_OK;       /* table full: keep every line */
+	if (!k) {
+		slot->used = true;
+		slot->pid = b->rec.pid;
+		memcpy(slot->key, key, sizeof key);
+		slot->last = SIZE_MAX;
+		return HANGDX_OK;
+	}
+	if (memcmp(k->key, key, sizeof key) == 0) {
+		k->last = ev->nrec - 1;
+	} else {
+		memcpy(k->key, key, sizeof key);
+		k->last = SIZE_MAX;
+	}
+	return HANGDX_OK;
+}
+
 /* Device-side HCCL kernel lifetime (INFO): which AICPU core a kernel
  * holds, and, resident with op retry on, the main stream it waits to
  * drain:  "[HcclCommAicpu][Orchestrate]kernel start, tag[..], index[..],
@@ -1582,6 +1676,8 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 		put_u64(&b, HX_F_CORE, v, vl);
 	if (hx_after(s, n, "state[", "]", &v, &vl))
 		hx_rb_str(&b, HX_F_STATUS, v, vl);
+	if (strcmp(what, "status") == 0)
+		return kernel_status(r, &b);
 	return emit(r, &b);
 }
 
@@ -1590,6 +1686,11 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 	const char *s = p->body, *at;
 	size_t n = p->bodylen;
 
+	/* the kernel status lines come every 30 s per kernel: test first */
+	if (n > 15 && memcmp(s, "[HcclCommAicpu]", 15) == 0) {
+		if (HAS(s, n, "Current state."))
+			return aicpu_kernel(r, p, "status");
+	}
 	if (HAS(s, n, "Task run failed") || HAS(s, n, "Task from HCCL run failed"))
 		return hccl_task_fail(r, p);
 	if (HAS(s, n, "[HcclCommAicpu]")) {
@@ -1770,7 +1871,7 @@ static int bare_line(struct hx_reader *r, const char *s, size_t n)
 
 static void set_context(struct hx_reader *r, const struct hx_prefix *p)
 {
-	struct hx_recb tmp;
+	int err = 0;
 
 	r->ctxline.valid = true;
 	r->ctxline.line = r->line;
@@ -1778,14 +1879,14 @@ static void set_context(struct hx_reader *r, const struct hx_prefix *p)
 	r->ctxline.tid = p->tid;
 	r->ctxline.ts = p->ts;
 	r->ctxline.level = p->level;
-	tmp.ev = r->ev;
-	tmp.err = 0;
-	r->ctxline.module = p->mod ? intern_or_err(&tmp, p->mod, p->modlen)
+	r->ctxline.module = p->mod ? intern_cached(r, &r->cmod, p->mod,
+						   p->modlen, &err)
 				   : HX_NOSTR;
-	r->ctxline.pname = p->pname ? intern_or_err(&tmp, p->pname, p->pnamelen)
+	r->ctxline.pname = p->pname ? intern_cached(r, &r->cpname, p->pname,
+						    p->pnamelen, &err)
 				    : HX_NOSTR;
-	if (tmp.err)
-		r->err = tmp.err;
+	if (err)
+		r->err = err;
 }
 
 int hx_families_line(struct hx_reader *r, const char *s, size_t n)

@@ -170,6 +170,7 @@ enum hx_ftype {
 	XX(TRAIL, "trail", STR)                                        \
 	XX(TRAIL_LEN, "trail_len", U64)                                \
 	XX(PARENT_LINE, "parent_line", U64)                            \
+	XX(REPEATS, "repeats", U64)                                    \
 	XX(TEXT, "text", STR)
 
 enum hx_field_key {
@@ -321,6 +322,9 @@ int hx_attrib_build(const struct hangdx_evidence *ev, struct hx_attrib **out);
 void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 		   struct hx_attr *a);
 void hx_attrib_free(const struct hangdx_evidence *ev, struct hx_attrib *at);
+/* The path attributes of a record's vpath (NULL if no record has it). */
+const struct hx_pathattr *hx_attrib_vpath(const struct hx_attrib *at,
+					  uint32_t id);
 
 /* ---- line level (line.c) ---- */
 struct hx_prefix {
@@ -417,6 +421,13 @@ struct hx_pending {
 	struct hx_recb b;
 };
 
+/* The last string interned for one prefix field, and its id. */
+struct hx_icache {
+	uint32_t id;                /* HX_NOSTR: empty */
+	size_t n;
+	char buf[96];
+};
+
 struct hx_reader {
 	struct hangdx_evidence *ev;
 	struct hangdx_ctx *ctx;
@@ -436,6 +447,13 @@ struct hx_reader {
 	bool tsch_dump;             /* inside a TSCH stream dump */
 	uint64_t last_rt_timeout;   /* line of the last RUNTIME device error */
 	struct hx_pending pend;
+	struct hx_icache cmod, cpname, csrc;
+	struct hx_krun {            /* runs of equal kernel status lines */
+		bool used;
+		int64_t pid;
+		int64_t key[5];     /* stream, sq, head, tail, tag */
+		size_t last;        /* record of the latest line, or SIZE_MAX */
+	} krun[64];
 	/* per-file summary being built */
 	struct hx_filesum fs;
 	unsigned diag_left[HX_S_COUNT];

@@ -709,26 +709,52 @@ static struct keyname keytab[] = {
 	{ "return", HX_KV_RET_CODE },
 };
 
+/*
+ * The key table as an open-addressing hash on a polynomial taken from the
+ * end of the string, so that the hashes of every word-suffix of a key
+ * text come out of one backward pass.
+ */
+#define KEYHASH_SLOTS 512
+static struct { uint32_t h; int16_t idx; } keyhash[KEYHASH_SLOTS];
 static pthread_once_t keytab_once = PTHREAD_ONCE_INIT;
 
-static int keycmp(const void *a, const void *b)
+static uint32_t rhash(const char *s, size_t n)
 {
-	return strcmp(((const struct keyname *)a)->norm,
-		      ((const struct keyname *)b)->norm);
+	uint32_t h = 0;
+
+	while (n)
+		h = h * 131 + (unsigned char)s[--n];
+	return h;
 }
 
-static void keytab_sort(void)
+static void keytab_build(void)
 {
-	qsort(keytab, HX_ARRAY_LEN(keytab), sizeof keytab[0], keycmp);
+	size_t i;
+
+	for (i = 0; i < KEYHASH_SLOTS; i++)
+		keyhash[i].idx = -1;
+	for (i = 0; i < HX_ARRAY_LEN(keytab); i++) {
+		uint32_t h = rhash(keytab[i].norm, strlen(keytab[i].norm));
+		size_t j = h % KEYHASH_SLOTS;
+
+		while (keyhash[j].idx >= 0)
+			j = (j + 1) % KEYHASH_SLOTS;
+		keyhash[j].h = h;
+		keyhash[j].idx = (int16_t)i;
+	}
 }
 
-static int key_find(const char *norm)
+static int key_find(const char *norm, size_t n, uint32_t h)
 {
-	struct keyname k = { norm, 0 }, *f;
+	size_t j = h % KEYHASH_SLOTS;
 
-	f = bsearch(&k, keytab, HX_ARRAY_LEN(keytab), sizeof keytab[0],
-		    keycmp);
-	return f ? f->key : -1;
+	for (; keyhash[j].idx >= 0; j = (j + 1) % KEYHASH_SLOTS) {
+		const char *k = keytab[keyhash[j].idx].norm;
+
+		if (keyhash[j].h == h && strlen(k) == n && memcmp(k, norm, n) == 0)
+			return keytab[keyhash[j].idx].key;
+	}
+	return -1;
 }
 
 /*
@@ -740,6 +766,7 @@ static int key_lookup(const char *k, size_t n)
 {
 	char norm[64];
 	size_t starts[16], ns = 0, m = 0, i, w;
+	uint32_t hs[16], h = 0;
 	bool word = false;
 
 	for (i = 0; i < n && m < sizeof norm - 1; i++) {
@@ -755,11 +782,16 @@ static int key_lookup(const char *k, size_t n)
 		if (c != '_')
 			norm[m++] = (char)lower(c);
 	}
-	norm[m] = '\0';
-	if (i < n)
+	if (i < n || !ns)
 		return -1;
+	/* suffix hashes, last word first */
+	for (w = ns, i = m; w-- > 0;) {
+		while (i > starts[w])
+			h = h * 131 + (unsigned char)norm[--i];
+		hs[w] = h;
+	}
 	for (w = 0; w < ns; w++) {
-		int key = key_find(norm + starts[w]);
+		int key = key_find(norm + starts[w], m - starts[w], hs[w]);
 
 		if (key >= 0)
 			return key;
@@ -809,7 +841,7 @@ size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max)
 {
 	size_t i = 0, nk = 0;
 
-	pthread_once(&keytab_once, keytab_sort);
+	pthread_once(&keytab_once, keytab_build);
 	while (i < n && nk < max) {
 		size_t ke, kb, j, vb, ve, next;
 		char c = s[i];

@@ -85,6 +85,7 @@ struct src {
 	struct archive *ar;
 	bool seekable;
 	bool limited;           /* stopped at a ceiling */
+	bool big;               /* worth a decompression thread */
 	const char *errmsg;     /* set on a read error */
 };
 
@@ -152,6 +153,7 @@ struct worker {
 	char *carry;
 	uint64_t ok;            /* inputs read */
 	int last_status;        /* enum hx_fstatus of the last file */
+	char *pipebuf[PIPE_BUFS];       /* for the pipeline, made once */
 	int err;
 	pthread_t th;
 };
@@ -328,6 +330,7 @@ static void reader_begin(struct hx_reader *r, struct worker *w,
 	r->carry = w->carry;
 	r->fs.path = file;
 	r->fs.first_ts = r->fs.last_ts = r->fs.pid = HX_NONE;
+	r->cmod.id = r->cpname.id = r->csrc.id = HX_NOSTR;
 	for (i = 0; i < HX_S_COUNT; i++)
 		r->diag_left[i] = DIAG_PER_REASON;
 }
@@ -514,16 +517,18 @@ static int pump_pipelined(struct worker *w, struct hx_reader *r,
 	memset(&pp, 0, sizeof pp);
 	pp.src = src;
 	for (i = 0; i < PIPE_BUFS; i++) {
-		pp.bufs[i] = hx_alloc(w->job->ctx, BUFSZ);
-		if (!pp.bufs[i])
-			err = HANGDX_ENOMEM;
+		if (!w->pipebuf[i])
+			w->pipebuf[i] = hx_alloc(w->job->ctx, BUFSZ);
+		if (!w->pipebuf[i])
+			return HANGDX_ENOMEM;
+		pp.bufs[i] = w->pipebuf[i];
 	}
-	if (err || pthread_mutex_init(&pp.mu, NULL) != 0) {
-		for (i = 0; i < PIPE_BUFS; i++)
-			hx_free(w->job->ctx, pp.bufs[i]);
-		return err ? err : HANGDX_ENOMEM;
+	if (pthread_mutex_init(&pp.mu, NULL) != 0)
+		return HANGDX_ENOMEM;
+	if (pthread_cond_init(&pp.cv, NULL) != 0) {
+		pthread_mutex_destroy(&pp.mu);
+		return HANGDX_ENOMEM;
 	}
-	pthread_cond_init(&pp.cv, NULL);
 	if (pthread_create(&th, NULL, pipe_producer, &pp) != 0) {
 		err = HANGDX_ENOMEM;
 		goto out_destroy;
@@ -549,8 +554,6 @@ static int pump_pipelined(struct worker *w, struct hx_reader *r,
 out_destroy:
 	pthread_cond_destroy(&pp.cv);
 	pthread_mutex_destroy(&pp.mu);
-	for (i = 0; i < PIPE_BUFS; i++)
-		hx_free(w->job->ctx, pp.bufs[i]);
 	return err;
 }
 
@@ -767,6 +770,8 @@ static int read_archive(struct worker *w, const char *display,
 		memset(&m, 0, sizeof m);
 		m.s.read = memsrc_read;
 		m.s.ar = a;
+		m.s.big = !archive_entry_size_is_set(ent) ||
+			  archive_entry_size(ent) > (la_int64_t)4 * BUFSZ;
 		m.w = w;
 		m.as = &as;
 		m.name = name;
@@ -810,7 +815,7 @@ static int read_text(struct worker *w, const char *display, struct src *src,
 		return err;
 	reader_begin(&r, w, file);
 	err = reader_feed(&r, first, nfirst);
-	if (!err && w->job->pipeline && outer) {
+	if (!err && w->job->pipeline && outer && src->big) {
 		err = pump_pipelined(w, &r, src, &status);
 	} else {
 		while (!err) {
@@ -1195,8 +1200,12 @@ static int worker_init(struct worker *w, struct job *j,
 
 static void worker_free(struct worker *w)
 {
+	size_t i;
+
 	hx_free(w->job->ctx, w->buf);
 	hx_free(w->job->ctx, w->carry);
+	for (i = 0; i < PIPE_BUFS; i++)
+		hx_free(w->job->ctx, w->pipebuf[i]);
 }
 
 static bool task_compressed(const struct task *t)

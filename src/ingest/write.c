@@ -326,108 +326,171 @@ static void psum_fold(struct psum *d, const struct psum *s)
 	}
 }
 
+/*
+ * A small map from a summary's key (a string) to a dense index: the
+ * interner does the hashing.  Summaries cost memory per key, not per
+ * record.
+ */
+struct smap {
+	struct hx_intern keys;
+	void *v;                /* the summaries, indexed by key id */
+	size_t cap, elsize;
+};
+
+static void smap_init(struct smap *m, struct hangdx_ctx *ctx, size_t elsize)
+{
+	hx_intern_init(&m->keys, ctx, 0);
+	m->v = NULL;
+	m->cap = 0;
+	m->elsize = elsize;
+}
+
+static void smap_free(struct smap *m)
+{
+	hx_free(m->keys.arena.ctx, m->v);
+	hx_intern_free(&m->keys);
+}
+
+/* The entry for key (fresh ones zeroed, *fresh set), or NULL on ENOMEM. */
+static void *smap_get(struct smap *m, const char *key, size_t n, bool *fresh)
+{
+	size_t before = m->keys.n;
+	int err = 0;
+	long id = hx_intern_add(&m->keys, key, n, &err);
+	char *e;
+
+	if (id < 0)
+		return NULL;
+	if (hx_vec_reserve(m->keys.arena.ctx, &m->v, &m->cap, (size_t)id + 1,
+			   m->elsize, SIZE_MAX / 2 / m->elsize))
+		return NULL;
+	e = (char *)m->v + (size_t)id * m->elsize;
+	*fresh = m->keys.n > before;
+	if (*fresh)
+		memset(e, 0, m->elsize);
+	return e;
+}
+
+static void psum_add(struct smap *m, const struct psum *p, int *err)
+{
+	char key[96];
+	int n = snprintf(key, sizeof key, "%s\x1f%lld", p->node, (long long)p->pid);
+	bool fresh;
+	struct psum *d = smap_get(m, key, (size_t)n, &fresh);
+
+	if (!d) {
+		*err = HANGDX_ENOMEM;
+		return;
+	}
+	if (fresh) {
+		*d = *p;
+		return;
+	}
+	psum_fold(d, p);
+}
+
+static void psum_put(struct out *o, const struct psum *p)
+{
+	const struct hangdx_evidence *ev = o->ev;
+
+	if (o->json) {
+		hx_buf_puts(&o->b, "{\"kind\":\"process\"");
+		json_kstr(&o->b, "node", p->node[0] ? p->node : NULL);
+		json_knum(&o->b, "pid", p->pid);
+		json_knum(&o->b, "files", (int64_t)p->files);
+		json_knum(&o->b, "lines", (int64_t)p->lines);
+		json_knum(&o->b, "errors", (int64_t)p->errors);
+		json_knum(&o->b, "records", (int64_t)p->records);
+		json_kts(&o->b, "first_ts", p->first_ts);
+		json_kts(&o->b, "last_ts", p->last_ts);
+		json_kts(&o->b, "first_error_ts", p->first_err_ts);
+		if (p->first_err_ts != HX_NONE) {
+			json_kstr(&o->b, "first_error_file",
+				  hx_ev_str(ev, p->first_err_file));
+			json_knum(&o->b, "first_error_line",
+				  (int64_t)p->first_err_line);
+			json_kstr(&o->b, "first_error_kind",
+				  hx_kind_name(p->first_err_kind));
+		}
+		hx_buf_puts(&o->b, "}\n");
+	} else {
+		char a[32] = "-", z[32] = "-", e[32] = "-";
+
+		if (p->first_ts != HX_NONE)
+			hx_format_ts(p->first_ts, a);
+		if (p->last_ts != HX_NONE)
+			hx_format_ts(p->last_ts, z);
+		if (p->first_err_ts != HX_NONE)
+			hx_format_ts(p->first_err_ts, e);
+		hx_buf_printf(&o->b, "# process node=%s pid=%lld files=%llu "
+			      "lines=%llu errors=%llu records=%llu "
+			      "first=%s last=%s first_error=%s\n",
+			      p->node[0] ? p->node : "-", (long long)p->pid,
+			      (unsigned long long)p->files,
+			      (unsigned long long)p->lines,
+			      (unsigned long long)p->errors,
+			      (unsigned long long)p->records, a, z, e);
+	}
+	flush_line(o);
+}
+
 static int write_processes(struct out *o, const uint32_t *order, size_t nord)
 {
 	const struct hangdx_evidence *ev = o->ev;
-	struct psum *ps = hx_calloc(ev->ctx, ev->nfile + nord + 1, sizeof *ps);
-	size_t n = 0, i, m;
+	struct smap m;
+	struct psum p, *all;
+	size_t i;
+	int err = 0;
 
-	if (!ps)
-		return HANGDX_ENOMEM;
-	for (i = 0; i < ev->nfile; i++) {
+	smap_init(&m, ev->ctx, sizeof p);
+	for (i = 0; i < ev->nfile && !err; i++) {
 		const struct hx_filesum *f = &ev->files[i];
 		struct hx_pathattr pa;
-		struct psum *p = &ps[n];
 
 		/* only files named after their process (plog-PID_...) */
 		hx_path_attr(hx_ev_str(ev, f->path), &pa);
-		p->pid = pa.pid;
-		if (p->pid < 0)
+		if (pa.pid < 0)
 			continue;
-		memcpy(p->node, pa.node, sizeof p->node);
-		p->files = 1;
-		p->lines = f->lines;
-		p->errors = f->errors;
-		p->first_ts = f->first_ts;
-		p->last_ts = f->last_ts;
-		p->first_err_ts = HX_NONE;
-		n++;
+		memset(&p, 0, sizeof p);
+		memcpy(p.node, pa.node, sizeof p.node);
+		p.pid = pa.pid;
+		p.files = 1;
+		p.lines = f->lines;
+		p.errors = f->errors;
+		p.first_ts = f->first_ts;
+		p.last_ts = f->last_ts;
+		p.first_err_ts = HX_NONE;
+		psum_add(&m, &p, &err);
 	}
-	for (i = 0; i < nord; i++) {
+	for (i = 0; i < nord && !err; i++) {
 		const struct hx_rec *r = &ev->recs[order[i]];
-		struct hx_pathattr pa;
-		struct psum *p = &ps[n];
+		const struct hx_pathattr *pa = hx_attrib_vpath(o->at, r->vpath);
 
-		hx_path_attr(hx_ev_str(ev, r->vpath), &pa);
-		p->pid = pa.pid >= 0 ? pa.pid : r->pid;
-		if (p->pid == HX_NONE || p->pid < 0)
+		memset(&p, 0, sizeof p);
+		p.pid = pa && pa->pid >= 0 ? pa->pid : r->pid;
+		if (p.pid == HX_NONE || p.pid < 0)
 			continue;
-		memcpy(p->node, pa.node, sizeof p->node);
-		p->records = 1;
-		p->first_ts = p->last_ts = r->ts;
-		p->first_err_ts = HX_NONE;
+		if (pa)
+			memcpy(p.node, pa->node, sizeof p.node);
+		p.records = 1;
+		p.first_ts = p.last_ts = r->ts;
+		p.first_err_ts = HX_NONE;
 		if ((r->level == HX_LV_ERROR || r->level == HX_LV_CRITICAL) &&
 		    r->ts != HX_NONE) {
-			p->first_err_ts = r->ts;
-			p->first_err_file = r->file;
-			p->first_err_line = r->line;
-			p->first_err_kind = r->kind;
+			p.first_err_ts = r->ts;
+			p.first_err_file = r->file;
+			p.first_err_line = r->line;
+			p.first_err_kind = r->kind;
 		}
-		n++;
+		psum_add(&m, &p, &err);
 	}
-	qsort(ps, n, sizeof *ps, psum_cmp);
-	for (i = 0, m = 0; i < n; i++) {
-		if (m && psum_cmp(&ps[m - 1], &ps[i]) == 0)
-			psum_fold(&ps[m - 1], &ps[i]);
-		else
-			ps[m++] = ps[i];
-	}
-	for (i = 0; i < m && !o->err; i++) {
-		const struct psum *p = &ps[i];
-
-		if (o->json) {
-			hx_buf_puts(&o->b, "{\"kind\":\"process\"");
-			json_kstr(&o->b, "node", p->node[0] ? p->node : NULL);
-			json_knum(&o->b, "pid", p->pid);
-			json_knum(&o->b, "files", (int64_t)p->files);
-			json_knum(&o->b, "lines", (int64_t)p->lines);
-			json_knum(&o->b, "errors", (int64_t)p->errors);
-			json_knum(&o->b, "records", (int64_t)p->records);
-			json_kts(&o->b, "first_ts", p->first_ts);
-			json_kts(&o->b, "last_ts", p->last_ts);
-			json_kts(&o->b, "first_error_ts", p->first_err_ts);
-			if (p->first_err_ts != HX_NONE) {
-				json_kstr(&o->b, "first_error_file",
-					  hx_ev_str(ev, p->first_err_file));
-				json_knum(&o->b, "first_error_line",
-					  (int64_t)p->first_err_line);
-				json_kstr(&o->b, "first_error_kind",
-					  hx_kind_name(p->first_err_kind));
-			}
-			hx_buf_puts(&o->b, "}\n");
-		} else {
-			char a[32] = "-", z[32] = "-", e[32] = "-";
-
-			if (p->first_ts != HX_NONE)
-				hx_format_ts(p->first_ts, a);
-			if (p->last_ts != HX_NONE)
-				hx_format_ts(p->last_ts, z);
-			if (p->first_err_ts != HX_NONE)
-				hx_format_ts(p->first_err_ts, e);
-			hx_buf_printf(&o->b, "# process node=%s pid=%lld files=%llu "
-				      "lines=%llu errors=%llu records=%llu "
-				      "first=%s last=%s first_error=%s\n",
-				      p->node[0] ? p->node : "-",
-				      (long long)p->pid,
-				      (unsigned long long)p->files,
-				      (unsigned long long)p->lines,
-				      (unsigned long long)p->errors,
-				      (unsigned long long)p->records, a, z, e);
-		}
-		flush_line(o);
-	}
-	hx_free(ev->ctx, ps);
-	return HANGDX_OK;
+	all = m.v;
+	if (!err && m.keys.n)
+		qsort(all, m.keys.n, sizeof *all, psum_cmp);
+	for (i = 0; !err && i < m.keys.n && !o->err; i++)
+		psum_put(o, &all[i]);
+	smap_free(&m);
+	return err;
 }
 
 struct ssum {                   /* per stream */
@@ -438,7 +501,6 @@ struct ssum {                   /* per stream */
 	int64_t task, head, tail;
 	uint32_t last_file;
 	uint64_t last_line;
-	size_t seq;
 };
 
 static int ssum_cmp(const void *a, const void *b)
@@ -450,9 +512,7 @@ static int ssum_cmp(const void *a, const void *b)
 		return c;
 	if (x->device != y->device)
 		return x->device < y->device ? -1 : 1;
-	if (x->stream != y->stream)
-		return x->stream < y->stream ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->stream < y->stream ? -1 : x->stream > y->stream;
 }
 
 static int64_t fnum(const struct hangdx_evidence *ev, const struct hx_rec *r,
@@ -531,47 +591,52 @@ static void ssum_put(struct out *o, const struct ssum *s)
 static int write_streams(struct out *o, const uint32_t *order, size_t nord)
 {
 	const struct hangdx_evidence *ev = o->ev;
-	struct ssum *ss = hx_calloc(ev->ctx, nord + 1, sizeof *ss);
-	size_t n = 0, i, m;
+	struct smap m;
+	struct ssum s, *d, *all;
+	size_t i;
+	int err = 0;
 
-	if (!ss)
-		return HANGDX_ENOMEM;
-	for (i = 0; i < nord; i++) {
+	smap_init(&m, ev->ctx, sizeof s);
+	for (i = 0; i < nord && !err; i++) {
 		const struct hx_rec *r = &ev->recs[order[i]];
-		struct ssum *s = &ss[n];
 		struct hx_attr a;
+		char key[112];
+		bool fresh;
+		int n;
 
-		s->stream = fnum(ev, r, HX_F_STREAM);
-		if (s->stream < 0)
+		memset(&s, 0, sizeof s);
+		s.stream = fnum(ev, r, HX_F_STREAM);
+		if (s.stream < 0)
 			continue;
 		hx_attrib_rec(o->at, r, &a);
 		if (a.node)
-			snprintf(s->node, sizeof s->node, "%s", a.node);
-		s->device = a.device;
-		s->records = 1;
-		s->kinds = r->kind < 64 ? 1ull << r->kind : 0;
-		s->first_ts = s->last_ts = r->ts;
-		s->task = fnum(ev, r, HX_F_TASK);
-		s->head = fnum(ev, r, HX_F_HEAD);
-		s->tail = fnum(ev, r, HX_F_TAIL);
-		s->last_file = r->file;
-		s->last_line = r->line;
-		s->seq = i;
-		n++;
-	}
-	qsort(ss, n, sizeof *ss, ssum_cmp);
-	for (i = 0, m = 0; i < n; i++) {
-		if (m && strcmp(ss[m - 1].node, ss[i].node) == 0 &&
-		    ss[m - 1].device == ss[i].device &&
-		    ss[m - 1].stream == ss[i].stream)
-			ssum_fold(&ss[m - 1], &ss[i]);
+			snprintf(s.node, sizeof s.node, "%s", a.node);
+		s.device = a.device;
+		s.records = 1;
+		s.kinds = r->kind < 64 ? 1ull << r->kind : 0;
+		s.first_ts = s.last_ts = r->ts;
+		s.task = fnum(ev, r, HX_F_TASK);
+		s.head = fnum(ev, r, HX_F_HEAD);
+		s.tail = fnum(ev, r, HX_F_TAIL);
+		s.last_file = r->file;
+		s.last_line = r->line;
+		n = snprintf(key, sizeof key, "%s\x1f%lld\x1f%lld", s.node,
+			     (long long)s.device, (long long)s.stream);
+		d = smap_get(&m, key, (size_t)n, &fresh);
+		if (!d)
+			err = HANGDX_ENOMEM;
+		else if (fresh)
+			*d = s;
 		else
-			ss[m++] = ss[i];
+			ssum_fold(d, &s);
 	}
-	for (i = 0; i < m && !o->err; i++)
-		ssum_put(o, &ss[i]);
-	hx_free(ev->ctx, ss);
-	return HANGDX_OK;
+	all = m.v;
+	if (!err && m.keys.n)
+		qsort(all, m.keys.n, sizeof *all, ssum_cmp);
+	for (i = 0; !err && i < m.keys.n && !o->err; i++)
+		ssum_put(o, &all[i]);
+	smap_free(&m);
+	return err;
 }
 
 struct rsum {                   /* per rank of a communicator */
@@ -644,11 +709,15 @@ static void rsum_put(struct out *o, const struct rsum *s)
 static int write_ranks(struct out *o, const uint32_t *order, size_t nord)
 {
 	const struct hangdx_evidence *ev = o->ev;
-	struct rsum *rs = hx_calloc(ev->ctx, nord + 1, sizeof *rs);
+	struct rsum *rs;
 	size_t n = 0, i, m;
 
+	for (i = 0; i < nord; i++)
+		n += ev->recs[order[i]].kind == HX_K_COMM_INIT;
+	rs = hx_calloc(ev->ctx, n + 1, sizeof *rs);
 	if (!rs)
 		return HANGDX_ENOMEM;
+	n = 0;
 	for (i = 0; i < nord; i++) {
 		const struct hx_rec *r = &ev->recs[order[i]];
 		const struct hx_field *g = hx_rec_field(ev, r, HX_F_GROUP);

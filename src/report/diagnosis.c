@@ -56,7 +56,9 @@ static void wrap(FILE *fp, const char *text, int indent, int hang, int width)
 			fputc(' ', fp);
 			col_at++;
 		}
-		fprintf(fp, "%.*s", n, w);
+		for (; w < p; w++)      /* log text: no control bytes */
+			if ((unsigned char)*w >= 0x20 && *w != 0x7f)
+				fputc(*w, fp);
 		col_at += n;
 		while (*p == ' ')
 			p++;

@@ -131,7 +131,7 @@ static void test_threshold(void **state)
 	static const char *const cores[] = { "4", "6" };
 	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
 	struct hangdx_sim_summary sum;
-	char n[8];
+	char n[16];
 	size_t c;
 	int k;
 

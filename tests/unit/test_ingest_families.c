@@ -733,6 +733,45 @@ static void test_framework(void **state)
 	hangdx_evidence_free(ev);
 }
 
+/* ---- device-side HCCL kernel lifetime ---- */
+
+static void test_kernel_status_runs(void **state)
+{
+	struct hangdx_evidence *ev = ingest(
+		"[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:00:00.000.025 [aicpu_communicator.cc:1] [5017][HcclCommAicpu][Orchestrate]kernel start, tag[AllReduce_g_device], index[0], streamId:5, core[0].\n"
+		"[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:00:30.000.075 [aicpu_communicator.cc:3871] [5017][HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:10, head:0, tail:4, tag[AllReduce_g_device], index[0], streamId:5.\n"
+		"[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:00:30.000.080 [aicpu_communicator.cc:3871] [5018][HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:13, head:0, tail:4, tag[AllReduce_h_device], index[0], streamId:8.\n"
+		"[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:01:00.000.075 [aicpu_communicator.cc:3871] [5017][HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:10, head:0, tail:4, tag[AllReduce_g_device], index[0], streamId:5.\n"
+		"[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:01:30.000.075 [aicpu_communicator.cc:3871] [5017][HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:10, head:0, tail:4, tag[AllReduce_g_device], index[0], streamId:5.\n"
+		"[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:02:00.000.075 [aicpu_communicator.cc:3871] [5017][HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:10, head:2, tail:4, tag[AllReduce_g_device], index[0], streamId:5.\n"
+		"[ERROR] HCCL(5007,aicpu_scheduler):2026-11-01-07:02:10.000.075 [aicpu_communicator.cc:1] [5017][HcclCommAicpu][Orchestrate]kernel end, tag[AllReduce_g_device], index[0], streamId:5, state[error].\n");
+	const struct hx_rec *r;
+
+	(void)state;
+	/* start, status (first of a run), status x3 folded, other stream,
+	 * status that moved, end */
+	assert_int_equal(count(ev, HX_K_AICPU_KERNEL), 6);
+	r = rec(ev, HX_K_AICPU_KERNEL, 0);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "start");
+	assert_int_equal(num(ev, r, HX_F_CORE), 0);
+	assert_int_equal(num(ev, r, HX_F_STREAM), 5);
+	r = rec(ev, HX_K_AICPU_KERNEL, 1);
+	assert_int_equal(r->line, 2);
+	assert_false(has(ev, r, HX_F_REPEATS));
+	r = rec(ev, HX_K_AICPU_KERNEL, 3);         /* the latest of the run */
+	assert_int_equal(r->line, 5);
+	assert_int_equal(r->ts, hx_parse_ts("2026-11-01-07:01:30.000.075", 27));
+	assert_int_equal(num(ev, r, HX_F_REPEATS), 3);
+	assert_int_equal(num(ev, r, HX_F_HEAD), 0);
+	r = rec(ev, HX_K_AICPU_KERNEL, 4);
+	assert_int_equal(num(ev, r, HX_F_HEAD), 2);
+	assert_false(has(ev, r, HX_F_REPEATS));
+	r = rec(ev, HX_K_AICPU_KERNEL, 5);
+	assert_string_equal(str(ev, r, HX_F_STATUS), "error");
+	assert_int_equal(ev->files[0].records, 7);  /* every line counted */
+	hangdx_evidence_free(ev);
+}
+
 /* ---- sources: file markers, grep prefixes, CRLF ---- */
 
 static void test_markers_and_crlf(void **state)
@@ -790,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_op_retry),
 		cmocka_unit_test(test_env_echo),
 		cmocka_unit_test(test_framework),
+		cmocka_unit_test(test_kernel_status_runs),
 		cmocka_unit_test(test_markers_and_crlf),
 	};
 
