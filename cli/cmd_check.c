@@ -406,7 +406,7 @@ static int write_witness(struct hangdx_ctx *ctx, const struct check_args *a,
 {
 	char *text = NULL;
 	const char *t = a->preset ? hangdx_preset_text(a->preset) : NULL;
-	int err;
+	int err, i;
 
 	if (!t)
 		t = text = read_text(a->file);
@@ -423,7 +423,7 @@ static int write_witness(struct hangdx_ctx *ctx, const struct check_args *a,
 	}
 	if (!a->quiet) {
 		printf("written    %s (replay: hangdx simulate %s", a->witness, a->witness);
-		for (int i = 0; i < a->nsets; i++)
+		for (i = 0; i < a->nsets; i++)
 			printf(" --set %s", a->sets[i]);
 		printf(")\n");
 		replay(ctx, a, ck);

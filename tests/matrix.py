@@ -20,6 +20,8 @@ CATEGORY = {
     "rank_lost": "remote_rank_lost",
     "link_error": "link_error",
     "collective_mismatch": "collective_mismatch",
+    "aicpu_op_timeout": "aicpu_op_timeout",
+    "sq_full": "sq_full",
     "none": "none",
 }
 
@@ -110,6 +112,18 @@ def cases():
                                        "clock_skew: {rank: %d, offset: 3s}" % skewed,
                                        "clock_skew: {rank: 0, offset: -2s}"], seed)))
         seed += 1
+    for ranks, dur in ((2, "40s"), (8, "35s")):
+        c.append(("aicpu-timeout-r%d" % ranks, "\n".join([
+            "name: aicpu-timeout", "cluster: {ranks: %d}" % ranks,
+            "model: {aicpu_op_timeout: 28s}", "communicators:", "  - {name: world}",
+            "program:", "  - aicpu: {stream: compute, name: Unique, duration: %s}" % dur,
+            "  - event_record: {stream: compute, event: E}",
+            "  - event_wait: {stream: comm, event: E}",
+            "  - allreduce: {stream: comm, comm: world, bytes: 1MiB}",
+            "  - host_sync: all", ""])))
+    for ranks in (2, 4):
+        c.append(("sq-full-r%d" % ranks, reference(ranks, 1, 6, False, seed).replace(
+            "aicpu_cores: 6}", "aicpu_cores: 6, sq_depth: 4}")))
     return c
 
 

@@ -395,6 +395,12 @@ static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
 	struct kstat *k;
 	void *v;
 
+	if (what && strcmp(what, "rtsq_full") == 0) {
+		if (ri->sq_full_rec == HX_NOREC)
+			ri->sq_full_rec = rec;
+		note_fail(d, ri, rec);
+		return;
+	}
 	if (!what || strcmp(what, "status") != 0) {
 		/* a kernel taking a core is progress; one ending may be the
 		 * error cascade */

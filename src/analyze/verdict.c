@@ -612,6 +612,33 @@ static bool try_event_chain(struct hangdx_diagnosis *d)
 	return false;
 }
 
+static bool try_sq_full(struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+	char where[512];
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (ri->sq_full_rec == HX_NOREC)
+			continue;
+		d->verdict = HANGDX_V_HANG;
+		d->cat = HX_CAT_SQ_FULL;
+		d->root_rank = ri->rank;
+		hx_dwhere(d, ri->sq_full_rec, where, sizeof where);
+		hx_hop_add(d, ri->rank, ri->sq_full_rec, "",
+			   "rank%d: an HCCL kernel could not write its tasks: the stream's "
+			   "submission queue stayed full (Rtsq full)", ri->rank);
+		snprintf(d->summary, sizeof d->summary,
+			 "Failure caused by a full submission queue on rank %d (%s): the "
+			 "HCCL kernel stayed on its AICPU core waiting for room in its "
+			 "stream's SQ and gave up after HCCL_EXEC_TIMEOUT + 20 s. An op "
+			 "with more tasks than the SQ holds (2048), or a stream whose head "
+			 "never moves, does this.", ri->rank, where);
+		return true;
+	}
+	return false;
+}
+
 static bool try_aicpu_timeout(struct hangdx_diagnosis *d)
 {
 	uint32_t r;
@@ -802,6 +829,10 @@ static void fixes(struct hangdx_diagnosis *d)
 	case HX_CAT_AICPU_TIMEOUT:
 		FIX("Check the inputs of the AICPU operator on rank %d; raise its limit with "
 		    "aclrtSetOpExecuteTimeOut only if it is legitimately slow.", r);
+		break;
+	case HX_CAT_SQ_FULL:
+		FIX("Find what keeps the stream's head from moving on rank %d (the TS dump "
+		    "of that stream), or split the op so its tasks fit the SQ.", r);
 		break;
 	case HX_CAT_WAIT_CYCLE:
 		FIX("Issue collectives in the same order on every rank and communicator; "
@@ -1021,7 +1052,7 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->root_rank = -1;
 	first_failing(d);
 	if (!try_deadlock(d) && !try_lost(d) && !try_link(d) && !try_mismatch(d) &&
-	    !try_behind(d) && !try_aicpu_timeout(d) &&
+	    !try_behind(d) && !try_sq_full(d) && !try_aicpu_timeout(d) &&
 	    !(any_failure(d) && (try_event_chain(d) || try_chain(d))) &&
 	    !try_stalled(d) && !try_silent(d))
 		snprintf(d->summary, sizeof d->summary,

@@ -6,8 +6,10 @@
  *
  * A state is, per rank: the host pc, per stream head position and head
  * phase, and the value bits of notifies used more than once; tails, busy
- * cores and single-use notifies are derived.  States are packed into 16-
- * or 32-bit words and kept in an open-addressing set with a memory ceiling.
+ * cores and single-use notifies are derived.  Each rank's part is packed
+ * into 16- or 32-bit words and stored once in a table of blocks; a state
+ * is the vector of its ranks' block ids, kept in an open-addressing set
+ * with a memory ceiling.
  *
  * Reductions, both sound for reaching every deadlock:
  *  - stubborn sets (Valmari): from a state, only the enabled steps of a

@@ -1693,6 +1693,8 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 	}
 	if (HAS(s, n, "Task run failed") || HAS(s, n, "Task from HCCL run failed"))
 		return hccl_task_fail(r, p);
+	if (HAS(s, n, "Rtsq full"))
+		return aicpu_kernel(r, p, "rtsq_full");
 	if (HAS(s, n, "[HcclCommAicpu]")) {
 		if (HAS(s, n, "kernel start"))
 			return aicpu_kernel(r, p, "start");

@@ -280,8 +280,11 @@ static void other_timeout(struct sim *s, uint32_t task)
 				     : " stayed resident past T_exec + 22 s");
 		sim_error(s, rank, (int32_t)task, kind, text);
 		r = sim_rec(s, HX_LR_KERNEL_TIMEOUT, rank);
-		if (r)
+		if (r) {
 			sim_rec_task(s, r, task);
+			r->text = t->state == HX_TS_WAITING ? "launch"
+				  : t->kstate ? "rtsq" : "kfc";
+		}
 		s->resident[rank * s->st.ncomms + (uint32_t)t->comm] = -1;
 		sim_fail_task(s, task, HX_TS_FAILED);
 		sim_stop_device(s, rank);

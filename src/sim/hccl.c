@@ -400,9 +400,9 @@ void sim_hccl_arm_launch(struct sim *s, uint32_t task)
 
 	if (!T)
 		return;
+	t->timeout_ns = T + LAUNCH_INC_S * HX_NS_PER_S;
 	t->arm++;
-	sim_push(s, s->now + T + LAUNCH_INC_S * HX_NS_PER_S, EV_TIMEOUT, task,
-		 t->arm);
+	sim_push(s, s->now + t->timeout_ns, EV_TIMEOUT, task, t->arm);
 }
 
 void sim_hccl_kernel_start(struct sim *s, uint32_t task)
@@ -453,6 +453,8 @@ void sim_hccl_expanded(struct sim *s, uint32_t task)
 		s->expanding[cidx(s, rank, (uint32_t)t->comm)] = (int32_t)task;
 		if (!t->kstate && exec_timeout_ns(s, task)) {
 			t->kstate = 1;
+			t->timeout_ns = exec_timeout_ns(s, task) +
+					SQFULL_INC_S * HX_NS_PER_S;
 			t->arm++;
 			sim_push(s, s->now + exec_timeout_ns(s, task) +
 					 SQFULL_INC_S * HX_NS_PER_S,

@@ -306,6 +306,10 @@ static const char *root_cause(const struct sim *s, int32_t *root)
 			*root = s->sc->faults[i].rank;
 			return "collective_mismatch";
 		}
+	if (s->have_error && strstr(s->error_text, "RTSQ_FULL")) {
+		*root = s->error_rank;
+		return "sq_full";
+	}
 	if (s->have_error && strstr(s->error_text, "507017")) {
 		*root = s->error_rank;
 		return "aicpu_op_timeout";

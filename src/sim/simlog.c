@@ -681,6 +681,22 @@ static void on_kernel(struct sl_rank *r, const struct hx_logrec *rec)
 
 static void on_kernel_timeout(struct sl_rank *r, const struct hx_logrec *rec)
 {
+	/* text: "rtsq" (SQ full inside the kernel, HCCL_E_AGAIN after
+	 * T_exec + 20 s), "launch" (never got a core, T_exec + 25 s), else
+	 * the KFC poll of a resident kernel */
+	if (rec->text && strcmp(rec->text, "rtsq") == 0) {
+		say(r, W_DHCCL, LV_ERROR, "[dispatcher_aicpu.cc:752] [%u][Dispatcher][WaitRtsqAvailable]Rtsq full, timeout[%" PRIu64 "]s, streamId:%u, taskId:%u, sqid:%u, head:%u, tail:%u, ret[HCCL_E_AGAIN], commId %s",
+		    worker_tid(r, rec->core), rec->timeout_s, rec->stream_id,
+		    rec->task_id, main_sq(r, rec), rec->head, rec->tail,
+		    ident(r, rec->comm));
+		return;
+	}
+	if (rec->text && strcmp(rec->text, "launch") == 0) {
+		say(r, W_RT, LV_ERROR, "[stream.cc:1133]%u GetError:Aicpu kernel execute failed, device_id=%u, stream_id=%u, task_id=%u, flip_num=0, fault so_name=libccl_kernel.so, fault kernel_name=RunAicpuKfcResInitV2, fault op_name=, extend_info=(info_type:4, info_len:0, msg_info:).",
+		    tid(r, T_CALLBACK), r->dev->device_id, rec->stream_id,
+		    rec->task_id);
+		return;
+	}
 	say(r, W_DHCCL, LV_ERROR, "[aicpu_communicator.cc:3905] [%u][HcclCommAicpu][WaitFinishWhileLoop]KFC timeout..[%" PRIu64 "]s, commId %s, stream %u sqid %u head %u tail %u. SqeInfo:taskId:%u, type:NOTIFY WAIT",
 	    worker_tid(r, rec->core), rec->timeout_s, ident(r, rec->comm),
 	    rec->stream_id, main_sq(r, rec), rec->head, rec->tail,
