@@ -116,22 +116,25 @@ static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 		fprintf(o->fp, "      (back to 1)\n");
 }
 
-static void rank_list(FILE *fp, const int32_t *r, uint32_t n)
+/* Sorted ranks as ranges, "0,2-5,9": at most max ranges, then how many
+ * more; sep between ranges, dash inside one (text and HTML differ). */
+void hx_rank_ranges(FILE *fp, const int32_t *r, uint32_t n, uint32_t max,
+		    const char *sep, const char *dash)
 {
 	uint32_t i = 0, shown = 0;
 
-	while (i < n && shown < 12) {
+	while (i < n && shown < max) {
 		uint32_t j = i;
 		while (j + 1 < n && r[j + 1] == r[j] + 1)
 			j++;
-		fprintf(fp, "%s%d", shown ? "," : "", r[i]);
+		fprintf(fp, "%s%d", shown ? sep : "", r[i]);
 		if (j > i)
-			fprintf(fp, "-%d", r[j]);
+			fprintf(fp, "%s%d", dash, r[j]);
 		shown++;
 		i = j + 1;
 	}
 	if (i < n)
-		fprintf(fp, ",...");
+		fprintf(fp, "%s... (%u more)", sep, n - i);
 }
 
 static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
@@ -146,7 +149,7 @@ static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
 		fprintf(o->fp, "  %5u rank%s  ", gr->nranks, gr->nranks == 1 ? " " : "s");
 		put_clean(o->fp, gr->state);
 		fprintf(o->fp, ": ");
-		rank_list(o->fp, gr->ranks, gr->nranks);
+		hx_rank_ranges(o->fp, gr->ranks, gr->nranks, 12, ",", "-");
 		fputc('\n', o->fp);
 	}
 }

@@ -509,24 +509,6 @@ static void sec_graph(const struct page *pg, const char *svg)
 
 /* ---- ranks ---- */
 
-static void rank_ranges(FILE *fp, const int32_t *r, uint32_t n)
-{
-	uint32_t i = 0, shown = 0;
-
-	while (i < n && shown < 24) {
-		uint32_t j = i;
-		while (j + 1 < n && r[j + 1] == r[j] + 1)
-			j++;
-		fprintf(fp, "%s%d", shown ? ", " : "", r[i]);
-		if (j > i)
-			fprintf(fp, "\xe2\x80\x93%d", r[j]);
-		shown++;
-		i = j + 1;
-	}
-	if (i < n)
-		fprintf(fp, ", \xe2\x80\xa6 (%u more)", n - i);
-}
-
 static void sec_groups(const struct page *pg)
 {
 	const struct hangdx_diagnosis *d = pg->d;
@@ -546,7 +528,7 @@ static void sec_groups(const struct page *pg)
 		fprintf(pg->fp, "<tr><td class=\"num\">%u</td><td>", gr->nranks);
 		hx_html_escape(pg->fp, gr->state);
 		fputs("</td><td class=\"mono\">", pg->fp);
-		rank_ranges(pg->fp, gr->ranks, gr->nranks);
+		hx_rank_ranges(pg->fp, gr->ranks, gr->nranks, 24, ", ", "\xe2\x80\x93");
 		fputs("</td></tr>\n", pg->fp);
 	}
 	fputs("</tbody>\n</table>\n</section>\n", pg->fp);

@@ -31,4 +31,8 @@ int hx_svg_inline(FILE *fp, const char *svg);
  * table (svg.c).  HANGDX_ENOMEM or OK. */
 int hx_svg_timeline(FILE *fp, const struct hangdx_diagnosis *d);
 
+/* Sorted ranks as ranges ("0,2-5,9"), at most max, then how many more. */
+void hx_rank_ranges(FILE *fp, const int32_t *r, uint32_t n, uint32_t max,
+		    const char *sep, const char *dash);
+
 #endif
