@@ -512,8 +512,10 @@ static int feeds_build(struct ck_model *m)
 				&st->dev[cs->rank].comm[hs->comm];
 			cs->kstream = m->of_hstream[cr->kstream];
 			cs->retry = cr->retry && hs->role == HX_SR_MAIN;
+			/* the kernel writes M_c and S0 only; S1.. stay empty */
 			if (aicpu && (hs->role == HX_SR_MAIN ||
-				      hs->role == HX_SR_SLAVE))
+				      (hs->role == HX_SR_SLAVE &&
+				       cs->hstream == cr->sstream[0])))
 				cs->feed = FEED_KERNEL;
 		}
 		if (hs->role != HX_SR_KERNEL)

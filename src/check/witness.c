@@ -408,9 +408,11 @@ static void why_stream(const struct ck_model *m, const struct ck_ws *w,
 		} else if (w->ph[s] == PH_RES) {
 			stream_name(m, m->kern[c->kern].mstream, obj, sizeof obj);
 			hx_buf_printf(b, "holds core %d until %s drains", slot[s], obj);
-		} else {
+		} else if (c->kind == HX_T_KERNEL) {
 			hx_buf_printf(b, "holds core %d; no SQ room to expand",
 				      slot[s]);
+		} else {
+			hx_buf_printf(b, "runs on core %d", slot[s]);
 		}
 		break;
 	default:

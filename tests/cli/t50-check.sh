@@ -76,6 +76,14 @@ for c in 4 6; do
 		grep -q "^safe limit cores=$c retry=off: communicators <= 8 (every value" "$T/sweep.txt"
 done
 
+# model variants: check's stuck verdict matches the simulator's outcome
+for v in "slave_streams=3" "slave_streams=0" "order_launch=off" "mode=HOST" "hccl_shares_pool=off" "sq_depth=4"; do
+	sim=$($HANGDX simulate --preset reference --set $v 2>/dev/null | sed -n 's/^outcome    \([a-z]*\).*/\1/p')
+	ck=$($HANGDX check -q --preset reference --set $v 2>/dev/null | sed -n 's/^verdict    \([a-z-]*\).*/\1/p')
+	[ "$sim" = completed ] && sim=deadlock-free
+	t_ok "reference with $v: check says $ck, simulate says $sim" test "$ck" = "$sim"
+done
+
 # bad input and limits
 printf 'cluster:\n  ranks: 2\n  aicpu_coresx: 6\n' > "$T/bad.yaml"
 t_exit 3 "bad scenario exits 3" $HANGDX check "$T/bad.yaml"
