@@ -62,6 +62,17 @@ t_ok "danger zone without a hang: warned, with the limit" sh -c "$HANGDX diagnos
 t_exit 2 "no path is a usage error" $HANGDX diagnose
 t_exit 3 "unreadable input exits 3" $HANGDX diagnose "$T/does-not-exist"
 
+# a checker witness replayed by the simulator: diagnose names the same cycle
+$HANGDX check -q --preset grant-order --witness "$T/w.yaml" > /dev/null 2>&1
+$HANGDX simulate -q "$T/w.yaml" -o "$T/wit" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/wit" > "$T/wit.json" 2>/dev/null
+t_ok "witness replay: diagnose names the checker's cycle" python3 -c "
+import json
+t=json.load(open('$T/wit/truth.json')); d=json.load(open('$T/wit.json'))
+tk=[(c['node']['kind'], c['node'].get('stream_id'), c['node'].get('task_id')) for c in t['cycle']]
+dk=[(h['kind'], h.get('stream_id'), h.get('task_id')) for h in d['chain']]
+assert tk and tk == dk and d['proven'], (tk, dk)"
+
 # the matrix: simulate -> diagnose recovers the truth
 python3 tests/matrix.py "$HANGDX" "$T/matrix" > "$T/matrix.tap" 2>&1
 t_ok "matrix: at least 50 scenarios" sh -c "test \$(grep -c '^ok\|^not ok' $T/matrix.tap) -ge 50"
