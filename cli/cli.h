@@ -38,6 +38,11 @@ int cli_exit_for(int err);                /* library error -> exit code */
 void cli_usage_error(const struct cli_cmd *c, const char *fmt, ...);
 int cli_help(const struct cli_cmd *c, FILE *fp);
 int cli_color(FILE *fp);                  /* colour wanted on fp? */
+/* A progress bar for hangdx_ingest_opts.progress: set when stderr is a
+ * terminal, NULL otherwise; _end clears the line. */
+void cli_progress_setup(void (**fn)(void *, uint64_t, uint64_t, uint64_t),
+			void **ud);
+void cli_progress_end(void);
 extern const char *cli_prog;
 
 #endif

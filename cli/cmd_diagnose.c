@@ -198,8 +198,13 @@ static int read_inputs(struct hangdx_evidence *ev, const struct dargs *a,
 		got += err == HANGDX_OK || err == HANGDX_EPARSE;
 	}
 	if (optind < argc) {
+		struct hangdx_ingest_opts io;
+
+		memset(&io, 0, sizeof io);
+		cli_progress_setup(&io.progress, &io.progress_ud);
 		err = hangdx_ingest_paths(ev, (const char *const *)argv + optind,
-					  (size_t)(argc - optind), NULL);
+					  (size_t)(argc - optind), &io);
+		cli_progress_end();
 		if (err == HANGDX_ENOMEM || err == HANGDX_EINVAL)
 			return err;
 		got += err == HANGDX_OK;

@@ -211,9 +211,12 @@ static int parse_run(int argc, char **argv)
 		return EXIT_SYSERR;
 	}
 	err = load_evidence(ev, &po);
-	if (!err && optind < argc)
+	if (!err && optind < argc) {
+		cli_progress_setup(&po.io.progress, &po.io.progress_ud);
 		err = hangdx_ingest_paths(ev, (const char *const *)argv + optind,
 					  (size_t)(argc - optind), &po.io);
+		cli_progress_end();
+	}
 	if (err == HANGDX_ENOMEM || err == HANGDX_EINVAL) {
 		fprintf(stderr, "%s parse: %s\n", cli_prog, hangdx_strerror(err));
 		rc = err == HANGDX_ENOMEM ? EXIT_SYSERR : EXIT_USAGE;

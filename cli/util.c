@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -82,4 +83,57 @@ int cli_color(FILE *fp)
 	if (nc && *nc)
 		return 0;
 	return isatty(fileno(fp));
+}
+
+/* ---- progress on stderr, for long reads, only on a terminal ---- */
+
+struct cli_progress {
+	struct timespec last;
+	int shown;
+};
+
+static struct cli_progress progress_state;
+
+static double since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) +
+	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void progress_draw(void *ud, uint64_t bytes, uint64_t done,
+			  uint64_t total)
+{
+	struct cli_progress *p = ud;
+	char bar[31];
+	size_t i, fill;
+
+	if (p->shown && done < total && since(&p->last) < 0.1)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &p->last);
+	fill = total ? (size_t)(done * 30 / total) : 0;
+	for (i = 0; i < 30; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[30] = '\0';
+	fprintf(stderr, "\r%s: [%s] %llu/%llu files, %.1f MB", cli_prog, bar,
+		(unsigned long long)done, (unsigned long long)total,
+		(double)bytes / 1e6);
+	p->shown = 1;
+}
+
+void cli_progress_setup(void (**fn)(void *, uint64_t, uint64_t, uint64_t),
+			void **ud)
+{
+	memset(&progress_state, 0, sizeof progress_state);
+	*fn = isatty(fileno(stderr)) ? progress_draw : NULL;
+	*ud = &progress_state;
+}
+
+void cli_progress_end(void)
+{
+	if (progress_state.shown)
+		fprintf(stderr, "\r%*s\r", 72, "");
+	progress_state.shown = 0;
 }

@@ -235,6 +235,12 @@ struct hangdx_ingest_opts {
 				     archive, checked past 64 MiB (1000) */
 	size_t max_records;       /* records kept in ev (4 Mi); more are
 				     counted as skipped */
+	/* Called after each input file and about every 64 MiB read, from
+	 * the reading threads but never two at a time: bytes read so far,
+	 * files done, files found.  NULL: no calls. */
+	void (*progress)(void *ud, uint64_t bytes, uint64_t files_done,
+			 uint64_t files_total);
+	void *progress_ud;
 };
 
 /*

@@ -144,6 +144,10 @@ struct job {
 	/* directories on the walk, for loop and repeat detection */
 	struct { dev_t dev; ino_t ino; } *dirs;
 	size_t ndir, capdir;
+	/* progress reports, under lock */
+	void (*progress)(void *, uint64_t, uint64_t, uint64_t);
+	void *progress_ud;
+	uint64_t pbytes, pdone;
 };
 
 struct worker {
@@ -156,7 +160,32 @@ struct worker {
 	char *pipebuf[PIPE_BUFS];       /* for the pipeline, made once */
 	int err;
 	pthread_t th;
+	uint64_t unreported;    /* bytes read since the last progress call */
 };
+
+#define PROGRESS_EVERY (64u << 20)
+
+/* Report progress: add what this worker read, count a finished file. */
+static void progress(struct worker *w, bool file_done)
+{
+	struct job *j = w->job;
+
+	if (!j->progress)
+		return;
+	pthread_mutex_lock(&j->lock);
+	j->pbytes += w->unreported;
+	w->unreported = 0;
+	j->pdone += file_done;
+	j->progress(j->progress_ud, j->pbytes, j->pdone, j->ntask);
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void tick(struct worker *w, size_t n)
+{
+	w->unreported += n;
+	if (w->unreported >= PROGRESS_EVERY)
+		progress(w, false);
+}
 
 /* ---- lines ---- */
 
@@ -542,6 +571,7 @@ static int pump_pipelined(struct worker *w, struct hx_reader *r,
 		if (k <= 0)
 			break;
 		err = reader_feed(r, buf, (size_t)k);
+		tick(w, (size_t)k);
 		pipe_pop(&pp);
 		if (err)
 			break;
@@ -828,6 +858,7 @@ static int read_text(struct worker *w, const char *display, struct src *src,
 			if (k == 0)
 				break;
 			err = reader_feed(&r, w->buf, (size_t)k);
+			tick(w, (size_t)k);
 		}
 	}
 	if (src->limited) {
@@ -966,6 +997,7 @@ static void *worker_main(void *arg)
 		if (i >= j->ntask)
 			break;
 		w->err = run_task(w, &j->tasks[i]);
+		progress(w, true);
 		if (w->err) {
 			pthread_mutex_lock(&j->lock);
 			if (!j->err)
@@ -1282,6 +1314,10 @@ static int job_init(struct job *j, struct hangdx_evidence *ev,
 	job_limits(j, opts);
 	if (opts && opts->max_records)
 		ev->maxrec = opts->max_records;
+	if (opts) {
+		j->progress = opts->progress;
+		j->progress_ud = opts->progress_ud;
+	}
 	return pthread_mutex_init(&j->lock, NULL) ? HANGDX_ENOMEM : HANGDX_OK;
 }
 
