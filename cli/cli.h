@@ -43,6 +43,12 @@ int cli_color(FILE *fp);                  /* colour wanted on fp? */
 void cli_progress_setup(void (**fn)(void *, uint64_t, uint64_t, uint64_t),
 			void **ud);
 void cli_progress_end(void);
+/* Load --preset NAME or FILE; 0 or the exit code (diagnostics printed). */
+int cli_load_scenario(struct hangdx_ctx *ctx, const struct cli_cmd *c,
+		      const char *preset, const char *file,
+		      struct hangdx_scenario **sc);
+/* Apply one --set KEY=VALUE; 0 or EXIT_USAGE. */
+int cli_set(const struct cli_cmd *c, struct hangdx_scenario *sc, const char *kv);
 extern const char *cli_prog;
 
 #endif

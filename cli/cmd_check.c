@@ -250,39 +250,12 @@ static void args_free(struct check_args *a)
 static int load(struct hangdx_ctx *ctx, const struct check_args *a,
 		struct hangdx_scenario **sc)
 {
-	int err;
-
-	if (a->preset) {
-		err = hangdx_scenario_preset(ctx, a->preset, sc);
-		if (err == HANGDX_ENOTFOUND) {
-			fprintf(stderr, "%s check: no preset '%s' (try hangdx simulate --list-presets)\n",
-				cli_prog, a->preset);
-			return EXIT_USAGE;
-		}
-	} else {
-		err = hangdx_scenario_load(ctx, a->file, sc);
-	}
-	if (err)
-		return err == HANGDX_EIO ? EXIT_BADINPUT : cli_exit_for(err);
-	return 0;
+	return cli_load_scenario(ctx, &cmd_check, a->preset, a->file, sc);
 }
 
 static int set_one(struct hangdx_scenario *sc, const char *kv)
 {
-	char key[128];
-	const char *eq = strchr(kv, '=');
-	size_t n;
-
-	if (!eq || eq == kv) {
-		cli_usage_error(&cmd_check, "--set wants KEY=VALUE, not '%s'", kv);
-		return EXIT_USAGE;
-	}
-	n = (size_t)(eq - kv);
-	if (n >= sizeof key)
-		n = sizeof key - 1;
-	memcpy(key, kv, n);
-	key[n] = '\0';
-	return hangdx_scenario_set(sc, key, eq + 1) ? EXIT_USAGE : 0;
+	return cli_set(&cmd_check, sc, kv);
 }
 
 static int apply_sets(struct hangdx_scenario *sc, const struct check_args *a)

@@ -121,26 +121,11 @@ static void list_presets(void)
 
 static int apply_sets(struct hangdx_scenario *sc, const struct sim_args *a)
 {
-	int i;
+	int i, rc;
 
-	for (i = 0; i < a->nsets; i++) {
-		char key[128];
-		const char *eq = strchr(a->sets[i], '=');
-		size_t n;
-
-		if (!eq || eq == a->sets[i]) {
-			cli_usage_error(&cmd_simulate, "--set wants KEY=VALUE, not '%s'",
-					a->sets[i]);
-			return EXIT_USAGE;
-		}
-		n = (size_t)(eq - a->sets[i]);
-		if (n >= sizeof key)
-			n = sizeof key - 1;
-		memcpy(key, a->sets[i], n);
-		key[n] = '\0';
-		if (hangdx_scenario_set(sc, key, eq + 1) != HANGDX_OK)
-			return EXIT_USAGE;
-	}
+	for (i = 0; i < a->nsets; i++)
+		if ((rc = cli_set(&cmd_simulate, sc, a->sets[i])))
+			return rc;
 	return 0;
 }
 
@@ -169,21 +154,7 @@ static void print_summary(const struct hangdx_scenario *sc,
 static int load(struct hangdx_ctx *ctx, const struct sim_args *a,
 		struct hangdx_scenario **sc)
 {
-	int err;
-
-	if (a->preset) {
-		err = hangdx_scenario_preset(ctx, a->preset, sc);
-		if (err == HANGDX_ENOTFOUND) {
-			fprintf(stderr, "%s simulate: no preset '%s' (try --list-presets)\n",
-				cli_prog, a->preset);
-			return EXIT_USAGE;
-		}
-	} else {
-		err = hangdx_scenario_load(ctx, a->file, sc);
-	}
-	if (err)
-		return err == HANGDX_EIO ? EXIT_BADINPUT : cli_exit_for(err);
-	return 0;
+	return cli_load_scenario(ctx, &cmd_simulate, a->preset, a->file, sc);
 }
 
 static int simulate(struct hangdx_ctx *ctx, const struct sim_args *a)

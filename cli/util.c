@@ -137,3 +137,44 @@ void cli_progress_end(void)
 		fprintf(stderr, "\r%*s\r", 72, "");
 	progress_state.shown = 0;
 }
+
+/* ---- scenarios, for simulate and check ---- */
+
+int cli_load_scenario(struct hangdx_ctx *ctx, const struct cli_cmd *c,
+		      const char *preset, const char *file,
+		      struct hangdx_scenario **sc)
+{
+	int err;
+
+	if (preset) {
+		err = hangdx_scenario_preset(ctx, preset, sc);
+		if (err == HANGDX_ENOTFOUND) {
+			fprintf(stderr, "%s %s: no preset '%s' (try hangdx simulate "
+				"--list-presets)\n", cli_prog, c->name, preset);
+			return EXIT_USAGE;
+		}
+	} else {
+		err = hangdx_scenario_load(ctx, file, sc);
+	}
+	if (err)
+		return err == HANGDX_EIO ? EXIT_BADINPUT : cli_exit_for(err);
+	return 0;
+}
+
+int cli_set(const struct cli_cmd *c, struct hangdx_scenario *sc, const char *kv)
+{
+	char key[128];
+	const char *eq = strchr(kv, '=');
+	size_t n;
+
+	if (!eq || eq == kv) {
+		cli_usage_error(c, "--set wants KEY=VALUE, not '%s'", kv);
+		return EXIT_USAGE;
+	}
+	n = (size_t)(eq - kv);
+	if (n >= sizeof key)
+		n = sizeof key - 1;
+	memcpy(key, kv, n);
+	key[n] = '\0';
+	return hangdx_scenario_set(sc, key, eq + 1) ? EXIT_USAGE : 0;
+}
