@@ -1576,84 +1576,84 @@ static int watchdog_line(struct hx_reader *r, const struct hx_prefix *p)
 
 /*
  * A resident kernel prints its state every 30 s while it waits; a run of
- * equal lines (same pid, stream, sq, head, tail, tag) says one thing: it
- * has not moved since the first.  Keep the first and the latest of a run,
- * the latest with "repeats" (lines in the run), overwritten in place as
- * the run grows: evidence stays the size of what changed.
+ * equal lines (same process and stream, same text after the prefix) says
+ * one thing: it has not moved since the first.  Keep the first and the
+ * latest line of a run, the latest with "repeats" (lines in the run),
+ * overwritten in place as the run grows: evidence stays the size of what
+ * changed, and a repeat costs a hash and a compare, not a parse.
  */
-static int64_t fval(const struct hx_recb *b, int key)
+static struct hx_krun *krun_slot(struct hx_reader *r, int64_t pid,
+				 int64_t stream)
 {
+	struct hx_krun *free_slot = NULL;
 	size_t i;
 
-	for (i = 0; i < b->n; i++)
-		if (b->f[i].key == key)
-			return b->f[i].str != HX_NOSTR ? (int64_t)b->f[i].str
-							: b->f[i].num;
-	return -1;
+	for (i = 0; i < HX_ARRAY_LEN(r->krun); i++) {
+		struct hx_krun *k = &r->krun[i];
+
+		if (!k->used) {
+			if (!free_slot)
+				free_slot = k;
+		} else if (k->pid == pid && k->stream == stream) {
+			return k;
+		}
+	}
+	if (free_slot) {
+		memset(free_slot, 0, sizeof *free_slot);
+		free_slot->used = true;
+		free_slot->pid = pid;
+		free_slot->stream = stream;
+		free_slot->last = SIZE_MAX;
+	}
+	return free_slot;
 }
 
-static int kernel_status(struct hx_reader *r, struct hx_recb *b)
+/* A hash of a status text, eight bytes at a time (FNV is a byte loop). */
+static uint64_t text_hash(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
+
+static bool krun_same(const struct hx_krun *k, const char *s, size_t n,
+		      uint64_t h)
+{
+	return k->len == n && k->hash == h && memcmp(k->body, s, n) == 0;
+}
+
+/* A repeat folded into the latest record of its run: true. */
+static bool kernel_repeat(struct hx_reader *r, const struct hx_prefix *p,
+			  struct hx_krun *k, uint64_t h)
 {
 	struct hangdx_evidence *ev = r->ev;
-	struct hx_krun *k = NULL, *slot = NULL;
-	int64_t key[5];
-	size_t i, before;
-	int err;
+	struct hx_rec *last;
+	struct hx_field *rep;
 
-	key[0] = fval(b, HX_F_STREAM);
-	key[1] = fval(b, HX_F_SQ);
-	key[2] = fval(b, HX_F_HEAD);
-	key[3] = fval(b, HX_F_TAIL);
-	key[4] = fval(b, HX_F_TAG);
-	for (i = 0; i < HX_ARRAY_LEN(r->krun); i++) {
-		if (!r->krun[i].used) {
-			if (!slot)
-				slot = &r->krun[i];
-			continue;
-		}
-		if (r->krun[i].pid == b->rec.pid && r->krun[i].key[0] == key[0]) {
-			k = &r->krun[i];
-			break;
-		}
-	}
-	if (k && memcmp(k->key, key, sizeof key) == 0 && k->last != SIZE_MAX &&
-	    ev->recs[k->last].nfield &&
-	    ev->fields[ev->recs[k->last].ffirst + ev->recs[k->last].nfield - 1]
-			    .key == HX_F_REPEATS) {
-		struct hx_rec *last = &ev->recs[k->last];
-		struct hx_field *rep = &ev->fields[last->ffirst + last->nfield - 1];
-
-		last->line = b->rec.line;
-		last->off = b->rec.off;
-		last->ts = b->rec.ts;
-		last->tid = b->rec.tid;
-		last->sub = b->rec.sub;
-		rep->num++;
-		r->fs.records++;        /* as if kept: the file summary counts */
-		return HANGDX_OK;
-	}
-	if (k && memcmp(k->key, key, sizeof key) == 0)
-		hx_rb_num(b, HX_F_REPEATS, 2);  /* last field, see above */
-	before = ev->nrec;
-	err = emit(r, b);
-	if (err || ev->nrec == before)
-		return err;
-	if (!k && !slot)
-		return HANGDX_OK;       /* table full: keep every line */
-	if (!k) {
-		slot->used = true;
-		slot->pid = b->rec.pid;
-		memcpy(slot->key, key, sizeof key);
-		slot->last = SIZE_MAX;
-		return HANGDX_OK;
-	}
-	if (memcmp(k->key, key, sizeof key) == 0) {
-		k->last = ev->nrec - 1;
-	} else {
-		memcpy(k->key, key, sizeof key);
-		k->last = SIZE_MAX;
-	}
-	return HANGDX_OK;
+	if (!k || k->last == SIZE_MAX || k->last >= ev->nrec ||
+	    !krun_same(k, p->body, p->bodylen, h))
+		return false;
+	last = &ev->recs[k->last];
+	if (!last->nfield)
+		return false;
+	rep = &ev->fields[last->ffirst + last->nfield - 1];
+	if (rep->key != HX_F_REPEATS)
+		return false;
+	last->line = r->line;
+	last->off = r->off;
+	last->ts = p->ts;
+	last->tid = p->tid;
+	rep->num++;
+	r->fs.records++;        /* as if kept: the file summary counts it */
+	return true;
 }
 
 /* Device-side HCCL kernel lifetime (INFO): which AICPU core a kernel
@@ -1666,19 +1666,108 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 			const char *what)
 {
 	const char *s = p->body, *v;
-	size_t n = p->bodylen, vl;
+	size_t n = p->bodylen, vl, before;
+	bool status = strcmp(what, "status") == 0, same = false;
+	struct hx_krun *k = NULL;
 	struct hx_recb b;
+	uint64_t h = 0;
+	int err;
 
+	if (status) {
+		int64_t stream = -1;
+
+		h = text_hash(s, n);
+		if (hx_after(s, n, "streamId:", ",. ", &v, &vl))
+			hx_parse_i64(v, vl, &stream);
+		k = krun_slot(r, p->pid, stream);
+		if (kernel_repeat(r, p, k, h))
+			return HANGDX_OK;
+		same = k && krun_same(k, s, n, h);
+	}
 	rb_start(r, &b, HX_K_AICPU_KERNEL, p);
 	put_lit(&b, HX_F_WHAT, what);
 	kv_all(&b, L_HCCL, s, n);
-	if (hx_after(s, n, "core[", "]", &v, &vl))
+	if (!status && hx_after(s, n, "core[", "]", &v, &vl))
 		put_u64(&b, HX_F_CORE, v, vl);
-	if (hx_after(s, n, "state[", "]", &v, &vl))
+	if (!status && hx_after(s, n, "state[", "]", &v, &vl))
 		hx_rb_str(&b, HX_F_STATUS, v, vl);
-	if (strcmp(what, "status") == 0)
-		return kernel_status(r, &b);
-	return emit(r, &b);
+	if (same)
+		hx_rb_num(&b, HX_F_REPEATS, 2);        /* the last field */
+	before = r->ev->nrec;
+	err = emit(r, &b);
+	if (err || !k || r->ev->nrec == before)
+		return err;
+	if (same) {
+		k->last = r->ev->nrec - 1;
+	} else {
+		k->last = SIZE_MAX;
+		k->hash = h;
+		k->len = SIZE_MAX;              /* too long: never the same */
+		if (n <= sizeof k->body) {
+			memcpy(k->body, s, n);
+			k->len = n;
+		}
+	}
+	return HANGDX_OK;
+}
+
+static bool hccl_comm_init_line(const char *s, size_t n)
+{
+	return HAS(s, n, "CommInit") || HAS(s, n, "SetupAgent") ||
+	       HAS(s, n, "hcom init by file success") ||
+	       HAS(s, n, "GenerateOpTag");
+}
+
+/* Communicator creation, in its forms (§3). */
+static int hccl_comm_init(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body;
+	size_t n = p->bodylen;
+
+	if (HAS(s, n, "Entry-HcclCommInit"))
+		return comm_init(r, p, "entry");
+	if (HAS(s, n, "SetupAgent"))
+		return comm_init(r, p, "setup_agent");
+	if (HAS(s, n, "hcclCommInitInfo"))
+		return comm_init(r, p, "init_info");
+	if (HAS(s, n, "HcclCommInitRootInfo success"))
+		return comm_init(r, p, "init_ok");
+	if (HAS(s, n, "HcclCommInitRootInfo failed"))
+		return comm_init(r, p, "init_failed");
+	if (HAS(s, n, "hcom init by file success"))
+		return comm_init(r, p, "hcom_init");
+	if (HAS(s, n, "GenerateOpTag"))
+		return comm_init(r, p, "op_tag");
+	return HANGDX_OK;
+}
+
+/*
+ * INFO, DEBUG, TRACE and EVENT lines of HCCL that passed the pre-filter
+ * can only be kernel lifetime, communicator creation, env echo, heartbeat
+ * events or op retry: the error families are not tried on them.
+ */
+static int hccl_info_line(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *at;
+	size_t n = p->bodylen;
+
+	if (HAS(s, n, "[HcclCommAicpu]")) {
+		if (HAS(s, n, "kernel start"))
+			return aicpu_kernel(r, p, "start");
+		if (HAS(s, n, "kernel end"))
+			return aicpu_kernel(r, p, "end");
+		if (HAS(s, n, "Current state."))
+			return aicpu_kernel(r, p, "status");
+	}
+	if (HAS(s, n, "status[") && HAS(s, n, "rank ["))
+		return heartbeat_event(r, p);
+	if ((at = hx_find_ci(s, n, "[opretry")) != NULL)
+		return op_retry(r, p, at);
+	if ((HAS(s, n, "HCCL_") || HAS(s, n, "ExecTimeOut")) &&
+	    (HAS(s, n, " set by ") || HAS(s, n, "is not set") ||
+	     HAS(s, n, " is set")))
+		return env_echo(r, p);
+	return hccl_comm_init(r, p);
 }
 
 static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
@@ -1691,6 +1780,9 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 		if (HAS(s, n, "Current state."))
 			return aicpu_kernel(r, p, "status");
 	}
+	if (p->level != HX_LV_ERROR && p->level != HX_LV_WARNING &&
+	    p->level != HX_LV_CRITICAL)
+		return hccl_info_line(r, p);
 	if (HAS(s, n, "Task run failed") || HAS(s, n, "Task from HCCL run failed"))
 		return hccl_task_fail(r, p);
 	if (HAS(s, n, "Rtsq full"))
@@ -1720,20 +1812,8 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 	    (HAS(s, n, " set by ") || HAS(s, n, "is not set") ||
 	     HAS(s, n, " is set")))
 		return env_echo(r, p);
-	if (HAS(s, n, "Entry-HcclCommInit"))
-		return comm_init(r, p, "entry");
-	if (HAS(s, n, "SetupAgent"))
-		return comm_init(r, p, "setup_agent");
-	if (HAS(s, n, "hcclCommInitInfo"))
-		return comm_init(r, p, "init_info");
-	if (HAS(s, n, "HcclCommInitRootInfo success"))
-		return comm_init(r, p, "init_ok");
-	if (HAS(s, n, "HcclCommInitRootInfo failed"))
-		return comm_init(r, p, "init_failed");
-	if (HAS(s, n, "hcom init by file success"))
-		return comm_init(r, p, "hcom_init");
-	if (HAS(s, n, "GenerateOpTag"))
-		return comm_init(r, p, "op_tag");
+	if (hccl_comm_init_line(s, n))
+		return hccl_comm_init(r, p);
 	if (p->level != HX_LV_ERROR)
 		return HANGDX_OK;
 	if (HAS(s, n, "socket establish timeout"))

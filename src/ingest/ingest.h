@@ -450,9 +450,11 @@ struct hx_reader {
 	struct hx_icache cmod, cpname, csrc;
 	struct hx_krun {            /* runs of equal kernel status lines */
 		bool used;
-		int64_t pid;
-		int64_t key[5];     /* stream, sq, head, tail, tag */
+		int64_t pid, stream;
+		uint64_t hash;
+		size_t len;         /* of body; SIZE_MAX: not kept */
 		size_t last;        /* record of the latest line, or SIZE_MAX */
+		char body[256];
 	} krun[64];
 	/* per-file summary being built */
 	struct hx_filesum fs;
