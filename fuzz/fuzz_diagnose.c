@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
 	struct hangdx_evidence *ev = NULL;
 	struct hangdx_diagnosis *d = NULL;
-	struct hangdx_ingest_opts o = { 1, 0, 0, 0, 0 };
+	struct hangdx_ingest_opts o = { .threads = 1 };
 	FILE *null;
 
 	if (!ctx)

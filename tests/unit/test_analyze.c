@@ -103,7 +103,7 @@ static void test_nomem(void **state)
 		struct hangdx_ctx *ctx = failalloc_ctx(&fa, 0);
 		struct hangdx_evidence *ev = NULL;
 		struct hangdx_diagnosis *d = NULL;
-		struct hangdx_ingest_opts o = { 1, 0, 0, 0, 0 };
+		struct hangdx_ingest_opts o = { .threads = 1 };
 		int err;
 
 		assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
