@@ -31,7 +31,7 @@ FZ_BIN  := $(FZ_SRC:fuzz/%.c=$(B)/fuzz/%)
 
 BIN     := $(if $(filter build,$(B)),hangdx,$(B)/hangdx)
 
-.PHONY: all test demo deps bench fuzz asan install uninstall clean check-deps
+.PHONY: all test demo deps bench fuzz asan valgrind install uninstall clean check-deps
 all: $(B)/libhangdx.a $(B)/libhangdx.so $(BIN)
 
 $(B)/%.o: %.c $(wildcard include/*.h src/*/*.h cli/*.h)
@@ -84,6 +84,15 @@ VERSION := $(shell sed -n 's/^\#define HANGDX_VERSION "\(.*\)"/\1/p' include/han
 INSTALLED := bin/hangdx lib/libhangdx.a lib/libhangdx.so include/hangdx.h \
 	lib/pkgconfig/hangdx.pc share/man/man1/hangdx.1 \
 	share/bash-completion/completions/hangdx
+
+# every unit test program under valgrind's memcheck (leaks and errors fail)
+valgrind: all $(UT_BIN)
+	@fail=0; for t in $(UT_BIN); do \
+		printf '%-40s ' "$$t"; \
+		if valgrind -q --error-exitcode=9 --leak-check=full \
+			--errors-for-leak-kinds=definite,indirect $$t > $(B)/valgrind-$$(basename $$t).log 2>&1; \
+		then echo ok; else echo "FAILED (see $(B)/valgrind-$$(basename $$t).log)"; fail=1; fi; \
+	done; exit $$fail
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
