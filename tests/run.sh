@@ -45,5 +45,5 @@ for s in tests/cli/t*.sh; do
 done
 rm -f "$tmp"
 echo "full log: $log"
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed" | tee "$B/summary.txt"
 [ "$fail" -eq 0 ]
