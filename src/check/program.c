@@ -136,16 +136,8 @@ static int32_t opnotify(struct unroll *u, const struct hx_optask *ot)
 {
 	const struct hx_comm_rank *cr = &u->st->dev[u->rank].comm[u->comm];
 
-	switch (ot->notify) {
-	case HX_ON_H0: return cr->h0;
-	case HX_ON_H1: return cr->h1;
-	case HX_ON_O0: return cr->o0;
-	case HX_ON_O1: return cr->o1;
-	case HX_ON_M2S: return cr->m2s;
-	case HX_ON_S2M: return cr->s2m;
-	case HX_ON_PEER: return tnotify(u, ot);
-	default: return -1;
-	}
+	return ot->notify == HX_ON_PEER ? tnotify(u, ot)
+					 : hx_opseq_local_notify(cr, ot->notify);
 }
 
 /* One template of the op sequence, placed as the simulator places it. */

@@ -336,3 +336,16 @@ uint32_t hx_opseq_comm(const struct hangdx_scenario *sc, uint32_t group,
 		c += sc->groups[g].count;
 	return c + instance;
 }
+
+int32_t hx_opseq_local_notify(const struct hx_comm_rank *cr, int on)
+{
+	switch (on) {
+	case HX_ON_H0: return cr->h0;
+	case HX_ON_H1: return cr->h1;
+	case HX_ON_O0: return cr->o0;
+	case HX_ON_O1: return cr->o1;
+	case HX_ON_M2S: return cr->m2s;
+	case HX_ON_S2M: return cr->s2m;
+	default: return -1;
+	}
+}

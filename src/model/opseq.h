@@ -95,6 +95,11 @@ uint64_t hx_opseq_tag(uint32_t comm, uint32_t op, enum hx_coll coll,
 /* Ring rounds of a collective (AllReduce 2, the others 1). */
 uint32_t hx_opseq_rounds(enum hx_coll c);
 
+/* The communicator notify a template names on one rank (H0, H1, O0, O1,
+ * main->sub, sub->main); -1 for a transport notify (HX_ON_PEER: the caller
+ * resolves it) and for none. */
+int32_t hx_opseq_local_notify(const struct hx_comm_rank *cr, int on);
+
 /*
  * Resources, created in one fixed order so that stream and notify
  * indices (and the ids logged) agree wherever a state is built: every

@@ -246,18 +246,10 @@ static int32_t place_notify(struct place *p, const struct hx_optask *ot)
 	const struct sim_op *o = &p->s->ops[p->opi];
 	const struct hx_comm_rank *cr = &p->s->st.dev[p->rank].comm[o->comm];
 
-	switch (ot->notify) {
-	case HX_ON_H0: return cr->h0;
-	case HX_ON_H1: return cr->h1;
-	case HX_ON_O0: return cr->o0;
-	case HX_ON_O1: return cr->o1;
-	case HX_ON_M2S: return cr->m2s;
-	case HX_ON_S2M: return cr->s2m;
-	case HX_ON_PEER:
+	if (ot->notify == HX_ON_PEER)
 		return sim_tnotify(p->s, o->comm, ot->dst, ot->src, o->op,
 				   ot->round, ot->ch);
-	default: return -1;
-	}
+	return hx_opseq_local_notify(cr, ot->notify);
 }
 
 static uint32_t place_stream(const struct place *p, uint8_t where)
