@@ -239,8 +239,9 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 	}
 	peer = global_rank(f, rec, hx_dnum(d, rec, HX_F_REMOTE_RANK, -1));
 	if (ri->wait_rec != HX_NOREC) {
-		int64_t dt = r->ts == HX_NONE ? 0
-			     : r->ts - d->ev->recs[ri->wait_rec].ts;
+		int64_t prev = d->ev->recs[ri->wait_rec].ts;
+		int64_t dt = r->ts == HX_NONE || prev == HX_NONE ? 0
+			     : r->ts - prev;
 		/* an earlier failure wins; at about the same time, the
 		 * record that names the peer it waited for */
 		bool better = dt < -WAIT_TIE_US ||

@@ -404,6 +404,15 @@ static bool try_setup_chain(struct hangdx_diagnosis *d,
 	return true;
 }
 
+/* When a rank saw its link error, clock-corrected; undated ones last. */
+static int64_t link_time(const struct hangdx_diagnosis *d,
+			 const struct hx_rankinfo *ri)
+{
+	int64_t ts = rec_ts(d, ri->link_rec);
+
+	return ts == HX_NONE ? INT64_MAX : ts - ri->skew_us;
+}
+
 static bool try_link(struct hangdx_diagnosis *d)
 {
 	const struct hx_rankinfo *best = NULL;
@@ -414,8 +423,7 @@ static bool try_link(struct hangdx_diagnosis *d)
 		const struct hx_rankinfo *ri = &d->ranks[r];
 		if (ri->link_rec == HX_NOREC)
 			continue;
-		if (!best || rec_ts(d, ri->link_rec) - ri->skew_us <
-				     rec_ts(d, best->link_rec) - best->skew_us)
+		if (!best || link_time(d, ri) < link_time(d, best))
 			best = ri;
 	}
 	if (!best)
