@@ -461,15 +461,17 @@ static void host_check(struct sim *s, uint32_t rank, uint32_t stream);
 static void task_ended(struct sim *s, uint32_t task)
 {
 	struct hx_task *t = &s->st.tasks[task];
-	struct hx_stream *st = &s->st.streams[t->stream];
+	uint32_t stream = t->stream;
+	struct hx_stream *st = &s->st.streams[stream];
 
 	t->t_end = s->now;
 	if (st->head < st->n && st->q[st->head] == task)
 		st->head++;
 	s->host[st->rank].pending--;
-	sim_kick(s, t->stream);
-	sim_hccl_stream_moved(s, t->stream);
-	host_check(s, st->rank, t->stream);
+	sim_kick(s, stream);
+	/* may expand a kernel: the task array can move, t is stale after */
+	sim_hccl_stream_moved(s, stream);
+	host_check(s, st->rank, stream);
 }
 
 void sim_complete(struct sim *s, uint32_t task)
