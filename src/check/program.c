@@ -266,18 +266,6 @@ static void issue_simple(struct unroll *u, const struct hx_step *step)
 		hx_opseq_simple_appended(u->st, u->rank, step, task);
 }
 
-static bool step_for_rank(const struct hx_step *st, uint32_t rank)
-{
-	uint32_t i;
-
-	if (!st->only)
-		return true;
-	for (i = 0; i < st->nonly; i++)
-		if ((uint32_t)st->only[i] == rank)
-			return true;
-	return false;
-}
-
 static struct ck_entry *entry_new(struct unroll *u, uint32_t step)
 {
 	struct ck_model *m = u->m;
@@ -301,7 +289,7 @@ static void issue_entry(struct unroll *u, uint32_t si, int32_t inst)
 	const struct hx_step *step = &sc->steps[si];
 	uint32_t comm = 0;
 
-	if (!step_for_rank(step, u->rank) || step->kind == HX_STEP_HOST_SLEEP)
+	if (!hx_step_for_rank(step, u->rank) || step->kind == HX_STEP_HOST_SLEEP)
 		return;
 	if (step->kind == HX_STEP_COLL) {
 		comm = hx_opseq_comm(sc, (uint32_t)step->group,

@@ -378,3 +378,15 @@ void hangdx_scenario_free(struct hangdx_scenario *sc)
 	hx_arena_free(&sc->arena);
 	hx_free(ctx, sc);
 }
+
+bool hx_step_for_rank(const struct hx_step *st, uint32_t rank)
+{
+	uint32_t i;
+
+	if (!st->only)
+		return true;
+	for (i = 0; i < st->nonly; i++)
+		if ((uint32_t)st->only[i] == rank)
+			return true;
+	return false;
+}

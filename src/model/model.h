@@ -246,6 +246,9 @@ const char *hx_dtype_name(enum hx_dtype d);    /* "fp16" */
 int hx_dtype_parse(const char *s, enum hx_dtype *out);
 uint32_t hx_dtype_size(enum hx_dtype d);
 
+/* Whether rank issues a step (its `only` list is empty or names it). */
+bool hx_step_for_rank(const struct hx_step *st, uint32_t rank);
+
 /* Communicator instances after expansion: group g has instances
  * [first[g], first[g] + count[g]). */
 uint32_t hx_scenario_ncomms(const struct hangdx_scenario *sc);

@@ -558,18 +558,6 @@ static void host_check(struct sim *s, uint32_t rank, uint32_t stream)
 	}
 }
 
-static bool step_for_rank(const struct hx_step *st, uint32_t rank)
-{
-	uint32_t i;
-
-	if (!st->only)
-		return true;
-	for (i = 0; i < st->nonly; i++)
-		if ((uint32_t)st->only[i] == rank)
-			return true;
-	return false;
-}
-
 static uint32_t comm_of(const struct sim *s, const struct sim_entry *e)
 {
 	const struct hx_step *st = &s->sc->steps[e->step];
@@ -585,7 +573,7 @@ static bool entry_is_coll(const struct sim *s, size_t e, uint32_t rank)
 {
 	const struct hx_step *st = &s->sc->steps[s->prog[e].step];
 
-	return st->kind == HX_STEP_COLL && step_for_rank(st, rank) &&
+	return st->kind == HX_STEP_COLL && hx_step_for_rank(st, rank) &&
 	       s->st.dev[rank].comm[comm_of(s, &s->prog[e])].me >= 0;
 }
 
@@ -712,7 +700,7 @@ static void host_step(struct sim *s, uint32_t rank)
 			h->pc++;
 			continue;
 		}
-		if (step_for_rank(&s->sc->steps[s->prog[h->pc].step], rank))
+		if (hx_step_for_rank(&s->sc->steps[s->prog[h->pc].step], rank))
 			break;
 		h->pc++;
 	}
