@@ -10,15 +10,19 @@
 #   SIZE_MB  total size of the generated tree (default 2048)
 #   WORKDIR  where the tree and the bundle live (default /tmp/hangdx-bench);
 #            reused if it already holds a tree of that size
-#   RANKS    ranks of the generated job (default 16; GEN=sim: derived from
-#            SIZE_MB)
+#   RANKS    ranks of the generated job (default 16; GEN=sim and dense:
+#            derived from SIZE_MB)
 # Environment: HANGDX (default ./hangdx), REPEAT (default 3), GEN:
-#   gen  bench/ingest-gen.py: few large files of INFO/DEBUG noise from six
-#        modules with one hang-relevant ERROR block per ~2000 lines
-#   sim  `hangdx simulate -p reference` (14 communicators, the AICPU
-#        deadlock) at log_level=debug, with enough ranks for SIZE_MB (about
-#        175 KB of logs per rank, 3 files each) in the real rank-N/ascend/log
-#        layout
+#   gen    bench/ingest-gen.py: few large files of INFO/DEBUG noise from six
+#          modules with one hang-relevant ERROR block per ~2000 lines
+#   sim    `hangdx simulate -p training-hang` at log_level=debug: 2,000
+#          healthy training steps, then the reference deadlock, in the real
+#          rank-N/ascend/log layout (about 9 MB of logs per rank, 3 files
+#          each; the runtime's completion trace is most of it, about 7% of
+#          the lines are evidence)
+#   dense  `hangdx simulate -p reference` at log_level=debug: the hang
+#          alone, about 175 KB per rank, where 93% of the lines are evidence
+#          (TS stream dumps, kernel status lines): the worst case
 set -eu
 size=${1:-2048}
 work=${2:-/tmp/hangdx-bench}
@@ -27,9 +31,10 @@ HANGDX=${HANGDX:-./hangdx}
 REPEAT=${REPEAT:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 GEN=${GEN:-gen}
-if [ "$GEN" = sim ]; then
-	ranks=$((size * 6))
-fi
+case $GEN in
+sim) ranks=$(( (size * 16 + 141) / 142 )) ;;
+dense) ranks=$((size * 6)) ;;
+esac
 tree=$work/$GEN-$size-$ranks
 bundle=$work/$GEN-$size-$ranks.tar.gz
 
@@ -37,9 +42,11 @@ mkdir -p "$work"
 if [ ! -f "$tree.done" ]; then
 	echo "generating $size MB of logs for $ranks ranks in $tree ($GEN)"
 	rm -rf "$tree"
-	if [ "$GEN" = sim ]; then
+	if [ "$GEN" = sim ] || [ "$GEN" = dense ]; then
+		preset=reference
+		[ "$GEN" = sim ] && preset=training-hang
 		# exit status 1: the job hung, as it should
-		"$HANGDX" simulate -q -p reference --set log_level=debug \
+		"$HANGDX" simulate -q -p "$preset" --set log_level=debug \
 			--set ranks="$ranks" --no-trace -o "$tree" > /dev/null ||
 			[ $? -eq 1 ]
 	else

@@ -155,6 +155,12 @@ struct hx_attrib {
 	size_t nva;
 	struct proc *procs;
 	size_t nproc;
+	/* the last look-ups of hx_attrib_rec: records come file by file */
+	uint32_t last_vpath;
+	const struct hx_pathattr *last_pa;
+	bool have_last;
+	int64_t last_pid;
+	const struct proc *last_proc;
 };
 
 static int va_cmp(const void *a, const void *b)
@@ -452,14 +458,27 @@ static void resolve_device(struct hx_attrib *at, const struct hx_rec *r,
 void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 		   struct hx_attr *a)
 {
-	const struct hx_pathattr *pa = vattr_of(at, r->vpath);
+	const struct hx_pathattr *pa;
 	const struct proc *p;
+	int64_t pid;
 
+	if (!at->have_last || at->last_vpath != r->vpath) {
+		at->last_pa = vattr_of(at, r->vpath);
+		at->last_vpath = r->vpath;
+		at->last_pid = INT64_MIN;
+		at->have_last = true;
+	}
+	pa = at->last_pa;
 	memset(a, 0, sizeof *a);
 	a->rank = a->device = -1;
 	if (pa && pa->node[0])
 		a->node = pa->node;
-	p = proc_of(at, pa ? pa->node : "", rec_pid(r, pa));
+	pid = rec_pid(r, pa);
+	if (pid != at->last_pid) {
+		at->last_proc = proc_of(at, pa ? pa->node : "", pid);
+		at->last_pid = pid;
+	}
+	p = at->last_proc;
 	resolve_rank(at, r, pa, p, a);
 	resolve_device(at, r, pa, p, a);
 }

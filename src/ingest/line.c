@@ -762,7 +762,7 @@ static int key_find(const char *norm, size_t n, uint32_t h)
  * dropping leading words until something matches: "Task run failed, para
  * information is notify id" ends in the key "notify id".
  */
-static int key_lookup(const char *k, size_t n)
+static int key_lookup_slow(const char *k, size_t n)
 {
 	char norm[64];
 	size_t starts[16], ns = 0, m = 0, i, w;
@@ -797,6 +797,39 @@ static int key_lookup(const char *k, size_t n)
 			return key;
 	}
 	return -1;
+}
+
+/*
+ * Most key texts recur verbatim line after line ("stream_id", "rank"):
+ * a small per-thread cache of raw spellings skips the normalising
+ * look-up for them.
+ */
+#define KCACHE_SLOTS 512
+#define KCACHE_LEN 40
+struct kcache {
+	uint8_t n;              /* 0: empty */
+	int16_t key;
+	char s[KCACHE_LEN];
+};
+static _Thread_local struct kcache kcache[KCACHE_SLOTS];
+
+static int key_lookup(const char *k, size_t n)
+{
+	uint32_t h = 2166136261u;
+	struct kcache *c;
+	size_t i;
+
+	if (n > KCACHE_LEN)
+		return key_lookup_slow(k, n);
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)k[i]) * 16777619u;
+	c = &kcache[h % KCACHE_SLOTS];
+	if (c->n == n && memcmp(c->s, k, n) == 0)
+		return c->key;
+	c->key = (int16_t)key_lookup_slow(k, n);
+	c->n = (uint8_t)n;
+	memcpy(c->s, k, n);
+	return c->key;
 }
 
 static size_t bracket_end(const char *s, size_t n, size_t i)

@@ -137,6 +137,8 @@ struct job {
 	struct task *tasks;
 	size_t ntask, captask, next;
 	pthread_mutex_t lock;
+	pthread_cond_t more;    /* a task was added or the walk ended */
+	bool walking;           /* tasks may still be added (under lock) */
 	struct hx_budget budget;
 	bool pipeline;          /* decompress on a helper thread */
 	uint64_t inputs_ok;
@@ -144,6 +146,7 @@ struct job {
 	/* directories on the walk, for loop and repeat detection */
 	struct { dev_t dev; ino_t ino; } *dirs;
 	size_t ndir, capdir;
+	struct hx_map dirmap;   /* hash of (dev, ino) -> index in dirs */
 	/* progress reports, under lock */
 	void (*progress)(void *, uint64_t, uint64_t, uint64_t);
 	void *progress_ud;
@@ -727,6 +730,14 @@ static char *member_name(struct hangdx_ctx *ctx, const char *display,
 	return s;
 }
 
+/* libarchive's message, which may be NULL. */
+static const char *ar_error(struct archive *a)
+{
+	const char *s = archive_error_string(a);
+
+	return s ? s : "unrecognised data";
+}
+
 static int read_archive(struct worker *w, const char *display,
 			struct src *src, const char *peek, size_t npeek,
 			int depth, struct arsrc *outer)
@@ -765,7 +776,7 @@ static int read_archive(struct worker *w, const char *display,
 	archive_read_set_callback_data(a, &as);
 	if (archive_read_open1(a) != ARCHIVE_OK) {
 		diag(ctx, HANGDX_ERROR, display, 0, "cannot read archive: %s",
-		     archive_error_string(a));
+		     ar_error(a));
 		err = file_skipped(w, display, HX_FS_TRUNCATED, HX_S_TRUNCATED);
 		goto out_free;
 	}
@@ -780,10 +791,10 @@ static int read_archive(struct worker *w, const char *display,
 			break;
 		if (rc < ARCHIVE_WARN) {
 			diag(ctx, HANGDX_ERROR, display, 0,
-			     "truncated or corrupt archive: %s",
-			     archive_error_string(a));
+			     "truncated or corrupt archive: %s", ar_error(a));
 			err = file_skipped(w, display, HX_FS_TRUNCATED,
 					   HX_S_TRUNCATED);
+			any = true;     /* said and counted once */
 			break;
 		}
 		if (archive_entry_filetype(ent) != AE_IFREG)
@@ -985,18 +996,18 @@ static void *worker_main(void *arg)
 	struct job *j = w->job;
 
 	for (;;) {
-		size_t i;
+		struct task t;
 
 		pthread_mutex_lock(&j->lock);
-		if (j->err) {
+		while (!j->err && j->next >= j->ntask && j->walking)
+			pthread_cond_wait(&j->more, &j->lock);
+		if (j->err || j->next >= j->ntask) {
 			pthread_mutex_unlock(&j->lock);
 			break;
 		}
-		i = j->next++;
+		t = j->tasks[j->next++];        /* the vector may move */
 		pthread_mutex_unlock(&j->lock);
-		if (i >= j->ntask)
-			break;
-		w->err = run_task(w, &j->tasks[i]);
+		w->err = run_task(w, &t);
 		progress(w, true);
 		if (w->err) {
 			pthread_mutex_lock(&j->lock);
@@ -1011,36 +1022,46 @@ static void *worker_main(void *arg)
 
 /* ---- building the task list ---- */
 
+/* Queue one input; a worker may already be waiting for it. */
 static int add_task(struct job *j, const char *fspath, const char *display,
 		    const void *mem, size_t memlen, bool is_stdin)
 {
-	void *v = j->tasks;
-	struct task *t;
-	int err = hx_vec_reserve(j->ctx, &v, &j->captask, j->ntask + 1,
-				 sizeof *j->tasks, (size_t)1 << 26);
+	struct task t;
+	void *v;
+	int err;
 
-	if (err)
-		return err;
-	j->tasks = v;
-	t = &j->tasks[j->ntask];
-	memset(t, 0, sizeof *t);
-	t->fspath = fspath ? hx_strdup(j->ctx, fspath) : NULL;
-	t->display = hx_strdup(j->ctx, display);
-	if ((fspath && !t->fspath) || !t->display) {
-		hx_free(j->ctx, t->fspath);
-		hx_free(j->ctx, t->display);
-		return HANGDX_ENOMEM;
+	memset(&t, 0, sizeof t);
+	t.fspath = fspath ? hx_strdup(j->ctx, fspath) : NULL;
+	t.display = hx_strdup(j->ctx, display);
+	if ((fspath && !t.fspath) || !t.display) {
+		err = HANGDX_ENOMEM;
+		goto out_free_task;
 	}
-	t->mem = mem;
-	t->memlen = memlen;
-	t->is_stdin = is_stdin;
-	j->ntask++;
-	return HANGDX_OK;
+	t.mem = mem;
+	t.memlen = memlen;
+	t.is_stdin = is_stdin;
+	pthread_mutex_lock(&j->lock);
+	v = j->tasks;
+	err = hx_vec_reserve(j->ctx, &v, &j->captask, j->ntask + 1,
+			     sizeof *j->tasks, (size_t)1 << 26);
+	if (!err) {
+		j->tasks = v;
+		j->tasks[j->ntask++] = t;
+		pthread_cond_signal(&j->more);
+	}
+	pthread_mutex_unlock(&j->lock);
+	if (!err)
+		return HANGDX_OK;
+out_free_task:
+	hx_free(j->ctx, t.fspath);
+	hx_free(j->ctx, t.display);
+	return err;
 }
 
+/* Directory entries are "T/name", T the type byte (see walk()). */
 static int name_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(*(char *const *)a + 2, *(char *const *)b + 2);
 }
 
 static char *join(struct hangdx_ctx *ctx, const char *a, const char *b)
@@ -1057,22 +1078,37 @@ static int walk(struct job *j, const char *fs, const char *display,
 		size_t stack_base, int depth);
 
 /* Remember a directory; false if it was seen (a loop or a second link). */
+static uint64_t dir_key(const struct stat *st)
+{
+	return hx_map_key((uint64_t)st->st_ino * 0x9e3779b97f4a7c15ull ^
+			  (uint64_t)st->st_dev);
+}
+
+/* Remember a directory; *fresh false if it was seen (a loop or a second
+ * link).  A hash set: a tree of 100,000 directories is walked in linear
+ * time. */
 static int dir_enter(struct job *j, const struct stat *st, size_t stack_base,
 		     const char *display, bool *fresh)
 {
+	struct hx_map_slot *slot;
 	size_t i;
 	void *v;
-	int err;
+	int err = HANGDX_OK;
 
 	*fresh = true;
-	for (i = 0; i < j->ndir; i++) {
-		if (j->dirs[i].dev != st->st_dev || j->dirs[i].ino != st->st_ino)
-			continue;
-		*fresh = false;
-		diag(j->ctx, i >= stack_base ? HANGDX_WARNING : HANGDX_NOTE,
-		     display, 0, "%s; not read again",
-		     i >= stack_base ? "symlink loop" : "directory already read");
-		return HANGDX_OK;
+	slot = hx_map_slot(j->ctx, &j->dirmap, dir_key(st), &err);
+	if (!slot)
+		return err;
+	if (slot->val >= 0) {
+		i = (size_t)slot->val;
+		if (j->dirs[i].dev == st->st_dev && j->dirs[i].ino == st->st_ino) {
+			*fresh = false;
+			diag(j->ctx, i >= stack_base ? HANGDX_WARNING : HANGDX_NOTE,
+			     display, 0, "%s; not read again",
+			     i >= stack_base ? "symlink loop"
+					     : "directory already read");
+			return HANGDX_OK;
+		}
 	}
 	v = j->dirs;
 	err = hx_vec_reserve(j->ctx, &v, &j->capdir, j->ndir + 1,
@@ -1082,15 +1118,21 @@ static int dir_enter(struct job *j, const struct stat *st, size_t stack_base,
 	j->dirs = v;
 	j->dirs[j->ndir].dev = st->st_dev;
 	j->dirs[j->ndir].ino = st->st_ino;
+	if (slot->val < 0)              /* a 64-bit collision keeps the first */
+		slot->val = (int32_t)j->ndir;
 	j->ndir++;
 	return HANGDX_OK;
 }
 
+/* An entry of a directory; regular files named so by readdir need no
+ * stat (symlinks and unknown types are followed with one). */
 static int walk_entry(struct job *j, const char *fs, const char *display,
-		      int depth)
+		      int depth, bool regular)
 {
 	struct stat st;
 
+	if (regular)
+		return add_task(j, fs, display, NULL, 0, false);
 	if (stat(fs, &st) != 0) {
 		diag(j->ctx, HANGDX_WARNING, display, 0, "cannot stat: %s",
 		     strerror(errno));
@@ -1141,7 +1183,9 @@ static int walk(struct job *j, const char *fs, const char *display,
 		if (err)
 			break;
 		names = v;
-		names[n] = hx_strdup(j->ctx, de->d_name);
+		/* the name after one byte: 'f' for a regular file */
+		names[n] = join(j->ctx, de->d_type == DT_REG ? "f" : "?",
+				de->d_name);
 		if (!names[n])
 			err = HANGDX_ENOMEM;
 		else
@@ -1150,13 +1194,14 @@ static int walk(struct job *j, const char *fs, const char *display,
 	closedir(d);
 	qsort(names, n, sizeof *names, name_cmp);
 	for (i = 0; i < n && !err; i++) {
-		char *cfs = join(j->ctx, fs, names[i]);
-		char *cdisp = join(j->ctx, display, names[i]);
+		char *cfs = join(j->ctx, fs, names[i] + 2);
+		char *cdisp = join(j->ctx, display, names[i] + 2);
 
 		if (!cfs || !cdisp)
 			err = HANGDX_ENOMEM;
 		else
-			err = walk_entry(j, cfs, cdisp, depth);
+			err = walk_entry(j, cfs, cdisp, depth,
+					 names[i][0] == 'f');
 		hx_free(j->ctx, cfs);
 		hx_free(j->ctx, cdisp);
 	}
@@ -1216,6 +1261,8 @@ static void job_free(struct job *j)
 	}
 	hx_free(j->ctx, j->tasks);
 	hx_free(j->ctx, j->dirs);
+	hx_map_free(j->ctx, &j->dirmap);
+	pthread_cond_destroy(&j->more);
 	pthread_mutex_destroy(&j->lock);
 }
 
@@ -1255,54 +1302,76 @@ static bool task_compressed(const struct task *t)
 	return t->is_stdin;
 }
 
-/* Run the tasks on one or two threads; results end up in ev. */
-static int job_run(struct job *j, struct hangdx_evidence *ev, int threads)
-{
+/* The workers of a job: the caller's thread, and a second one that reads
+ * into its own evidence, merged at the end. */
+struct crew {
 	struct worker w[2];
-	struct hangdx_evidence *ev2 = NULL;
-	int nw = 1, err, i;
-	size_t base = ev->nrec;
+	struct hangdx_evidence *ev2;
+	int nw;
+};
 
-	if (threads != 1 && j->ntask > 1)
-		nw = 2;
-	j->pipeline = threads != 1 && j->ntask == 1 &&
-		      task_compressed(&j->tasks[0]);
+/* Get nw workers ready; the second starts at once and waits for tasks
+ * while the walk adds them. */
+static int crew_start(struct job *j, struct hangdx_evidence *ev,
+		      struct crew *c, int nw)
+{
+	size_t base = ev->nrec;
+	int err;
+
+	memset(c, 0, sizeof *c);
+	c->nw = nw;
 	j->budget.max = ev->maxrec > base ? ev->maxrec - base : 0;
 	atomic_store(&j->budget.used, 0);
-	err = worker_init(&w[0], j, ev);
+	err = worker_init(&c->w[0], j, ev);
 	if (!err && nw == 2) {
-		err = hangdx_evidence_new(j->ctx, &ev2);
+		err = hangdx_evidence_new(j->ctx, &c->ev2);
 		if (!err)
-			err = worker_init(&w[1], j, ev2);
+			err = worker_init(&c->w[1], j, c->ev2);
 		else
-			w[1].job = j;
+			c->w[1].job = j;
 	}
 	if (err)
-		goto out_free;
+		return err;
 	ev->budget = &j->budget;
-	if (ev2) {
-		ev2->budget = &j->budget;
-		ev2->maxrec = ev->maxrec;
+	if (c->ev2) {
+		c->ev2->budget = &j->budget;
+		c->ev2->maxrec = ev->maxrec;
 	}
-	if (nw == 2 && pthread_create(&w[1].th, NULL, worker_main, &w[1]) != 0)
-		nw = 1;
-	worker_main(&w[0]);
-	if (nw == 2)
-		pthread_join(w[1].th, NULL);
+	if (nw == 2 && pthread_create(&c->w[1].th, NULL, worker_main,
+				      &c->w[1]) != 0)
+		c->nw = 1;
+	return HANGDX_OK;
+}
+
+/* The walk is over: read the rest on this thread too, then merge. */
+static int crew_finish(struct job *j, struct hangdx_evidence *ev,
+		       struct crew *c, int err)
+{
+	int i;
+
+	pthread_mutex_lock(&j->lock);
+	j->walking = false;
+	if (err && !j->err)
+		j->err = err;
+	pthread_cond_broadcast(&j->more);
+	pthread_mutex_unlock(&j->lock);
+	if (!err && c->w[0].job)
+		worker_main(&c->w[0]);
+	if (c->nw == 2)
+		pthread_join(c->w[1].th, NULL);
 	ev->budget = NULL;
 	err = j->err;
-	j->inputs_ok = w[0].ok + (nw == 2 ? w[1].ok : 0);
-	if (!err && ev2) {
-		ev2->budget = NULL;
-		err = hangdx_evidence_merge(ev, ev2);
-		if (ev2->limit_warned)
+	j->inputs_ok = c->w[0].ok + (c->nw == 2 ? c->w[1].ok : 0);
+	if (!err && c->ev2) {
+		c->ev2->budget = NULL;
+		err = hangdx_evidence_merge(ev, c->ev2);
+		if (c->ev2->limit_warned)
 			ev->limit_warned = true;
 	}
-out_free:
-	for (i = 0; i < (ev2 ? 2 : 1); i++)
-		if (w[i].job)
-			worker_free(&w[i]);
-	hangdx_evidence_free(ev2);
+	for (i = 0; i < 2; i++)
+		if (c->w[i].job)
+			worker_free(&c->w[i]);
+	hangdx_evidence_free(c->ev2);
 	return err;
 }
 
@@ -1318,23 +1387,42 @@ static int job_init(struct job *j, struct hangdx_evidence *ev,
 		j->progress = opts->progress;
 		j->progress_ud = opts->progress_ud;
 	}
-	return pthread_mutex_init(&j->lock, NULL) ? HANGDX_ENOMEM : HANGDX_OK;
+	if (pthread_mutex_init(&j->lock, NULL) != 0)
+		return HANGDX_ENOMEM;
+	if (pthread_cond_init(&j->more, NULL) != 0) {
+		pthread_mutex_destroy(&j->lock);
+		return HANGDX_ENOMEM;
+	}
+	return HANGDX_OK;
 }
 
-static int job_finish(struct job *j, struct hangdx_evidence *ev,
-		      const struct hangdx_ingest_opts *opts)
+static int job_finish(struct job *j, int err)
 {
-	int err = job_run(j, ev, opts ? opts->threads : 0);
-
 	job_free(j);
 	if (err)
 		return err;
 	return j->inputs_ok ? HANGDX_OK : HANGDX_ENOTFOUND;
 }
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+	       S_ISDIR(st.st_mode);
+}
+
+/*
+ * Several inputs or a directory: two workers read while this thread walks
+ * the directories (a tree of 100,000 files costs its walk only once).  One
+ * file: one worker, and a compressed one is pipelined (decompression on a
+ * helper thread).
+ */
 int hangdx_ingest_paths(struct hangdx_evidence *ev, const char *const *paths,
 			size_t n, const struct hangdx_ingest_opts *opts)
 {
+	int threads = opts ? opts->threads : 0;
+	struct crew c;
 	struct job j;
 	size_t i;
 	int err;
@@ -1344,15 +1432,16 @@ int hangdx_ingest_paths(struct hangdx_evidence *ev, const char *const *paths,
 	err = job_init(&j, ev, opts);
 	if (err)
 		return err;
+	j.walking = true;
+	err = crew_start(&j, ev, &c, threads != 1 &&
+			 (n > 1 || (n == 1 && is_dir(paths[0]))) ? 2 : 1);
 	for (i = 0; i < n && !err; i++) {
 		ev->c.inputs++;
 		err = add_path(&j, ev, paths[i]);
 	}
-	if (err) {
-		job_free(&j);
-		return err;
-	}
-	return job_finish(&j, ev, opts);
+	j.pipeline = threads != 1 && c.nw == 1 && j.ntask == 1 &&
+		     task_compressed(&j.tasks[0]);
+	return job_finish(&j, crew_finish(&j, ev, &c, err));
 }
 
 int hangdx_ingest_path(struct hangdx_evidence *ev, const char *path,
@@ -1365,6 +1454,7 @@ int hangdx_ingest_mem(struct hangdx_evidence *ev, const char *name,
 		      const void *data, size_t len,
 		      const struct hangdx_ingest_opts *opts)
 {
+	struct crew c;
 	struct job j;
 	int err;
 
@@ -1374,10 +1464,9 @@ int hangdx_ingest_mem(struct hangdx_evidence *ev, const char *name,
 	if (err)
 		return err;
 	ev->c.inputs++;
-	err = add_task(&j, NULL, name, data ? data : "", len, false);
-	if (err) {
-		job_free(&j);
-		return err;
-	}
-	return job_finish(&j, ev, opts);
+	j.walking = true;
+	err = crew_start(&j, ev, &c, 1);
+	if (!err)
+		err = add_task(&j, NULL, name, data ? data : "", len, false);
+	return job_finish(&j, crew_finish(&j, ev, &c, err));
 }

@@ -371,7 +371,8 @@ static void *smap_get(struct smap *m, const char *key, size_t n, bool *fresh)
 	return e;
 }
 
-static void psum_add(struct smap *m, const struct psum *p, int *err)
+/* Add p to its process's summary; the summary's index, or SIZE_MAX. */
+static size_t psum_add(struct smap *m, const struct psum *p, int *err)
 {
 	char key[96];
 	int n = snprintf(key, sizeof key, "%s\x1f%lld", p->node, (long long)p->pid);
@@ -380,13 +381,13 @@ static void psum_add(struct smap *m, const struct psum *p, int *err)
 
 	if (!d) {
 		*err = HANGDX_ENOMEM;
-		return;
+		return SIZE_MAX;
 	}
-	if (fresh) {
+	if (fresh)
 		*d = *p;
-		return;
-	}
-	psum_fold(d, p);
+	else
+		psum_fold(d, p);
+	return (size_t)(d - (struct psum *)m->v);
 }
 
 static void psum_put(struct out *o, const struct psum *p)
@@ -437,35 +438,44 @@ static void psum_put(struct out *o, const struct psum *p)
 static int write_processes(struct out *o, const uint32_t *order, size_t nord)
 {
 	const struct hangdx_evidence *ev = o->ev;
+	const struct hx_pathattr *pa = NULL;
 	struct smap m;
 	struct psum p, *all;
-	size_t i;
+	size_t i, last_id = SIZE_MAX;
+	uint32_t last_vpath = 0;
+	bool have_vpath = false;
+	int64_t last_pid = 0;
 	int err = 0;
 
 	smap_init(&m, ev->ctx, sizeof p);
 	for (i = 0; i < ev->nfile && !err; i++) {
 		const struct hx_filesum *f = &ev->files[i];
-		struct hx_pathattr pa;
+		struct hx_pathattr fa;
 
 		/* only files named after their process (plog-PID_...) */
-		hx_path_attr(hx_ev_str(ev, f->path), &pa);
-		if (pa.pid < 0)
+		hx_path_attr(hx_ev_str(ev, f->path), &fa);
+		if (fa.pid < 0)
 			continue;
 		memset(&p, 0, sizeof p);
-		memcpy(p.node, pa.node, sizeof p.node);
-		p.pid = pa.pid;
+		memcpy(p.node, fa.node, sizeof p.node);
+		p.pid = fa.pid;
 		p.files = 1;
 		p.lines = f->lines;
 		p.errors = f->errors;
 		p.first_ts = f->first_ts;
 		p.last_ts = f->last_ts;
 		p.first_err_ts = HX_NONE;
-		psum_add(&m, &p, &err);
+		(void)psum_add(&m, &p, &err);
 	}
 	for (i = 0; i < nord && !err; i++) {
 		const struct hx_rec *r = &ev->recs[order[i]];
-		const struct hx_pathattr *pa = hx_attrib_vpath(o->at, r->vpath);
 
+		if (!have_vpath || r->vpath != last_vpath) {
+			pa = hx_attrib_vpath(o->at, r->vpath);
+			last_vpath = r->vpath;
+			have_vpath = true;
+			last_id = SIZE_MAX;
+		}
 		memset(&p, 0, sizeof p);
 		p.pid = pa && pa->pid >= 0 ? pa->pid : r->pid;
 		if (p.pid == HX_NONE || p.pid < 0)
@@ -482,7 +492,12 @@ static int write_processes(struct out *o, const uint32_t *order, size_t nord)
 			p.first_err_line = r->line;
 			p.first_err_kind = r->kind;
 		}
-		psum_add(&m, &p, &err);
+		if (last_id != SIZE_MAX && p.pid == last_pid) {
+			psum_fold((struct psum *)m.v + last_id, &p);
+			continue;
+		}
+		last_id = psum_add(&m, &p, &err);
+		last_pid = p.pid;
 	}
 	all = m.v;
 	if (!err && m.keys.n)
@@ -593,7 +608,9 @@ static int write_streams(struct out *o, const uint32_t *order, size_t nord)
 	const struct hangdx_evidence *ev = o->ev;
 	struct smap m;
 	struct ssum s, *d, *all;
-	size_t i;
+	size_t i, last_id = SIZE_MAX;
+	const char *last_node = NULL;
+	int64_t last_dev = 0, last_stream = 0;
 	int err = 0;
 
 	smap_init(&m, ev->ctx, sizeof s);
@@ -620,15 +637,26 @@ static int write_streams(struct out *o, const uint32_t *order, size_t nord)
 		s.tail = fnum(ev, r, HX_F_TAIL);
 		s.last_file = r->file;
 		s.last_line = r->line;
+		if (last_id != SIZE_MAX && a.node == last_node &&
+		    s.device == last_dev && s.stream == last_stream) {
+			ssum_fold((struct ssum *)m.v + last_id, &s);
+			continue;
+		}
 		n = snprintf(key, sizeof key, "%s\x1f%lld\x1f%lld", s.node,
 			     (long long)s.device, (long long)s.stream);
 		d = smap_get(&m, key, (size_t)n, &fresh);
-		if (!d)
+		if (!d) {
 			err = HANGDX_ENOMEM;
-		else if (fresh)
+			break;
+		}
+		if (fresh)
 			*d = s;
 		else
 			ssum_fold(d, &s);
+		last_id = (size_t)(d - (struct ssum *)m.v);
+		last_node = a.node;
+		last_dev = s.device;
+		last_stream = s.stream;
 	}
 	all = m.v;
 	if (!err && m.keys.n)

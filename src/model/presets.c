@@ -373,6 +373,56 @@ static const char text_slow_rank[] =
 	"  - slow_rank: {rank: 3, factor: 20}\n"
 	;
 
+static const char text_training_hang[] =
+	"# A training job that runs for a while, then hits the reference incident.\n"
+	"#\n"
+	"# Two ranks on one Atlas A3 node, 14 communicators, op retry on, 6 AICPU\n"
+	"# cores (as in `reference`).  First 2,000 healthy training steps: AI Core\n"
+	"# compute, then the gradients' AllReduce on c1 (one communicator: its\n"
+	"# kernel never starves anything).  Then the reference step: an ordinary\n"
+	"# AICPU op behind the AllReduces of c1..c14 deadlocks as in `reference`.\n"
+	"# At --set log_level=debug its logs look like a real job's: the hang's\n"
+	"# evidence buried under the runtime's completion trace of the healthy\n"
+	"# steps.  The ingest benchmark (bench/ingest.sh GEN=sim) uses it;\n"
+	"# (Edit `count` for another length.)\n"
+	"name: training-hang\n"
+	"about: \"2,000 healthy training steps, then the reference deadlock (AICPU cores held by 14 retry-mode kernels)\"\n"
+	"\n"
+	"cluster:\n"
+	"  ranks: 2\n"
+	"  ranks_per_node: 8\n"
+	"  aicpu_cores: 6\n"
+	"  sq_depth: 2048\n"
+	"  product: A3\n"
+	"\n"
+	"env:\n"
+	"  HCCL_OP_RETRY_ENABLE: \"L0:1,L1:1,L2:0\"\n"
+	"  HCCL_OP_EXPANSION_MODE: AI_CPU\n"
+	"  HCCL_EXEC_TIMEOUT: 1836\n"
+	"\n"
+	"communicators:\n"
+	"  - name: c\n"
+	"    count: 14\n"
+	"    sweep: true\n"
+	"\n"
+	"program:\n"
+	"  - repeat:\n"
+	"      count: 2000\n"
+	"      steps:\n"
+	"        - aicore: {stream: compute, name: MatMulV2, duration: 3ms}\n"
+	"        - aicore: {stream: compute, name: FlashAttentionScore, duration: 2ms}\n"
+	"        - event_record: {stream: compute, event: G}\n"
+	"        - event_wait: {stream: comm, event: G}\n"
+	"        - allreduce: {stream: comm, comm: c1, bytes: 64MiB, dtype: bf16}\n"
+	"        - host_sync: all\n"
+	"  - aicore: {stream: compute, name: FlashAttentionScore, duration: 2ms}\n"
+	"  - aicpu: {stream: compute, name: NonZero, duration: 200us}\n"
+	"  - event_record: {stream: compute, event: E}\n"
+	"  - event_wait: {stream: comm, event: E}\n"
+	"  - allreduce: {stream: comm, comm: c, bytes: 64MiB, dtype: bf16}\n"
+	"  - host_sync: all\n"
+	;
+
 struct hx_preset {
 	const char *name;
 	const char *about;
@@ -410,6 +460,9 @@ static const struct hx_preset presets[] = {
 	{ "slow-rank",
 	  "4 ranks, rank 3 runs 20x slower: the others wait in every AllReduce, but the job completes",
 	  text_slow_rank },
+	{ "training-hang",
+	  "2,000 healthy training steps, then the reference deadlock (AICPU cores held by 14 retry-mode kernels)",
+	  text_training_hang },
 };
 
 static const char *const names[] = {
@@ -423,6 +476,7 @@ static const char *const names[] = {
 	"reference",
 	"reference-safe",
 	"slow-rank",
+	"training-hang",
 	NULL
 };
 

@@ -59,6 +59,13 @@ struct sl_writer {
 	size_t *off;        /* nranks + 2: bucket bounds in idx */
 	size_t *idx;        /* record indices, grouped by rank, in order */
 	char *vbuf;         /* F_COUNT stdio buffers */
+	size_t *doff;       /* debug level: nranks + 2 bounds in done */
+	struct sl_done *done;   /* finished tasks by rank, by end time */
+};
+
+struct sl_done {
+	uint64_t t;         /* t_end, ns */
+	uint32_t task;
 };
 
 /* The state of the rank being written. */
@@ -1393,31 +1400,106 @@ static void begin_rec(struct sl_rank *r, const struct hx_logrec *rec)
 		r->f[i].k = 0;
 }
 
+/* ---- debug level: the runtime's completion trace ---- */
+
+static int done_cmp(const void *a, const void *b)
+{
+	const struct sl_done *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->task < y->task ? -1 : x->task > y->task;
+}
+
+/*
+ * At log_level debug the runtime's CQ thread logs every completion it
+ * reads (log-formats.md P5): the bulk of a real debug plog.  Finished
+ * tasks are grouped by rank (a counting sort) and ordered by end time.
+ */
+static int trace_index(struct sl_writer *w)
+{
+	const struct hx_state *st = w->in->st;
+	uint32_t n = st->nranks, k;
+	size_t i;
+
+	if (w->in->sc->log_level != HX_LOG_DEBUG)
+		return HANGDX_OK;
+	w->doff = hx_calloc(w->ctx, (size_t)n + 2, sizeof *w->doff);
+	w->done = hx_calloc(w->ctx, st->ntasks ? st->ntasks : 1,
+			    sizeof *w->done);
+	if (!w->doff || !w->done)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < st->ntasks; i++)
+		if (st->tasks[i].state == HX_TS_DONE)
+			w->doff[st->streams[st->tasks[i].stream].rank + 2]++;
+	for (k = 2; k <= n + 1; k++)
+		w->doff[k] += w->doff[k - 1];
+	for (i = 0; i < st->ntasks; i++) {
+		const struct hx_task *t = &st->tasks[i];
+
+		if (t->state != HX_TS_DONE)
+			continue;
+		k = st->streams[t->stream].rank;
+		w->done[w->doff[k + 1]].t = t->t_end;
+		w->done[w->doff[k + 1]++].task = (uint32_t)i;
+	}
+	for (k = 0; k < n; k++)
+		qsort(w->done + w->doff[k], w->doff[k + 1] - w->doff[k],
+		      sizeof *w->done, done_cmp);
+	return HANGDX_OK;
+}
+
+/* Completions of the rank up to time t (ns); the next index. */
+static size_t trace_until(struct sl_rank *r, const struct sl_writer *w,
+			  size_t d, size_t end, uint64_t t)
+{
+	int i;
+
+	for (; d < end && w->done[d].t <= t; d++) {
+		r->rec_us = wall_us(r->in, r->rank, w->done[d].t);
+		for (i = 0; i < F_COUNT; i++)
+			r->f[i].k = 0;
+		say(r, W_RT, LV_DEBUG, "[npu_driver.cc:1393] %u LogicCqReportV2:logic_cq real cnt=1",
+		    tid(r, T_POLL));
+	}
+	return d;
+}
+
 static int write_rank(struct sl_writer *w, uint32_t rank)
 {
 	struct sl_rank r;
-	size_t i;
+	size_t i, d = 0, dend = 0;
+	bool died = false;
 	int err;
 
 	rank_init(w, &r, rank);
 	err = open_files(w, &r, start_us(w, rank));
 	if (err)
 		return err;
+	if (w->doff) {
+		d = w->doff[rank];
+		dend = w->doff[rank + 1];
+	}
 	for (i = w->off[rank]; i < w->off[rank + 1]; i++) {
 		const struct hx_logrec *rec = &w->in->recs[w->idx[i]];
 
-		if (rec->kind == HX_LR_PROC_EXIT)
+		if (rec->kind == HX_LR_PROC_EXIT) {
+			died = true;
 			break;  /* the process died: nothing after this */
+		}
+		d = trace_until(&r, w, d, dend, rec->t_ns);
 		begin_rec(&r, rec);
 		write_rec(&r, rec);
 	}
+	if (!died)
+		trace_until(&r, w, d, dend, UINT64_MAX);
 	return commit_files(w, &r);
 }
 
 int hx_simlog_write(struct hangdx_ctx *ctx, const char *dir,
 		    const struct hx_simlog_input *in)
 {
-	struct sl_writer w = { ctx, dir, in, NULL, NULL, NULL };
+	struct sl_writer w = { ctx, dir, in, NULL, NULL, NULL, NULL, NULL };
 	uint32_t r;
 	int err;
 
@@ -1427,6 +1509,8 @@ int hx_simlog_write(struct hangdx_ctx *ctx, const char *dir,
 	if (err)
 		return err;
 	err = bucket(&w);
+	if (!err)
+		err = trace_index(&w);
 	if (err)
 		goto out_free_index;
 	w.vbuf = hx_alloc(ctx, (size_t)F_COUNT * SL_VBUF);
@@ -1438,6 +1522,8 @@ int hx_simlog_write(struct hangdx_ctx *ctx, const char *dir,
 		err = write_rank(&w, r);
 	hx_free(ctx, w.vbuf);
 out_free_index:
+	hx_free(ctx, w.done);
+	hx_free(ctx, w.doff);
 	hx_free(ctx, w.idx);
 	hx_free(ctx, w.off);
 	return err;
