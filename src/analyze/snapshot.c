@@ -446,6 +446,7 @@ static void place_kernel(struct snap *s, const struct kern *k, uint32_t ci)
 	t->kind = HX_T_KERNEL;
 	t->state = HX_TS_RUNNING;
 	t->comm = (int32_t)ci;
+	t->op = (uint32_t)hx_dnum(d, k->rec, HX_F_INDEX, 0);
 	dev->comm[ci].me = 0;
 	dev->comm[ci].kstream = (uint32_t)ks;
 	d->st.streams[ks].role = HX_SR_KERNEL;

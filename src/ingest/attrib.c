@@ -65,6 +65,48 @@ static bool prefix_num(const char *c, size_t n, const char *pre,
 	return *k > 0;
 }
 
+/* "10.0.0.12", "10.0.0.12_logs": a dotted quad at the start. */
+static bool ipv4_at(const char *c, size_t n)
+{
+	size_t i = 0, part, k;
+	int64_t v;
+
+	for (part = 0; part < 4; part++) {
+		k = num_at(c + i, n - i, &v);
+		if (k == 0 || k > 3 || v > 255)
+			return false;
+		i += k;
+		if (part < 3) {
+			if (i >= n || c[i] != '.')
+				return false;
+			i++;
+		}
+	}
+	return i == n || c[i] == '_' || c[i] == '-';
+}
+
+/* A directory named after a node: worker-N, node-N, host-N, server-N
+ * (with '-' or '_'), workerN, nodeN, w_N, or an IPv4 address. */
+static bool node_dir(const char *c, size_t n)
+{
+	static const char *const pre[] = {
+		"worker-", "worker_", "node-", "node_", "host-", "host_",
+		"server-", "server_", "w_", "worker", "node"
+	};
+	size_t i, k;
+	int64_t v;
+
+	for (i = 0; i < HX_ARRAY_LEN(pre); i++) {
+		size_t m = strlen(pre[i]);
+
+		if (prefix_num(c, n, pre[i], &v, &k) &&
+		    (m + k == n || c[m + k] == '-' || c[m + k] == '_' ||
+		     c[m + k] == '.'))
+			return true;
+	}
+	return ipv4_at(c, n);
+}
+
 static void comp_attr(const char *path, const char *c, size_t n, bool last,
 		      struct hx_pathattr *pa)
 {
@@ -81,11 +123,7 @@ static void comp_attr(const char *path, const char *c, size_t n, bool last,
 			pa->pid = v;
 			pa->device_log = true;
 		}
-		if ((prefix_num(c, n, "worker-", &v, &k) ||
-		     prefix_num(c, n, "worker_", &v, &k) ||
-		     prefix_num(c, n, "node-", &v, &k) ||
-		     prefix_num(c, n, "node_", &v, &k) ||
-		     prefix_num(c, n, "w_", &v, &k))) {
+		if (node_dir(c, n)) {
 			/* the path through the node directory: unique even
 			 * when several jobs use "worker-0" */
 			const char *from = path;

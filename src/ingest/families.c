@@ -598,6 +598,84 @@ static int aicpu_trail(struct hx_reader *r, const struct hx_prefix *p,
 	return emit(r, &b);
 }
 
+/* ---- HCCL host: FFTS+ context trail (§4.2) ---- */
+
+static void set_context(struct hx_reader *r, const struct hx_prefix *p);
+
+/* Trail entries: one to three capitals and a parenthesised list,
+ * "NW(1,760),M(1),RS(1,12)". */
+static bool trail_entries(const char *s, size_t n)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n && s[i] == ' ')
+		i++;
+	while (i + k < n && k < 3 && s[i + k] >= 'A' && s[i + k] <= 'Z')
+		k++;
+	return k > 0 && i + k < n && s[i + k] == '(' &&
+	       memchr(s + i + k, ')', n - i - k) != NULL;
+}
+
+/* One line of entries: a record with the entries verbatim (p may be NULL
+ * for a line without a prefix: the header's context stands). */
+static int ffts_trail(struct hx_reader *r, const struct hx_prefix *p,
+		      const char *t, size_t n)
+{
+	struct hx_recb b;
+	size_t i, entries = 0;
+
+	while (n && *t == ' ') {
+		t++;
+		n--;
+	}
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '.' || t[n - 1] == ','))
+		n--;
+	if (hx_families_flush(r))
+		return r->err;
+	rb_start(r, &b, HX_K_FFTS_TRAIL, p);
+	for (i = 0; i < n; i++)
+		entries += t[i] == '(';
+	hx_rb_str(&b, HX_F_TRAIL, t, n);
+	hx_rb_num(&b, HX_F_TRAIL_LEN, (int64_t)entries);
+	return emit(r, &b);
+}
+
+/* "Task run failed, context sequence before error task is [NotifyRecord:
+ * NR(rank,id), ...]:" (the legend), entries after it or on the next
+ * lines. */
+static int ffts_header(struct hx_reader *r, const struct hx_prefix *p,
+		       const char *at)
+{
+	const char *e = p->body + p->bodylen;
+	const char *close = memchr(at, ']', (size_t)(e - at));
+
+	r->ffts_trail = true;
+	if (close && close + 1 < e && close[1] == ':' &&
+	    trail_entries(close + 2, (size_t)(e - close - 2)))
+		return ffts_trail(r, p, close + 2, (size_t)(e - close - 2));
+	return HANGDX_OK;
+}
+
+int hx_families_noise(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_prefix p;
+
+	if (s[0] != '[') {
+		if (r->ffts_trail && trail_entries(s, n))
+			return ffts_trail(r, NULL, s, n);
+		r->ffts_trail = false;
+		return HANGDX_OK;
+	}
+	if (r->ffts_trail && hx_parse_prefix(s, n, &p) && mod_is(&p, "HCCL") &&
+	    trail_entries(p.body, p.bodylen)) {
+		set_context(r, &p);
+		return r->err ? r->err : ffts_trail(r, &p, p.body, p.bodylen);
+	}
+	r->ffts_trail = false;
+	r->ctxline.valid = false;
+	return HANGDX_OK;
+}
+
 static int aicpu_exception(struct hx_reader *r, const struct hx_prefix *p)
 {
 	const char *s = p->body, *info;
@@ -1775,6 +1853,11 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 	const char *s = p->body, *at;
 	size_t n = p->bodylen;
 
+	if (r->ffts_trail) {
+		if (trail_entries(s, n))
+			return ffts_trail(r, p, s, n);
+		r->ffts_trail = false;
+	}
 	/* the kernel status lines come every 30 s per kernel: test first */
 	if (n > 15 && memcmp(s, "[HcclCommAicpu]", 15) == 0) {
 		if (HAS(s, n, "Current state."))
@@ -1783,6 +1866,8 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 	if (p->level != HX_LV_ERROR && p->level != HX_LV_WARNING &&
 	    p->level != HX_LV_CRITICAL)
 		return hccl_info_line(r, p);
+	if ((at = hx_find(s, n, "context sequence before error task is")))
+		return ffts_header(r, p, at);
 	if (HAS(s, n, "Task run failed") || HAS(s, n, "Task from HCCL run failed"))
 		return hccl_task_fail(r, p);
 	if (HAS(s, n, "Rtsq full"))
@@ -1894,6 +1979,7 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 	r->vpath = id;
 	r->ctxline.valid = false;
 	r->tsch_dump = false;
+	r->ffts_trail = false;
 	return HANGDX_OK;
 }
 
@@ -1978,8 +2064,14 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 	int err;
 
 	r->sub = 0;
-	if (!hx_parse_prefix(s, n, &p))
+	if (!hx_parse_prefix(s, n, &p)) {
+		if (r->ffts_trail && trail_entries(s, n))
+			return ffts_trail(r, NULL, s, n);
+		r->ffts_trail = false;
 		return bare_line(r, s, n);
+	}
+	if (r->ffts_trail && !mod_is(&p, "HCCL"))
+		r->ffts_trail = false;
 	if (p.level == HX_LV_ERROR || p.level == HX_LV_CRITICAL)
 		r->fs.errors++;
 	if (p.gpath) {

@@ -34,6 +34,7 @@
 	XX(RT_API_ERROR, "rt_api_error")                               \
 	XX(AICPU_EXCEPTION, "aicpu_exception")                         \
 	XX(AICPU_TRAIL, "aicpu_trail")                                 \
+	XX(FFTS_TRAIL, "ffts_trail")                                   \
 	XX(AICPU_SQCQ, "aicpu_sqcq")                                   \
 	XX(AICPU_OP_TIMEOUT, "aicpu_op_timeout")                       \
 	XX(AICPU_KERNEL_FAIL, "aicpu_kernel_fail")                     \
@@ -401,6 +402,9 @@ struct hx_reader;
 /* Parse one candidate line into zero or more records.  Returns an error
  * only for ENOMEM (bad input never fails). */
 int hx_families_line(struct hx_reader *r, const char *s, size_t n);
+/* A line the pre-filter calls noise, while an FFTS+ context trail may be
+ * going on: its entries ("NW(1,760),M(1),..."), else the trail ends. */
+int hx_families_noise(struct hx_reader *r, const char *s, size_t n);
 /* Flush records held back to group consecutive lines. */
 int hx_families_flush(struct hx_reader *r);
 
@@ -445,6 +449,8 @@ struct hx_reader {
 		uint32_t module, pname;
 	} ctxline;
 	bool tsch_dump;             /* inside a TSCH stream dump */
+	bool ffts_trail;            /* after "context sequence before error
+				     * task is [...]:": entry lines follow */
 	uint64_t last_rt_timeout;   /* line of the last RUNTIME device error */
 	struct hx_pending pend;
 	struct hx_icache cmod, cpname, csrc;

@@ -248,6 +248,8 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 	}
 	cl = hx_classify(s, n);
 	if (cl == HX_CL_NOISE) {
+		if (r->ffts_trail)
+			return hx_families_noise(r, s, n);
 		if (s[0] == '[')
 			r->ctxline.valid = false;
 		return HANGDX_OK;

@@ -24,6 +24,16 @@ import json; d=json.load(open('$T/ref.json')); assert d['groups'][0]['ranks']==[
 t_ok "--dot writes a graph that renders cleanly" sh -c "$HANGDX diagnose --dot $T/d.dot $T/ref >/dev/null; dot -Tsvg $T/d.dot -o $T/d.svg 2>$T/dot.err; test -s $T/d.svg && ! test -s $T/dot.err"
 t_ok "--dot marks the cycle" grep -q "color=red" "$T/d.dot"
 
+# after 2,000 healthy steps, at debug level (the runtime's completion
+# trace around the evidence): the same proof, the kernel of op 2000
+$HANGDX simulate -q --preset training-hang --set log_level=debug -o "$T/th" > /dev/null 2>&1
+t_ok "debug level: one completion line per finished task" sh -c "test \$(grep -c LogicCqReportV2 $T/th/rank-0/ascend/log/debug/plog/plog-*.log) -gt 20000"
+$HANGDX diagnose --json "$T/th" > "$T/th.json"
+t_ok "training then hang: proven deadlock at op 2000" python3 -c "
+import json; d=json.load(open('$T/th.json'))
+assert d['category']=='aicpu_exhaustion_deadlock' and d['proven'], d['category']
+assert any('op2000' in h['what'] for h in d['chain'] if h['kind']=='KERNEL_HCCL'), d['chain']"
+
 # the same from an archive, and from saved evidence
 tar -C "$T" -czf "$T/ref.tar.gz" ref
 t_ok "archive input: same verdict" sh -c "$HANGDX diagnose --json $T/ref.tar.gz | grep -q '\"category\": \"aicpu_exhaustion_deadlock\"'"

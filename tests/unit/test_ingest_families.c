@@ -537,6 +537,38 @@ static void test_aicpu_dump(void **state)
 	hangdx_evidence_free(ev);
 }
 
+/* FFTS+ context trail (format string, §4.2): the legend line, then lines
+ * of entries, with or without a prefix, at any level; any other line ends
+ * it. */
+static void test_ffts_context_trail(void **state)
+{
+	struct hangdx_evidence *ev = ingest(
+		"[ERROR] HCCL(69395,python3):2024-04-08-02:55:04.903.554 [task_exception_handler.cc:520][69395][TaskExecStage][Timeout][Host]Task run failed, context sequence before error task is [NotifyRecord:NR(rank,id), NotifyWait:NW(rank,id), Memcpy:M(rank), Reduce: R(rank), InlineReduce:IR(rank), RDMASend:RS(rank,id)]:\n"
+		"[ERROR] HCCL(69395,python3):2024-04-08-02:55:04.903.560 [task_exception_handler.cc:530][69395]NR(1,759),NW(1,760),M(1),IR(1),RS(1,12),\n"
+		"[INFO] HCCL(69395,python3):2024-04-08-02:55:04.903.561 [task_exception_handler.cc:530][69395]NW(/,761),M(/).\n"
+		"NW(4294967295,762)\n"
+		"[INFO] GE(69395,python3):2024-04-08-02:55:04.903.562 [graph.cc:1] 69395 noise\n"
+		"NW(2,3)\n"
+		"[ERROR] HCCL(69395,python3):2024-04-08-02:55:04.903.563 [x.cc:1][69395]NW(2,4)\n");
+	const struct hx_rec *r;
+
+	(void)state;
+	assert_int_equal(count(ev, HX_K_FFTS_TRAIL), 3);
+	r = rec(ev, HX_K_FFTS_TRAIL, 0);
+	assert_string_equal(str(ev, r, HX_F_TRAIL),
+			    "NR(1,759),NW(1,760),M(1),IR(1),RS(1,12)");
+	assert_int_equal(num(ev, r, HX_F_TRAIL_LEN), 5);
+	assert_int_equal(r->line, 2);
+	assert_int_equal(r->level, HX_LV_ERROR);
+	r = rec(ev, HX_K_FFTS_TRAIL, 1);
+	assert_string_equal(str(ev, r, HX_F_TRAIL), "NW(/,761),M(/)");
+	assert_int_equal(r->level, HX_LV_INFO);
+	r = rec(ev, HX_K_FFTS_TRAIL, 2);
+	assert_string_equal(str(ev, r, HX_F_TRAIL), "NW(4294967295,762)");
+	assert_int_equal(r->line, 4);
+	hangdx_evidence_free(ev);
+}
+
 static void test_aicpu_op_timeout(void **state)
 {
 	struct hangdx_evidence *ev = ingest(
@@ -823,6 +855,7 @@ int main(void)
 		cmocka_unit_test(test_rt_ffts_stuck_notify),
 		cmocka_unit_test(test_rt_task_failures),
 		cmocka_unit_test(test_aicpu_dump),
+		cmocka_unit_test(test_ffts_context_trail),
 		cmocka_unit_test(test_aicpu_op_timeout),
 		cmocka_unit_test(test_tsch_dump),
 		cmocka_unit_test(test_heartbeat),

@@ -431,6 +431,39 @@ static void test_directory_loop(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* Attribution from the path: node directories in their spellings, and
+ * names that only look like them. */
+static void test_path_nodes(void **state)
+{
+	static const struct { const char *path, *node; } cases[] = {
+		{ "jobs/worker-1/debug/plog/plog-1_2.log", "jobs/worker-1" },
+		{ "node_7/run/plog/plog-1_2.log", "node_7" },
+		{ "host-12/plog-1_2.log", "host-12" },
+		{ "server_3.example/plog-1_2.log", "server_3.example" },
+		{ "node01/plog-1_2.log", "node01" },
+		{ "w_4/plog-1_2.log", "w_4" },
+		{ "logs/10.0.0.12/debug/plog-1_2.log", "logs/10.0.0.12" },
+		{ "192.168.1.7_ascend/plog-1_2.log", "192.168.1.7_ascend" },
+		{ "nodes2020/plog-1_2.log", "" },
+		{ "workerpool/plog-1_2.log", "" },
+		{ "300.1.1.1/plog-1_2.log", "" },
+		{ "10.0.0/plog-1_2.log", "" },
+		{ "v1.2.3.4x/plog-1_2.log", "" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct hx_pathattr pa;
+
+		hx_path_attr(cases[i].path, &pa);
+		if (strcmp(pa.node, cases[i].node) != 0)
+			fail_msg("%s: node '%s', want '%s'", cases[i].path,
+				 pa.node, cases[i].node);
+		assert_int_equal(pa.pid, 1);
+	}
+}
+
 static void test_two_threads(void **state)
 {
 	char dir[] = "/tmp/hx-reader-XXXXXX", p[512];
@@ -481,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_nul_binary_empty),
 		cmocka_unit_test(test_directory_loop),
+		cmocka_unit_test(test_path_nodes),
 		cmocka_unit_test(test_two_threads),
 	};
 
