@@ -1734,6 +1734,103 @@ static bool kernel_repeat(struct hx_reader *r, const struct hx_prefix *p,
 	return true;
 }
 
+/* The held kernel run of slot k becomes records: its start (with the
+ * count of earlier runs folded into it) and its end. */
+static int held_flush(struct hx_reader *r, struct hx_krun *k)
+{
+	struct hx_recb *h = &r->held[2 * (size_t)(k - r->krun)];
+	int err = HANGDX_OK;
+
+	if (k->nheld >= 1) {
+		if (k->folded)
+			hx_rb_num(&h[0], HX_F_FOLDED_RUNS, (int64_t)k->folded);
+		err = emit(r, &h[0]);
+	}
+	if (!err && k->nheld == 2)
+		err = emit(r, &h[1]);
+	k->nheld = 0;
+	k->folded = 0;
+	return err;
+}
+
+static int held_flush_all(struct hx_reader *r)
+{
+	size_t i;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < HX_ARRAY_LEN(r->krun) && !err; i++)
+		if (r->krun[i].used && r->krun[i].nheld)
+			err = held_flush(r, &r->krun[i]);
+	return err;
+}
+
+static bool state_ok(const struct hx_recb *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->f[i].key == HX_F_STATUS)
+			return strcmp(hx_ev_str(b->ev, b->f[i].str), "ok") == 0;
+	return false;
+}
+
+/*
+ * A healthy job logs a kernel start and end for every op, millions over
+ * its life; the hang needs only the last ones.  Per kernel stream, the
+ * latest start/end pair that ended ok is held back; when the next start
+ * comes, the held pair is folded (counted in folded_runs of the start
+ * that is kept).  Anything else -- a start without an end, an end not
+ * ok, a status line, the end of the file, any ERROR line in the file --
+ * turns what is held into records first, and after an ERROR line nothing
+ * is folded: a run that may overlap the hang is always kept.
+ */
+static int kernel_life(struct hx_reader *r, const struct hx_prefix *p,
+		       struct hx_recb *b, const char *what)
+{
+	bool start = strcmp(what, "start") == 0;
+	struct hx_krun *k;
+	struct hx_recb *h;
+	int64_t stream = -1;
+	size_t i;
+	int err;
+
+	for (i = 0; i < b->n; i++)
+		if (b->f[i].key == HX_F_STREAM)
+			stream = b->f[i].num;
+	if (r->no_fold || !r->held || b->err || stream < 0 ||
+	    (!start && strcmp(what, "end") != 0) ||
+	    !(k = krun_slot(r, p->pid, stream)))
+		return emit(r, b);
+	h = &r->held[2 * (size_t)(k - r->krun)];
+	if (start) {
+		if (k->nheld == 2) {
+			k->folded++;
+			k->nheld = 0;
+			r->fs.records += 2;     /* counted as if kept */
+		} else if (k->nheld && (err = held_flush(r, k)) != 0) {
+			return err;
+		}
+		h[0] = *b;
+		k->nheld = 1;
+		return HANGDX_OK;
+	}
+	if (k->nheld == 1 && state_ok(b)) {
+		h[1] = *b;
+		k->nheld = 2;
+		return HANGDX_OK;
+	}
+	if (k->nheld && (err = held_flush(r, k)) != 0)
+		return err;
+	return emit(r, b);
+}
+
+int hx_families_end(struct hx_reader *r)
+{
+	int err = hx_families_flush(r);
+
+	return err ? err : held_flush_all(r);
+}
+
 /* Device-side HCCL kernel lifetime (INFO): which AICPU core a kernel
  * holds, and, resident with op retry on, the main stream it waits to
  * drain:  "[HcclCommAicpu][Orchestrate]kernel start, tag[..], index[..],
@@ -1769,6 +1866,10 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 		put_u64(&b, HX_F_CORE, v, vl);
 	if (!status && hx_after(s, n, "state[", "]", &v, &vl))
 		hx_rb_str(&b, HX_F_STATUS, v, vl);
+	if (!status)
+		return kernel_life(r, p, &b, what);
+	if (k && k->nheld && (err = held_flush(r, k)) != 0)
+		return err;
 	if (same)
 		hx_rb_num(&b, HX_F_REPEATS, 2);        /* the last field */
 	before = r->ev->nrec;
@@ -1969,7 +2070,7 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 		n--;
 	if (n == 0 || n > 4096)
 		return HANGDX_OK;
-	if (hx_families_flush(r))
+	if (hx_families_end(r))
 		return r->err;
 	id = hx_ev_intern(r->ev, s, n, &err);
 	if (err) {
@@ -2072,8 +2173,14 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 	}
 	if (r->ffts_trail && !mod_is(&p, "HCCL"))
 		r->ffts_trail = false;
-	if (p.level == HX_LV_ERROR || p.level == HX_LV_CRITICAL)
+	if (p.level == HX_LV_ERROR || p.level == HX_LV_CRITICAL) {
 		r->fs.errors++;
+		if (!r->no_fold) {
+			r->no_fold = true;
+			if ((err = held_flush_all(r)) != 0)
+				return err;
+		}
+	}
 	if (p.gpath) {
 		int e = 0;
 		uint32_t id = hx_ev_intern(r->ev, p.gpath, p.gpathlen, &e);

@@ -172,6 +172,7 @@ enum hx_ftype {
 	XX(TRAIL_LEN, "trail_len", U64)                                \
 	XX(PARENT_LINE, "parent_line", U64)                            \
 	XX(REPEATS, "repeats", U64)                                    \
+	XX(FOLDED_RUNS, "folded_runs", U64)                            \
 	XX(TEXT, "text", STR)
 
 enum hx_field_key {
@@ -284,6 +285,7 @@ int hx_field_from_name(const char *s, size_t n);
 
 /* Record builder: fields are interned as they are added. */
 #define HX_MAX_FIELDS 64
+#define HX_KRUN_SLOTS 64
 struct hx_recb {
 	struct hangdx_evidence *ev;
 	struct hx_rec rec;
@@ -402,6 +404,9 @@ struct hx_reader;
 /* Parse one candidate line into zero or more records.  Returns an error
  * only for ENOMEM (bad input never fails). */
 int hx_families_line(struct hx_reader *r, const char *s, size_t n);
+/* End of a file: the pending block and the held kernel runs become
+ * records. */
+int hx_families_end(struct hx_reader *r);
 /* A line the pre-filter calls noise, while an FFTS+ context trail may be
  * going on: its entries ("NW(1,760),M(1),..."), else the trail ends. */
 int hx_families_noise(struct hx_reader *r, const char *s, size_t n);
@@ -454,14 +459,21 @@ struct hx_reader {
 	uint64_t last_rt_timeout;   /* line of the last RUNTIME device error */
 	struct hx_pending pend;
 	struct hx_icache cmod, cpname, csrc;
-	struct hx_krun {            /* runs of equal kernel status lines */
+	struct hx_krun {            /* one kernel stream of one process */
 		bool used;
 		int64_t pid, stream;
+		/* runs of equal kernel status lines */
 		uint64_t hash;
 		size_t len;         /* of body; SIZE_MAX: not kept */
 		size_t last;        /* record of the latest line, or SIZE_MAX */
 		char body[256];
-	} krun[64];
+		/* healthy kernel runs: the latest start/end pair is held
+		 * (held[2 * slot], not yet records), earlier ones folded */
+		uint8_t nheld;
+		uint64_t folded;
+	} krun[HX_KRUN_SLOTS];
+	struct hx_recb *held;       /* 2 * HX_KRUN_SLOTS, the worker's */
+	bool no_fold;               /* an ERROR line was seen: keep all */
 	/* per-file summary being built */
 	struct hx_filesum fs;
 	unsigned diag_left[HX_S_COUNT];

@@ -161,6 +161,7 @@ struct worker {
 	uint64_t ok;            /* inputs read */
 	int last_status;        /* enum hx_fstatus of the last file */
 	char *pipebuf[PIPE_BUFS];       /* for the pipeline, made once */
+	struct hx_recb *held;           /* held kernel runs (families.c) */
 	int err;
 	pthread_t th;
 	uint64_t unreported;    /* bytes read since the last progress call */
@@ -362,6 +363,7 @@ static void reader_begin(struct hx_reader *r, struct worker *w,
 	r->file = r->vpath = file;
 	r->path = hx_ev_str(w->ev, file);
 	r->carry = w->carry;
+	r->held = w->held;
 	r->fs.path = file;
 	r->fs.first_ts = r->fs.last_ts = r->fs.pid = HX_NONE;
 	r->cmod.id = r->cpname.id = r->csrc.id = HX_NOSTR;
@@ -385,7 +387,7 @@ static int reader_end(struct hx_reader *r, int status)
 		r->ncarry = 0;
 	}
 	if (!err)
-		err = hx_families_flush(r);
+		err = hx_families_end(r);
 	if (r->nlastpre && hx_parse_prefix(r->lastpre, r->nlastpre, &p))
 		r->fs.last_ts = p.ts;
 	if (r->diag_dropped)
@@ -1276,7 +1278,8 @@ static int worker_init(struct worker *w, struct job *j,
 	w->ev = ev;
 	w->buf = hx_alloc(j->ctx, BUFSZ);
 	w->carry = hx_alloc(j->ctx, j->lim.max_line + 1);
-	return w->buf && w->carry ? HANGDX_OK : HANGDX_ENOMEM;
+	w->held = hx_calloc(j->ctx, 2 * HX_KRUN_SLOTS, sizeof *w->held);
+	return w->buf && w->carry && w->held ? HANGDX_OK : HANGDX_ENOMEM;
 }
 
 static void worker_free(struct worker *w)
@@ -1285,6 +1288,7 @@ static void worker_free(struct worker *w)
 
 	hx_free(w->job->ctx, w->buf);
 	hx_free(w->job->ctx, w->carry);
+	hx_free(w->job->ctx, w->held);
 	for (i = 0; i < PIPE_BUFS; i++)
 		hx_free(w->job->ctx, w->pipebuf[i]);
 }

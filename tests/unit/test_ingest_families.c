@@ -804,6 +804,62 @@ static void test_kernel_status_runs(void **state)
 	hangdx_evidence_free(ev);
 }
 
+static const struct hx_rec *at_line(const struct hangdx_evidence *ev,
+				    uint64_t line)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nrec; i++)
+		if (ev->recs[i].line == line)
+			return &ev->recs[i];
+	return NULL;
+}
+
+#define KLINE(ts, what, idx, tail) "[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:00:" ts " [aicpu_communicator.cc:1] [5017][HcclCommAicpu][Orchestrate]kernel " what ", tag[AllReduce_g_device], index[" idx "], streamId:5, " tail ".\n"
+
+/* Healthy kernel runs fold: three ok start/end pairs followed by a start
+ * are folded into that start (folded_runs 3); a start without an end, an
+ * end not ok and everything after an ERROR line are kept. */
+static void test_kernel_runs_fold(void **state)
+{
+	struct hangdx_evidence *ev = ingest(
+		KLINE("01.000.000", "start", "0", "core[0]")
+		KLINE("01.000.100", "end", "0", "state[ok]")
+		KLINE("02.000.000", "start", "1", "core[1]")
+		KLINE("02.000.100", "end", "1", "state[ok]")
+		KLINE("03.000.000", "start", "2", "core[0]")
+		KLINE("03.000.100", "end", "2", "state[ok]")
+		KLINE("04.000.000", "start", "3", "core[2]")
+		KLINE("05.000.000", "start", "4", "core[3]")
+		KLINE("05.000.100", "end", "4", "state[timeout]")
+		"[ERROR] RUNTIME(5007,aicpu_scheduler):2026-11-01-07:00:06.000.000 [x.cc:1] 5017 something failed\n"
+		KLINE("07.000.000", "start", "5", "core[0]")
+		KLINE("07.000.100", "end", "5", "state[ok]")
+		KLINE("08.000.000", "start", "6", "core[0]")
+		KLINE("08.000.100", "end", "6", "state[ok]"));
+	const struct hx_rec *r;
+	uint64_t line;
+
+	(void)state;
+	for (line = 1; line <= 6; line++)
+		if (at_line(ev, line))
+			fail_msg("line %llu of a folded run kept",
+				 (unsigned long long)line);
+	r = at_line(ev, 7);                     /* started, never ended */
+	assert_non_null(r);
+	assert_int_equal(num(ev, r, HX_F_INDEX), 3);
+	assert_int_equal(num(ev, r, HX_F_FOLDED_RUNS), 3);
+	r = at_line(ev, 8);
+	assert_non_null(r);
+	assert_false(has(ev, r, HX_F_FOLDED_RUNS));
+	assert_non_null(at_line(ev, 9));        /* ended in a timeout */
+	for (line = 11; line <= 14; line++)     /* after an ERROR line */
+		assert_non_null(at_line(ev, line));
+	assert_int_equal(count(ev, HX_K_AICPU_KERNEL), 7);
+	assert_int_equal(ev->files[0].records, 13);  /* every line counted */
+	hangdx_evidence_free(ev);
+}
+
 /* ---- sources: file markers, grep prefixes, CRLF ---- */
 
 static void test_markers_and_crlf(void **state)
@@ -863,6 +919,7 @@ int main(void)
 		cmocka_unit_test(test_env_echo),
 		cmocka_unit_test(test_framework),
 		cmocka_unit_test(test_kernel_status_runs),
+		cmocka_unit_test(test_kernel_runs_fold),
 		cmocka_unit_test(test_markers_and_crlf),
 	};
 
