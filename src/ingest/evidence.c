@@ -409,6 +409,73 @@ static void merge_counts(struct hx_counts *d, const struct hx_counts *s)
 		d->skipped[i] += s->skipped[i];
 }
 
+/* A file skipped whole (file_skipped() in reader.c: nothing read, counted
+ * in files_skipped) rather than read.  An empty archive, skipped, looks
+ * like an empty file, read: counted as read here. */
+static bool skipped_file(const struct hx_filesum *f)
+{
+	return f->bytes == 0 && f->lines == 0 && f->status != HX_FS_OK &&
+	       f->status != HX_FS_EMPTY;
+}
+
+static int skip_reason(int status)
+{
+	switch (status) {
+	case HX_FS_BINARY: return HX_S_BINARY;
+	case HX_FS_UNREADABLE: return HX_S_UNREADABLE;
+	case HX_FS_TRUNCATED: return HX_S_TRUNCATED;
+	case HX_FS_LIMIT: return HX_S_LIMIT;
+	default: return -1;
+	}
+}
+
+/*
+ * Files of src already in dst (the same path read twice, on one machine or
+ * two): marked in dup (by dst string id), their counts taken back out of
+ * the counts src brings (the lines a file skipped, and its candidate
+ * lines, are not kept per file: those two totals stay sums).  Evidence is
+ * a set of files: merging is a union, the first summary of a file wins,
+ * and merging one twice changes nothing else.
+ */
+static int merge_dups(struct hangdx_evidence *dst,
+		      const struct hangdx_evidence *src, const uint32_t *map,
+		      struct hx_map *dup, struct hx_counts *add)
+{
+	struct hx_map have = { 0 };
+	size_t i;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < dst->nfile && !err; i++) {
+		struct hx_map_slot *sl = hx_map_slot(dst->ctx, &have,
+			hx_map_key(dst->files[i].path), &err);
+		if (sl)
+			sl->val = 1;
+	}
+	for (i = 0; i < src->nfile && !err; i++) {
+		const struct hx_filesum *f = &src->files[i];
+		uint64_t key = hx_map_key(remap(map, f->path));
+		struct hx_map_slot *sl;
+
+		if (hx_map_find(&have, key) < 0)
+			continue;
+		sl = hx_map_slot(dst->ctx, dup, key, &err);
+		if (!sl)
+			break;
+		sl->val = 1;
+		if (skipped_file(f)) {
+			add->files_skipped--;
+			if (skip_reason(f->status) >= 0)
+				add->skipped[skip_reason(f->status)]--;
+		} else {
+			add->files--;
+			add->bytes -= f->bytes;
+			add->lines -= f->lines;
+		}
+	}
+	hx_map_free(dst->ctx, &have);
+	return err;
+}
+
 /*
  * Append src to dst.  Strings are interned first and capacity reserved
  * next, so a failure leaves dst's records as they were.
@@ -416,6 +483,8 @@ static void merge_counts(struct hx_counts *d, const struct hx_counts *s)
 int hangdx_evidence_merge(struct hangdx_evidence *dst,
 			  const struct hangdx_evidence *src)
 {
+	struct hx_map dup = { 0 };
+	struct hx_counts add;
 	uint32_t *map = NULL;
 	size_t i, f0 = dst->nfield;
 	int err;
@@ -425,11 +494,12 @@ int hangdx_evidence_merge(struct hangdx_evidence *dst,
 	err = merge_strings(dst, src, &map);
 	if (err)
 		return err;
-	err = merge_reserve(dst, src);
-	if (err) {
-		hx_free(dst->ctx, map);
-		return err;
-	}
+	add = src->c;
+	err = merge_dups(dst, src, map, &dup, &add);
+	if (!err)
+		err = merge_reserve(dst, src);
+	if (err)
+		goto out_free_map;
 	for (i = 0; i < src->nfield; i++) {
 		struct hx_field f = src->fields[i];
 
@@ -440,6 +510,8 @@ int hangdx_evidence_merge(struct hangdx_evidence *dst,
 		struct hx_rec r = src->recs[i];
 
 		r.file = remap(map, r.file);
+		if (dup.n && hx_map_find(&dup, hx_map_key(r.file)) >= 0)
+			continue;
 		r.vpath = remap(map, r.vpath);
 		r.module = remap(map, r.module);
 		r.pname = remap(map, r.pname);
@@ -451,13 +523,17 @@ int hangdx_evidence_merge(struct hangdx_evidence *dst,
 		struct hx_filesum fs = src->files[i];
 
 		fs.path = remap(map, fs.path);
+		if (dup.n && hx_map_find(&dup, hx_map_key(fs.path)) >= 0)
+			continue;
 		dst->files[dst->nfile++] = fs;
 	}
 	if (dst->maxrec < dst->nrec)
 		dst->maxrec = dst->nrec;
-	merge_counts(&dst->c, &src->c);
+	merge_counts(&dst->c, &add);
+out_free_map:
+	hx_map_free(dst->ctx, &dup);
 	hx_free(dst->ctx, map);
-	return HANGDX_OK;
+	return err;
 }
 
 /* ---- sorted view ---- */

@@ -474,7 +474,6 @@ int hangdx_evidence_load(struct hangdx_evidence *ev, const char *path)
 	if (!ev || !path)
 		return HANGDX_EINVAL;
 	memset(&l, 0, sizeof l);
-	l.ev = ev;
 	l.path = path;
 	l.last_file = HX_NOSTR;
 	fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
@@ -485,9 +484,20 @@ int hangdx_evidence_load(struct hangdx_evidence *ev, const char *path)
 		hx_ingest_diag_unlock();
 		return HANGDX_EIO;
 	}
-	err = load_stream(&l, fp);
+	/* read into an evidence of its own, then merge: a file that ev
+	 * already holds is not counted twice */
+	err = hangdx_evidence_new(ev->ctx, &l.ev);
+	if (!err) {
+		l.ev->maxrec = ev->maxrec;
+		err = load_stream(&l, fp);
+	}
 	if (fp != stdin)
 		fclose(fp);
+	if (!err)
+		err = hangdx_evidence_merge(ev, l.ev);
+	if (!err && l.ev->limit_warned)
+		ev->limit_warned = true;
+	hangdx_evidence_free(l.ev);
 	if (!err && l.bad)
 		err = HANGDX_EPARSE;
 	return err;

@@ -143,7 +143,7 @@ struct job {
 	bool pipeline;          /* decompress on a helper thread */
 	uint64_t inputs_ok;
 	int err;                /* first ENOMEM */
-	/* directories on the walk, for loop and repeat detection */
+	/* directories and files seen, for loop and repeat detection */
 	struct { dev_t dev; ino_t ino; } *dirs;
 	size_t ndir, capdir;
 	struct hx_map dirmap;   /* hash of (dev, ino) -> index in dirs */
@@ -1062,10 +1062,9 @@ out_free_task:
 	return err;
 }
 
-/* Directory entries are "T/name", T the type byte (see walk()). */
 static int name_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a + 2, *(char *const *)b + 2);
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static char *join(struct hangdx_ctx *ctx, const char *a, const char *b)
@@ -1079,20 +1078,22 @@ static char *join(struct hangdx_ctx *ctx, const char *a, const char *b)
 }
 
 static int walk(struct job *j, const char *fs, const char *display,
-		size_t stack_base, int depth);
+		int depth);
 
-/* Remember a directory; false if it was seen (a loop or a second link). */
-static uint64_t dir_key(const struct stat *st)
+static uint64_t seen_key(const struct stat *st)
 {
 	return hx_map_key((uint64_t)st->st_ino * 0x9e3779b97f4a7c15ull ^
 			  (uint64_t)st->st_dev);
 }
 
-/* Remember a directory; *fresh false if it was seen (a loop or a second
- * link).  A hash set: a tree of 100,000 directories is walked in linear
- * time. */
-static int dir_enter(struct job *j, const struct stat *st, size_t stack_base,
-		     const char *display, bool *fresh)
+/*
+ * Remember a directory or file by device and inode; *fresh false if it was
+ * seen (a symlink loop, a second link, a path given twice or inside
+ * another): each is read once.  A hash set: a tree of 100,000 files is
+ * walked in linear time.
+ */
+static int seen_enter(struct job *j, const struct stat *st,
+		      const char *display, bool *fresh)
 {
 	struct hx_map_slot *slot;
 	size_t i;
@@ -1100,23 +1101,26 @@ static int dir_enter(struct job *j, const struct stat *st, size_t stack_base,
 	int err = HANGDX_OK;
 
 	*fresh = true;
-	slot = hx_map_slot(j->ctx, &j->dirmap, dir_key(st), &err);
+	slot = hx_map_slot(j->ctx, &j->dirmap, seen_key(st), &err);
 	if (!slot)
 		return err;
 	if (slot->val >= 0) {
 		i = (size_t)slot->val;
 		if (j->dirs[i].dev == st->st_dev && j->dirs[i].ino == st->st_ino) {
 			*fresh = false;
-			diag(j->ctx, i >= stack_base ? HANGDX_WARNING : HANGDX_NOTE,
-			     display, 0, "%s; not read again",
-			     i >= stack_base ? "symlink loop"
-					     : "directory already read");
+			if (S_ISDIR(st->st_mode))
+				diag(j->ctx, HANGDX_WARNING, display, 0,
+				     "symlink loop or directory already read; "
+				     "not read again");
+			else
+				diag(j->ctx, HANGDX_NOTE, display, 0,
+				     "file already read; not read again");
 			return HANGDX_OK;
 		}
 	}
 	v = j->dirs;
 	err = hx_vec_reserve(j->ctx, &v, &j->capdir, j->ndir + 1,
-			     sizeof *j->dirs, (size_t)1 << 24);
+			     sizeof *j->dirs, (size_t)1 << 26);
 	if (err)
 		return err;
 	j->dirs = v;
@@ -1128,36 +1132,40 @@ static int dir_enter(struct job *j, const struct stat *st, size_t stack_base,
 	return HANGDX_OK;
 }
 
-/* An entry of a directory; regular files named so by readdir need no
- * stat (symlinks and unknown types are followed with one). */
+/* A directory to walk or a regular file to read, once each. */
+static int enter(struct job *j, const char *fs, const char *display,
+		 const struct stat *st, int depth)
+{
+	bool fresh;
+	int err = seen_enter(j, st, display, &fresh);
+
+	if (err || !fresh)
+		return err;
+	if (S_ISDIR(st->st_mode))
+		return walk(j, fs, display, depth);
+	return add_task(j, fs, display, NULL, 0, false);
+}
+
 static int walk_entry(struct job *j, const char *fs, const char *display,
-		      int depth, bool regular)
+		      int depth)
 {
 	struct stat st;
 
-	if (regular)
-		return add_task(j, fs, display, NULL, 0, false);
 	if (stat(fs, &st) != 0) {
 		diag(j->ctx, HANGDX_WARNING, display, 0, "cannot stat: %s",
 		     strerror(errno));
 		return HANGDX_OK;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		bool fresh;
-		int err = dir_enter(j, &st, 0, display, &fresh);
-
-		if (err || !fresh)
-			return err;
-		return walk(j, fs, display, 0, depth + 1);
-	}
+	if (S_ISDIR(st.st_mode))
+		return enter(j, fs, display, &st, depth + 1);
 	if (S_ISREG(st.st_mode))
-		return add_task(j, fs, display, NULL, 0, false);
+		return enter(j, fs, display, &st, depth);
 	diag(j->ctx, HANGDX_NOTE, display, 0, "not a regular file; skipped");
 	return HANGDX_OK;
 }
 
 static int walk(struct job *j, const char *fs, const char *display,
-		size_t stack_base, int depth)
+		int depth)
 {
 	DIR *d;
 	struct dirent *de;
@@ -1165,7 +1173,6 @@ static int walk(struct job *j, const char *fs, const char *display,
 	size_t n = 0, cap = 0, i;
 	int err = HANGDX_OK;
 
-	(void)stack_base;
 	if (depth > MAX_DIR_DEPTH) {
 		diag(j->ctx, HANGDX_WARNING, display, 0,
 		     "directories nested too deep; skipped");
@@ -1187,9 +1194,7 @@ static int walk(struct job *j, const char *fs, const char *display,
 		if (err)
 			break;
 		names = v;
-		/* the name after one byte: 'f' for a regular file */
-		names[n] = join(j->ctx, de->d_type == DT_REG ? "f" : "?",
-				de->d_name);
+		names[n] = hx_strdup(j->ctx, de->d_name);
 		if (!names[n])
 			err = HANGDX_ENOMEM;
 		else
@@ -1198,14 +1203,13 @@ static int walk(struct job *j, const char *fs, const char *display,
 	closedir(d);
 	qsort(names, n, sizeof *names, name_cmp);
 	for (i = 0; i < n && !err; i++) {
-		char *cfs = join(j->ctx, fs, names[i] + 2);
-		char *cdisp = join(j->ctx, display, names[i] + 2);
+		char *cfs = join(j->ctx, fs, names[i]);
+		char *cdisp = join(j->ctx, display, names[i]);
 
 		if (!cfs || !cdisp)
 			err = HANGDX_ENOMEM;
 		else
-			err = walk_entry(j, cfs, cdisp, depth,
-					 names[i][0] == 'f');
+			err = walk_entry(j, cfs, cdisp, depth);
 		hx_free(j->ctx, cfs);
 		hx_free(j->ctx, cdisp);
 	}
@@ -1229,14 +1233,8 @@ static int add_path(struct job *j, struct hangdx_evidence *ev,
 		     strerror(errno));
 		return file_skipped(&w, path, HX_FS_UNREADABLE, HX_S_UNREADABLE);
 	}
-	if (S_ISDIR(st.st_mode)) {
-		bool fresh;
-		int err = dir_enter(j, &st, 0, path, &fresh);
-
-		if (err || !fresh)
-			return err;
-		return walk(j, path, path, 0, 0);
-	}
+	if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
+		return enter(j, path, path, &st, 0);
 	return add_task(j, path, path, NULL, 0, false);
 }
 

@@ -98,27 +98,65 @@ static void test_merge_associative(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* Everything after the records: from the first summary line on. */
+static const char *summaries(const char *s)
+{
+	const char *p = strstr(s, "{\"kind\":\"file\"");
+
+	assert_non_null(p);
+	return p;
+}
+
 static void test_merge_dedup(void **state)
 {
 	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
-	struct hangdx_evidence *a = read_one(ctx, 0), *twice;
-	char *s1, *s2;
+	struct hangdx_evidence *a = read_one(ctx, 0), *b = read_one(ctx, 1);
+	struct hangdx_evidence *twice, *ab, *abab;
+	char *s1, *s2, *s3, *s4, *t;
 
 	(void)state;
-	/* the same file read on two machines: records are not doubled */
+	/* the same file read on two machines: records, files and counts are
+	 * not doubled (only "inputs" says two inputs were given) */
 	assert_int_equal(hangdx_evidence_new(ctx, &twice), HANGDX_OK);
 	assert_int_equal(hangdx_evidence_merge(twice, a), HANGDX_OK);
 	assert_int_equal(hangdx_evidence_merge(twice, a), HANGDX_OK);
+	assert_int_equal(twice->nrec, a->nrec);
+	assert_int_equal(twice->nfile, 1);
+	assert_int_equal(twice->c.lines, a->c.lines);
+	assert_int_equal(twice->c.bytes, a->c.bytes);
+	assert_int_equal(twice->c.files, 1);
+	assert_int_equal(twice->c.inputs, 2);
 	s1 = jsonl(a);
 	s2 = jsonl(twice);
-	assert_string_equal(strstr(s1, "{\"kind\":\"file\""),
-			    strstr(s1, "{\"kind\":\"file\""));
-	assert_int_equal(strstr(s2, "{\"kind\":\"file\"") - s2,
-			 strstr(s1, "{\"kind\":\"file\"") - s1);
+	t = strstr(s2, "{\"kind\":\"totals\"");
+	assert_non_null(t);
+	assert_int_equal(t - s2, strstr(s1, "{\"kind\":\"totals\"") - s1);
+	assert_int_equal(strncmp(s1, s2, (size_t)(t - s2)), 0);
+	/* overlapping sets: (a + b) + (a + b) = a + b */
+	assert_int_equal(hangdx_evidence_new(ctx, &ab), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(ab, a), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(ab, b), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_new(ctx, &abab), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(abab, ab), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(abab, ab), HANGDX_OK);
+	s3 = jsonl(ab);
+	s4 = jsonl(abab);
+	assert_int_equal(strstr(s4, "{\"kind\":\"file\"") - s4,
+			 strstr(s3, "{\"kind\":\"file\"") - s3);
+	assert_int_equal(abab->c.files, 2);
+	assert_int_equal(abab->c.lines, ab->c.lines);
+	assert_int_equal(strncmp(summaries(s3), summaries(s4),
+				 (size_t)(strstr(summaries(s3), "\"kind\":\"totals\"") -
+					  summaries(s3))), 0);
 	free(s1);
 	free(s2);
+	free(s3);
+	free(s4);
 	hangdx_evidence_free(a);
+	hangdx_evidence_free(b);
 	hangdx_evidence_free(twice);
+	hangdx_evidence_free(ab);
+	hangdx_evidence_free(abab);
 	hangdx_ctx_free(ctx);
 }
 
