@@ -12,7 +12,7 @@
 #            reused if it already holds a tree of that size
 #   RANKS    ranks of the generated job (default 16; GEN=sim and dense:
 #            derived from SIZE_MB)
-# Environment: HANGDX (default ./hangdx), REPEAT (default 3), GEN:
+# Environment: HANGDX (default ./hangdx), REPEAT (default 3), GEN (default sim):
 #   gen    bench/ingest-gen.py: few large files of INFO/DEBUG noise from six
 #          modules with one hang-relevant ERROR block per ~2000 lines
 #   sim    `hangdx simulate -p training-hang` at log_level=debug: 2,000
@@ -30,7 +30,7 @@ ranks=${3:-16}
 HANGDX=${HANGDX:-./hangdx}
 REPEAT=${REPEAT:-3}
 here=$(cd "$(dirname "$0")" && pwd)
-GEN=${GEN:-gen}
+GEN=${GEN:-sim}
 case $GEN in
 sim) ranks=$(( (size * 16 + 141) / 142 )) ;;
 dense) ranks=$((size * 6)) ;;

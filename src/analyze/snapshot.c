@@ -70,25 +70,49 @@ static int32_t map_get(struct hangdx_ctx *ctx, struct hx_map *m, uint64_t key,
 	return sl->val;
 }
 
-static const struct hangdx_diagnosis *sort_d;
+/* TS dump entries in file, dump, stream, line order: keys taken once,
+ * so the sort needs no look-up and no global context. */
+struct sqe_key {
+	uint32_t file, rec;
+	int64_t parent, stream;
+	uint64_t line;
+};
 
 static int sqe_cmp(const void *a, const void *b)
 {
-	const struct hangdx_diagnosis *d = sort_d;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const struct hx_rec *rx = &d->ev->recs[x], *ry = &d->ev->recs[y];
-	int64_t px = hx_dnum(d, x, HX_F_PARENT_LINE, -1);
-	int64_t py = hx_dnum(d, y, HX_F_PARENT_LINE, -1);
-	int64_t sx = hx_dnum(d, x, HX_F_STREAM, -1);
-	int64_t sy = hx_dnum(d, y, HX_F_STREAM, -1);
+	const struct sqe_key *x = a, *y = b;
 
-	if (rx->file != ry->file)
-		return rx->file < ry->file ? -1 : 1;
-	if (px != py)
-		return px < py ? -1 : 1;
-	if (sx != sy)
-		return sx < sy ? -1 : 1;
-	return rx->line < ry->line ? -1 : rx->line > ry->line;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int sort_sqes(struct snap *s)
+{
+	const struct hangdx_diagnosis *d = s->d;
+	struct sqe_key *k = hx_calloc(d->ctx, s->nsqe, sizeof *k);
+	size_t i;
+
+	if (!k)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < s->nsqe; i++) {
+		uint32_t rec = s->sqes[i];
+
+		k[i].file = d->ev->recs[rec].file;
+		k[i].rec = rec;
+		k[i].parent = hx_dnum(d, rec, HX_F_PARENT_LINE, -1);
+		k[i].stream = hx_dnum(d, rec, HX_F_STREAM, -1);
+		k[i].line = d->ev->recs[rec].line;
+	}
+	qsort(k, s->nsqe, sizeof *k, sqe_cmp);
+	for (i = 0; i < s->nsqe; i++)
+		s->sqes[i] = k[i].rec;
+	hx_free(d->ctx, k);
+	return HANGDX_OK;
 }
 
 /* Dumps sorted by (rank, stream, evidence order): the first of each
@@ -231,9 +255,8 @@ static void collect(struct snap *s)
 	if (s->err)
 		return;
 	dedupe_dumps(s);
-	sort_d = d;
 	if (s->nsqe)
-		qsort(s->sqes, s->nsqe, sizeof *s->sqes, sqe_cmp);
+		s->err = sort_sqes(s);
 }
 
 /* ---- the snapshot scenario and state ---- */

@@ -5,7 +5,6 @@
  * meet with small summaries; the sorted, de-duplicated view the writers
  * print.  Nothing here knows a log format.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ingest.h"
@@ -538,36 +537,36 @@ out_free_map:
 
 /* ---- sorted view ---- */
 
-struct sort_ctx {
-	const struct hangdx_evidence *ev;
-	const uint32_t *frank;          /* string id -> rank of path */
+/* Sort keys: comparing them needs no look-up into the records, so the
+ * sort walks one array, and no global context (sorts may run at once). */
+struct skey {
+	uint32_t frank;         /* rank of the file path in byte order */
+	uint32_t subkind;       /* sub << 8 | kind */
+	uint64_t line;
+	uint32_t idx;
 };
 
-static const struct sort_ctx *g_sort;   /* qsort has no context argument */
-
-static int rec_cmp(const void *a, const void *b)
+static int skey_cmp(const void *a, const void *b)
 {
-	const struct hx_rec *x = &g_sort->ev->recs[*(const uint32_t *)a];
-	const struct hx_rec *y = &g_sort->ev->recs[*(const uint32_t *)b];
-	uint32_t fx = g_sort->frank[x->file], fy = g_sort->frank[y->file];
+	const struct skey *x = a, *y = b;
 
-	if (fx != fy)
-		return fx < fy ? -1 : 1;
+	if (x->frank != y->frank)
+		return x->frank < y->frank ? -1 : 1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
-	if (x->sub != y->sub)
-		return x->sub < y->sub ? -1 : 1;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	if (x->subkind != y->subkind)
+		return x->subkind < y->subkind ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static const struct hangdx_evidence *g_paths;
+struct pkey {
+	const char *s;
+	uint32_t id;
+};
 
-static int path_cmp(const void *a, const void *b)
+static int pkey_cmp(const void *a, const void *b)
 {
-	return strcmp(hx_intern_str(&g_paths->strs, *(const uint32_t *)a),
-		      hx_intern_str(&g_paths->strs, *(const uint32_t *)b));
+	return strcmp(((const struct pkey *)a)->s, ((const struct pkey *)b)->s);
 }
 
 /* Rank of every file path in byte order; other strings get 0. */
@@ -575,7 +574,7 @@ static int path_ranks(const struct hangdx_evidence *ev, uint32_t **out)
 {
 	size_t ns = ev->strs.n ? ev->strs.n : 1, i, np = 0;
 	uint32_t *rank = hx_calloc(ev->ctx, ns, sizeof *rank);
-	uint32_t *ids = hx_calloc(ev->ctx, ns, sizeof *ids);
+	struct pkey *ids = hx_calloc(ev->ctx, ns, sizeof *ids);
 
 	if (!rank || !ids) {
 		hx_free(ev->ctx, rank);
@@ -587,59 +586,61 @@ static int path_ranks(const struct hangdx_evidence *ev, uint32_t **out)
 	for (i = 0; i < ev->nfile; i++)
 		rank[ev->files[i].path] = 1;
 	for (i = 0; i < ev->strs.n; i++)
-		if (rank[i])
-			ids[np++] = (uint32_t)i;
-	g_paths = ev;
-	qsort(ids, np, sizeof *ids, path_cmp);
+		if (rank[i]) {
+			ids[np].s = hx_intern_str(&ev->strs, (uint32_t)i);
+			ids[np++].id = (uint32_t)i;
+		}
+	qsort(ids, np, sizeof *ids, pkey_cmp);
 	for (i = 0; i < np; i++)
-		rank[ids[i]] = (uint32_t)i;
+		rank[ids[i].id] = (uint32_t)i;
 	hx_free(ev->ctx, ids);
 	*out = rank;
 	return HANGDX_OK;
 }
 
-static pthread_mutex_t sort_lock = PTHREAD_MUTEX_INITIALIZER;
-
 int hx_ev_sorted(const struct hangdx_evidence *ev, uint32_t **order,
 		 size_t *n)
 {
 	uint32_t *o, *frank;
-	struct sort_ctx sc;
+	struct skey *k;
 	size_t i, m = 0;
 	int err;
 
 	*order = NULL;
 	*n = 0;
 	o = hx_calloc(ev->ctx, ev->nrec ? ev->nrec : 1, sizeof *o);
-	if (!o)
-		return HANGDX_ENOMEM;
-	pthread_mutex_lock(&sort_lock);
+	k = hx_calloc(ev->ctx, ev->nrec ? ev->nrec : 1, sizeof *k);
+	if (!o || !k) {
+		err = HANGDX_ENOMEM;
+		goto out_free_keys;
+	}
 	err = path_ranks(ev, &frank);
+	if (err)
+		goto out_free_keys;
+	for (i = 0; i < ev->nrec; i++) {
+		const struct hx_rec *r = &ev->recs[i];
+
+		k[i].frank = frank[r->file];
+		k[i].subkind = (uint32_t)r->sub << 8 | r->kind;
+		k[i].line = r->line;
+		k[i].idx = (uint32_t)i;
+	}
+	hx_free(ev->ctx, frank);
+	qsort(k, ev->nrec, sizeof *k, skey_cmp);
+	for (i = 0; i < ev->nrec; i++) {
+		/* the same line read twice (an input given twice): once */
+		if (m && k[i].frank == k[i - 1].frank &&
+		    k[i].line == k[i - 1].line &&
+		    k[i].subkind == k[i - 1].subkind)
+			continue;
+		o[m++] = k[i].idx;
+	}
+out_free_keys:
+	hx_free(ev->ctx, k);
 	if (err) {
-		pthread_mutex_unlock(&sort_lock);
 		hx_free(ev->ctx, o);
 		return err;
 	}
-	for (i = 0; i < ev->nrec; i++)
-		o[i] = (uint32_t)i;
-	sc.ev = ev;
-	sc.frank = frank;
-	g_sort = &sc;
-	qsort(o, ev->nrec, sizeof *o, rec_cmp);
-	g_sort = NULL;
-	pthread_mutex_unlock(&sort_lock);
-	for (i = 0; i < ev->nrec; i++) {
-		const struct hx_rec *r = &ev->recs[o[i]], *p;
-
-		if (m) {
-			p = &ev->recs[o[m - 1]];
-			if (p->file == r->file && p->line == r->line &&
-			    p->sub == r->sub && p->kind == r->kind)
-				continue;
-		}
-		o[m++] = o[i];
-	}
-	hx_free(ev->ctx, frank);
 	*order = o;
 	*n = m;
 	return HANGDX_OK;
