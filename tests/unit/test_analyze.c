@@ -124,6 +124,104 @@ static void test_nomem(void **state)
 	assert_true(n > 10);
 }
 
+/* One report of each kind into memory; the first error. */
+static int write_reports(const struct hangdx_diagnosis *d)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+	int err;
+
+	assert_non_null(fp);
+	err = hangdx_diagnosis_write_text(d, fp, HANGDX_COLOR);
+	if (!err)
+		err = hangdx_diagnosis_write_json(d, fp);
+	if (!err)
+		err = hangdx_diagnosis_write_dot(d, fp);
+	if (!err)
+		err = hangdx_diagnosis_write_html(d, fp, NULL, HANGDX_HTML_QUOTE);
+	fclose(fp);
+	free(buf);
+	return err;
+}
+
+/* Every allocation of the report writers may fail: HANGDX_ENOMEM,
+ * nothing leaked, and the diagnosis still writes afterwards. */
+static void test_reports_nomem(void **state)
+{
+	long n;
+	int ok = 0;
+
+	(void)state;
+	for (n = 1; n < 20000 && !ok; n++) {
+		struct failalloc fa;
+		struct hangdx_ctx *ctx = failalloc_ctx(&fa, 0);
+		struct hangdx_evidence *ev = NULL;
+		struct hangdx_diagnosis *d = diagnose_text(ctx, &ev,
+							   mismatch_log);
+		int err;
+
+		fa.fail_at = fa.count + n;
+		err = write_reports(d);
+		assert_true(err == HANGDX_OK || err == HANGDX_ENOMEM);
+		ok = err == HANGDX_OK;
+		fa.fail_at = 0;
+		assert_int_equal(write_reports(d), HANGDX_OK);
+		hangdx_diagnosis_free(d);
+		hangdx_evidence_free(ev);
+		hangdx_ctx_free(ctx);
+		assert_int_equal(fa.live, 0);
+	}
+	assert_true(ok);
+	assert_true(n > 3);
+}
+
+/* The same on the simulated reference incident: a proven deadlock with
+ * its chain, graph and timeline, the log lines quoted from disk. */
+static void test_deadlock_reports_nomem(void **state)
+{
+	char dir[] = "/tmp/hangdx-test-XXXXXX", cmd[64];
+	struct hangdx_ctx *ctx0 = hangdx_ctx_new(NULL);
+	struct hangdx_scenario *sc = NULL;
+	struct hangdx_sim_opts so = { 0 };
+	struct hangdx_sim_summary sum;
+	long n;
+	int ok = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(hangdx_scenario_preset(ctx0, "reference", &sc), 0);
+	so.outdir = dir;
+	so.write_logs = 1;
+	assert_true(hangdx_simulate(ctx0, sc, &so, &sum) >= 0);
+	for (n = 1; n < 20000 && !ok; n++) {
+		struct failalloc fa;
+		struct hangdx_ctx *ctx = failalloc_ctx(&fa, 0);
+		struct hangdx_evidence *ev = NULL;
+		struct hangdx_diagnosis *d = NULL;
+		int err;
+
+		assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+		assert_int_equal(hangdx_ingest_path(ev, dir, NULL), HANGDX_OK);
+		assert_int_equal(hangdx_diagnose(ev, NULL, &d), HANGDX_OK);
+		assert_int_equal(hangdx_diagnosis_verdict(d), HANGDX_V_DEADLOCK);
+		fa.fail_at = fa.count + n;
+		err = write_reports(d);
+		assert_true(err == HANGDX_OK || err == HANGDX_ENOMEM);
+		ok = err == HANGDX_OK;
+		hangdx_diagnosis_free(d);
+		hangdx_evidence_free(ev);
+		hangdx_ctx_free(ctx);
+		assert_int_equal(fa.live, 0);
+	}
+	assert_true(ok);
+	assert_true(n > 3);
+	hangdx_scenario_free(sc);
+	hangdx_ctx_free(ctx0);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +229,8 @@ int main(void)
 		cmocka_unit_test(test_no_hang),
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_nomem),
+		cmocka_unit_test(test_reports_nomem),
+		cmocka_unit_test(test_deadlock_reports_nomem),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

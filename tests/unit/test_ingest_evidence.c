@@ -5,6 +5,8 @@
  * is valid UTF-8 whatever bytes the logs held; counters and ceilings.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include "testutil.h"
 #include "core/core.h"
 #include "ingest/ingest.h"
@@ -160,6 +162,8 @@ static void test_merge_dedup(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+static char g_saved[64];        /* evidence saved as JSON Lines, loaded */
+
 /* One run of everything public, under an allocator failing the Nth call. */
 static int run_all(struct hangdx_ctx *ctx)
 {
@@ -183,6 +187,8 @@ static int run_all(struct hangdx_ctx *ctx)
 					strlen(texts[1]), &one);
 	if (!err)
 		err = hangdx_evidence_merge(ev, ev2);
+	if (!err && g_saved[0])
+		err = hangdx_evidence_load(ev, g_saved);
 	if (!err) {
 		fp = open_memstream(&buf, &len);
 		err = hangdx_evidence_write_jsonl(ev, fp, HANGDX_EV_ALL);
@@ -196,12 +202,33 @@ static int run_all(struct hangdx_ctx *ctx)
 	return err;
 }
 
+/* Save the evidence of texts[1] as JSON Lines for run_all to load. */
+static void save_evidence(void)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev = read_one(ctx, 1);
+	int fd;
+	FILE *fp;
+
+	snprintf(g_saved, sizeof g_saved, "/tmp/hangdx-ev-XXXXXX");
+	fd = mkstemp(g_saved);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	assert_int_equal(hangdx_evidence_write_jsonl(ev, fp, HANGDX_EV_ALL),
+			 HANGDX_OK);
+	fclose(fp);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
 static void test_alloc_failure(void **state)
 {
 	struct failalloc fa;
 	long n;
 
 	(void)state;
+	save_evidence();
 	for (n = 2; n < 100000; n++) {
 		struct hangdx_ctx *ctx = failalloc_ctx(&fa, n);
 		int err;
@@ -216,6 +243,8 @@ static void test_alloc_failure(void **state)
 			break;                         /* never reached n */
 	}
 	assert_true(n > 20);
+	unlink(g_saved);
+	g_saved[0] = '\0';
 }
 
 static void test_json_is_utf8(void **state)
