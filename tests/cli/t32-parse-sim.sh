@@ -82,8 +82,13 @@ for b in bad[:10]:
 sys.exit(1 if bad else 0)
 EOF
 
-for p in reference rank-death mismatch link-error slow-rank healthy clock-skew; do
-	"$HANGDX" simulate -q -p "$p" -o "$p" > /dev/null 2>&1
+# training-hang at debug level: the evidence of the hang under 2,000 healthy
+# steps (folded kernel runs, the runtime's completion trace)
+for p in reference rank-death mismatch link-error slow-rank healthy clock-skew \
+	training-hang; do
+	level=info
+	[ "$p" = training-hang ] && level=debug
+	"$HANGDX" simulate -q -p "$p" --set log_level=$level -o "$p" > /dev/null 2>&1
 	if [ ! -f "$p/truth.json" ]; then
 		t_ok "simulate $p writes truth.json" false
 		continue
