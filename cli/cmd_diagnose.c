@@ -48,6 +48,9 @@ const struct cli_cmd cmd_diagnose = {
 	"      --evidence FILE   also read evidence saved by `parse --json`\n"
 	"                        (repeatable; merged with the logs read)\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
+	"      --threads N       1 to read on one thread (default: 2 when there\n"
+	"                        are several files)\n"
+	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
 	"      --color WHEN      never, always or auto (default; honours NO_COLOR)\n"
 	"  -h, --help            this help\n"
 	"\n"
@@ -63,6 +66,8 @@ struct dargs {
 	int nevid;
 	unsigned cores;
 	int color;          /* -1 auto */
+	int threads;        /* 0: default */
+	size_t max_records; /* 0: default */
 };
 
 static int parse_args(int argc, char **argv, struct dargs *a)
@@ -75,6 +80,8 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		{ "evidence", required_argument, NULL, 'e' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "color", required_argument, NULL, 'C' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "max-records", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -105,6 +112,24 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 				return EXIT_USAGE;
 			}
 			break;
+		case 't':
+			a->threads = (int)strtol(optarg, &end, 10);
+			if (*end || a->threads < 1 || a->threads > 2) {
+				cli_usage_error(&cmd_diagnose, "--threads takes 1 or 2");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'n': {
+			unsigned long long n = strtoull(optarg, &end, 10);
+
+			if (*end || *optarg == '-' || n == 0 || n > (1ull << 31)) {
+				cli_usage_error(&cmd_diagnose,
+						"--max-records takes 1 to 2147483648");
+				return EXIT_USAGE;
+			}
+			a->max_records = (size_t)n;
+			break;
+		}
 		case 'C':
 			if (strcmp(optarg, "never") == 0) a->color = 0;
 			else if (strcmp(optarg, "always") == 0) a->color = 1;
@@ -201,6 +226,8 @@ static int read_inputs(struct hangdx_evidence *ev, const struct dargs *a,
 		struct hangdx_ingest_opts io;
 
 		memset(&io, 0, sizeof io);
+		io.threads = a->threads;
+		io.max_records = a->max_records;
 		cli_progress_setup(&io.progress, &io.progress_ud);
 		err = hangdx_ingest_paths(ev, (const char *const *)argv + optind,
 					  (size_t)(argc - optind), &io);

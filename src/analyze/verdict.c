@@ -951,6 +951,11 @@ static void missing(struct hangdx_diagnosis *d)
 	if (unseen > 16)
 		MISSING("... and %u more ranks without logs", unseen - 16);
 	missing_device_logs(d);
+	if (d->ev->c.skipped[HX_S_RECORDS])
+		MISSING("record limit reached: %llu records were counted but not kept; "
+			"evidence read after that is not in this diagnosis (raise "
+			"--max-records)",
+			(unsigned long long)d->ev->c.skipped[HX_S_RECORDS]);
 	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG)
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");

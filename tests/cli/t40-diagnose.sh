@@ -34,6 +34,9 @@ import json; d=json.load(open('$T/th.json'))
 assert d['category']=='aicpu_exhaustion_deadlock' and d['proven'], d['category']
 assert any('op2000' in h['what'] for h in d['chain'] if h['kind']=='KERNEL_HCCL'), d['chain']"
 
+t_ok "record ceiling reached: named as missing evidence" sh -c "$HANGDX diagnose --max-records 300 --threads 1 $T/th 2>/dev/null | grep -q 'record limit reached'"
+t_exit 2 "--threads 3: usage error" $HANGDX diagnose --threads 3 "$T/th"
+
 # the same from an archive, and from saved evidence
 tar -C "$T" -czf "$T/ref.tar.gz" ref
 t_ok "archive input: same verdict" sh -c "$HANGDX diagnose --json $T/ref.tar.gz | grep -q '\"category\": \"aicpu_exhaustion_deadlock\"'"
