@@ -96,9 +96,12 @@ static int emit(struct hx_reader *r, struct hx_recb *b)
 		r->ev->c.skipped[HX_S_RECORDS]++;
 		if (!r->ev->limit_warned) {
 			r->ev->limit_warned = true;
-			hx_rdiag(r, HANGDX_WARNING, b->rec.line,
-				 "record limit (%zu) reached; further evidence "
-				 "is counted, not kept", r->ev->maxrec);
+			if (!r->ev->budget ||
+			    !atomic_exchange(&r->ev->budget->warned, true))
+				hx_rdiag(r, HANGDX_WARNING, b->rec.line,
+					 "record limit (%zu) reached; further "
+					 "evidence is counted, not kept",
+					 r->ev->maxrec);
 		}
 		return HANGDX_OK;
 	}

@@ -254,6 +254,7 @@ struct hx_counts {
 struct hx_budget {
 	atomic_size_t used;
 	size_t max;
+	atomic_bool warned;     /* the ceiling was reported once */
 };
 
 struct hangdx_evidence {

@@ -1326,6 +1326,7 @@ static int crew_start(struct job *j, struct hangdx_evidence *ev,
 	c->nw = nw;
 	j->budget.max = ev->maxrec > base ? ev->maxrec - base : 0;
 	atomic_store(&j->budget.used, 0);
+	atomic_store(&j->budget.warned, false);
 	err = worker_init(&c->w[0], j, ev);
 	if (!err && nw == 2) {
 		err = hangdx_evidence_new(j->ctx, &c->ev2);
