@@ -1737,22 +1737,52 @@ static bool kernel_repeat(struct hx_reader *r, const struct hx_prefix *p,
 	return true;
 }
 
+/* Parse a held line now, to keep it: the reader looks as it did when the
+ * line was read, and is put back after. */
+static int replay(struct hx_reader *r, const struct hx_rawline *l,
+		  uint64_t folded)
+{
+	uint64_t line = r->line, off = r->off;
+	uint16_t sub = r->sub;
+	bool trail = r->ffts_trail;
+	const char *cur = r->cur;
+	size_t ncur = r->ncur;
+	int err;
+
+	struct hx_ctxline ctx = r->ctxline;
+
+	r->line = l->line;
+	r->off = l->off;
+	r->replaying = true;
+	r->replay_folded = folded;
+	err = hx_families_line(r, l->s, l->len);
+	r->replaying = false;
+	r->replay_folded = 0;
+	r->line = line;
+	r->off = off;
+	r->sub = sub;
+	r->ffts_trail = trail;
+	r->cur = cur;
+	r->ncur = ncur;
+	r->ctxline = ctx;
+	return err;
+}
+
 /* The held kernel run of slot k becomes records: its start (with the
  * count of earlier runs folded into it) and its end. */
 static int held_flush(struct hx_reader *r, struct hx_krun *k)
 {
-	struct hx_recb *h = &r->held[2 * (size_t)(k - r->krun)];
+	struct hx_rawline *h = &r->held[2 * (size_t)(k - r->krun)];
+	uint8_t n = k->nheld;
+	uint64_t folded = k->folded;
 	int err = HANGDX_OK;
 
-	if (k->nheld >= 1) {
-		if (k->folded)
-			hx_rb_num(&h[0], HX_F_FOLDED_RUNS, (int64_t)k->folded);
-		err = emit(r, &h[0]);
-	}
-	if (!err && k->nheld == 2)
-		err = emit(r, &h[1]);
 	k->nheld = 0;
 	k->folded = 0;
+	if (n >= 1)
+		err = replay(r, &h[0], folded);
+	if (!err && n == 2)
+		err = replay(r, &h[1], 0);
 	return err;
 }
 
@@ -1767,64 +1797,64 @@ static int held_flush_all(struct hx_reader *r)
 	return err;
 }
 
-static bool state_ok(const struct hx_recb *b)
+static void hold(struct hx_reader *r, struct hx_krun *k, int i)
 {
-	size_t i;
+	struct hx_rawline *l = &r->held[2 * (size_t)(k - r->krun) + (size_t)i];
 
-	for (i = 0; i < b->n; i++)
-		if (b->f[i].key == HX_F_STATUS)
-			return strcmp(hx_ev_str(b->ev, b->f[i].str), "ok") == 0;
-	return false;
+	l->line = r->line;
+	l->off = r->off;
+	l->len = r->ncur;
+	memcpy(l->s, r->cur, r->ncur);
 }
 
 /*
  * A healthy job logs a kernel start and end for every op, millions over
  * its life; the hang needs only the last ones.  Per kernel stream, the
- * latest start/end pair that ended ok is held back; when the next start
- * comes, the held pair is folded (counted in folded_runs of the start
- * that is kept).  Anything else -- a start without an end, an end not
- * ok, a status line, the end of the file, any ERROR line in the file --
- * turns what is held into records first, and after an ERROR line nothing
- * is folded: a run that may overlap the hang is always kept.
+ * latest start/end pair that ended ok is held back as text; when the next
+ * start comes, the held pair is folded (counted in folded_runs of the
+ * start that is kept) without ever being parsed.  Anything else -- a
+ * start without an end, an end not ok, a status line, the end of the
+ * file, any ERROR line in the file -- turns what is held into records
+ * first, and after an ERROR line nothing is folded: a run that may
+ * overlap the hang is always kept.  True if the line was taken.
  */
-static int kernel_life(struct hx_reader *r, const struct hx_prefix *p,
-		       struct hx_recb *b, const char *what)
+static bool kernel_fold(struct hx_reader *r, const struct hx_prefix *p,
+			bool start, int *err)
 {
-	bool start = strcmp(what, "start") == 0;
-	struct hx_krun *k;
-	struct hx_recb *h;
+	const char *s = p->body, *v;
+	size_t n = p->bodylen, vl;
 	int64_t stream = -1;
-	size_t i;
-	int err;
+	struct hx_krun *k;
 
-	for (i = 0; i < b->n; i++)
-		if (b->f[i].key == HX_F_STREAM)
-			stream = b->f[i].num;
-	if (r->no_fold || !r->held || b->err || stream < 0 ||
-	    (!start && strcmp(what, "end") != 0) ||
+	*err = HANGDX_OK;
+	if (r->no_fold || r->replaying || !r->held || !r->cur ||
+	    r->ncur > HX_HELD_LINE || p->level == HX_LV_ERROR ||
+	    p->level == HX_LV_CRITICAL || p->level == HX_LV_WARNING ||
+	    !hx_after(s, n, "streamId:", ",. ", &v, &vl) ||
+	    !hx_parse_i64(v, vl, &stream) || stream < 0 ||
 	    !(k = krun_slot(r, p->pid, stream)))
-		return emit(r, b);
-	h = &r->held[2 * (size_t)(k - r->krun)];
+		return false;
 	if (start) {
 		if (k->nheld == 2) {
 			k->folded++;
 			k->nheld = 0;
 			r->fs.records += 2;     /* counted as if kept */
-		} else if (k->nheld && (err = held_flush(r, k)) != 0) {
-			return err;
+		} else if (k->nheld && (*err = held_flush(r, k)) != 0) {
+			return true;
 		}
-		h[0] = *b;
+		hold(r, k, 0);
 		k->nheld = 1;
-		return HANGDX_OK;
+		return true;
 	}
-	if (k->nheld == 1 && state_ok(b)) {
-		h[1] = *b;
+	if (k->nheld == 1 && hx_after(s, n, "state[", "]", &v, &vl) &&
+	    vl == 2 && memcmp(v, "ok", 2) == 0) {
+		hold(r, k, 1);
 		k->nheld = 2;
-		return HANGDX_OK;
+		return true;
 	}
-	if (k->nheld && (err = held_flush(r, k)) != 0)
-		return err;
-	return emit(r, b);
+	if (k->nheld)
+		*err = held_flush(r, k);
+	return false;
 }
 
 int hx_families_end(struct hx_reader *r)
@@ -1851,6 +1881,10 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 	uint64_t h = 0;
 	int err;
 
+	if (!status && (strcmp(what, "start") == 0 || strcmp(what, "end") == 0)) {
+		if (kernel_fold(r, p, what[0] == 's', &err) || err)
+			return err;
+	}
 	if (status) {
 		int64_t stream = -1;
 
@@ -1858,6 +1892,8 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 		if (hx_after(s, n, "streamId:", ",. ", &v, &vl))
 			hx_parse_i64(v, vl, &stream);
 		k = krun_slot(r, p->pid, stream);
+		if (k && k->nheld && (err = held_flush(r, k)) != 0)
+			return err;
 		if (kernel_repeat(r, p, k, h))
 			return HANGDX_OK;
 		same = k && krun_same(k, s, n, h);
@@ -1869,10 +1905,10 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 		put_u64(&b, HX_F_CORE, v, vl);
 	if (!status && hx_after(s, n, "state[", "]", &v, &vl))
 		hx_rb_str(&b, HX_F_STATUS, v, vl);
+	if (r->replaying && r->replay_folded)
+		hx_rb_num(&b, HX_F_FOLDED_RUNS, (int64_t)r->replay_folded);
 	if (!status)
-		return kernel_life(r, p, &b, what);
-	if (k && k->nheld && (err = held_flush(r, k)) != 0)
-		return err;
+		return emit(r, &b);
 	if (same)
 		hx_rb_num(&b, HX_F_REPEATS, 2);        /* the last field */
 	before = r->ev->nrec;
@@ -2168,6 +2204,8 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 	int err;
 
 	r->sub = 0;
+	r->cur = s;
+	r->ncur = n;
 	if (!hx_parse_prefix(s, n, &p)) {
 		if (r->ffts_trail && trail_entries(s, n))
 			return ffts_trail(r, NULL, s, n);

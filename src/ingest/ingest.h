@@ -287,6 +287,14 @@ int hx_field_from_name(const char *s, size_t n);
 /* Record builder: fields are interned as they are added. */
 #define HX_MAX_FIELDS 64
 #define HX_KRUN_SLOTS 64
+#define HX_HELD_LINE 1024
+
+/* A log line held back unparsed (families.c: healthy kernel runs). */
+struct hx_rawline {
+	uint64_t line, off;
+	size_t len;
+	char s[HX_HELD_LINE];
+};
 struct hx_recb {
 	struct hangdx_evidence *ev;
 	struct hx_rec rec;
@@ -447,7 +455,7 @@ struct hx_reader {
 	uint64_t line, off;         /* of the line being handled */
 	uint16_t sub;               /* records emitted for this line */
 	/* context for continuation lines */
-	struct {
+	struct hx_ctxline {
 		bool valid;
 		uint64_t line;
 		int64_t pid, tid, ts;
@@ -473,8 +481,12 @@ struct hx_reader {
 		uint8_t nheld;
 		uint64_t folded;
 	} krun[HX_KRUN_SLOTS];
-	struct hx_recb *held;       /* 2 * HX_KRUN_SLOTS, the worker's */
+	struct hx_rawline *held;    /* 2 * HX_KRUN_SLOTS, the worker's */
 	bool no_fold;               /* an ERROR line was seen: keep all */
+	bool replaying;             /* parsing a held line, to keep it */
+	uint64_t replay_folded;     /* runs folded into the line replayed */
+	const char *cur;            /* the line being handled, whole */
+	size_t ncur;
 	/* per-file summary being built */
 	struct hx_filesum fs;
 	unsigned diag_left[HX_S_COUNT];

@@ -161,7 +161,7 @@ struct worker {
 	uint64_t ok;            /* inputs read */
 	int last_status;        /* enum hx_fstatus of the last file */
 	char *pipebuf[PIPE_BUFS];       /* for the pipeline, made once */
-	struct hx_recb *held;           /* held kernel runs (families.c) */
+	struct hx_rawline *held;        /* held kernel runs (families.c) */
 	int err;
 	pthread_t th;
 	uint64_t unreported;    /* bytes read since the last progress call */
