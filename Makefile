@@ -75,9 +75,11 @@ bench: all
 fuzz:
 	@sh fuzz/run.sh
 
+# the sanitizer build goes to build-asan, or to B when one is given
+ASAN_B := $(if $(filter build,$(B)),build-asan,$(B))
 asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	$(MAKE) B=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+	$(MAKE) B=$(ASAN_B) OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
 		XLDFLAGS="-fsanitize=address,undefined" test
 
 VERSION := $(shell sed -n 's/^\#define HANGDX_VERSION "\(.*\)"/\1/p' include/hangdx.h)
@@ -85,14 +87,20 @@ INSTALLED := bin/hangdx lib/libhangdx.a lib/libhangdx.so include/hangdx.h \
 	lib/pkgconfig/hangdx.pc share/man/man1/hangdx.1 \
 	share/bash-completion/completions/hangdx
 
-# every unit test program under valgrind's memcheck (leaks and errors fail)
-valgrind: all $(UT_BIN)
+# every unit test program, then the CLI scripts of tests/valgrind-cli.sh
+# with each run of hangdx, under valgrind's memcheck (errors and definite
+# or indirect leaks fail)
+valgrind: all $(UT_BIN) $(FZ_BIN)
 	@fail=0; for t in $(UT_BIN); do \
 		printf '%-40s ' "$$t"; \
 		if valgrind -q --error-exitcode=9 --leak-check=full \
 			--errors-for-leak-kinds=definite,indirect $$t > $(B)/valgrind-$$(basename $$t).log 2>&1; \
 		then echo ok; else echo "FAILED (see $(B)/valgrind-$$(basename $$t).log)"; fail=1; fi; \
-	done; exit $$fail
+	done; \
+	HANGDX=./$(BIN) B=$(B) sh tests/valgrind-cli.sh || fail=1; \
+	if [ $$fail -eq 0 ]; then echo "valgrind: unit programs and CLI scripts clean"; \
+	else echo "valgrind: FAILED (reports in $(B)/valgrind-*.log and $(B)/valgrind-cli/)"; fi; \
+	exit $$fail
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -177,38 +177,76 @@ static int put_html(const struct job *j, FILE *fp)
 	return hangdx_diagnosis_write_html(j->d, fp, j->svg, HANGDX_HTML_QUOTE);
 }
 
+/* A device or a FIFO (/dev/stdout, a pipe): written to as it is. */
+static int write_stream(const char *path, const struct job *j, put_fn *fn)
+{
+	FILE *fp = fopen(path, "w");
+	const char *why = NULL;
+	int err;
+
+	if (!fp) {
+		why = strerror(errno);
+	} else {
+		err = fn(j, fp);
+		if (err)
+			why = hangdx_strerror(err);
+		if (fclose(fp) != 0 && !why)
+			why = strerror(errno);
+	}
+	if (!why)
+		return 0;
+	fprintf(stderr, "%s diagnose: cannot write %s: %s\n", cli_prog, path, why);
+	return -1;
+}
+
 /* Write a file through a temporary name, renamed when complete; with
- * the mode of an ordinary file (mkstemp makes 0600). */
+ * the mode of an ordinary file (mkstemp makes 0600).  0, or -1 when it
+ * could not be written (said on stderr, with the path and why). */
 static int write_file(const char *path, const struct job *j, put_fn *fn)
 {
 	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	mode_t um = umask(0);
+	char *tmp;
+	mode_t um;
+	const char *why = NULL;
+	struct stat st;
 	FILE *fp;
 	int fd, err;
 
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return write_stream(path, j, fn);
+	tmp = malloc(n);
+	um = umask(0);
 	umask(um);
-
-	if (!tmp)
-		return HANGDX_ENOMEM;
+	if (!tmp) {
+		why = hangdx_strerror(HANGDX_ENOMEM);
+		goto out_say;
+	}
 	snprintf(tmp, n, "%s.tmp-XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
-		if (fd >= 0)
+		why = strerror(errno);
+		if (fd >= 0) {
 			close(fd);
-		free(tmp);
-		return HANGDX_EIO;
+			unlink(tmp);
+		}
+		goto out_say;
 	}
 	fchmod(fd, 0666 & ~um);
 	err = fn(j, fp);
-	if (fclose(fp) != 0 && !err)
-		err = HANGDX_EIO;
-	if (!err && rename(tmp, path) != 0)
-		err = HANGDX_EIO;
 	if (err)
+		why = hangdx_strerror(err);
+	if (fclose(fp) != 0 && !why)
+		why = strerror(errno);
+	if (!why && rename(tmp, path) != 0)
+		why = strerror(errno);
+	if (why)
 		unlink(tmp);
+out_say:
 	free(tmp);
-	return err;
+	if (!why)
+		return 0;
+	fprintf(stderr, "%s diagnose: cannot write %s: %s\n", cli_prog, path, why);
+	return -1;
 }
 
 static int read_inputs(struct hangdx_evidence *ev, const struct dargs *a,
@@ -498,7 +536,7 @@ static char *render_svg(const struct hangdx_diagnosis *d)
 	return svg;
 }
 
-/* 0, a library error, or -1 when --svg could not be written (said). */
+/* 0, a library error, or -1 when a file could not be written (said). */
 static int report(const struct hangdx_diagnosis *d, const struct dargs *a)
 {
 	int color = a->color < 0 ? cli_color(stdout) : a->color;

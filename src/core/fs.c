@@ -2,6 +2,9 @@
  * fs.c - the file-system edge of the library: output files written to a
  * temporary name and renamed when complete (an existing output is never
  * truncated before the new one is whole), directory creation and removal.
+ * A path that exists and is not a regular file or a directory (a device
+ * such as /dev/stdout or /dev/null, a FIFO) is written to directly:
+ * renaming over it would replace the device with a file.
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
@@ -18,8 +21,14 @@ int hx_outfile_open(struct hangdx_ctx *ctx, struct hx_outfile *o,
 {
 	size_t n = strlen(path) + 32;
 	int fd, err = HANGDX_ENOMEM;
+	struct stat st;
 
 	memset(o, 0, sizeof *o);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		o->fp = fopen(path, "w");       /* a device or a FIFO */
+		return o->fp ? HANGDX_OK : HANGDX_EIO;
+	}
 	o->path = hx_strdup(ctx, path);
 	o->tmp = hx_alloc(ctx, n);
 	if (!o->path || !o->tmp)
@@ -57,6 +66,10 @@ int hx_outfile_commit(struct hangdx_ctx *ctx, struct hx_outfile *o)
 
 	if (fclose(o->fp) != 0)
 		bad = 1;
+	if (!o->tmp) {                  /* written in place */
+		outfile_release(ctx, o);
+		return bad ? HANGDX_EIO : HANGDX_OK;
+	}
 	if (!bad) {
 		/* mkstemp makes 0600; outputs are ordinary files */
 		mode_t um = umask(0);
@@ -75,7 +88,8 @@ void hx_outfile_abort(struct hangdx_ctx *ctx, struct hx_outfile *o)
 {
 	if (o->fp) {
 		fclose(o->fp);
-		unlink(o->tmp);
+		if (o->tmp)
+			unlink(o->tmp);
 	}
 	outfile_release(ctx, o);
 }

@@ -397,6 +397,32 @@ static size_t bfs_cycle(struct hx_wgraph *g, const struct csr *fw,
 	return bestlen;
 }
 
+/* A node on a cycle of never-released nodes: walk from the first one
+ * along never-released successors until a node repeats (every such node
+ * has one: a task waits for at least one, a pool's holders are all
+ * blocked).  -1 if there is none.  seen: nnodes scratch entries. */
+static int32_t node_on_cycle(const struct hx_wgraph *g, const struct csr *fw,
+			     int32_t *seen)
+{
+	size_t i;
+	uint32_t n, k;
+
+	for (i = 0; i < g->nnodes && g->released[i]; i++)
+		;
+	if (i == g->nnodes)
+		return -1;
+	memset(seen, 0, g->nnodes * sizeof *seen);
+	for (n = (uint32_t)i; !seen[n]; n = fw->adj[k]) {
+		seen[n] = 1;
+		for (k = fw->first[n]; k < fw->first[n + 1] &&
+				       g->released[fw->adj[k]]; k++)
+			;
+		if (k == fw->first[n + 1])
+			return -1;
+	}
+	return (int32_t)n;
+}
+
 static int find_cycle(struct hx_wgraph *g)
 {
 	struct csr fw;
@@ -422,6 +448,12 @@ static int find_cycle(struct hx_wgraph *g)
 		}
 		if (len)
 			break;
+	}
+	if (!len) {     /* no cycle through the nodes tried: walk to one */
+		int32_t m = node_on_cycle(g, &fw, parent);
+		if (m >= 0)
+			len = bfs_cycle(g, &fw, (uint32_t)m, parent, queue, best,
+					0);
 	}
 	g->cycle = best;
 	g->ncycle = len;

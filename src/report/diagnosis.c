@@ -27,12 +27,37 @@ static const char *col(const struct out *o, const char *c)
 	return o->color ? c : "";
 }
 
-/* Print s without control bytes (log text may hold escapes). */
+/* Print the n bytes at s without control bytes, C0 or C1 (log text may
+ * hold terminal escapes), and with U+FFFD for bytes that are not UTF-8
+ * (GBK logs, truncation).  s is part of a NUL-terminated string. */
+static void put_clean_n(FILE *fp, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	size_t k;
+
+	while (p < end) {
+		if (*p < 0x80) {
+			if (*p >= 0x20 && *p != 0x7f)
+				fputc(*p, fp);
+			p++;
+			continue;
+		}
+		k = hx_utf8_len(p);
+		if (k == 0 || k > (size_t)(end - p)) {
+			fputs("\xef\xbf\xbd", fp);
+			p++;
+			continue;
+		}
+		if (!(p[0] == 0xc2 && p[1] < 0xa0))     /* not C1 */
+			fwrite(p, 1, k, fp);
+		p += k;
+	}
+}
+
 static void put_clean(FILE *fp, const char *s)
 {
-	for (; s && *s; s++)
-		if ((unsigned char)*s >= 0x20 && *s != 0x7f)
-			fputc(*s, fp);
+	if (s)
+		put_clean_n(fp, s, strlen(s));
 }
 
 /* Word-wrap text at width; the first line at indent, the others at
@@ -56,9 +81,7 @@ static void wrap(FILE *fp, const char *text, int indent, int hang, int width)
 			fputc(' ', fp);
 			col_at++;
 		}
-		for (; w < p; w++)      /* log text: no control bytes */
-			if ((unsigned char)*w >= 0x20 && *w != 0x7f)
-				fputc(*w, fp);
+		put_clean_n(fp, w, (size_t)n);  /* log text: no control bytes */
 		col_at += n;
 		while (*p == ' ')
 			p++;
@@ -189,15 +212,23 @@ int hangdx_diagnosis_write_text(const struct hangdx_diagnosis *d, FILE *fp,
 static void jstr(FILE *fp, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n;
 
 	fputc('"', fp);
 	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
+		if (*p == '"' || *p == '\\') {
 			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f || *p == '<' || *p == '>' || *p == '&')
+		} else if (*p < 0x20 || *p == 0x7f || *p == '<' || *p == '>' ||
+			   *p == '&') {
 			fprintf(fp, "\\u%04x", *p);
-		else
+		} else if (*p < 0x80) {
 			fputc(*p, fp);
+		} else if ((n = hx_utf8_len(p)) != 0) {  /* valid UTF-8 */
+			fwrite(p, 1, n, fp);
+			p += n - 1;
+		} else {                                 /* GBK, binary */
+			fputs("\\ufffd", fp);
+		}
 	}
 	fputc('"', fp);
 }

@@ -15,9 +15,12 @@
 #define MAX_DOT (64u << 20)
 
 /* A DOT double-quoted string body: escape quote and backslash, drop
- * control bytes (newlines become the \n escape of DOT). */
+ * control bytes (newlines become the \n escape of DOT), U+FFFD for bytes
+ * that are not UTF-8 (Graphviz reads UTF-8). */
 void hx_dot_escape(struct hx_buf *b, const char *s)
 {
+	size_t n;
+
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
@@ -29,7 +32,16 @@ void hx_dot_escape(struct hx_buf *b, const char *s)
 		}
 		if (c < 0x20 || c == 0x7f)
 			continue;
-		hx_buf_putc(b, (char)c);
+		if (c >= 0x80) {
+			n = hx_utf8_len((const unsigned char *)s);
+			if (n == 0) {
+				hx_buf_puts(b, "\xef\xbf\xbd");
+				continue;
+			}
+			while (--n)
+				hx_buf_putc(b, *s++);
+		}
+		hx_buf_putc(b, *s);
 	}
 }
 

@@ -105,8 +105,7 @@ static const char css[] =
 
 /* ---- escaping ---- */
 
-/* Length of the valid UTF-8 sequence at p, or 0. */
-static size_t utf8_len(const unsigned char *p)
+size_t hx_utf8_len(const unsigned char *p)
 {
 	unsigned c = p[0];
 	size_t n, i;
@@ -148,7 +147,7 @@ void hx_html_escape(FILE *fp, const char *s)
 			if (*p < 0x80) {
 				if (*p >= 0x20 && *p != 0x7f)
 					fputc(*p, fp);
-			} else if ((n = utf8_len(p)) != 0) {
+			} else if ((n = hx_utf8_len(p)) != 0) {
 				fwrite(p, 1, n, fp);
 				p += n;
 				continue;

@@ -18,6 +18,10 @@ int hx_report_dot(struct hx_buf *b, const struct hx_wgraph *g,
 /* Append s escaped for a DOT double-quoted string. */
 void hx_dot_escape(struct hx_buf *b, const char *s);
 
+/* Length of the valid UTF-8 sequence at p (2 to 4 bytes, no overlong
+ * form, no surrogate, at most U+10FFFF), or 0 (html.c).  p points to a
+ * byte >= 0x80 of a NUL-terminated string. */
+size_t hx_utf8_len(const unsigned char *p);
 /* Write s escaped for HTML text and quoted attribute values (html.c):
  * & < > " ' as references, control bytes dropped (tab and newline kept),
  * bytes that are not UTF-8 as U+FFFD. */

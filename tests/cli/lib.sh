@@ -10,6 +10,25 @@ trap 'rm -rf "$T"' EXIT
 _n=0
 _fail=0
 
+# HANGDX_WRAP: a command put before every run of hangdx, e.g. valgrind
+# (tests/valgrind-cli.sh sets it).  $HANGDX becomes a small script that
+# runs the wrapper, so "$HANGDX", sh -c strings and helpers that read
+# $HANGDX from the environment all go through it.  t_wrapped tells the
+# cases that measure memory or use ulimit to skip.
+if [ -n "${HANGDX_WRAP:-}" ] && [ -z "${HANGDX_REAL:-}" ]; then
+	HANGDX_REAL=$HANGDX
+	export HANGDX_REAL
+	mkdir "$T/.wrap"
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$HANGDX_WRAP" "$HANGDX_REAL" \
+		> "$T/.wrap/hangdx"
+	chmod +x "$T/.wrap/hangdx"
+	HANGDX=$T/.wrap/hangdx
+	export HANGDX
+fi
+t_wrapped() {
+	[ -n "${HANGDX_WRAP:-}" ]
+}
+
 t_ok() {
 	desc=$1
 	shift
