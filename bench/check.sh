@@ -7,7 +7,8 @@
 #     its partial-order reduction on, -DSAFETY, cc -O2): states stored,
 #     states per second and total time; SPIN's total includes spin -a and
 #     the C compile, "pan" is the search alone (goal: 10x faster);
-#  4. scale: the largest scenarios decided within 10 s.
+#  4. scale: the largest scenarios decided within 10 s (the load average
+#     is printed: the machine may be shared).
 # Results are recorded in docs/PERFORMANCE.md ("Static checker").
 HANGDX=${HANGDX:-./hangdx}
 out=${BENCH_OUT:-bench/out}/check
@@ -34,7 +35,7 @@ t0=$(now)
 	--sweep retry=on,off --max-memory 2G > "$out/sweep.txt" 2>&1
 t1=$(now)
 grep '^safe limit' "$out/sweep.txt"
-printf 'sweep: 64 checks in %.1f s\n' "$(secs "$t0" "$t1")"
+printf 'sweep: 64 checks in %.2f s\n' "$(secs "$t0" "$t1")"
 
 echo "-- 3. against SPIN on the same models"
 printf '%-22s %-13s %9s %8s %10s | %-13s %9s %8s %8s %10s | %7s %7s\n' model \
@@ -76,25 +77,35 @@ else
 fi
 
 echo "-- 4. scale: decided within 10 s?"
-printf '%-52s %-14s %10s %8s %8s\n' scenario verdict states seconds "rss MB"
+printf '%-60s %-14s %10s %8s %8s\n' scenario verdict states seconds "rss MB"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 while read args; do
+	case $args in -p*) ;; *) args="-p reference $args" ;; esac
 	/usr/bin/time -f "%e %M" -o "$out/scale.time" timeout 10 "$HANGDX" check -q \
-		--preset reference $args --max-memory 8G > "$out/scale.txt" 2>&1
+		$args --max-memory 8G > "$out/scale.txt" 2>&1
 	set -- $(field "$out/scale.txt") x x x x
 	v=$4
 	grep -q '^verdict' "$out/scale.txt" || v="(over 10 s)"
-	printf '%-52s %-14s %10s %8s %8.0f\n' "$args" "$v" "$1" \
+	printf '%-60s %-14s %10s %8s %8.0f\n' "$args" "$v" "$1" \
 		"$(tail -1 "$out/scale.time" | cut -d' ' -f1)" \
 		"$(echo "$(tail -1 "$out/scale.time" | cut -d' ' -f2) / 1024" | bc -l)"
 done <<'EOF'
 --set communicators=16
 --set communicators=16 --set retry=off
+--set communicators=16 --set retry=off --no-pool-abstraction
 --set ranks=4 --set communicators=16
 --set ranks=8 --set communicators=16
 --set ranks=64 --set communicators=16
+--set ranks=256 --set communicators=16
 --set ranks=4 --set communicators=5
+--set ranks=64 --set communicators=5
 --set ranks=16 --set communicators=4 --set retry=off
 --set ranks=64 --set communicators=4 --set retry=off
 --set ranks=16 --set communicators=8 --set retry=off
 --set ranks=64 --set communicators=16 --set retry=off
+--set ranks=4 --set communicators=16 --set retry=off --no-pool-abstraction
+--set ranks=256 --set communicators=16 --set retry=off
+--set ranks=1024 --set communicators=16 --set retry=off
+-p reference-safe --set ranks=4
+-p reference-safe --set ranks=8
 EOF

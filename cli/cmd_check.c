@@ -35,6 +35,8 @@ const struct cli_cmd cmd_check = {
 	"      --max-memory SIZE   memory for visited states (default 1GiB)\n"
 	"      --no-por            no partial-order reduction\n"
 	"      --no-symmetry       no symmetry reduction\n"
+	"      --no-pool-abstraction\n"
+	"                          no search with AICPU pools that never run out\n"
 	"  -q, --quiet             only the verdict line\n"
 	"  -h, --help              this help\n"
 	"\n"
@@ -73,6 +75,7 @@ static const struct option longopts[] = {
 	{ "max-memory", required_argument, NULL, 'M' },
 	{ "no-por", no_argument, NULL, 'R' },
 	{ "no-symmetry", no_argument, NULL, 'Y' },
+	{ "no-pool-abstraction", no_argument, NULL, 'A' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -197,6 +200,7 @@ static int parse_opt(struct check_args *a, int c)
 		return 0;
 	case 'R': a->o.no_por = 1; return 0;
 	case 'Y': a->o.no_symmetry = 1; return 0;
+	case 'A': a->o.no_pool_abstraction = 1; return 0;
 	case 'q': a->quiet = 1; return 0;
 	case 'h': cli_help(&cmd_check, stdout); return -1;
 	default:
@@ -295,11 +299,12 @@ static void print_verdict(const struct hangdx_scenario *sc,
 		printf(" after %zu steps%s", hangdx_check_witness_len(ck),
 		       v == HANGDX_CHECK_DEADLOCK ? ": a wait cycle" :
 		       ": stuck without a wait cycle");
-	printf(" (%llu states, %llu transitions, %.3f s%s)\n",
+	printf(" (%llu states, %llu transitions, %.3f s%s%s)\n",
 	       (unsigned long long)hangdx_check_states(ck),
 	       (unsigned long long)hangdx_check_transitions(ck),
 	       hangdx_check_seconds(ck),
-	       hangdx_check_symmetric(ck) ? ", rank symmetry" : "");
+	       hangdx_check_symmetric(ck) ? ", rank symmetry" : "",
+	       hangdx_check_pool_abstraction(ck) ? ", unbounded-pool abstraction" : "");
 }
 
 static void print_witness(const struct hangdx_check *ck)

@@ -420,6 +420,8 @@ struct hangdx_check_opts {
 	uint64_t max_memory;      /* bytes for the visited states; 0: 1 GiB */
 	int no_por;               /* 1: no partial-order reduction */
 	int no_symmetry;          /* 1: no symmetry reduction */
+	int no_pool_abstraction;  /* 1: no unbounded-pool abstraction (also
+				     off with no_por) */
 };
 
 /*
@@ -442,6 +444,10 @@ int hangdx_check_symmetric(const struct hangdx_check *ck);
  * takes the same steps (tried first for symmetric programs over more
  * than 2 ranks): it is the shortest of those, not necessarily of all. */
 int hangdx_check_lockstep(const struct hangdx_check *ck);
+/* 1 when "deadlock-free" was proved on the unbounded-pool abstraction
+ * (ranks whose AICPU core users all give their core back by themselves
+ * searched with pools that never run out; docs/CHECKER.md). */
+int hangdx_check_pool_abstraction(const struct hangdx_check *ck);
 
 /* The witness of a stuck state: its steps, numbered from 1, one line of
  * text each (borrowed), and the wait cycle in the simulator's summary
@@ -457,9 +463,10 @@ const char *hangdx_check_blocked(const struct hangdx_check *ck, size_t i);
 /*
  * Write the witness as a scenario that `hangdx simulate` replays into the
  * same stuck state: text (the scenario's YAML, e.g. the file read or
- * hangdx_preset_text()) with any top-level `schedule:` removed, followed
- * by a `schedule:` section fixing the order each device grants its AICPU
- * cores (docs/SCENARIO.md).  Written to a temporary file and renamed.
+ * hangdx_preset_text()) with any top-level `schedule:` and `sequence:`
+ * removed, followed by a `schedule:` section fixing the order each device
+ * grants its AICPU cores and a `sequence:` fixing the order of every step
+ * of the witness (docs/SCENARIO.md).  Written to a temporary file and renamed.
  * HANGDX_EINVAL when there is no witness, HANGDX_EIO.
  */
 int hangdx_check_write_witness(const struct hangdx_check *ck,

@@ -9,6 +9,7 @@
 #include "check_int.h"
 
 #define DEFAULT_MEMORY (1ULL << 30)
+#define SEQ_WRITE_MAX 500000u   /* sequence steps a witness file may hold */
 
 static void free_lines(struct hangdx_ctx *ctx, char **v, size_t n)
 {
@@ -26,6 +27,8 @@ void hangdx_check_free(struct hangdx_check *ck)
 	free_lines(ck->ctx, ck->steps, ck->nsteps);
 	free_lines(ck->ctx, ck->blocked, ck->nblocked);
 	hx_free(ck->ctx, ck->grants);
+	hx_free(ck->ctx, ck->seq);
+	free_lines(ck->ctx, ck->slabel, ck->nslabel);
 	hx_free(ck->ctx, ck);
 }
 
@@ -52,6 +55,32 @@ static int lockstep_first(struct hangdx_check *ck, struct ck_model *m,
 	return err;
 }
 
+/* When some ranks' pools cannot be part of a stuck state (every core
+ * user gives its core back by itself), search with those pools never
+ * running out: much smaller (no grant races), and "safe" there is safe
+ * here (docs/CHECKER.md).  A stuck state there may not be reachable
+ * here: then the exact search decides. */
+static int abstract_first(struct hangdx_check *ck, struct ck_model *m,
+			  const struct hangdx_check_opts *o, uint64_t mem,
+			  struct ck_result *res)
+{
+	int err;
+
+	if (!m->nfree_pool || (o && (o->no_por || o->no_pool_abstraction)))
+		return HANGDX_OK;
+	err = ck_explore_abstract(m, o ? o->max_states : 0, mem, ck->symmetry,
+				  res);
+	ck->states += res->states;
+	ck->transitions += res->transitions;
+	ck->seconds += res->seconds;
+	if (!err && res->verdict == 0) {
+		ck->verdict = HANGDX_CHECK_SAFE;
+		ck->pool_abstraction = true;
+	}
+	ck_result_free(ck->ctx, res);
+	return err;
+}
+
 static int run(struct hangdx_check *ck, const struct hangdx_check_opts *o)
 {
 	struct ck_model m;
@@ -69,6 +98,9 @@ static int run(struct hangdx_check *ck, const struct hangdx_check_opts *o)
 	ck->symmetric = m.symmetric;
 	ck->symmetry = !(o && o->no_symmetry);
 	memset(&res, 0, sizeof res);
+	err = abstract_first(ck, &m, o, mem, &res);
+	if (err || ck->pool_abstraction)
+		goto out_free;
 	err = lockstep_first(ck, &m, o, mem, &res);
 	if (err || ck->lockstep)
 		goto out_free;
@@ -150,6 +182,11 @@ int hangdx_check_symmetric(const struct hangdx_check *ck)
 	return ck->symmetric && ck->symmetry;
 }
 
+int hangdx_check_pool_abstraction(const struct hangdx_check *ck)
+{
+	return ck->pool_abstraction;
+}
+
 size_t hangdx_check_witness_len(const struct hangdx_check *ck)
 {
 	return ck->nsteps;
@@ -177,16 +214,17 @@ const char *hangdx_check_blocked(const struct hangdx_check *ck, size_t i)
 
 /* ---- the replay scenario ---- */
 
-/* Length of text without a top-level `schedule:` block (written before
- * to skip[0], resumed at skip[1]). */
-static void find_schedule(const char *text, size_t *skip)
+/* Where a top-level block `key:` of text starts and ends ([skip[0],
+ * skip[1]); both the length of text when there is none). */
+static void find_block(const char *text, const char *key, size_t *skip)
 {
 	const char *p = text, *start = NULL;
+	size_t klen = strlen(key);
 
 	skip[0] = skip[1] = strlen(text);
 	for (; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
 		if (!start) {
-			if (strncmp(p, "schedule:", 9) == 0)
+			if (strncmp(p, key, klen) == 0 && p[klen] == ':')
 				start = p;
 			continue;
 		}
@@ -200,6 +238,32 @@ static void find_schedule(const char *text, size_t *skip)
 	}
 }
 
+/* Write text without its top-level `schedule:` and `sequence:` blocks. */
+static void write_without(FILE *fp, const char *text)
+{
+	static const char *const keys[] = { "schedule", "sequence" };
+	size_t skip[2][2], len = strlen(text), at = 0, i;
+
+	for (i = 0; i < 2; i++)
+		find_block(text, keys[i], skip[i]);
+	if (skip[1][0] < skip[0][0]) {      /* in file order */
+		size_t t0 = skip[0][0], t1 = skip[0][1];
+		skip[0][0] = skip[1][0];
+		skip[0][1] = skip[1][1];
+		skip[1][0] = t0;
+		skip[1][1] = t1;
+	}
+	for (i = 0; i < 2; i++) {
+		if (skip[i][0] >= len || skip[i][0] < at)
+			continue;
+		fwrite(text + at, 1, skip[i][0] - at, fp);
+		at = skip[i][1];
+	}
+	fwrite(text + at, 1, len - at, fp);
+	if (len && text[len - 1] != '\n')
+		fputc('\n', fp);
+}
+
 static void yaml_str(FILE *fp, const char *s)
 {
 	fputc('"', fp);
@@ -211,6 +275,35 @@ static void yaml_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+/* The witness step by step: the simulator holds every step until the
+ * ones before it have happened (docs/SCENARIO.md, sequence). */
+static void write_sequence(const struct hangdx_check *ck, FILE *fp)
+{
+	size_t i;
+
+	if (!ck->nseq || ck->nseq > SEQ_WRITE_MAX) {
+		if (ck->nseq)
+			fprintf(fp, "# (%zu steps: too many for a sequence; the "
+				    "grants alone are written)\n", ck->nseq);
+		return;
+	}
+	fprintf(fp, "# the witness step by step: a host's runtime call number "
+		    "(call) or the task\n# at a position of a stream that "
+		    "completes (task); each waits for the one before\n"
+		    "sequence:\n");
+	for (i = 0; i < ck->nseq; i++) {
+		const struct ck_seqitem *q = &ck->seq[i];
+		if (q->stream == UINT32_MAX) {
+			fprintf(fp, "  - {rank: %u, call: %u}    # %zu\n", q->rank,
+				q->n, i + 1);
+			continue;
+		}
+		fprintf(fp, "  - {rank: %u, stream: ", q->rank);
+		yaml_str(fp, ck->slabel[q->stream]);
+		fprintf(fp, ", task: %u}    # %zu\n", q->n, i + 1);
+	}
+}
+
 static void write_schedule(const struct hangdx_check *ck, FILE *fp)
 {
 	uint32_t r;
@@ -219,7 +312,8 @@ static void write_schedule(const struct hangdx_check *ck, FILE *fp)
 
 	fprintf(fp, "\n# ---- written by `hangdx check --witness` ----\n"
 		    "# %s after %zu steps.  `hangdx simulate` replays it: each "
-		    "device below\n# grants its AICPU cores in this order first.\n",
+		    "device below\n# grants its AICPU cores in this order first, "
+		    "and the steps happen in the\n# order of `sequence:`.\n",
 		ck->verdict == HANGDX_CHECK_DEADLOCK ? "deadlock" : "stuck",
 		ck->nsteps);
 	if (ck->cycle[0])
@@ -243,13 +337,13 @@ static void write_schedule(const struct hangdx_check *ck, FILE *fp)
 	}
 	if (!any)
 		fprintf(fp, "schedule: []\n");
+	write_sequence(ck, fp);
 }
 
 int hangdx_check_write_witness(const struct hangdx_check *ck,
 			       const char *text, const char *path)
 {
 	struct hx_outfile o;
-	size_t skip[2], len;
 	int err;
 
 	if (ck->verdict != HANGDX_CHECK_DEADLOCK &&
@@ -258,12 +352,7 @@ int hangdx_check_write_witness(const struct hangdx_check *ck,
 	err = hx_outfile_open(ck->ctx, &o, path);
 	if (err)
 		return err;
-	find_schedule(text, skip);
-	len = strlen(text);
-	fwrite(text, 1, skip[0], o.fp);
-	fwrite(text + skip[1], 1, len - skip[1], o.fp);
-	if (len && text[len - 1] != '\n')
-		fputc('\n', o.fp);
+	write_without(o.fp, text);
 	write_schedule(ck, o.fp);
 	return hx_outfile_commit(ck->ctx, &o);
 }

@@ -22,11 +22,13 @@
 /* Phase of a stream's head task (pool tasks and kernels). */
 enum { PH_NONE = 0, PH_WAIT = 1, PH_RUN = 2, PH_RES = 3 };
 
-/* Conflict flags of the transition that completes a task.  Grabs (a core
- * user reaching a head, a kernel start recording O1, a wait on O1)
- * conflict with grabs and releases; releases conflict only with grabs:
- * two releases commute (the same waiters end up running). */
-#define CK_F_GRAB 1u       /* may take an AICPU core (or touch O1) */
+/* Conflict flags of the transition that completes a task.  A grab (an
+ * arrival: the step puts a core user at a head, which takes a free core
+ * or waits) and a release (gives a core back to any one waiter) both
+ * conflict with arrivals only: two releases commute (the same waiters end
+ * up running), and an arrival taken before a release reaches every state
+ * the other order reaches (docs/CHECKER.md). */
+#define CK_F_GRAB 1u       /* may put a core user at a head (an arrival) */
 #define CK_F_REL 2u        /* may give an AICPU core back */
 #define CK_F_POOL (CK_F_GRAB | CK_F_REL)
 
@@ -64,6 +66,7 @@ struct ck_stream {
 	uint32_t len;          /* static length */
 	uint32_t base;         /* first task in ck_model.task */
 	uint32_t kstream;      /* M/S: its K_c; K: itself */
+	uint32_t *pool_from;   /* core users at positions >= p (len + 1) */
 	uint32_t grab_last;    /* last head position with CK_F_GRAB, CK_NONE */
 	uint32_t rel_last;     /* last head position with CK_F_REL, CK_NONE */
 	/* host-fed: tail after host entry bp_entry[i] is bp_tail[i] */
@@ -138,7 +141,16 @@ struct ck_model {
 	size_t state_bytes;
 	bool symmetric;            /* rank rotations are automorphisms */
 	unsigned long ignored_faults;
+
+	/* Unbounded-pool abstraction (docs/CHECKER.md): free_pool[r] when
+	 * every core user of rank r gives its core back by itself once it
+	 * runs (AICPU ops; retry-off kernels whose expansion always finds SQ
+	 * room).  With abstract set, such ranks' pools never run out. */
+	uint8_t *free_pool;
+	uint32_t nfree_pool;        /* of them, ranks where a task could wait */
+	bool abstract;
 };
+
 
 /* The working (unpacked) state. */
 struct ck_ws {
@@ -148,7 +160,24 @@ struct ck_ws {
 	uint8_t *bit;
 	uint32_t *tail;            /* derived */
 	uint32_t *busy;            /* derived, per rank */
+	uint8_t *slack;            /* derived, per rank: the core users still to
+				      come and those holding or waiting fit in
+				      the pool (no task will ever wait) */
 };
+
+/* Does rank r's pool never make a task wait (abstract search only)? */
+static inline bool ck_unbounded(const struct ck_model *m, uint32_t r)
+{
+	return m->abstract && m->free_pool[r];
+}
+
+/* Do rank r's pool steps commute with everything in w: its pool never
+ * runs out from w on (slack), or it is abstracted as unbounded? */
+static inline bool ck_pool_free(const struct ck_model *m,
+				const struct ck_ws *w, uint32_t r)
+{
+	return w->slack[r] || ck_unbounded(m, r);
+}
 
 /* What one transition did, for witness text. */
 struct ck_effect {
@@ -208,6 +237,11 @@ struct ck_result {
  * there proves nothing about the rest). */
 int ck_explore(struct ck_model *m, uint64_t max_states, uint64_t max_memory,
 	       bool por, bool symmetry, bool lockstep, struct ck_result *r);
+/* The same over the unbounded-pool abstraction of the ranks in
+ * m->free_pool: "safe" there is safe for the model; a stuck state there
+ * proves nothing (r->verdict -1 without a path). */
+int ck_explore_abstract(struct ck_model *m, uint64_t max_states,
+			uint64_t max_memory, bool symmetry, struct ck_result *r);
 void ck_result_free(struct hangdx_ctx *ctx, struct ck_result *r);
 uint32_t ck_rotate_proc(const struct ck_model *m, uint32_t proc, uint32_t k);
 

@@ -16,6 +16,12 @@ struct ck_grant {               /* one AICPU core grant of the witness */
 	uint32_t n;
 };
 
+struct ck_seqitem {             /* one step of the witness, for `sequence:` */
+	uint32_t rank;
+	uint32_t stream;            /* static hx stream; UINT32_MAX: a host call */
+	uint32_t n;                 /* call number or task position */
+};
+
 struct hangdx_check {
 	struct hangdx_ctx *ctx;
 	const struct hangdx_scenario *sc;
@@ -24,6 +30,7 @@ struct hangdx_check {
 	double seconds;
 	bool symmetric, symmetry;
 	bool lockstep;              /* witness from the lockstep search */
+	bool pool_abstraction;      /* safe by the unbounded-pool search */
 	char **steps;
 	size_t nsteps, capsteps;
 	char **blocked;
@@ -32,6 +39,10 @@ struct hangdx_check {
 	size_t cycle_len;
 	struct ck_grant *grants;
 	size_t ngrants, capgrants;
+	struct ck_seqitem *seq;     /* the witness as a sequence of steps */
+	size_t nseq, capseq;
+	char **slabel;              /* label of each static stream named */
+	size_t nslabel;
 };
 
 int ck_witness(struct hangdx_check *ck, struct ck_model *m,

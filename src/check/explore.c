@@ -11,15 +11,23 @@
  * is the vector of its ranks' block ids, kept in an open-addressing set
  * with a memory ceiling.
  *
- * Reductions, both sound for reaching every deadlock:
+ * Reductions, all sound for reaching every deadlock (docs/CHECKER.md):
  *  - stubborn sets (Valmari): from a state, only the enabled steps of a
- *    set closed under "may conflict" (pool grants and releases of a rank,
- *    reuse of a notify) and "must happen first" (what a disabled member
- *    waits for) are taken.  Steps of different streams that touch neither
- *    the pool nor a shared notify commute and are not interleaved;
+ *    set closed under "may conflict" (a rank's pool steps with its
+ *    arrivals; reuse of a notify) and "must happen first" (what a disabled
+ *    member waits for) are taken.  Steps of different streams that touch
+ *    neither the pool nor a shared notify commute and are not interleaved;
+ *    a rank whose remaining core users all fit in its pool has no pool
+ *    conflicts at all;
  *  - symmetry: in SPMD programs whose communicators span all ranks, a
  *    rotation of the ranks maps the ring onto itself; states are stored as
- *    their least rotation.
+ *    their least rotation;
+ *  - lockstep (witnesses only): the alike ranks move together, the
+ *    stubborn sets computed on rank 0 with every rank read as rank 0;
+ *  - the unbounded-pool abstraction (ck_explore_abstract): ranks whose
+ *    core users all give their core back by themselves get a pool that
+ *    never runs out; every stuck state of the model is one of the
+ *    abstraction, so "safe" there is safe.
  */
 #include <string.h>
 #include <time.h>
@@ -36,7 +44,9 @@ int ck_ws_alloc(const struct ck_model *m, struct ck_ws *w)
 	w->tail = hx_calloc(m->ctx, m->nstream + 1, sizeof *w->tail);
 	w->ph = hx_calloc(m->ctx, m->nstream + 1, 1);
 	w->bit = hx_calloc(m->ctx, m->nbits + 1, 1);
-	if (!w->pc || !w->busy || !w->head || !w->tail || !w->ph || !w->bit) {
+	w->slack = hx_calloc(m->ctx, m->nranks + 1, 1);
+	if (!w->pc || !w->busy || !w->head || !w->tail || !w->ph || !w->bit ||
+	    !w->slack) {
 		ck_ws_free(m, w);
 		return HANGDX_ENOMEM;
 	}
@@ -51,6 +61,7 @@ void ck_ws_free(const struct ck_model *m, struct ck_ws *w)
 	hx_free(m->ctx, w->tail);
 	hx_free(m->ctx, w->ph);
 	hx_free(m->ctx, w->bit);
+	hx_free(m->ctx, w->slack);
 	memset(w, 0, sizeof *w);
 }
 
@@ -63,6 +74,7 @@ void ck_ws_copy(const struct ck_model *m, struct ck_ws *dst,
 	memcpy(dst->tail, src->tail, m->nstream * sizeof *dst->tail);
 	memcpy(dst->ph, src->ph, m->nstream);
 	memcpy(dst->bit, src->bit, m->nbits);
+	memcpy(dst->slack, src->slack, m->nranks);
 }
 
 /* Tail of a host-fed stream once its host has issued pc entries. */
@@ -99,22 +111,35 @@ static uint32_t kernel_tail(const struct ck_model *m, const struct ck_ws *w,
 	return cs->role == HX_SR_MAIN ? kn->m_end : kn->s_end;
 }
 
-static void derive(const struct ck_model *m, struct ck_ws *w)
+/* Tails, busy cores and slack of rank r: all rank-local. */
+static void derive_rank(const struct ck_model *m, struct ck_ws *w, uint32_t r)
 {
-	uint32_t s;
+	uint32_t s, demand = 0;
 
-	memset(w->busy, 0, m->nranks * sizeof *w->busy);
-	for (s = 0; s < m->nstream; s++) {
+	w->busy[r] = 0;
+	for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++) {
 		const struct ck_stream *cs = &m->stream[s];
 		if (cs->feed == FEED_HOST)
-			w->tail[s] = host_tail(cs, w->pc[cs->rank]);
+			w->tail[s] = host_tail(cs, w->pc[r]);
 		if (w->head[s] < cs->len && ck_at(m, s, w->head[s])->pool &&
 		    (w->ph[s] == PH_RUN || w->ph[s] == PH_RES))
-			w->busy[cs->rank]++;
+			w->busy[r]++;
+		/* core users holding, waiting or still to come: a pool task
+		 * not at a head has not asked yet */
+		demand += cs->pool_from[w->head[s] < cs->len ? w->head[s] : cs->len];
 	}
-	for (s = 0; s < m->nstream; s++)
+	w->slack[r] = demand <= m->cores;
+	for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++)
 		if (m->stream[s].feed == FEED_KERNEL)
 			w->tail[s] = kernel_tail(m, w, s);
+}
+
+static void derive(const struct ck_model *m, struct ck_ws *w)
+{
+	uint32_t r;
+
+	for (r = 0; r < m->nranks; r++)
+		derive_rank(m, w, r);
 }
 
 void ck_ws_init(const struct ck_model *m, struct ck_ws *w)
@@ -141,41 +166,55 @@ static void word_put(const struct ck_model *m, void *p, uint32_t i, uint32_t v)
 		((uint32_t *)p)[i] = v;
 }
 
+/* Rank r's block, at its place in a packed state. */
+static void pack_rank(const struct ck_model *m, const struct ck_ws *w,
+		      uint32_t r, void *packed)
+{
+	uint32_t s, i, b, per = m->w16 ? 16 : 32, o = m->blk_first[r];
+
+	for (i = o; i < m->blk_first[r + 1]; i++)
+		word_put(m, packed, i, 0);
+	word_put(m, packed, o++, w->pc[r]);
+	for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++)
+		word_put(m, packed, o++, w->head[s] << 2 | w->ph[s]);
+	for (b = m->rank_bits[r], i = 0; b < m->rank_bits[r + 1]; b++, i++)
+		if (w->bit[b])
+			word_put(m, packed, o + i / per,
+				 word_get(m, packed, o + i / per) | 1u << (i % per));
+}
+
+/* Rank r's part of w from its block in a packed state, derived too. */
+static void unpack_rank(const struct ck_model *m, const void *packed,
+			struct ck_ws *w, uint32_t r)
+{
+	uint32_t s, i, b, per = m->w16 ? 16 : 32, o = m->blk_first[r];
+
+	w->pc[r] = word_get(m, packed, o++);
+	for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++) {
+		uint32_t v = word_get(m, packed, o++);
+		w->head[s] = v >> 2;
+		w->ph[s] = (uint8_t)(v & 3);
+	}
+	for (b = m->rank_bits[r], i = 0; b < m->rank_bits[r + 1]; b++, i++)
+		w->bit[b] = (uint8_t)(word_get(m, packed, o + i / per) >>
+				      (i % per) & 1);
+	derive_rank(m, w, r);
+}
+
 void ck_pack(const struct ck_model *m, const struct ck_ws *w, void *packed)
 {
-	uint32_t r, s, i, b, per = m->w16 ? 16 : 32;
+	uint32_t r;
 
-	memset(packed, 0, m->state_bytes);
-	for (r = 0; r < m->nranks; r++) {
-		uint32_t o = m->blk_first[r];
-		word_put(m, packed, o++, w->pc[r]);
-		for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++)
-			word_put(m, packed, o++, w->head[s] << 2 | w->ph[s]);
-		for (b = m->rank_bits[r], i = 0; b < m->rank_bits[r + 1]; b++, i++)
-			if (w->bit[b])
-				word_put(m, packed, o + i / per,
-					 word_get(m, packed, o + i / per) |
-					 1u << (i % per));
-	}
+	for (r = 0; r < m->nranks; r++)
+		pack_rank(m, w, r, packed);
 }
 
 void ck_unpack(const struct ck_model *m, const void *packed, struct ck_ws *w)
 {
-	uint32_t r, s, i, b, per = m->w16 ? 16 : 32;
+	uint32_t r;
 
-	for (r = 0; r < m->nranks; r++) {
-		uint32_t o = m->blk_first[r];
-		w->pc[r] = word_get(m, packed, o++);
-		for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++) {
-			uint32_t v = word_get(m, packed, o++);
-			w->head[s] = v >> 2;
-			w->ph[s] = (uint8_t)(v & 3);
-		}
-		for (b = m->rank_bits[r], i = 0; b < m->rank_bits[r + 1]; b++, i++)
-			w->bit[b] = (uint8_t)(word_get(m, packed, o + i / per) >>
-					      (i % per) & 1);
-	}
-	derive(m, w);
+	for (r = 0; r < m->nranks; r++)
+		unpack_rank(m, packed, w, r);
 }
 
 /* ---- the transition relation ---- */
@@ -310,7 +349,7 @@ static void arrive(const struct ck_model *m, struct ck_ws *w, uint32_t s,
 		return;
 	c = ck_at(m, s, w->head[s]);
 	if (c->pool) {
-		if (w->busy[r] < m->cores) {
+		if (w->busy[r] < m->cores || ck_unbounded(m, r)) {
 			w->busy[r]++;
 			w->ph[s] = PH_RUN;
 			kstart(m, w, s);
@@ -476,6 +515,7 @@ struct ss {
 	size_t nen;
 	uint8_t *enabled;           /* per process, this state */
 	uint8_t *pool_done;         /* per rank: CK_F_* classes added */
+	bool proj;                  /* lockstep: every process read as rank 0's */
 };
 
 static void ss_add(struct ss *x, uint32_t proc)
@@ -483,25 +523,32 @@ static void ss_add(struct ss *x, uint32_t proc)
 	const struct ck_model *m = x->m;
 	const struct ck_ws *w = x->w;
 
-	if (proc >= m->nranks) {
+	/* an empty stream moves only when its feeder appends: the host, or
+	 * the kernel stream K_c (itself perhaps empty: then the host) */
+	while (proc >= m->nranks) {
 		uint32_t s = proc - m->nranks;
 		const struct ck_stream *cs = &m->stream[s];
 
 		if (w->head[s] >= cs->len)
 			return;
-		if (w->head[s] >= w->tail[s])      /* empty: its feeder */
-			proc = cs->feed == FEED_HOST ? cs->rank
-						     : m->nranks + cs->kstream;
-	} else if (w->pc[proc] >= nentries(m, proc)) {
-		return;
+		if (w->head[s] < w->tail[s])
+			break;
+		proc = cs->feed == FEED_HOST ? cs->rank : m->nranks + cs->kstream;
 	}
+	if (proc < m->nranks && w->pc[proc] >= nentries(m, proc))
+		return;
+	if (x->proj)                        /* alike ranks: rank 0's twin */
+		proc = proc < m->nranks ? 0 : m->nranks + m->rs_first[0] +
+			(proc - m->nranks - m->rs_first[m->stream[proc - m->nranks].rank]);
 	if (x->mark[proc] == x->gen)
 		return;
 	x->mark[proc] = x->gen;
 	x->work[x->nwork++] = proc;
 }
 
-/* May stream s still take (mask CK_F_GRAB) or give back (CK_F_REL) a core? */
+/* May stream s still put a core user at its head (mask CK_F_GRAB: an
+ * arrival) or give a core back (CK_F_REL)?  A task waiting for a core is
+ * not an arrival: it gets its core inside some release step. */
 static bool pool_proc(const struct ck_model *m, const struct ck_ws *w,
 		      uint32_t s, unsigned mask)
 {
@@ -514,10 +561,7 @@ static bool pool_proc(const struct ck_model *m, const struct ck_ws *w,
 		return true;
 	if ((mask & CK_F_REL) && cs->rel_last != CK_NONE && h <= cs->rel_last)
 		return true;
-	if (!ck_at(m, s, h)->pool)
-		return false;
-	return ((mask & CK_F_GRAB) && w->ph[s] == PH_WAIT) ||
-	       ((mask & CK_F_REL) && w->ph[s] >= PH_RUN);
+	return (mask & CK_F_REL) && ck_at(m, s, h)->pool && w->ph[s] >= PH_RUN;
 }
 
 /* Every process of rank r that may still do what mask says. */
@@ -576,16 +620,17 @@ static void ss_conflicts(struct ss *x, uint32_t proc)
 	const struct ck_task *c;
 	uint32_t s;
 
+	/* arrivals and releases conflict with arrivals only (docs/CHECKER.md);
+	 * with a pool that never runs out, with nothing */
 	if (proc < m->nranks) {
-		if (entry_of(m, proc, w->pc[proc])->flags & CK_F_GRAB)
-			ss_add_pool(x, proc, CK_F_POOL);
+		if ((entry_of(m, proc, w->pc[proc])->flags & CK_F_GRAB) &&
+		    !ck_pool_free(m, w, proc))
+			ss_add_pool(x, proc, CK_F_GRAB);
 		return;
 	}
 	s = proc - m->nranks;
 	c = ck_at(m, s, w->head[s]);
-	if (c->flags & CK_F_GRAB)
-		ss_add_pool(x, m->stream[s].rank, CK_F_POOL);
-	else if (c->flags & CK_F_REL)
+	if ((c->flags & CK_F_POOL) && !ck_pool_free(m, w, m->stream[s].rank))
 		ss_add_pool(x, m->stream[s].rank, CK_F_GRAB);
 	if (c->notify < 0 || m->notify[c->notify].bit < 0 ||
 	    m->notify[c->notify].o1)
@@ -597,6 +642,25 @@ static void ss_conflicts(struct ss *x, uint32_t proc)
 	} else if (c->kind == HX_T_NOTIFY_WAIT) {
 		ss_add_users(x, c->notify, s, true, true);
 	}
+}
+
+/* A wait on O1 of a communicator waits for the start of the next kernel
+ * on its K_c: a release when that kernel waits for a core, else K_c's
+ * own progress. */
+static void ss_need_kstart(struct ss *x, int32_t n)
+{
+	const struct ck_model *m = x->m;
+	const struct ck_notify *no = &m->notify[n];
+	const struct hx_notify *hn = &m->st.notifies[n];
+	uint32_t k;
+
+	k = m->of_hstream[m->st.dev[no->rank].comm[hn->comm].kstream];
+	if (x->w->head[k] < m->stream[k].len &&
+	    ck_at(m, k, x->w->head[k])->kind == HX_T_KERNEL &&
+	    x->w->ph[k] == PH_WAIT)
+		ss_add_pool(x, no->rank, CK_F_REL);
+	else
+		ss_add(x, m->nranks + k);
 }
 
 /* What a disabled step waits for (one of these must move first). */
@@ -634,7 +698,7 @@ static void ss_needs(struct ss *x, uint32_t proc)
 	case HX_T_NOTIFY_WAIT:
 		no = &m->notify[c->notify];
 		if (no->o1)
-			ss_add_pool(x, r, CK_F_POOL);
+			ss_need_kstart(x, c->notify);
 		else if (no->bit >= 0)
 			ss_add_users(x, c->notify, s, true, false);
 		else if (no->rec_stream != CK_NONE)
@@ -644,12 +708,12 @@ static void ss_needs(struct ss *x, uint32_t proc)
 		ss_add(x, m->nranks + c->dep_stream);
 		break;
 	case HX_T_AICPU:
-		ss_add_pool(x, r, CK_F_POOL);
+		ss_add_pool(x, r, CK_F_REL);
 		break;
 	case HX_T_KERNEL: {
 		const struct ck_kern *k = &m->kern[c->kern];
 		if (w->ph[s] == PH_WAIT)
-			ss_add_pool(x, r, CK_F_POOL);
+			ss_add_pool(x, r, CK_F_REL);
 		else if (w->ph[s] == PH_RES || !room(m, w, k->mstream, k->room))
 			ss_add(x, m->nranks + k->mstream);
 		else
@@ -685,9 +749,11 @@ static bool pool_step(const struct ck_model *m, const struct ck_ws *w,
 		      uint32_t p)
 {
 	if (p < m->nranks)
-		return entry_of(m, p, w->pc[p])->flags & CK_F_POOL;
+		return (entry_of(m, p, w->pc[p])->flags & CK_F_POOL) &&
+		       !ck_pool_free(m, w, p);
 	p -= m->nranks;
-	return ck_at(m, p, w->head[p])->flags & CK_F_POOL;
+	return (ck_at(m, p, w->head[p])->flags & CK_F_POOL) &&
+	       !ck_pool_free(m, w, m->stream[p].rank);
 }
 
 static bool grab_step(const struct ck_model *m, const struct ck_ws *w,
@@ -734,8 +800,15 @@ static uint32_t focus_rank(const struct ck_model *m, const struct ck_ws *w,
  * is one (in process order); else the enabled members of the smallest
  * stubborn set seeded in the rank furthest along that can move.  Every choice is
  * sound; keeping to one rank keeps the ranks' independent pool races
- * from multiplying.  Without POR, every enabled step.
+ * from multiplying.  Without POR, every enabled step.  In lockstep
+ * (x->proj) only rank 0's processes are candidates.
  */
+static bool proc_in(const struct ck_model *m, const struct ss *x, uint32_t p)
+{
+	return !x->proj || p == 0 ||
+	       (p >= m->nranks && m->stream[p - m->nranks].rank == 0);
+}
+
 static size_t ss_choose(struct ss *x, bool por, uint32_t *out)
 {
 	const struct ck_model *m = x->m;
@@ -744,7 +817,7 @@ static size_t ss_choose(struct ss *x, bool por, uint32_t *out)
 	bool grab_tried = false;
 
 	for (p = 0; p < np; p++) {
-		x->enabled[p] = ck_enabled(m, x->w, p);
+		x->enabled[p] = proc_in(m, x, p) && ck_enabled(m, x->w, p);
 		nen += x->enabled[p];
 	}
 	if (!por || nen <= 1) {
@@ -765,7 +838,7 @@ static size_t ss_choose(struct ss *x, bool por, uint32_t *out)
 	for (p = 0; p < np; p++) {
 		if (!x->enabled[p] || proc_rank(m, p) != rank)
 			continue;
-		if (grab_step(m, x->w, p)) {
+		if (grab_step(m, x->w, p) && pool_step(m, x->w, p)) {
 			/* every grab seeds the same set: the rank's pool users */
 			if (grab_tried)
 				continue;
@@ -1044,6 +1117,8 @@ struct search {
 	struct ck_ws cur, nxt;
 	uint8_t *pk;                /* a packed state (every rank's block) */
 	uint32_t *ids, *cid;        /* its block ids, and rotated */
+	uint32_t *cur_ids;          /* block ids unpacked in cur, UINT32_MAX none */
+	uint32_t *base;             /* block ids of the state being expanded */
 	struct btab *bt;            /* one table, or one per rank */
 	uint32_t nbt;
 	uint32_t *steps;            /* chosen processes */
@@ -1074,6 +1149,8 @@ static int search_init(struct search *x, struct ck_model *m, uint64_t max_memory
 	x->pk = hx_calloc(m->ctx, m->state_bytes + 8, 1);
 	x->ids = hx_calloc(m->ctx, m->nranks + 1, sizeof *x->ids);
 	x->cid = hx_calloc(m->ctx, m->nranks + 1, sizeof *x->cid);
+	x->cur_ids = hx_calloc(m->ctx, m->nranks + 1, sizeof *x->cur_ids);
+	x->base = hx_calloc(m->ctx, m->nranks + 1, sizeof *x->base);
 	x->nbt = m->symmetric ? 1 : m->nranks;
 	x->bt = hx_calloc(m->ctx, x->nbt, sizeof *x->bt);
 	if (x->bt) {
@@ -1088,6 +1165,7 @@ static int search_init(struct search *x, struct ck_model *m, uint64_t max_memory
 	x->waiters = hx_calloc(m->ctx, m->nstream + 1, sizeof *x->waiters);
 	if (!x->ss.mark || !x->ss.work || !x->ss.en || !x->ss.enabled ||
 	    !x->ss.pool_done || !x->pk || !x->ids || !x->cid || !x->bt ||
+	    !x->cur_ids || !x->base ||
 	    !x->steps || !x->waiters)
 		return HANGDX_ENOMEM;
 	if (ck_ws_alloc(m, &x->cur) || ck_ws_alloc(m, &x->nxt))
@@ -1108,6 +1186,8 @@ static void search_free(struct search *x)
 	hx_free(ctx, x->pk);
 	hx_free(ctx, x->ids);
 	hx_free(ctx, x->cid);
+	hx_free(ctx, x->cur_ids);
+	hx_free(ctx, x->base);
 	if (x->bt) {
 		uint32_t r;
 		for (r = 0; r < x->nbt; r++)
@@ -1126,22 +1206,43 @@ static size_t blk_off(const struct ck_model *m, uint32_t r)
 }
 
 /* Pack w as block ids (interning new blocks), least rotation, insert. */
+/* Intern rank r's block of w as x->ids[r]. */
+static int intern_rank(struct search *x, const struct ck_ws *w, uint32_t r)
+{
+	const struct ck_model *m = x->m;
+	int64_t id;
+
+	pack_rank(m, w, r, x->pk);
+	id = bt_intern(&x->bt[x->nbt == 1 ? 0 : r], x->pk + blk_off(m, r));
+	if (id < 0)
+		return (int)id;
+	x->ids[r] = (uint32_t)id;
+	return 0;
+}
+
+/* Pack w as block ids (interning new blocks), least rotation, insert.
+ * With base, w differs from the state whose ids base holds only in the
+ * ranks touched[0..ntouched): only those are packed again. */
 static int add_state(struct search *x, const struct ck_ws *w, uint32_t parent,
-		     uint32_t proc, uint32_t choice)
+		     uint32_t proc, uint32_t choice, const uint32_t *base,
+		     const uint32_t *touched, uint32_t ntouched)
 {
 	const struct ck_model *m = x->m;
 	uint32_t r, k = 0;
 	size_t before = 0, after = 0;
+	int rc;
 
-	ck_pack(m, w, x->pk);
 	for (r = 0; r < x->nbt; r++)
 		before += bt_bytes(&x->bt[r]);
-	for (r = 0; r < m->nranks; r++) {
-		int64_t id = bt_intern(&x->bt[x->nbt == 1 ? 0 : r],
-				       x->pk + blk_off(m, r));
-		if (id < 0)
-			return (int)id;
-		x->ids[r] = (uint32_t)id;
+	if (base) {
+		memcpy(x->ids, base, m->nranks * sizeof *x->ids);
+		for (r = 0; r < ntouched; r++)
+			if ((rc = intern_rank(x, w, touched[r])))
+				return rc;
+	} else {
+		for (r = 0; r < m->nranks; r++)
+			if ((rc = intern_rank(x, w, r)))
+				return rc;
 	}
 	for (r = 0; r < x->nbt; r++)
 		after += bt_bytes(&x->bt[r]);
@@ -1155,8 +1256,9 @@ static int add_state(struct search *x, const struct ck_ws *w, uint32_t parent,
 	return vs_insert(&x->vs, x->cid, parent, proc, choice, k);
 }
 
-/* Unpack stored state i. */
-static void get_state(struct search *x, size_t i, struct ck_ws *w)
+/* Unpack stored state i into x->cur: only the ranks whose block differs
+ * from what cur holds (every derived value is rank-local). */
+static void get_state(struct search *x, size_t i)
 {
 	const struct ck_model *m = x->m;
 	const uint32_t *ids = (const uint32_t *)(x->vs.states + i * x->vs.sb);
@@ -1164,10 +1266,35 @@ static void get_state(struct search *x, size_t i, struct ck_ws *w)
 
 	for (r = 0; r < m->nranks; r++) {
 		const struct btab *t = &x->bt[x->nbt == 1 ? 0 : r];
+		if (x->cur_ids[r] == ids[r])
+			continue;
 		memcpy(x->pk + blk_off(m, r), t->blocks + (size_t)ids[r] * t->bsz,
 		       t->bsz);
+		unpack_rank(m, x->pk, &x->cur, r);
+		x->cur_ids[r] = ids[r];
 	}
-	ck_unpack(m, x->pk, w);
+	memcpy(x->base, ids, m->nranks * sizeof *x->base);
+}
+
+/* The ranks whose blocks proc's step can change: its own, and the owner
+ * of a notify with a state bit it records or waits on. */
+static uint32_t touched_ranks(const struct ck_model *m, const struct ck_ws *w,
+			      uint32_t proc, uint32_t *out)
+{
+	uint32_t s, n = 1;
+	const struct ck_task *c;
+
+	if (proc < m->nranks) {
+		out[0] = proc;
+		return 1;
+	}
+	s = proc - m->nranks;
+	out[0] = m->stream[s].rank;
+	c = ck_at(m, s, w->head[s]);
+	if (c->notify >= 0 && m->notify[c->notify].bit >= 0 &&
+	    m->notify[c->notify].rank != out[0])
+		out[n++] = m->notify[c->notify].rank;
+	return n;
 }
 
 /* Every successor of state i by proc (one per waiter a release may pick). */
@@ -1176,13 +1303,14 @@ static int successors(struct search *x, uint32_t i, uint32_t proc,
 {
 	const struct ck_model *m = x->m;
 	struct ck_effect e;
-	uint32_t nw = 0, s, r, k;
+	uint32_t nw = 0, s, r, k, touched[2], nt;
 	int rc;
 
+	nt = touched_ranks(m, &x->cur, proc, touched);
 	ck_ws_copy(m, &x->nxt, &x->cur);
 	ck_apply(m, &x->nxt, proc, CK_NONE, &e);
 	(*ntrans)++;
-	rc = add_state(x, &x->nxt, i, proc, CK_NONE);
+	rc = add_state(x, &x->nxt, i, proc, CK_NONE, x->base, touched, nt);
 	if (rc < 0 || e.nchoices < 2)
 		return rc < 0 ? rc : 0;
 	r = proc < m->nranks ? proc : m->stream[proc - m->nranks].rank;
@@ -1193,7 +1321,8 @@ static int successors(struct search *x, uint32_t i, uint32_t proc,
 		ck_ws_copy(m, &x->nxt, &x->cur);
 		ck_apply(m, &x->nxt, proc, x->waiters[k], NULL);
 		(*ntrans)++;
-		rc = add_state(x, &x->nxt, i, proc, x->waiters[k]);
+		rc = add_state(x, &x->nxt, i, proc, x->waiters[k], x->base,
+			       touched, nt);
 		if (rc < 0)
 			return rc;
 	}
@@ -1252,7 +1381,7 @@ static int lock_successors(struct search *x, uint32_t i, uint32_t proc,
 		ck_ws_copy(m, &x->nxt, &x->cur);
 		lock_apply(m, &x->nxt, proc, ch);
 		(*ntrans)++;
-		rc = add_state(x, &x->nxt, i, proc, ch);
+		rc = add_state(x, &x->nxt, i, proc, ch, NULL, NULL, 0);
 		if (rc < 0)
 			return rc;
 	}
@@ -1304,15 +1433,16 @@ static int bfs(struct search *x, uint64_t max_states, struct ck_result *r)
 	int rc;
 
 	ck_ws_init(m, &x->cur);
-	rc = add_state(x, &x->cur, 0, CK_NONE, CK_NONE);
+	memset(x->cur_ids, 0xff, m->nranks * sizeof *x->cur_ids);
+	rc = add_state(x, &x->cur, 0, CK_NONE, CK_NONE, NULL, NULL, 0);
 	if (rc == -HANGDX_ELIMIT)
 		goto undecided;
 	if (rc < 0)
 		return -rc;
 	for (i = 0; i < x->vs.n; i++) {
-		get_state(x, i, &x->cur);
-		n = x->lockstep ? lock_choose(x, x->steps)
-				: ss_choose(&x->ss, x->por, x->steps);
+		get_state(x, i);
+		n = x->lockstep && !x->por ? lock_choose(x, x->steps)
+					    : ss_choose(&x->ss, x->por, x->steps);
 		if (n == 0) {
 			if (ck_done(m, &x->cur))
 				continue;
@@ -1339,6 +1469,24 @@ undecided:
 	return HANGDX_OK;
 }
 
+int ck_explore_abstract(struct ck_model *m, uint64_t max_states,
+			uint64_t max_memory, bool symmetry, struct ck_result *r)
+{
+	int err;
+
+	m->abstract = true;
+	err = ck_explore(m, max_states, max_memory, true, symmetry, false, r);
+	m->abstract = false;
+	if (!err && r->verdict == -1) {         /* no witness from here */
+		hx_free(m->ctx, r->path_proc);
+		hx_free(m->ctx, r->path_choice);
+		hx_free(m->ctx, r->path_rot);
+		r->path_proc = r->path_choice = r->path_rot = NULL;
+		r->npath = 0;
+	}
+	return err;
+}
+
 int ck_explore(struct ck_model *m, uint64_t max_states, uint64_t max_memory,
 	       bool por, bool symmetry, bool lockstep, struct ck_result *r)
 {
@@ -1349,6 +1497,7 @@ int ck_explore(struct ck_model *m, uint64_t max_states, uint64_t max_memory,
 	memset(r, 0, sizeof *r);
 	err = search_init(&x, m, max_memory, por, symmetry && m->symmetric);
 	x.lockstep = lockstep && m->symmetric;
+	x.ss.proj = x.lockstep;
 	if (!err)
 		err = bfs(&x, max_states, r);
 	r->states = x.vs.n;

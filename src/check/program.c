@@ -498,6 +498,10 @@ static int feeds_build(struct ck_model *m)
 				       cs->hstream == cr->sstream[0])))
 				cs->feed = FEED_KERNEL;
 		}
+		cs->pool_from = hx_calloc(m->ctx, cs->len + 1,
+					  sizeof *cs->pool_from);
+		if (!cs->pool_from)
+			return HANGDX_ENOMEM;
 		if (hs->role != HX_SR_KERNEL)
 			continue;
 		cs->kbefore = hx_calloc(m->ctx, cs->len + 1, sizeof *cs->kbefore);
@@ -580,6 +584,9 @@ static void flags_build(struct ck_model *m)
 		struct ck_stream *cs = &m->stream[s];
 
 		cs->grab_last = cs->rel_last = CK_NONE;
+		for (p = cs->len; p-- > 0;)
+			cs->pool_from[p] = cs->pool_from[p + 1] +
+					   ck_at(m, s, p)->pool;
 		for (p = 0; p < cs->len; p++) {
 			struct ck_task *c = &m->task[cs->base + p];
 
@@ -593,8 +600,6 @@ static void flags_build(struct ck_model *m)
 			if (cs->role == HX_SR_MAIN && cs->retry &&
 			    op_end_at(m, s, p + 1))
 				c->flags |= CK_F_POOL;  /* release, then K_c moves */
-			if (c->kind == HX_T_NOTIFY_WAIT && is_o1(m, c->notify))
-				c->flags |= CK_F_GRAB;
 			if (c->flags & CK_F_GRAB)
 				cs->grab_last = p;
 			if (c->flags & CK_F_REL)
@@ -741,6 +746,53 @@ static void bits_assign(struct ck_model *m)
 	m->rank_bits[m->nranks] = m->nbits;
 }
 
+/*
+ * Ranks whose core users all give their core back by themselves: an
+ * ordinary AICPU op completes whenever it runs; a kernel with retry off
+ * returns its core when it has written its expansion, which needs SQ
+ * room on M_c and S0.  Those streams are written only by the kernels of
+ * their K_c, in order, so when every kernel's expansion fits in the SQ
+ * on top of everything written before it (nothing drained), the room is
+ * always there.  A resident (retry-on) kernel waits for M_c to drain and
+ * disqualifies its rank.
+ */
+/* Core users of rank r in the whole program. */
+static uint32_t demand_of(const struct ck_model *m, uint32_t r)
+{
+	uint32_t s, n = 0;
+
+	for (s = m->rs_first[r]; s < m->rs_first[r + 1]; s++)
+		n += m->stream[s].pool_from[0];
+	return n;
+}
+
+static void free_pools(struct ck_model *m)
+{
+	uint32_t r, s, i;
+
+	m->nfree_pool = 0;
+	for (r = 0; r < m->nranks; r++) {
+		bool ok = true;
+		for (s = m->rs_first[r]; ok && s < m->rs_first[r + 1]; s++) {
+			const struct ck_stream *cs = &m->stream[s];
+			uint32_t pm = 0, ps = 0;
+			for (i = 0; ok && i < cs->nkerns; i++) {
+				const struct ck_kern *k = &m->kern[cs->kerns[i]];
+				if (!ck_at(m, s, k->pos)->pool)
+					continue;
+				ok = !k->retry && pm + k->room <= m->depth &&
+				     (k->sstream == CK_NONE ||
+				      ps + k->room <= m->depth);
+				pm = k->m_end;
+				ps = k->s_end;
+			}
+		}
+		m->free_pool[r] = ok;
+		/* worth an abstract search only where a task could wait */
+		m->nfree_pool += ok && demand_of(m, r) > m->cores;
+	}
+}
+
 static bool rank_alike(const struct ck_model *m, uint32_t r)
 {
 	uint32_t a = m->rs_first[0], b = m->rs_first[r], i;
@@ -802,7 +854,8 @@ static int model_arrays(struct ck_model *m)
 	m->host_grab_last = hx_calloc(m->ctx, m->nranks + 1,
 				      sizeof *m->host_grab_last);
 	m->blk_first = hx_calloc(m->ctx, m->nranks + 1, sizeof *m->blk_first);
-	return m->re_first && m->host_grab_last && m->blk_first
+	m->free_pool = hx_calloc(m->ctx, m->nranks + 1, 1);
+	return m->re_first && m->host_grab_last && m->blk_first && m->free_pool
 		? HANGDX_OK : HANGDX_ENOMEM;
 }
 
@@ -868,6 +921,7 @@ int ck_model_build(struct ck_model *m, struct hangdx_ctx *ctx,
 		bits_assign(m);
 		layout(m);
 		m->symmetric = symmetric(m);
+		free_pools(m);
 	}
 	if (err)
 		ck_model_free(m);
@@ -885,6 +939,7 @@ void ck_model_free(struct ck_model *m)
 		hx_free(m->ctx, m->stream[s].bp_tail);
 		hx_free(m->ctx, m->stream[s].kbefore);
 		hx_free(m->ctx, m->stream[s].kerns);
+		hx_free(m->ctx, m->stream[s].pool_from);
 	}
 	hx_free(m->ctx, m->stream);
 	hx_free(m->ctx, m->task);
@@ -898,6 +953,7 @@ void ck_model_free(struct ck_model *m)
 	hx_free(m->ctx, m->use);
 	hx_free(m->ctx, m->rank_bits);
 	hx_free(m->ctx, m->blk_first);
+	hx_free(m->ctx, m->free_pool);
 	hx_state_free(&m->st);
 	memset(m, 0, sizeof *m);
 }

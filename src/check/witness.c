@@ -242,13 +242,59 @@ static void say_stream(struct replay *x, uint32_t s, const struct ck_effect *e)
 	}
 }
 
+/* Keep the step as a sequence item: host call number pc, or the task at
+ * the head of stream s (labelled as the simulator labels it). */
+static int seq_push(struct replay *x, uint32_t proc)
+{
+	struct hangdx_check *ck = x->ck;
+	const struct ck_model *m = x->m;
+	struct ck_seqitem *q;
+	void *v = ck->seq;
+	int err = hx_vec_reserve(ck->ctx, &v, &ck->capseq, ck->nseq + 1,
+				 sizeof *ck->seq, MAX_LINES);
+
+	if (err)
+		return err;
+	ck->seq = v;
+	q = &ck->seq[ck->nseq++];
+	if (proc < m->nranks) {
+		q->rank = proc;
+		q->stream = UINT32_MAX;
+		q->n = x->pre.pc[proc];
+		return HANGDX_OK;
+	}
+	proc -= m->nranks;
+	q->rank = m->stream[proc].rank;
+	q->stream = m->stream[proc].hstream;
+	q->n = x->pre.head[proc];
+	if (!ck->slabel) {
+		ck->slabel = hx_calloc(ck->ctx, m->st.nstreams + 1,
+				       sizeof *ck->slabel);
+		if (!ck->slabel)
+			return HANGDX_ENOMEM;
+		ck->nslabel = m->st.nstreams;
+	}
+	if (!ck->slabel[q->stream]) {
+		char lab[300];
+		hx_stream_label(&m->st, q->stream, lab, sizeof lab);
+		ck->slabel[q->stream] = hx_strdup(ck->ctx, lab);
+		if (!ck->slabel[q->stream])
+			return HANGDX_ENOMEM;
+	}
+	return HANGDX_OK;
+}
+
 static int replay_step(struct replay *x, uint32_t proc, uint32_t choice,
 		       size_t no)
 {
 	const struct ck_model *m = x->m;
 	struct ck_effect e;
+	int err;
 
 	ck_ws_copy(m, &x->pre, &x->w);
+	err = seq_push(x, proc);
+	if (err)
+		return err;
 	ck_apply(m, &x->w, proc, choice, &e);
 	hx_buf_reset(&x->line);
 	hx_buf_printf(&x->line, "%zu. ", no);

@@ -41,6 +41,10 @@ static void defaults_model(struct hangdx_scenario *sc)
 	sc->expand_ns = 50 * HX_NS_PER_US;
 	sc->host_api_ns = 5 * HX_NS_PER_US;
 	sc->dispatch_ns = 1 * HX_NS_PER_US;
+	sc->link_latency_max_ns = sc->link_latency_ns;
+	sc->expand_max_ns = sc->expand_ns;
+	sc->host_api_max_ns = sc->host_api_ns;
+	sc->dispatch_max_ns = sc->dispatch_ns;
 	sc->link_gbps = 50.0;
 	sc->slave_streams = 1;
 	sc->grant = HX_GRANT_FIFO;

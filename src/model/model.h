@@ -99,7 +99,8 @@ struct hx_step {
 	enum hx_step_kind kind;
 	int32_t stream;          /* index into scenario streams; -1 = all (sync) */
 	const char *name;        /* op name (kernels), may be NULL */
-	uint64_t dur_ns;         /* compute duration / sleep */
+	uint64_t dur_ns;         /* compute duration / sleep (the minimum) */
+	uint64_t dur_max_ns;     /* its maximum (= dur_ns: a single value) */
 	int32_t obj;             /* event or notify index */
 	uint64_t timeout_ns;     /* notify wait timeout; 0 = forever */
 	/* collectives */
@@ -130,7 +131,8 @@ struct hx_fault {
 	enum hx_fault_kind kind;
 	int32_t rank;
 	int32_t peer;            /* link error: the other end */
-	uint64_t at_ns;
+	uint64_t at_ns;          /* rank death, link error: when (minimum) */
+	uint64_t at_max_ns;      /* its maximum (= at_ns: a single time) */
 	double factor;           /* slow rank */
 	int64_t skew_ns;         /* clock skew */
 	bool rdma;               /* link error over RoCE (else SDMA) */
@@ -161,11 +163,28 @@ struct hx_grant_ref {
 	uint32_t line, col;
 };
 
+/* One step of a fixed order of the whole run (witness replay): host
+ * `rank` makes its runtime call number n (call; counted from 0, every
+ * call the host makes but host_sleep), or the task at position n of the
+ * stream labelled `stream` on `rank` completes (an HCCL kernel: writes
+ * its expansion).  Resolved when a run starts. */
+struct hx_seq_ref {
+	uint32_t rank;
+	bool call;
+	const char *stream;
+	uint32_t n;
+	uint32_t line, col;
+};
+
 /* Each device grants its cores to its own grants, in order, first (a core
- * stays free until the named task asks for it); then as `grant` says. */
+ * stays free until the named task asks for it); then as `grant` says.
+ * With a sequence, the steps it names happen in its order, one after the
+ * other, and nothing else happens before it is done. */
 struct hx_schedule {
 	struct hx_grant_ref *grants;
 	uint32_t ngrants;
+	struct hx_seq_ref *seq;
+	uint32_t nseq;
 };
 
 struct hangdx_scenario {
@@ -182,10 +201,14 @@ struct hangdx_scenario {
 	enum hx_product product;
 
 	/* model parameters (runtime-model.md "unknown: make it a parameter") */
+	/* durations given as ranges [x_ns, x_max_ns] (equal: one value);
+	 * the simulator draws each use from its seeded generator */
 	uint64_t link_latency_ns;     /* remote notify record latency */
 	uint64_t expand_ns;           /* kernel expansion time per op */
 	uint64_t host_api_ns;         /* host time per runtime call */
 	uint64_t dispatch_ns;         /* stream task dispatch overhead */
+	uint64_t link_latency_max_ns, expand_max_ns, host_api_max_ns,
+		 dispatch_max_ns;
 	double link_gbps;             /* SDMA/RDMA copy bandwidth, GB/s */
 	uint32_t slave_streams;       /* S_c per communicator */
 	enum hx_grant grant;          /* AICPU queue order */

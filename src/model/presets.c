@@ -43,6 +43,42 @@ static const char text_clock_skew[] =
 	"  - clock_skew: {rank: 3, offset: -1.5s}\n"
 	;
 
+static const char text_duration_race[] =
+	"# A deadlock that needs a particular duration inside a range.\n"
+	"#\n"
+	"# The reference program with 8 communicators, except that the AI Core work\n"
+	"# before the AICPU operator NonZero takes anywhere from 1 us to 200 us.\n"
+	"# When it is short, NonZero asks for an AICPU core before the HCCL kernels\n"
+	"# have taken all six and the job completes (as with the minimum, 1 us);\n"
+	"# when it is long, the kernels (retry on) hold every core and NonZero can\n"
+	"# never run: the reference deadlock.  `hangdx simulate` draws the duration\n"
+	"# from the seed (`--set seed=N`), so some seeds complete and others\n"
+	"# deadlock; `hangdx check` covers every value in the range and finds the\n"
+	"# deadlock.\n"
+	"name: duration-race\n"
+	"about: \"AI Core work of 1us..200us before an AICPU op: short completes, long deadlocks (check finds it)\"\n"
+	"\n"
+	"cluster:\n"
+	"  ranks: 2\n"
+	"  aicpu_cores: 6\n"
+	"\n"
+	"env:\n"
+	"  HCCL_OP_RETRY_ENABLE: \"L0:1,L1:1,L2:0\"\n"
+	"\n"
+	"communicators:\n"
+	"  - name: c\n"
+	"    count: 8\n"
+	"    sweep: true\n"
+	"\n"
+	"program:\n"
+	"  - aicore: {stream: compute, name: FlashAttentionScore, duration: 1us..200us}\n"
+	"  - aicpu: {stream: compute, name: NonZero, duration: 200us}\n"
+	"  - event_record: {stream: compute, event: E}\n"
+	"  - event_wait: {stream: comm, event: E}\n"
+	"  - allreduce: {stream: comm, comm: c, bytes: 64MiB, dtype: bf16}\n"
+	"  - host_sync: all\n"
+	;
+
 static const char text_grant_order[] =
 	"# A deadlock that needs a particular AICPU core-grant order.\n"
 	"#\n"
@@ -433,6 +469,9 @@ static const struct hx_preset presets[] = {
 	{ "clock-skew",
 	  "rank-death with rank 1's clock 2 s ahead and rank 3's 1.5 s behind: timestamps lie about who failed first",
 	  text_clock_skew },
+	{ "duration-race",
+	  "AI Core work of 1us..200us before an AICPU op: short completes, long deadlocks (check finds it)",
+	  text_duration_race },
 	{ "grant-order",
 	  "4 loader AICPU ops hold every core while X and 4 HCCL kernels queue: FIFO completes, another grant order deadlocks",
 	  text_grant_order },
@@ -467,6 +506,7 @@ static const struct hx_preset presets[] = {
 
 static const char *const names[] = {
 	"clock-skew",
+	"duration-race",
 	"grant-order",
 	"healthy",
 	"link-error",

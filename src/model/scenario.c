@@ -28,7 +28,8 @@
 
 /* ==== values: durations, sizes, booleans, integers, names ================ */
 
-enum vt { VT_U32, VT_U64, VT_DUR, VT_SDUR, VT_SIZE, VT_BOOL, VT_ENUM, VT_REAL };
+enum vt { VT_U32, VT_U64, VT_DUR, VT_SDUR, VT_SIZE, VT_BOOL, VT_ENUM, VT_REAL,
+	  VT_DRANGE };
 
 struct vtype {
 	enum vt kind;
@@ -43,6 +44,7 @@ union val {
 	int64_t i;
 	double d;
 	bool b;
+	struct { uint64_t lo, hi; } r;  /* VT_DRANGE */
 };
 
 struct unit {
@@ -192,12 +194,67 @@ static bool val_parse_quantity(const struct vtype *t, const char *s,
 	return true;
 }
 
+/* A duration or a range "LO..HI" of two (LO <= HI).  A bare number on
+ * the left of a range takes the unit on the right ("10..50us").  Sets
+ * *inverted when both sides parse but LO > HI. */
+static bool val_parse_drange(const struct vtype *t, const char *s,
+			     union val *v, bool *inverted)
+{
+	struct vtype one = *t;
+	const char *dots = strstr(s, "..");
+	char left[64];
+	size_t n, k;
+	union val a, b;
+
+	one.kind = VT_DUR;
+	*inverted = false;
+	if (!dots) {
+		if (!val_parse_quantity(&one, s, &a))
+			return false;
+		v->r.lo = v->r.hi = a.u;
+		return true;
+	}
+	n = (size_t)(dots - s);
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	if (n == 0 || n >= sizeof left || strstr(dots + 2, ".."))
+		return false;
+	memcpy(left, s, n);
+	left[n] = '\0';
+	dots += 2;
+	while (*dots == ' ')
+		dots++;
+	if (!val_parse_quantity(&one, dots, &b))
+		return false;
+	/* "10..50us": the unit of the right side, if the left has none */
+	for (k = 0; k < n && (isdigit((unsigned char)left[k]) || left[k] == '.');
+	     k++)
+		;
+	if (k == n) {
+		const char *u = dots;
+		while (*u && (isdigit((unsigned char)*u) || *u == '.' || *u == ' '))
+			u++;
+		if (*u && n + strlen(u) < sizeof left) {
+			memcpy(left + n, u, strlen(u) + 1);
+		}
+	}
+	if (!val_parse_quantity(&one, left, &a))
+		return false;
+	v->r.lo = a.u;
+	v->r.hi = b.u;
+	*inverted = a.u > b.u;
+	return !*inverted;
+}
+
 /* Parse s as a value of type t; false if it is not one. */
 static bool val_parse(const struct vtype *t, const char *s, union val *v)
 {
+	bool inverted;
 	int i;
 
 	switch (t->kind) {
+	case VT_DRANGE:
+		return val_parse_drange(t, s, v, &inverted);
 	case VT_U32:
 	case VT_U64:
 		return parse_uint(s, &v->u) && v->u >= t->min && v->u <= t->max;
@@ -252,6 +309,12 @@ static void val_expect(const struct vtype *t, char *buf, size_t n)
 	case VT_SDUR:
 		snprintf(buf, n, "a duration from -10000000s to 10000000s "
 			 "(e.g. 250ms, -1.5s)");
+		break;
+	case VT_DRANGE:
+		snprintf(buf, n, "a duration up to 10000000s or a range LO..HI "
+			 "of two with LO <= HI (e.g. 500us, 10us..50us; a bare "
+			 "number means %s)",
+			 t->bare == HX_NS_PER_US ? "microseconds" : "seconds");
 		break;
 	case VT_SIZE:
 		snprintf(buf, n, "a size up to 1TiB (e.g. 4096, 4KiB, 64MiB, 1GB)");
@@ -375,6 +438,8 @@ struct ld {
 	size_t nfaults, capfaults;
 	struct hx_grant_ref *grants;
 	size_t ngrants, capgrants;
+	struct hx_seq_ref *seq;
+	size_t nseq, capseq;
 	struct hx_env_override *ovr;
 	size_t novr, capovr;
 	uint8_t *ovr_seen;          /* rank_env ranks seen, by rank */
@@ -686,6 +751,15 @@ static bool ld_val(struct ld *ld, const struct yn *v, const char *key,
 		return false;
 	if (val_parse(t, s, out))
 		return true;
+	if (t->kind == VT_DRANGE) {
+		bool inverted;
+		val_parse_drange(t, s, out, &inverted);
+		if (inverted) {
+			ld_err(ld, v, "bad range '%s' for '%s': the minimum is "
+			       "above the maximum", s, key);
+			return false;
+		}
+	}
 	val_expect(t, expect, sizeof expect);
 	ld_err(ld, v, "bad value '%s' for '%s': expected %s", s, key, expect);
 	return false;
@@ -885,6 +959,7 @@ struct knob {
 	const char *set_key;        /* --set key; NULL: special or none */
 	struct vtype t;
 	size_t off;                 /* in struct hangdx_scenario */
+	size_t off2;                /* VT_DRANGE: where the maximum goes */
 };
 
 #define T_U32(lo, hi) { .kind = VT_U32, .min = (lo), .max = (hi) }
@@ -892,48 +967,55 @@ struct knob {
 #define T_DUR(lo) { .kind = VT_DUR, .min = (lo), .max = SC_MAX_DUR_NS, \
 		    .bare = HX_NS_PER_S }
 #define T_DUR_US { .kind = VT_DUR, .max = SC_MAX_DUR_NS, .bare = HX_NS_PER_US }
+#define T_RANGE { .kind = VT_DRANGE, .max = SC_MAX_DUR_NS, .bare = HX_NS_PER_S }
+#define T_RANGE_US { .kind = VT_DRANGE, .max = SC_MAX_DUR_NS, \
+		     .bare = HX_NS_PER_US }
 #define T_BOOL { .kind = VT_BOOL }
 #define T_ENUM(list) { .kind = VT_ENUM, .names = (list) }
 #define T_REAL(lo, hi) { .kind = VT_REAL, .rmin = (lo), .rmax = (hi) }
 #define SC_OFF(f) offsetof(struct hangdx_scenario, f)
 
 static const struct knob cluster_knobs[] = {
-	{ "ranks", NULL, T_U32(1, HX_MAX_RANKS), SC_OFF(nranks) },
+	{ "ranks", NULL, T_U32(1, HX_MAX_RANKS), SC_OFF(nranks), 0 },
 	{ "ranks_per_node", "ranks_per_node", T_U32(1, HX_MAX_RANKS),
-	  SC_OFF(ranks_per_node) },
-	{ "aicpu_cores", "cores", T_U32(1, HX_MAX_CORES), SC_OFF(cores) },
-	{ "sq_depth", "sq_depth", T_U32(2, HX_MAX_SQ_DEPTH), SC_OFF(sq_depth) },
-	{ "product", NULL, T_ENUM(product_names), SC_OFF(product) },
+	  SC_OFF(ranks_per_node), 0 },
+	{ "aicpu_cores", "cores", T_U32(1, HX_MAX_CORES), SC_OFF(cores), 0 },
+	{ "sq_depth", "sq_depth", T_U32(2, HX_MAX_SQ_DEPTH), SC_OFF(sq_depth), 0 },
+	{ "product", NULL, T_ENUM(product_names), SC_OFF(product), 0 },
 };
 
 static const struct knob model_knobs[] = {
-	{ "link_latency", "link_latency", T_DUR(0), SC_OFF(link_latency_ns) },
-	{ "expand", "expand", T_DUR(0), SC_OFF(expand_ns) },
-	{ "host_api", "host_api", T_DUR(0), SC_OFF(host_api_ns) },
-	{ "dispatch", "dispatch", T_DUR(0), SC_OFF(dispatch_ns) },
-	{ "link_gbps", "link_gbps", T_REAL(0.0, 100000.0), SC_OFF(link_gbps) },
-	{ "slave_streams", "slave_streams", T_U32(0, 8), SC_OFF(slave_streams) },
-	{ "grant_order", "grant", T_ENUM(grant_names), SC_OFF(grant) },
-	{ "order_launch", "order_launch", T_BOOL, SC_OFF(order_launch) },
+	{ "link_latency", "link_latency", T_RANGE, SC_OFF(link_latency_ns),
+	  SC_OFF(link_latency_max_ns) },
+	{ "expand", "expand", T_RANGE, SC_OFF(expand_ns), SC_OFF(expand_max_ns) },
+	{ "host_api", "host_api", T_RANGE, SC_OFF(host_api_ns),
+	  SC_OFF(host_api_max_ns) },
+	{ "dispatch", "dispatch", T_RANGE, SC_OFF(dispatch_ns),
+	  SC_OFF(dispatch_max_ns) },
+	{ "link_gbps", "link_gbps", T_REAL(0.0, 100000.0), SC_OFF(link_gbps), 0 },
+	{ "slave_streams", "slave_streams", T_U32(0, 8), SC_OFF(slave_streams), 0 },
+	{ "grant_order", "grant", T_ENUM(grant_names), SC_OFF(grant), 0 },
+	{ "order_launch", "order_launch", T_BOOL, SC_OFF(order_launch), 0 },
 	{ "hccl_shares_pool", "hccl_shares_pool", T_BOOL,
-	  SC_OFF(hccl_shares_pool) },
+	  SC_OFF(hccl_shares_pool), 0 },
 	{ "stuck_with_retry", "stuck_with_retry", T_BOOL,
-	  SC_OFF(stuck_with_retry) },
+	  SC_OFF(stuck_with_retry), 0 },
 	{ "aicpu_op_timeout", "aicpu_op_timeout", T_DUR(0),
-	  SC_OFF(aicpu_timeout_ns) },
+	  SC_OFF(aicpu_timeout_ns), 0 },
 };
 
 static const struct knob run_knobs[] = {
-	{ "seed", "seed", T_U64(0, UINT64_MAX), SC_OFF(seed) },
-	{ "tail", "tail", T_DUR(0), SC_OFF(tail_ns) },
-	{ "time_limit", "time_limit", T_DUR(1), SC_OFF(time_limit_ns) },
-	{ "log_level", "log_level", T_ENUM(level_names), SC_OFF(log_level) },
+	{ "seed", "seed", T_U64(0, UINT64_MAX), SC_OFF(seed), 0 },
+	{ "tail", "tail", T_DUR(0), SC_OFF(tail_ns), 0 },
+	{ "time_limit", "time_limit", T_DUR(1), SC_OFF(time_limit_ns), 0 },
+	{ "log_level", "log_level", T_ENUM(level_names), SC_OFF(log_level), 0 },
 };
 
 /* --set names of the hangdx.h examples: bare numbers in microseconds. */
 static const struct knob set_only_knobs[] = {
-	{ NULL, "link_latency_us", T_DUR_US, SC_OFF(link_latency_ns) },
-	{ NULL, "expand_us", T_DUR_US, SC_OFF(expand_ns) },
+	{ NULL, "link_latency_us", T_RANGE_US, SC_OFF(link_latency_ns),
+	  SC_OFF(link_latency_max_ns) },
+	{ NULL, "expand_us", T_RANGE_US, SC_OFF(expand_ns), SC_OFF(expand_max_ns) },
 };
 
 _Static_assert(HX_ARRAY_LEN(cluster_knobs) <= 16 &&
@@ -967,6 +1049,10 @@ static void knob_store(const struct knob *k, struct hangdx_scenario *sc,
 		break;
 	case VT_REAL:
 		memcpy(p, &v->d, sizeof v->d);
+		break;
+	case VT_DRANGE:
+		memcpy(p, &v->r.lo, sizeof v->r.lo);
+		memcpy((char *)sc + k->off2, &v->r.hi, sizeof v->r.hi);
 		break;
 	}
 }
@@ -1574,6 +1660,8 @@ static bool ld_step_common(struct ld *ld, struct hx_step *st,
 			   const struct stepvals *sv)
 {
 	static const struct vtype tdur = T_DUR(0);
+	static const struct vtype trange = T_RANGE;
+	union val x;
 	const char *s;
 	bool ok = true;
 
@@ -1585,7 +1673,14 @@ static bool ld_step_common(struct ld *ld, struct hx_step *st,
 			ld->nomem = true;
 		ok = s && ok;
 	}
-	st->dur_ns = ld_get_u(ld, sv->v[SF_DURATION], "duration", &tdur, 0, &ok);
+	if (sv->v[SF_DURATION]) {
+		if (ld_val(ld, sv->v[SF_DURATION], "duration", &trange, &x)) {
+			st->dur_ns = x.r.lo;
+			st->dur_max_ns = x.r.hi;
+		} else {
+			ok = false;
+		}
+	}
 	if (sv->v[SF_EVENT]) {
 		st->obj = ld_intern(ld, NM_EVENT, sv->v[SF_EVENT]);
 		ok = st->obj >= 0 && ok;
@@ -2012,20 +2107,22 @@ static bool ld_fault_mismatch(struct ld *ld, struct hx_fault *f,
 static bool ld_fault_body(struct ld *ld, struct hx_fault *f,
 			  const struct faultvals *fv)
 {
-	static const struct vtype tdur = T_DUR(0);
+	static const struct vtype trange = T_RANGE;
 	static const struct vtype tskew = { .kind = VT_SDUR,
 					    .max = SC_MAX_DUR_NS };
 	static const struct vtype tfactor = T_REAL(0.0, 10000.0);
 	union val x;
-	bool ok = true;
 
 	if (!ld_rank(ld, fv->v[FF_RANK], "rank", &f->rank))
 		return false;
 	if (fv->v[FF_PEER] && !ld_rank(ld, fv->v[FF_PEER], "peer", &f->peer))
 		return false;
-	f->at_ns = ld_get_u(ld, fv->v[FF_AT], "at", &tdur, 0, &ok);
-	if (!ok)
-		return false;
+	if (fv->v[FF_AT]) {
+		if (!ld_val(ld, fv->v[FF_AT], "at", &trange, &x))
+			return false;
+		f->at_ns = x.r.lo;
+		f->at_max_ns = x.r.hi;
+	}
 	switch (f->kind) {
 	case HX_FAULT_LINK_ERROR:
 		return ld_fault_link(ld, f, fv);
@@ -2192,15 +2289,76 @@ static void ld_schedule(struct ld *ld, const struct yn *seq)
 		ld_sched_item(ld, it);
 }
 
+/* ==== sequence (witness replay) =========================================== */
+
+static const char *const seq_keys[] = { "rank", "call", "stream", "task" };
+
+/* {rank: R, call: N} or {rank: R, stream: LABEL, task: N} */
+static void ld_seq_item(struct ld *ld, const struct yn *item)
+{
+	static const struct vtype tr = { .kind = VT_U32, .max = HX_MAX_RANKS - 1 };
+	static const struct vtype u = { .kind = VT_U32, .max = UINT32_MAX };
+	const struct yn *v[HX_ARRAY_LEN(seq_keys)];
+	struct hx_seq_ref q;
+	const char *name = NULL;
+	bool ok = true;
+	void *vec = ld->seq;
+	int err;
+
+	if (!ld_fields(ld, item, "a sequence step", KEYS(seq_keys), v))
+		return;
+	if (!v[0] || (v[1] ? v[2] || v[3] : !v[2] || !v[3])) {
+		ld_err(ld, item, "a sequence step is {rank: R, call: N} or "
+		       "{rank: R, stream: NAME, task: N}");
+		return;
+	}
+	memset(&q, 0, sizeof q);
+	q.line = item->line;
+	q.col = item->col;
+	q.rank = (uint32_t)ld_get_u(ld, v[0], "rank", &tr, 0, &ok);
+	q.call = v[1] != NULL;
+	q.n = (uint32_t)ld_get_u(ld, q.call ? v[1] : v[3], q.call ? "call" : "task",
+				 &u, 0, &ok);
+	if (!q.call && !(name = ld_name(ld, v[2], "stream")))
+		ok = false;
+	if (!ok)
+		return;
+	if (name && !(q.stream = hx_arena_strdup(&ld->sc->arena, name))) {
+		ld->nomem = true;
+		return;
+	}
+	err = hx_vec_reserve(ld->ctx, &vec, &ld->capseq, ld->nseq + 1,
+			     sizeof *ld->seq, HX_MAX_STEPS);
+	if (err == HANGDX_ELIMIT) {
+		ld_err(ld, item, "more than %d sequence steps", HX_MAX_STEPS);
+		ld->halt = true;
+	} else if (err) {
+		ld->nomem = true;
+	} else {
+		ld->seq = vec;
+		ld->seq[ld->nseq++] = q;
+	}
+}
+
+static void ld_sequence(struct ld *ld, const struct yn *list)
+{
+	const struct yn *it;
+
+	if (!ld_list(ld, list, "sequence"))
+		return;
+	for (it = list->kid; it && !ld_stopped(ld); it = it->next)
+		ld_seq_item(ld, it);
+}
+
 /* ==== the whole scenario ================================================== */
 
 static const char *const top_keys[] = {
 	"name", "about", "cluster", "model", "run", "env", "rank_env",
-	"communicators", "program", "faults", "schedule"
+	"communicators", "program", "faults", "schedule", "sequence"
 };
 enum {
 	TK_NAME, TK_ABOUT, TK_CLUSTER, TK_MODEL, TK_RUN, TK_ENV, TK_RANK_ENV,
-	TK_COMMS, TK_PROGRAM, TK_FAULTS, TK_SCHEDULE
+	TK_COMMS, TK_PROGRAM, TK_FAULTS, TK_SCHEDULE, TK_SEQUENCE
 };
 
 static void ld_top_strings(struct ld *ld, const struct yn **v)
@@ -2257,6 +2415,8 @@ static void ld_scenario(struct ld *ld, const struct yn *root)
 		ld_faults(ld, v[TK_FAULTS]);
 	if (v[TK_SCHEDULE] && !ld_stopped(ld))
 		ld_schedule(ld, v[TK_SCHEDULE]);
+	if (v[TK_SEQUENCE] && !ld_stopped(ld))
+		ld_sequence(ld, v[TK_SEQUENCE]);
 }
 
 /* ---- moving the result into the scenario's arena ---- */
@@ -2314,6 +2474,8 @@ static void ld_finish(struct ld *ld)
 	sc->schedule.grants = arena_dup(ld, ld->grants,
 					ld->ngrants * sizeof *ld->grants);
 	sc->schedule.ngrants = (uint32_t)ld->ngrants;
+	sc->schedule.seq = arena_dup(ld, ld->seq, ld->nseq * sizeof *ld->seq);
+	sc->schedule.nseq = (uint32_t)ld->nseq;
 	sc->overrides = arena_dup(ld, ld->ovr, ld->novr * sizeof *ld->ovr);
 	sc->noverrides = (uint32_t)ld->novr;
 	sc->groups = arena_dup(ld, ld->groups, ld->ngroups * sizeof *ld->groups);
@@ -2351,6 +2513,7 @@ static void ld_release(struct ld *ld)
 	hx_free(ld->ctx, ld->steps);
 	hx_free(ld->ctx, ld->faults);
 	hx_free(ld->ctx, ld->grants);
+	hx_free(ld->ctx, ld->seq);
 	hx_free(ld->ctx, ld->ovr);
 	hx_free(ld->ctx, ld->groups);
 	hx_arena_free(&ld->tree);

@@ -411,7 +411,8 @@ void sim_hccl_kernel_start(struct sim *s, uint32_t task)
 		sim_rec_task(s, r, task);
 		r->core = t->core;
 	}
-	sim_push(s, s->now + s->sc->expand_ns, EV_EXPANDED, task, 0);
+	sim_push(s, s->now + sim_dur(s, s->sc->expand_ns, s->sc->expand_max_ns),
+		 EV_EXPANDED, task, 0);
 }
 
 static void kernel_resident(struct sim *s, uint32_t task, uint32_t rank)
@@ -455,10 +456,13 @@ void sim_hccl_expanded(struct sim *s, uint32_t task)
 		return;
 	}
 	s->expanding[cidx(s, rank, (uint32_t)t->comm)] = -1;
+	if (!sim_gate(s, task, G_EXPAND))
+		return;                 /* not its turn in the sequence */
 	if (t->kstate) {
 		t->kstate = 0;
 		t->arm++;               /* the SQ-full timer no longer applies */
 	}
+	sim_gate_pass(s, task);
 	expand(s, rank, t->xref, cr->mstream, true);
 	t = &s->st.tasks[task];   /* expansion grew the task array */
 	t->end_pos = (uint32_t)s->st.streams[cr->mstream].n;

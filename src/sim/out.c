@@ -480,7 +480,8 @@ static void truth_faults(FILE *fp, const struct sim *s)
 	for (i = 0; i < s->sc->nfaults; i++) {
 		const struct hx_fault *f = &s->sc->faults[i];
 		fprintf(fp, "%s{\"kind\": \"%s\", \"rank\": %d, \"at_s\": %.6f",
-			i ? ", " : "", kinds[f->kind], f->rank, secs(f->at_ns));
+			i ? ", " : "", kinds[f->kind], f->rank,
+			secs(s->fault_at ? s->fault_at[i] : f->at_ns));
 		if (f->kind == HX_FAULT_LINK_ERROR)
 			fprintf(fp, ", \"peer\": %d", f->peer);
 		fprintf(fp, "}");

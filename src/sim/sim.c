@@ -37,6 +37,29 @@ uint64_t sim_rand(struct sim *s)
 	return z ^ (z >> 31);
 }
 
+uint64_t sim_dur(struct sim *s, uint64_t lo, uint64_t hi)
+{
+	uint64_t z;
+
+	if (hi <= lo)
+		return lo;
+	z = (s->drng += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return lo + z % (hi - lo + 1);
+}
+
+static uint64_t dispatch_ns(struct sim *s)
+{
+	return sim_dur(s, s->sc->dispatch_ns, s->sc->dispatch_max_ns);
+}
+
+static uint64_t host_api_ns(struct sim *s)
+{
+	return sim_dur(s, s->sc->host_api_ns, s->sc->host_api_max_ns);
+}
+
 double sim_slow(const struct sim *s, uint32_t rank)
 {
 	return s->host[rank].slow;
@@ -253,7 +276,7 @@ static void pool_grant(struct sim *s, struct hx_pool *p, uint32_t task)
 		uint32_t rank = s->st.streams[t->stream].rank;
 		uint64_t d = (uint64_t)((double)t->dur_ns * sim_slow(s, rank));
 
-		sim_push(s, s->now + d + s->sc->dispatch_ns, EV_DONE, task, 0);
+		sim_push(s, s->now + d + dispatch_ns(s), EV_DONE, task, 0);
 		if (s->sc->aicpu_timeout_ns && d > s->sc->aicpu_timeout_ns) {
 			t->arm++;
 			sim_push(s, s->now + s->sc->aicpu_timeout_ns,
@@ -370,6 +393,148 @@ void sim_pool_remove_waiter(struct sim *s, uint32_t task)
 	}
 }
 
+/* ---- the sequence (witness replay) ---- */
+
+#define SEQ_CALL (1ULL << 63)
+
+static uint64_t seq_hash(uint64_t k)
+{
+	k = (k ^ (k >> 31)) * 0x9e3779b97f4a7c15ULL;
+	return k ^ (k >> 29);
+}
+
+/* Index of a key in the sequence, or -1. */
+static int64_t seq_find(const struct sim *s, uint64_t key)
+{
+	size_t j;
+
+	if (!s->seq_nslot)
+		return -1;
+	for (j = seq_hash(key) & (s->seq_nslot - 1); s->seq_slot[j];
+	     j = (j + 1) & (s->seq_nslot - 1))
+		if (s->order[s->seq_slot[j] - 1].key == key)
+			return (int64_t)s->seq_slot[j] - 1;
+	return -1;
+}
+
+static uint64_t task_key(const struct sim *s, uint32_t task)
+{
+	const struct hx_task *t = &s->st.tasks[task];
+
+	return (uint64_t)t->stream << 32 | t->pos;
+}
+
+static void seq_kick(struct sim *s)
+{
+	sim_push(s, s->now, EV_GATE, 0, 0);
+}
+
+bool sim_gate(struct sim *s, uint32_t task, uint8_t what)
+{
+	int64_t i;
+	void *v;
+
+	if (!s->nseq)
+		return true;
+	i = seq_find(s, task_key(s, task));
+	if (i >= 0 ? (uint64_t)i <= s->seq_next : s->seq_next >= s->nseq)
+		return true;
+	if (task >= s->captgate) {
+		size_t old = s->captgate;
+		int err;
+		v = s->tgate;
+		err = hx_vec_reserve(s->ctx, &v, &s->captgate, (size_t)task + 1, 1,
+				     MAX_HEAP);
+		if (err) {
+			sim_oom(s, err);
+			return false;
+		}
+		s->tgate = v;
+		memset(s->tgate + old, 0, s->captgate - old);
+	}
+	s->tgate[task] = what;
+	if (i < 0) {                    /* outside the sequence: after it */
+		v = s->held;
+		int err = hx_vec_reserve(s->ctx, &v, &s->capheld, s->nheld + 1,
+					 sizeof *s->held, MAX_HEAP);
+		if (err) {
+			sim_oom(s, err);
+			return false;
+		}
+		s->held = v;
+		s->held[s->nheld++] = task;
+	}
+	return false;
+}
+
+void sim_gate_pass(struct sim *s, uint32_t task)
+{
+	if (s->nseq && s->seq_next < s->nseq &&
+	    seq_find(s, task_key(s, task)) == (int64_t)s->seq_next) {
+		s->seq_next++;
+		seq_kick(s);
+	}
+}
+
+static void start_task(struct sim *s, uint32_t task);
+
+/* Do what was held for task, if anything. */
+static void gate_release(struct sim *s, uint32_t task)
+{
+	uint8_t what;
+
+	if (task >= s->captgate || !(what = s->tgate[task]))
+		return;
+	s->tgate[task] = G_NONE;
+	switch (what) {
+	case G_START:
+		if (s->st.tasks[task].state == HX_TS_WAITING)
+			start_task(s, task);
+		break;
+	case G_DONE:
+		if (s->st.tasks[task].state == HX_TS_RUNNING)
+			sim_complete(s, task);
+		break;
+	default:
+		sim_hccl_expanded(s, task);
+		break;
+	}
+}
+
+/* The next step of the sequence may have been held: do it now.  After
+ * the last step, everything held back is let go. */
+static void gate_run(struct sim *s)
+{
+	uint32_t r;
+	size_t i;
+
+	if (s->seq_next < s->nseq) {
+		uint64_t key = s->order[s->seq_next].key;
+		if (key & SEQ_CALL) {
+			r = (uint32_t)(key >> 32 & 0x7fffffffu);
+			if (s->host[r].state == HOST_GATED) {
+				s->host[r].state = HOST_RUN;
+				sim_push(s, s->now, EV_HOST, r, 0);
+			}
+		} else {
+			const struct hx_stream *st = &s->st.streams[key >> 32];
+			uint32_t pos = (uint32_t)key;
+			if (pos < st->n)
+				gate_release(s, st->q[pos]);
+		}
+		return;
+	}
+	for (r = 0; r < s->st.nranks; r++) {
+		if (s->host[r].state == HOST_GATED) {
+			s->host[r].state = HOST_RUN;
+			sim_push(s, s->now, EV_HOST, r, 0);
+		}
+	}
+	for (i = 0; i < s->nheld; i++)
+		gate_release(s, s->held[i]);
+	s->nheld = 0;
+}
+
 /* ---- task start and completion ---- */
 
 static void start_notify_wait(struct sim *s, uint32_t task)
@@ -392,12 +557,17 @@ static void start_task(struct sim *s, uint32_t task)
 	uint32_t rank = s->st.streams[t->stream].rank;
 	uint64_t d;
 
+	/* records and waits complete as they start: a sequence holds them */
+	if ((t->kind == HX_T_NOTIFY_RECORD || t->kind == HX_T_NOTIFY_WAIT ||
+	     t->kind == HX_T_EVENT_RECORD || t->kind == HX_T_EVENT_WAIT) &&
+	    !sim_gate(s, task, G_START))
+		return;
 	switch (t->kind) {
 	case HX_T_AICORE:
 		t->state = HX_TS_RUNNING;
 		t->t_start = s->now;
 		d = (uint64_t)((double)t->dur_ns * sim_slow(s, rank));
-		sim_push(s, s->now + d + s->sc->dispatch_ns, EV_DONE, task, 0);
+		sim_push(s, s->now + d + dispatch_ns(s), EV_DONE, task, 0);
 		break;
 	case HX_T_AICPU:
 	case HX_T_KERNEL:
@@ -406,7 +576,8 @@ static void start_task(struct sim *s, uint32_t task)
 	case HX_T_NOTIFY_RECORD:
 		if (t->peer >= 0) {
 			if (s->st.dev[t->peer].alive)
-				sim_push(s, s->now + s->sc->link_latency_ns,
+				sim_push(s, s->now + sim_dur(s, s->sc->link_latency_ns,
+							   s->sc->link_latency_max_ns),
 					 EV_LAND, (uint32_t)t->notify, t->tag);
 		} else {
 			sim_notify_set(s, t->notify, t->tag, (int32_t)task);
@@ -433,7 +604,7 @@ static void start_task(struct sim *s, uint32_t task)
 		if (sim_copy_start(s, task))
 			break;
 		d = (uint64_t)((double)t->dur_ns * sim_slow(s, rank));
-		sim_push(s, s->now + d + s->sc->dispatch_ns, EV_DONE, task, 0);
+		sim_push(s, s->now + d + dispatch_ns(s), EV_DONE, task, 0);
 		break;
 	}
 }
@@ -478,6 +649,8 @@ void sim_complete(struct sim *s, uint32_t task)
 {
 	struct hx_task *t = &s->st.tasks[task];
 
+	if (t->kind != HX_T_KERNEL)     /* a kernel's step is its expansion */
+		sim_gate_pass(s, task);
 	t->state = HX_TS_DONE;
 	s->ntasks_done++;
 	if (t->kind == HX_T_KERNEL && s->want_logs) {
@@ -552,7 +725,7 @@ static void host_check(struct sim *s, uint32_t rank, uint32_t stream)
 	} else if (h->state == HOST_WAIT_SYNC &&
 		   rank_drained(s, rank, h->wait_stream)) {
 		h->state = HOST_RUN;
-		sim_push(s, s->now + s->sc->host_api_ns, EV_HOST, rank, 0);
+		sim_push(s, s->now + host_api_ns(s), EV_HOST, rank, 0);
 	} else if (h->state == HOST_DONE) {
 		rank_maybe_done(s, rank);
 	}
@@ -627,6 +800,7 @@ static bool issue_simple(struct sim *s, uint32_t rank,
 		return false;
 	}
 	hx_opseq_simple(&s->st, rank, st, &t);
+	t.dur_ns = sim_dur(s, st->dur_ns, st->dur_max_ns);
 	if (sim_append(s, stream, &t, &task))
 		return false;
 	hx_opseq_simple_appended(&s->st, rank, st, task);
@@ -680,12 +854,34 @@ static void host_advance_pc(struct sim_host *h, size_t issued)
 	h->pc = (uint32_t)issued + 1;
 }
 
+/* Is entry e a runtime call of the rank (what a sequence counts)? */
+static bool host_call(const struct sim *s, uint32_t rank, size_t e)
+{
+	const struct hx_step *st = &s->sc->steps[s->prog[e].step];
+
+	if (st->kind == HX_STEP_HOST_SLEEP)
+		return false;
+	return st->kind != HX_STEP_COLL ||
+	       s->st.dev[rank].comm[comm_of(s, &s->prog[e])].me >= 0;
+}
+
+static bool host_gate(const struct sim *s, uint32_t rank)
+{
+	int64_t i;
+
+	if (!s->nseq)
+		return true;
+	i = seq_find(s, SEQ_CALL | (uint64_t)rank << 32 | s->host[rank].ncalls);
+	return i >= 0 ? (uint64_t)i <= s->seq_next : s->seq_next >= s->nseq;
+}
+
 static void host_step(struct sim *s, uint32_t rank)
 {
 	struct sim_host *h = &s->host[rank];
 	const struct hx_step *st;
 	uint64_t delay;
 	size_t e;
+	bool call;
 
 	if (h->state != HOST_RUN)
 		return;
@@ -706,10 +902,25 @@ static void host_step(struct sim *s, uint32_t rank)
 	}
 	e = host_entry(s, rank);
 	st = &s->sc->steps[s->prog[e].step];
+	call = host_call(s, rank, e);
+	if (call && !host_gate(s, rank)) {
+		h->state = HOST_GATED;  /* not its turn in the sequence */
+		return;
+	}
 	if (!host_issue(s, rank, e))
 		return;
+	if (call) {
+		if (s->nseq && s->seq_next < s->nseq &&
+		    seq_find(s, SEQ_CALL | (uint64_t)rank << 32 | h->ncalls) ==
+		    (int64_t)s->seq_next) {
+			s->seq_next++;
+			seq_kick(s);
+		}
+		h->ncalls++;
+	}
 	host_advance_pc(h, e);
-	delay = st->kind == HX_STEP_HOST_SLEEP ? st->dur_ns : s->sc->host_api_ns;
+	delay = st->kind == HX_STEP_HOST_SLEEP
+		? sim_dur(s, st->dur_ns, st->dur_max_ns) : host_api_ns(s);
 	sim_push(s, s->now + (uint64_t)((double)delay * h->slow), EV_HOST, rank,
 		 0);
 }
@@ -849,6 +1060,73 @@ static int sched_setup(struct sim *s)
 	return err;
 }
 
+/* The stream of rank labelled name ("comm", "K_c3", "M_c3", "Ord"), -1. */
+static int64_t stream_by_label(const struct sim *s, uint32_t rank,
+			       const char *name)
+{
+	char lab[300];
+	uint32_t i;
+
+	for (i = s->rs_first[rank]; i < s->rs_first[rank + 1]; i++) {
+		hx_stream_label(&s->st, s->rs_list[i], lab, sizeof lab);
+		if (strcmp(lab, name) == 0)
+			return (int64_t)s->rs_list[i];
+	}
+	return -1;
+}
+
+/* Resolve the sequence into keys and index them. */
+static int seq_setup(struct sim *s)
+{
+	const struct hx_schedule *sch = &s->sc->schedule;
+	uint32_t i;
+	size_t n = 16, j;
+	int err = HANGDX_OK;
+
+	if (!sch->nseq)
+		return HANGDX_OK;
+	while (n < (size_t)sch->nseq * 2)
+		n *= 2;
+	s->order = hx_calloc(s->ctx, sch->nseq, sizeof *s->order);
+	s->seq_slot = hx_calloc(s->ctx, n, sizeof *s->seq_slot);
+	if (!s->order || !s->seq_slot)
+		return HANGDX_ENOMEM;
+	s->seq_nslot = n;
+	for (i = 0; i < sch->nseq; i++) {
+		const struct hx_seq_ref *q = &sch->seq[i];
+		int64_t st = -1;
+		uint64_t key;
+
+		if (q->rank >= s->st.nranks) {
+			hx_diag(s->ctx, HANGDX_ERROR, s->sc->file, q->line, q->col,
+				"sequence: rank %u is out of range (%u ranks)",
+				q->rank, s->st.nranks);
+			err = HANGDX_EPARSE;
+			continue;
+		}
+		if (!q->call && (st = stream_by_label(s, q->rank, q->stream)) < 0) {
+			hx_diag(s->ctx, HANGDX_ERROR, s->sc->file, q->line, q->col,
+				"sequence: rank %u has no stream '%s'", q->rank,
+				q->stream);
+			err = HANGDX_EPARSE;
+			continue;
+		}
+		key = q->call ? SEQ_CALL | (uint64_t)q->rank << 32 | q->n
+			      : (uint64_t)st << 32 | q->n;
+		if (seq_find(s, key) >= 0) {
+			hx_diag(s->ctx, HANGDX_ERROR, s->sc->file, q->line, q->col,
+				"sequence: this step is listed twice");
+			err = HANGDX_EPARSE;
+			continue;
+		}
+		s->order[s->nseq].key = key;
+		for (j = seq_hash(key) & (n - 1); s->seq_slot[j]; j = (j + 1) & (n - 1))
+			;
+		s->seq_slot[j] = ++s->nseq;
+	}
+	return err;
+}
+
 static int sim_setup(struct sim *s)
 {
 	size_t nr = s->st.nranks, i;
@@ -857,11 +1135,13 @@ static int sim_setup(struct sim *s)
 	s->host = hx_calloc(s->ctx, nr, sizeof *s->host);
 	s->fault_done = hx_calloc(s->ctx, s->sc->nfaults + 1, 1);
 	s->fault_armed = hx_calloc(s->ctx, s->sc->nfaults + 1, 1);
+	s->fault_at = hx_calloc(s->ctx, s->sc->nfaults + 1, sizeof *s->fault_at);
 	s->evwait = hx_calloc(s->ctx, nr * s->sc->nevents + 1,
 			      sizeof *s->evwait);
 	s->resident = hx_alloc(s->ctx, (nr * s->st.ncomms + 1) * sizeof(int32_t));
 	s->expanding = hx_alloc(s->ctx, (nr * s->st.ncomms + 1) * sizeof(int32_t));
-	if (!s->host || !s->fault_done || !s->fault_armed || !s->evwait ||
+	if (!s->host || !s->fault_done || !s->fault_armed || !s->fault_at ||
+	    !s->evwait ||
 	    !s->resident || !s->expanding)
 		return HANGDX_ENOMEM;
 	for (i = 0; i < nr * s->st.ncomms; i++)
@@ -877,7 +1157,8 @@ static int sim_setup(struct sim *s)
 	s->inready = hx_calloc(s->ctx, s->st.nstreams + 1, 1);
 	if (!s->inready)
 		return HANGDX_ENOMEM;
-	return rank_streams(s);
+	err = rank_streams(s);
+	return err ? err : seq_setup(s);
 }
 
 static void sim_release(struct sim *s)
@@ -896,6 +1177,7 @@ static void sim_release(struct sim *s)
 	hx_free(s->ctx, s->host);
 	hx_free(s->ctx, s->fault_done);
 	hx_free(s->ctx, s->fault_armed);
+	hx_free(s->ctx, s->fault_at);
 	hx_free(s->ctx, s->rs_first);
 	hx_free(s->ctx, s->rs_list);
 	hx_free(s->ctx, s->tmap);
@@ -904,6 +1186,10 @@ static void sim_release(struct sim *s)
 	hx_free(s->ctx, s->expanding);
 	hx_free(s->ctx, s->sched);
 	hx_free(s->ctx, s->sched_first);
+	hx_free(s->ctx, s->order);
+	hx_free(s->ctx, s->seq_slot);
+	hx_free(s->ctx, s->tgate);
+	hx_free(s->ctx, s->held);
 	hx_free(s->ctx, s->ready);
 	hx_free(s->ctx, s->inready);
 	hx_free(s->ctx, s->recs);
@@ -929,8 +1215,11 @@ static void dispatch(struct sim *s, const struct sim_event *ev)
 		break;
 	case EV_DONE:
 		t = &s->st.tasks[ev->a];
-		if (t->state == HX_TS_RUNNING)
+		if (t->state == HX_TS_RUNNING && sim_gate(s, ev->a, G_DONE))
 			sim_complete(s, ev->a);
+		break;
+	case EV_GATE:
+		gate_run(s);
 		break;
 	case EV_LAND:
 		sim_notify_set(s, (int32_t)ev->a, ev->b, -1);
@@ -1000,16 +1289,18 @@ static void start_events(struct sim *s)
 	for (r = 0; r < s->st.nranks; r++) {
 		struct hx_logrec *rec = sim_rec(s, HX_LR_PROC_START, r);
 		(void)rec;
-		sim_push(s, s->sc->host_api_ns, EV_HOST, r, 0);
+		sim_push(s, host_api_ns(s), EV_HOST, r, 0);
 		if (hx_scenario_env(s->sc, r)->exec_timeout_s)
 			sim_push(s, (uint64_t)hx_scenario_env(s->sc, r)
 					 ->exec_timeout_s * HX_NS_PER_S / 3,
 				 EV_STUCK, r, 0);
 	}
-	for (i = 0; i < s->sc->nfaults; i++)
-		if (s->sc->faults[i].kind == HX_FAULT_RANK_DEATH ||
-		    s->sc->faults[i].kind == HX_FAULT_LINK_ERROR)
-			sim_push(s, s->sc->faults[i].at_ns, EV_FAULT, i, 0);
+	for (i = 0; i < s->sc->nfaults; i++) {
+		const struct hx_fault *f = &s->sc->faults[i];
+		s->fault_at[i] = sim_dur(s, f->at_ns, f->at_max_ns);
+		if (f->kind == HX_FAULT_RANK_DEATH || f->kind == HX_FAULT_LINK_ERROR)
+			sim_push(s, s->fault_at[i], EV_FAULT, i, 0);
+	}
 }
 
 static void sim_loop(struct sim *s)
@@ -1153,6 +1444,7 @@ int hangdx_simulate(struct hangdx_ctx *ctx, const struct hangdx_scenario *sc,
 	s->ctx = ctx;
 	s->sc = sc;
 	s->rng = sc->seed;
+	s->drng = sc->seed ^ 0x6a09e667f3bcc908ULL;
 	s->block_time = SIM_NEVER;
 	s->stop_at = SIM_NEVER;
 	s->error_rank = -1;

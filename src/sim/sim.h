@@ -22,7 +22,8 @@ enum sim_ev {
 	EV_RETRY,       /* a = copy task: retried after HoldTime */
 	EV_LOST,        /* a = dead rank: heartbeat LOST after 30 s */
 	EV_STUCK,       /* a = rank: heartbeat STUCK check (passive) */
-	EV_STATUS       /* a = kernel task: 30 s status line (passive) */
+	EV_STATUS,      /* a = kernel task: 30 s status line (passive) */
+	EV_GATE         /* a sequence step is next: do it if it was held */
 };
 
 struct sim_event {
@@ -40,13 +41,14 @@ struct sim_entry {
 };
 
 enum host_state { HOST_RUN, HOST_WAIT_SQ, HOST_WAIT_SYNC, HOST_DONE,
-		  HOST_DEAD };
+		  HOST_DEAD, HOST_GATED };
 
 struct sim_host {
 	uint8_t state;
 	uint32_t pc;           /* next entry of the flat program */
 	int32_t wait_stream;   /* SQ full / sync target; -2 = all streams */
 	uint32_t ncolls;       /* collectives issued so far */
+	uint32_t ncalls;       /* runtime calls made so far (not host_sleep) */
 	int32_t deferred;      /* ORDER mismatch: entry to issue after the swap */
 	int32_t skip;          /* ORDER mismatch: entry already issued early */
 	uint64_t last_progress;/* time of the last HCCL task completion */
@@ -86,6 +88,13 @@ struct sim_grant {         /* a scheduled core grant, resolved */
 	uint32_t n;            /* op index or task position */
 };
 
+struct sim_seq {           /* a sequence step, resolved */
+	uint64_t key;          /* SEQ_CALL | rank << 32 | n, or stream << 32 | n */
+};
+
+/* What a sequence held back, per task. */
+enum { G_NONE, G_START, G_DONE, G_EXPAND };
+
 struct sim_waitlist {      /* tasks blocked on one (rank, event) */
 	uint32_t *v;
 	size_t n, cap;
@@ -110,7 +119,9 @@ struct sim {
 	struct sim_entry *prog;
 	size_t nprog, capprog;
 	struct sim_host *host;
-	uint64_t rng;
+	uint64_t rng;          /* grant order (random) */
+	uint64_t drng;         /* durations given as ranges */
+	uint64_t *fault_at;    /* each fault's time, drawn from its range */
 	bool *fault_done;      /* a link fault consumed */
 	bool *fault_armed;     /* a link fault's time has come */
 	uint32_t *rs_first;    /* streams of rank r: rs_list[rs_first[r]..] */
@@ -123,6 +134,14 @@ struct sim {
 	struct sim_waitlist *evwait;   /* nranks * nevents */
 	struct sim_grant *sched;   /* scheduled grants, rank by rank */
 	uint32_t *sched_first; /* rank r's: [sched_first[r], sched_first[r+1]) */
+	struct sim_seq *order; /* the sequence (witness replay), in order */
+	uint32_t nseq, seq_next;
+	uint32_t *seq_slot;    /* hash of keys -> index + 1 */
+	size_t seq_nslot;
+	uint8_t *tgate;        /* per task: G_* held back */
+	size_t captgate;
+	uint32_t *held;        /* tasks outside the sequence held until its end */
+	size_t nheld, capheld;
 	int32_t *resident;     /* nranks * ncomms: kernel task waiting drain */
 	int32_t *expanding;    /* nranks * ncomms: kernel blocked on a full SQ */
 
@@ -174,6 +193,9 @@ void sim_pool_release(struct sim *s, uint32_t task);
 void sim_pool_remove_waiter(struct sim *s, uint32_t task);
 bool sim_sq_room(const struct sim *s, uint32_t stream, uint32_t n);
 uint64_t sim_rand(struct sim *s);
+/* A duration from [lo, hi], drawn from the run's seed (lo when equal:
+ * single values use no randomness). */
+uint64_t sim_dur(struct sim *s, uint64_t lo, uint64_t hi);
 void sim_oom(struct sim *s, int err);
 double sim_slow(const struct sim *s, uint32_t rank);
 
@@ -189,6 +211,11 @@ bool sim_hccl_issue(struct sim *s, uint32_t rank, const struct hx_step *step,
 void sim_hccl_kernel_start(struct sim *s, uint32_t task);
 void sim_hccl_arm_launch(struct sim *s, uint32_t task);
 void sim_hccl_expanded(struct sim *s, uint32_t task);
+/* Sequence (witness replay): may task do what (G_START, G_DONE, G_EXPAND)
+ * now?  If not, it is held and done when its turn comes.  Without a
+ * sequence always true.  sim_gate_pass: task's step has happened. */
+bool sim_gate(struct sim *s, uint32_t task, uint8_t what);
+void sim_gate_pass(struct sim *s, uint32_t task);
 void sim_hccl_stream_moved(struct sim *s, uint32_t stream);
 int32_t sim_tnotify(struct sim *s, uint32_t comm, uint32_t dst, uint32_t src,
 		    uint32_t op, uint32_t round, uint32_t ch);

@@ -84,6 +84,76 @@ for v in "slave_streams=3" "slave_streams=0" "order_launch=off" "mode=HOST" "hcc
 	t_ok "reference with $v: check says $ck, simulate says $sim" test "$ck" = "$sim"
 done
 
+# retry off at scale: every core user gives its core back by itself, so
+# the search with pools that never run out proves it (docs/CHECKER.md)
+$HANGDX check -q --preset reference --set ranks=64 --set communicators=16 --set retry=off > "$T/big.txt" 2>&1
+t_ok "64 ranks x 16 communicators, retry off: deadlock-free" grep -q '^verdict    deadlock-free' "$T/big.txt"
+t_ok "64 x 16 retry off: by the unbounded-pool abstraction, in under 30 s" python3 -c "
+import re; s=open('$T/big.txt').read(); assert 'unbounded-pool abstraction' in s
+t=float(re.search(r'transitions, ([0-9.]+) s', s).group(1)); assert t < 30, t"
+t_exit 0 "retry off without the abstraction: the exact search agrees" \
+	$HANGDX check -q --preset reference --set communicators=6 --set retry=off --set cores=2 --no-pool-abstraction
+t_ok "help check lists --no-pool-abstraction" sh -c "$HANGDX help check | grep -q -- '--no-pool-abstraction'"
+
+# durations as ranges: a deadlock that needs a long AI Core duration
+t_exit 1 "duration-race: check finds the deadlock every duration allows" $HANGDX check -q --preset duration-race
+dead=; done_=
+for s in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	$HANGDX simulate -q --preset duration-race --set seed=$s > /dev/null 2>&1
+	case $? in
+	0) [ -z "$done_" ] && done_=$s ;;
+	1) [ -z "$dead" ] && dead=$s ;;
+	esac
+done
+t_ok "duration-race: some seed deadlocks (seed ${dead:-none})" test -n "$dead"
+t_ok "duration-race: some seed completes (seed ${done_:-none})" test -n "$done_"
+$HANGDX simulate -q --preset duration-race --set seed=${dead:-1} -o "$T/dr1" > /dev/null 2>&1
+$HANGDX simulate -q --preset duration-race --set seed=${dead:-1} -o "$T/dr2" > /dev/null 2>&1
+t_ok "duration-race: the same seed gives the same bytes" cmp "$T/dr1/truth.json" "$T/dr2/truth.json"
+$HANGDX check --preset duration-race --set seed=${done_:-1} -w "$T/dr-w.yaml" > "$T/dr.txt" 2>&1
+t_ok "duration-race: the witness replays into the deadlock with a completing seed" \
+	grep -q '^replay     .*(with the same --set): deadlock, the same cycle' "$T/dr.txt"
+$HANGDX simulate -q "$T/dr-w.yaml" --set seed=${done_:-1} -o "$T/dr-wit" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/dr-wit" > "$T/dr-wit.json" 2>/dev/null
+t_ok "duration-race: diagnose on the replay's logs names the checker's cycle" python3 -c "
+import json
+t=json.load(open('$T/dr-wit/truth.json')); d=json.load(open('$T/dr-wit.json'))
+tk=[(c['node']['kind'], c['node'].get('stream_id'), c['node'].get('task_id')) for c in t['cycle']]
+dk=[(h['kind'], h.get('stream_id'), h.get('task_id')) for h in d['chain']]
+assert tk and tk == dk and d['proven'], (tk, dk)"
+check_cycle "$T/dr.txt" > "$T/dr.cyc"; truth_cycle "$T/dr-wit/truth.json" > "$T/dr-w.cyc"
+t_golden "duration-race: the replay's truth.json names the witness cycle" "$T/dr.cyc" "$T/dr-w.cyc"
+printf 'program:\n  - aicore: {stream: s, duration: 5ms..1ms}\n' > "$T/badr.yaml"
+t_exit 3 "inverted range: simulate exits 3" $HANGDX simulate -q "$T/badr.yaml"
+t_exit 3 "inverted range: check exits 3" $HANGDX check -q "$T/badr.yaml"
+t_ok "inverted range: file:line:col and why" sh -c "$HANGDX check -q $T/badr.yaml 2>&1 | grep -q 'badr.yaml:2:35: error: bad range .5ms..1ms. for .duration.: the minimum is above the maximum'"
+printf 'model:\n  link_latency: 1us..lots\n' > "$T/badr2.yaml"
+t_exit 3 "garbage range exits 3" $HANGDX simulate -q "$T/badr2.yaml"
+t_ok "garbage range: file:line:col" sh -c "$HANGDX simulate -q $T/badr2.yaml 2>&1 | grep -q 'badr2.yaml:2:17: error: bad value'"
+t_exit 2 "inverted range in --set is a usage error" $HANGDX simulate -q --preset reference --set expand=9us..1us
+
+# a hang that needs a particular order of two records (a user notify
+# recorded twice before its first wait): no grant order decides it; the
+# witness's sequence makes the simulator take that order
+printf 'name: collapse\ncluster: {ranks: 1}\nprogram:\n  - notify_wait: {stream: c, notify: N}\n  - notify_wait: {stream: c, notify: N}\n  - notify_record: {stream: a, notify: N}\n  - notify_record: {stream: b, notify: N}\n  - host_sync: all\n' > "$T/collapse.yaml"
+t_exit 0 "collapse: the simulation completes" $HANGDX simulate -q "$T/collapse.yaml"
+$HANGDX check "$T/collapse.yaml" -w "$T/col-w.yaml" > "$T/col.txt" 2>&1
+t_ok "collapse: check finds the hang" grep -q '^verdict    hang after' "$T/col.txt"
+t_ok "collapse: the witness has a sequence" grep -q '^sequence:' "$T/col-w.yaml"
+t_exit 1 "collapse: the witness replays into the hang" $HANGDX simulate -q "$T/col-w.yaml" -o "$T/col-wit"
+t_ok "collapse: the replay is stuck where the checker is" python3 -c "
+import json, re
+t=json.load(open('$T/col-wit/truth.json'))
+got=sorted(b['label'] for b in t['blocked'])
+pat=re.compile(r'  (rank[0-9]+ [^ ]+ #[0-9]+ [^)]*[)]) waits')
+want=sorted(m.group(1) for m in map(pat.match, open('$T/col.txt')) if m)
+assert got and got == want, (got, want)"
+printf 'name: s\nprogram:\n  - aicore: {stream: s, duration: 1ms}\nsequence:\n  - {rank: 0, stream: nope, task: 0}\n' > "$T/badseq.yaml"
+t_exit 3 "a sequence naming no stream exits 3" $HANGDX simulate -q "$T/badseq.yaml"
+t_ok "bad sequence: file:line:col" sh -c "$HANGDX simulate -q $T/badseq.yaml 2>&1 | grep -q \"badseq.yaml:5:5: error: sequence: rank 0 has no stream 'nope'\""
+printf 'sequence:\n  - {rank: 0, task: 1}\n' > "$T/badseq2.yaml"
+t_exit 3 "a malformed sequence step exits 3" $HANGDX simulate -q "$T/badseq2.yaml"
+
 # bad input and limits
 printf 'cluster:\n  ranks: 2\n  aicpu_coresx: 6\n' > "$T/bad.yaml"
 t_exit 3 "bad scenario exits 3" $HANGDX check "$T/bad.yaml"

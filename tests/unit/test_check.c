@@ -209,7 +209,8 @@ static void test_reductions_agree(void **state)
 		{ "grant-order", "2", "2" },
 	};
 	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
-	struct hangdx_check_opts none = { 0, 0, 1, 1 };
+	struct hangdx_check_opts none = { .no_por = 1, .no_symmetry = 1,
+					  .no_pool_abstraction = 1 };
 	size_t i;
 
 	(void)state;
@@ -231,12 +232,237 @@ static void test_reductions_agree(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/*
+ * Scenarios where a deadlock or hang needs a particular schedule, and
+ * where a reduction that dropped the wrong interleaving would hide it:
+ * each is checked with every reduction and with none, and must give the
+ * same verdict and the same witness length.
+ */
+static const char *const hard[] = {
+	/* rank 1 only: its loaders hold both cores; the deadlock needs its
+	 * kernels granted before NonZero (FIFO completes) */
+	"name: grant1\ncluster: {ranks: 2, aicpu_cores: 2}\n"
+	"env: {HCCL_OP_RETRY_ENABLE: \"L0:1,L1:1,L2:0\"}\n"
+	"communicators:\n  - {name: c, count: 2}\n"
+	"program:\n"
+	"  - aicpu: {stream: load0, name: G, duration: 1ms, ranks: [1]}\n"
+	"  - aicpu: {stream: load1, name: G, duration: 1ms, ranks: [1]}\n"
+	"  - aicpu: {stream: compute, name: NonZero, duration: 200us}\n"
+	"  - event_record: {stream: compute, event: E}\n"
+	"  - event_wait: {stream: comm, event: E}\n"
+	"  - allreduce: {stream: comm, comm: c}\n"
+	"  - host_sync: all\n",
+	/* c2 used on two streams: H0/H1 records collapse in some orders
+	 * (a stream that empties and is fed again by the host) */
+	"name: twostreams\ncluster: {ranks: 2, aicpu_cores: 1}\n"
+	"model: {order_launch: false, slave_streams: 0}\n"
+	"communicators:\n  - {name: c, count: 2}\n"
+	"program:\n"
+	"  - allreduce: {stream: s1, comm: c2}\n"
+	"  - allgather: {stream: comm, comm: c}\n"
+	"  - host_sync: {stream: comm}\n"
+	"  - event_record: {stream: s1, event: F}\n",
+	/* user notify: two records before the first wait collapse */
+	"name: collapse\ncluster: {ranks: 1}\n"
+	"program:\n"
+	"  - notify_wait: {stream: c, notify: N}\n"
+	"  - notify_wait: {stream: c, notify: N}\n"
+	"  - notify_record: {stream: a, notify: N}\n"
+	"  - notify_record: {stream: b, notify: N}\n"
+	"  - host_sync: all\n",
+	/* retry off with 1 core: the unbounded-pool abstraction applies
+	 * and must not hide the collapse on a user notify */
+	"name: offcollapse\ncluster: {ranks: 2, aicpu_cores: 1}\n"
+	"communicators:\n  - {name: c}\n"
+	"program:\n"
+	"  - notify_wait: {stream: w, notify: N}\n"
+	"  - notify_wait: {stream: w, notify: N}\n"
+	"  - aicpu: {stream: a, name: A, duration: 1ms}\n"
+	"  - notify_record: {stream: a, notify: N}\n"
+	"  - aicpu: {stream: b, name: B, duration: 1ms}\n"
+	"  - notify_record: {stream: b, notify: N}\n"
+	"  - allreduce: {stream: comm, comm: c}\n"
+	"  - host_sync: all\n",
+};
+
+static void test_reductions_keep_deadlocks(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_check_opts none = { .no_por = 1, .no_symmetry = 1,
+					  .no_pool_abstraction = 1 };
+	struct hangdx_check_opts noabs = { .no_pool_abstraction = 1 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < (sizeof hard / sizeof hard[0]); i++) {
+		struct hangdx_scenario *sc = NULL;
+		struct hangdx_check *a, *b, *c;
+
+		assert_int_equal(hangdx_scenario_load_mem(ctx, "hard", hard[i],
+							  strlen(hard[i]), &sc),
+				 HANGDX_OK);
+		a = check(ctx, sc, NULL);
+		b = check(ctx, sc, &none);
+		c = check(ctx, sc, &noabs);
+		assert_int_not_equal(hangdx_check_verdict(b), HANGDX_CHECK_SAFE);
+		assert_int_not_equal(hangdx_check_verdict(b),
+				     HANGDX_CHECK_UNDECIDED);
+		assert_int_equal(hangdx_check_verdict(a), hangdx_check_verdict(b));
+		assert_int_equal(hangdx_check_verdict(c), hangdx_check_verdict(b));
+		assert_int_equal(hangdx_check_witness_len(a),
+				 hangdx_check_witness_len(b));
+		assert_int_equal(hangdx_check_witness_len(c),
+				 hangdx_check_witness_len(b));
+		assert_false(hangdx_check_pool_abstraction(a));
+		assert_true(hangdx_check_states(a) <= hangdx_check_states(b));
+		hangdx_check_free(a);
+		hangdx_check_free(b);
+		hangdx_check_free(c);
+		hangdx_scenario_free(sc);
+	}
+	hangdx_ctx_free(ctx);
+}
+
+/* grant1: the FIFO simulation completes, the witness (which fixes rank
+ * 1's grants) replays into the deadlock.  collapse: the simulation
+ * completes, the witness's sequence makes it hang in the same place. */
+static void test_replay_needs_schedule(void **state)
+{
+	static const size_t which[] = { 0, 2 };
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	char path[64];
+	size_t i;
+
+	(void)state;
+	snprintf(path, sizeof path, "/tmp/hx-test-seq-%d.yaml", (int)getpid());
+	for (i = 0; i < 2; i++) {
+		const char *text = hard[which[i]];
+		struct hangdx_scenario *sc = NULL, *w = NULL;
+		struct hangdx_check *ck;
+		struct hangdx_sim_summary sum;
+
+		assert_int_equal(hangdx_scenario_load_mem(ctx, "hard", text,
+							  strlen(text), &sc),
+				 HANGDX_OK);
+		assert_int_equal(simulate(ctx, sc, &sum), HANGDX_COMPLETED);
+		ck = check(ctx, sc, NULL);
+		assert_int_equal(hangdx_check_write_witness(ck, text, path),
+				 HANGDX_OK);
+		assert_int_equal(hangdx_scenario_load(ctx, path, &w), HANGDX_OK);
+		assert_int_equal(simulate(ctx, w, &sum),
+				 hangdx_check_verdict(ck) == HANGDX_CHECK_DEADLOCK
+				 ? HANGDX_DEADLOCK : HANGDX_HANG);
+		assert_string_equal(sum.cycle, hangdx_check_cycle(ck));
+		remove(path);
+		hangdx_scenario_free(w);
+		hangdx_check_free(ck);
+		hangdx_scenario_free(sc);
+	}
+	hangdx_ctx_free(ctx);
+}
+
+/* Retry off: every core user gives its core back by itself, so the
+ * search with pools that never run out decides, and agrees with the
+ * exact search; 64 ranks x 16 communicators is decided. */
+static void test_pool_abstraction(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_scenario *sc = preset(ctx, "reference");
+	struct hangdx_check_opts exact = { .no_pool_abstraction = 1 };
+	struct hangdx_check *a, *b;
+
+	(void)state;
+	set(sc, "retry", "off");
+	set(sc, "communicators", "6");
+	set(sc, "cores", "2");
+	a = check(ctx, sc, NULL);
+	b = check(ctx, sc, &exact);
+	assert_int_equal(hangdx_check_verdict(a), HANGDX_CHECK_SAFE);
+	assert_int_equal(hangdx_check_verdict(b), HANGDX_CHECK_SAFE);
+	assert_true(hangdx_check_pool_abstraction(a));
+	assert_false(hangdx_check_pool_abstraction(b));
+	assert_true(hangdx_check_states(a) < hangdx_check_states(b));
+	hangdx_check_free(a);
+	hangdx_check_free(b);
+	/* a full SQ keeps kernels resident: no abstraction, the exact answer */
+	set(sc, "sq_depth", "4");
+	a = check(ctx, sc, NULL);
+	assert_false(hangdx_check_pool_abstraction(a));
+	assert_int_not_equal(hangdx_check_verdict(a), HANGDX_CHECK_UNDECIDED);
+	hangdx_check_free(a);
+	set(sc, "sq_depth", "2048");
+	set(sc, "ranks", "64");
+	set(sc, "communicators", "16");
+	set(sc, "cores", "6");
+	a = check(ctx, sc, NULL);
+	assert_int_equal(hangdx_check_verdict(a), HANGDX_CHECK_SAFE);
+	assert_true(hangdx_check_pool_abstraction(a));
+	hangdx_check_free(a);
+	hangdx_scenario_free(sc);
+	hangdx_ctx_free(ctx);
+}
+
+/* s with every "rankN" as "rank?" (ranks alike deadlock alike). */
+static void unrank(const char *s, char *out, size_t n)
+{
+	size_t k = 0;
+
+	while (*s && k + 1 < n) {
+		if (strncmp(s, "rank", 4) == 0) {
+			memcpy(out + k, "rank?", 5 < n - k - 1 ? 5 : n - k - 1);
+			k += 5 < n - k - 1 ? 5 : n - k - 1;
+			for (s += 4; *s >= '0' && *s <= '9'; s++)
+				;
+			continue;
+		}
+		out[k++] = *s++;
+	}
+	out[k] = '\0';
+}
+
+/* A deadlock that needs a duration inside a range: the simulator reaches
+ * it for some seeds and completes for others; check finds it. */
+static void test_duration_range(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_scenario *sc = preset(ctx, "duration-race");
+	struct hangdx_sim_summary sum;
+	struct hangdx_check *ck = check(ctx, sc, NULL);
+	int dead = 0, done = 0, seed;
+	char v[16], a[2048], b[2048];
+
+	(void)state;
+	assert_int_equal(hangdx_check_verdict(ck), HANGDX_CHECK_DEADLOCK);
+	for (seed = 1; seed <= 24; seed++) {
+		snprintf(v, sizeof v, "%d", seed);
+		set(sc, "seed", v);
+		switch (simulate(ctx, sc, &sum)) {
+		case HANGDX_DEADLOCK:
+			dead++;
+			unrank(sum.cycle, a, sizeof a);
+			unrank(hangdx_check_cycle(ck), b, sizeof b);
+			assert_string_equal(a, b);
+			break;
+		case HANGDX_COMPLETED:
+			done++;
+			break;
+		default:
+			fail();
+		}
+	}
+	assert_true(dead > 0);
+	assert_true(done > 0);
+	hangdx_check_free(ck);
+	hangdx_scenario_free(sc);
+	hangdx_ctx_free(ctx);
+}
+
 static void test_undecided(void **state)
 {
 	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
 	struct hangdx_scenario *sc = preset(ctx, "reference");
-	struct hangdx_check_opts o = { 50, 0, 0, 0 };
-	struct hangdx_check_opts mem = { 0, 4096, 0, 0 };
+	struct hangdx_check_opts o = { .max_states = 50 };
+	struct hangdx_check_opts mem = { .max_memory = 4096 };
 	struct hangdx_check *ck;
 
 	(void)state;
@@ -294,6 +520,10 @@ int main(void)
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_no_dependency_safe),
 		cmocka_unit_test(test_reductions_agree),
+		cmocka_unit_test(test_reductions_keep_deadlocks),
+		cmocka_unit_test(test_replay_needs_schedule),
+		cmocka_unit_test(test_pool_abstraction),
+		cmocka_unit_test(test_duration_range),
 		cmocka_unit_test(test_undecided),
 		cmocka_unit_test(test_alloc_failure),
 	};

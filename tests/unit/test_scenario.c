@@ -655,6 +655,91 @@ static void test_units(void **state)
 	tl_free(t);
 }
 
+static struct tl *tl_preset(const char *name);
+
+/* Durations as ranges LO..HI: program durations, host_sleep, the model's
+ * delays and fault times; a single value is a range of one. */
+static void test_ranges(void **state)
+{
+	struct tl *t = expect_ok(
+		"cluster: {ranks: 2}\n"
+		"model:\n"
+		"  link_latency: 1us..20us\n"
+		"  expand: 10..50us\n"
+		"  host_api: 5us\n"
+		"  dispatch: 0 .. 2us\n"
+		"program:\n"
+		"  - aicore: {stream: s, duration: 1ms..2.5ms}\n"
+		"  - aicpu: {stream: s, duration: 200us}\n"
+		"  - host_sleep: {duration: 1..2}\n"
+		"faults:\n"
+		"  - rank_death: {rank: 1, at: 3s..4s}\n");
+	const struct hangdx_scenario *sc = t->sc;
+
+	(void)state;
+	assert_int_equal(sc->link_latency_ns, 1000);
+	assert_int_equal(sc->link_latency_max_ns, 20000);
+	assert_int_equal(sc->expand_ns, 10000);     /* the right side's unit */
+	assert_int_equal(sc->expand_max_ns, 50000);
+	assert_int_equal(sc->host_api_ns, 5000);
+	assert_int_equal(sc->host_api_max_ns, 5000);
+	assert_int_equal(sc->dispatch_ns, 0);
+	assert_int_equal(sc->dispatch_max_ns, 2000);
+	assert_int_equal(sc->steps[0].dur_ns, HX_NS_PER_MS);
+	assert_int_equal(sc->steps[0].dur_max_ns, 2500 * HX_NS_PER_US);
+	assert_int_equal(sc->steps[1].dur_ns, 200 * HX_NS_PER_US);
+	assert_int_equal(sc->steps[1].dur_max_ns, 200 * HX_NS_PER_US);
+	assert_int_equal(sc->steps[2].dur_ns, HX_NS_PER_S);
+	assert_int_equal(sc->steps[2].dur_max_ns, 2 * HX_NS_PER_S);
+	assert_int_equal(sc->faults[0].at_ns, 3 * HX_NS_PER_S);
+	assert_int_equal(sc->faults[0].at_max_ns, 4 * HX_NS_PER_S);
+	tl_free(t);
+	t = tl_preset("reference");
+	assert_int_equal(hangdx_scenario_set(t->sc, "link_latency", "2us..4us"), 0);
+	assert_int_equal(t->sc->link_latency_ns, 2000);
+	assert_int_equal(t->sc->link_latency_max_ns, 4000);
+	assert_int_equal(hangdx_scenario_set(t->sc, "expand_us", "1..3"), 0);
+	assert_int_equal(t->sc->expand_ns, 1000);
+	assert_int_equal(t->sc->expand_max_ns, 3000);
+	assert_int_equal(hangdx_scenario_set(t->sc, "expand", "9us"), 0);
+	assert_int_equal(t->sc->expand_max_ns, 9000);
+	assert_int_not_equal(hangdx_scenario_set(t->sc, "host_api", "5us..1us"), 0);
+	assert_int_not_equal(hangdx_scenario_set(t->sc, "dispatch", "x..1us"), 0);
+	assert_int_equal(t->sc->host_api_ns, 5000);  /* unchanged */
+	tl_free(t);
+}
+
+static void test_range_errors(void **state)
+{
+	(void)state;
+	expect_error("model:\n  link_latency: 5us..1us\n",
+		     "mem.yaml:2:17: error: bad range '5us..1us' for "
+		     "'link_latency': the minimum is above the maximum");
+	expect_error("program:\n  - aicore: {stream: s, duration: 2ms..1ms}\n",
+		     "mem.yaml:2:35: error: bad range '2ms..1ms' for 'duration': "
+		     "the minimum is above the maximum");
+	expect_error("program:\n  - aicore: {stream: s, duration: -1us..5us}\n",
+		     "mem.yaml:2:35: error: bad value '-1us..5us' for 'duration': "
+		     "expected a duration up to 10000000s or a range LO..HI");
+	expect_error("program:\n  - aicpu: {stream: s, duration: 1ms..}\n",
+		     "mem.yaml:2:34: error: bad value '1ms..' for 'duration'");
+	expect_error("program:\n  - aicpu: {stream: s, duration: ..1ms}\n",
+		     "mem.yaml:2:34: error: bad value '..1ms' for 'duration'");
+	expect_error("program:\n  - host_sleep: {duration: 1s..2s..3s}\n",
+		     "mem.yaml:2:28: error: bad value '1s..2s..3s' for 'duration'");
+	expect_error("model:\n  expand: abc..1us\n",
+		     "mem.yaml:2:11: error: bad value 'abc..1us' for 'expand'");
+	expect_error("model:\n  expand: 1us..20000000s\n",
+		     "mem.yaml:2:11: error: bad value '1us..20000000s'");
+	expect_error("cluster: {ranks: 2}\nfaults:\n"
+		     "  - rank_death: {rank: 0, at: 2s..1s}\n",
+		     "mem.yaml:3:31: error: bad range '2s..1s' for 'at'");
+	/* timeouts and run times take single values */
+	expect_error("program:\n  - notify_wait: {stream: s, notify: n, "
+		     "timeout: 1s..2s}\n", "mem.yaml:2:50: error: bad value");
+	expect_error("run:\n  tail: 1s..2s\n", "mem.yaml:2:9: error: bad value");
+}
+
 static void test_syntax_error(void **state)
 {
 	struct tl *t = tl_load("cluster:\n  ranks: [1, 2\nmodel: {}\n");
@@ -1157,6 +1242,8 @@ int main(void)
 		cmocka_unit_test(test_ceilings),
 		cmocka_unit_test(test_keeps_going),
 		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_range_errors),
 		cmocka_unit_test(test_syntax_error),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_aliases),

@@ -162,6 +162,69 @@ static void test_deterministic(void **state)
 	assert_string_equal(a.cycle, b.cycle);
 }
 
+static struct hangdx_sim_summary run_text(const char *text, const char *seed)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_scenario *sc = NULL;
+	struct hangdx_sim_summary sum;
+
+	assert_int_equal(hangdx_scenario_load_mem(ctx, "r.yaml", text,
+						  strlen(text), &sc), HANGDX_OK);
+	if (seed)
+		set(sc, "seed", seed);
+	assert_int_equal(hangdx_simulate(ctx, sc, NULL, &sum), HANGDX_OK);
+	hangdx_scenario_free(sc);
+	hangdx_ctx_free(ctx);
+	return sum;
+}
+
+/* Durations given as ranges: a single value (also "x..x") is exact and
+ * draws nothing; a range is drawn from the seed, the same for the same
+ * seed, and the draws move the run's timing. */
+static void test_duration_ranges(void **state)
+{
+	static const char *const base =
+		"name: r\ncluster: {ranks: 2}\n"
+		"model: {link_latency: %s, host_api: %s}\n"
+		"communicators:\n  - {name: c, count: 2}\n"
+		"program:\n"
+		"  - aicore: {stream: s, name: A, duration: %s}\n"
+		"  - aicpu: {stream: s, name: B, duration: 200us}\n"
+		"  - host_sleep: {duration: %s}\n"
+		"  - allreduce: {stream: s, comm: c}\n"
+		"  - host_sync: all\n";
+	char one[1024], same[1024], range[1024];
+	struct hangdx_sim_summary a, b, c, d, e;
+	int seed, differ = 0;
+	char v[16];
+
+	(void)state;
+	snprintf(one, sizeof one, base, "5us", "5us", "2ms", "1ms");
+	snprintf(same, sizeof same, base, "5us..5us", "5000ns..5us", "2ms..2ms",
+		 "1..1ms");
+	snprintf(range, sizeof range, base, "1us..20us", "1us..9us",
+		 "100us..5ms", "0..3ms");
+	a = run_text(one, "1");
+	b = run_text(same, "7");
+	assert_int_equal(a.outcome, HANGDX_COMPLETED);
+	assert_true(a.end_time_s == b.end_time_s);
+	assert_int_equal(a.events, b.events);
+	c = run_text(range, "3");
+	d = run_text(range, "3");
+	assert_int_equal(c.outcome, HANGDX_COMPLETED);
+	assert_true(c.end_time_s == d.end_time_s);
+	assert_int_equal(c.events, d.events);
+	for (seed = 1; seed <= 8; seed++) {
+		snprintf(v, sizeof v, "%d", seed);
+		e = run_text(range, v);
+		assert_int_equal(e.outcome, HANGDX_COMPLETED);
+		/* within the bounds: at least the minima, at most the maxima */
+		assert_true(e.end_time_s > 0.0001 && e.end_time_s < 0.05);
+		differ += e.end_time_s != c.end_time_s;
+	}
+	assert_true(differ > 0);
+}
+
 static void test_nomem(void **state)
 {
 	long n, ok = 0;
@@ -200,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_rtsq_full),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_duration_ranges),
 		cmocka_unit_test(test_nomem),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
