@@ -510,6 +510,52 @@ static void test_alloc_failure(void **state)
 	assert_true(done);
 }
 
+/* The writers too: the witness scenario and the Promela export, with the
+ * Nth allocation failing, end in HANGDX_ENOMEM, leave no file behind
+ * and leak nothing. */
+static void test_writers_alloc_failure(void **state)
+{
+	char dir[] = "/tmp/hangdx-ck-XXXXXX", w[64], pml[64];
+	long n;
+	int done = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(w, sizeof w, "%s/w.yaml", dir);
+	snprintf(pml, sizeof pml, "%s/m.pml", dir);
+	for (n = 1; !done && n < 4000; n++) {
+		struct failalloc fa;
+		struct hangdx_ctx *ctx = failalloc_ctx(&fa, 0);
+		struct hangdx_scenario *sc = preset(ctx, "reference");
+		struct hangdx_check *ck = NULL;
+		int e1, e2;
+
+		assert_int_equal(hangdx_check(ctx, sc, NULL, &ck), HANGDX_OK);
+		fa.fail_at = fa.count + n;
+		e1 = hangdx_check_write_witness(ck, hangdx_preset_text("reference"),
+						w);
+		e2 = hangdx_check_write_promela(ctx, sc, pml);
+		fa.fail_at = 0;
+		if (!(e1 == HANGDX_OK || e1 == HANGDX_ENOMEM))
+			fail_msg("n=%ld e1=%d %s", n, e1, hangdx_strerror(e1));
+		assert_true(e2 == HANGDX_OK || e2 == HANGDX_ENOMEM);
+		if (e1 != HANGDX_OK)
+			assert_int_not_equal(access(w, F_OK), 0);
+		if (e2 != HANGDX_OK)
+			assert_int_not_equal(access(pml, F_OK), 0);
+		done = e1 == HANGDX_OK && e2 == HANGDX_OK;
+		unlink(w);
+		unlink(pml);
+		hangdx_check_free(ck);
+		hangdx_scenario_free(sc);
+		hangdx_ctx_free(ctx);
+		assert_int_equal(fa.live, 0);
+	}
+	assert_true(done);
+	assert_true(n > 3);             /* the writers do allocate */
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_duration_range),
 		cmocka_unit_test(test_undecided),
 		cmocka_unit_test(test_alloc_failure),
+		cmocka_unit_test(test_writers_alloc_failure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
