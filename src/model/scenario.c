@@ -1530,8 +1530,13 @@ static void ld_comm_unknown(struct ld *ld, const struct yn *v, const char *s)
 	if (id >= 0 && ld->comm_refs[id].instance < 0) {
 		const struct hx_comm_group *g = &ld->groups[ld->comm_refs[id].group];
 
-		ld_err(ld, v, "no communicator '%s': '%s' has %u (%s1..%s%u)", s,
-		       g->name, g->count, g->name, g->name, g->count);
+		if (g->count == 1)      /* a group of one is not numbered */
+			ld_err(ld, v, "no communicator '%s': '%s' is one "
+			       "communicator, named '%s'", s, g->name, g->name);
+		else
+			ld_err(ld, v, "no communicator '%s': '%s' has %u "
+			       "(%s1..%s%u)", s, g->name, g->count, g->name,
+			       g->name, g->count);
 		return;
 	}
 	if (ld->ngroups && ld->ngroups <= 64)

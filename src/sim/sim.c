@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 #include "sim.h"
@@ -1417,6 +1418,10 @@ static int prepare_outdir(struct hangdx_ctx *ctx, const char *outdir,
 static int commit_outdir(struct hangdx_ctx *ctx, const char *tmp,
 			 const char *outdir)
 {
+	mode_t um = umask(0);
+
+	umask(um);
+	chmod(tmp, 0777 & ~um);         /* mkdtemp makes 0700 */
 	rmdir(outdir);  /* an empty directory may be replaced */
 	if (rename(tmp, outdir) != 0) {
 		hx_diag(ctx, HANGDX_ERROR, outdir, 0, 0,

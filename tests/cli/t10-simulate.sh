@@ -97,4 +97,8 @@ t_exit 4 "non-empty output dir refused" $HANGDX simulate -q --preset healthy -o 
 t_ok "non-empty output dir untouched" sh -c "test \"\$(cat $T/full/x)\" = keep && test \$(ls $T/full | wc -l) = 1"
 t_ok "no temporary directory left behind" sh -c "! ls -d $T/full.tmp-* 2>/dev/null"
 
+# the output directory gets the mode of an ordinary directory (umask 022)
+(umask 022 && $HANGDX simulate -q --preset healthy --no-trace -o "$T/mode" > /dev/null 2>&1)
+t_ok "output directory: mode 755 under umask 022" sh -c "test \$(stat -c %a $T/mode) = 755"
+
 t_done

@@ -487,6 +487,10 @@ static void test_error_positions(void **state)
 		     "  - allreduce: {stream: s, comm: c15}\n",
 		     "mem.yaml:4:34: error: no communicator 'c15': 'c' has 14 "
 		     "(c1..c14)");
+	expect_error("communicators:\n  - name: world\nprogram:\n"
+		     "  - allreduce: {stream: s, comm: world9}\n",
+		     "mem.yaml:4:34: error: no communicator 'world9': 'world' "
+		     "is one communicator, named 'world'");
 	expect_error("cluster:\n  ranks: 4\nfaults:\n"
 		     "  - rank_death: {rank: 4, at: 1s}\n",
 		     "mem.yaml:4:24: error: rank 4 is out of range: the cluster "
