@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "testutil.h"
 #include "core/core.h"
 #include "ingest/ingest.h"
@@ -163,6 +164,7 @@ static void test_merge_dedup(void **state)
 }
 
 static char g_saved[64];        /* evidence saved as JSON Lines, loaded */
+static char g_dir[64];          /* a directory of logs, walked and read */
 
 /* One run of everything public, under an allocator failing the Nth call. */
 static int run_all(struct hangdx_ctx *ctx)
@@ -189,6 +191,8 @@ static int run_all(struct hangdx_ctx *ctx)
 		err = hangdx_evidence_merge(ev, ev2);
 	if (!err && g_saved[0])
 		err = hangdx_evidence_load(ev, g_saved);
+	if (!err && g_dir[0])
+		err = hangdx_ingest_path(ev, g_dir, &one);
 	if (!err) {
 		fp = open_memstream(&buf, &len);
 		err = hangdx_evidence_write_jsonl(ev, fp, HANGDX_EV_ALL);
@@ -222,6 +226,37 @@ static void save_evidence(void)
 	hangdx_ctx_free(ctx);
 }
 
+/* A directory with two of the texts in node subdirectories. */
+static void save_dir(void)
+{
+	char path[128];
+	int i;
+
+	snprintf(g_dir, sizeof g_dir, "/tmp/hangdx-dir-XXXXXX");
+	assert_non_null(mkdtemp(g_dir));
+	for (i = 0; i < 2; i++) {
+		FILE *fp;
+
+		snprintf(path, sizeof path, "%s/worker-%d", g_dir, i);
+		assert_int_equal(mkdir(path, 0755), 0);
+		snprintf(path, sizeof path, "%s/worker-%d/plog-%d_1.log", g_dir,
+			 i, 100 + i);
+		fp = fopen(path, "w");
+		assert_non_null(fp);
+		fputs(texts[i], fp);
+		fclose(fp);
+	}
+}
+
+static void remove_dir(void)
+{
+	char cmd[96];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+	assert_int_equal(system(cmd), 0);
+	g_dir[0] = '\0';
+}
+
 static void test_alloc_failure(void **state)
 {
 	struct failalloc fa;
@@ -229,6 +264,7 @@ static void test_alloc_failure(void **state)
 
 	(void)state;
 	save_evidence();
+	save_dir();
 	for (n = 2; n < 100000; n++) {
 		struct hangdx_ctx *ctx = failalloc_ctx(&fa, n);
 		int err;
@@ -245,6 +281,7 @@ static void test_alloc_failure(void **state)
 	assert_true(n > 20);
 	unlink(g_saved);
 	g_saved[0] = '\0';
+	remove_dir();
 }
 
 static void test_json_is_utf8(void **state)
