@@ -1201,7 +1201,8 @@ static int walk(struct job *j, const char *fs, const char *display,
 			n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, name_cmp);
+	if (n)                  /* names is NULL when the directory is empty */
+		qsort(names, n, sizeof *names, name_cmp);
 	for (i = 0; i < n && !err; i++) {
 		char *cfs = join(j->ctx, fs, names[i]);
 		char *cdisp = join(j->ctx, display, names[i]);
