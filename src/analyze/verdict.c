@@ -367,8 +367,8 @@ static bool try_setup_chain(struct hangdx_diagnosis *d,
 					   ? hx_dstr(d, ri->link_rec, HX_F_WHAT) : "link");
 		if (!ri->link_setup)
 			break;
-		if (ri->setup_peer < 0) {
-			last = ri->rank;
+		if (ri->setup_peer < 0 || (uint64_t)ri->setup_peer >= d->nranks) {
+			last = ri->rank;        /* no peer, or not a rank we know */
 			end = -2;
 			break;
 		}
