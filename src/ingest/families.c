@@ -1959,6 +1959,22 @@ static int hccl_comm_init(struct hx_reader *r, const struct hx_prefix *p)
 	return HANGDX_OK;
 }
 
+/* A kernel start, end or status line: handled (true, *err set). */
+static bool kernel_lifetime(struct hx_reader *r, const struct hx_prefix *p,
+			    int *err)
+{
+	const char *s = p->body;
+	size_t n = p->bodylen;
+	const char *what = HAS(s, n, "kernel start") ? "start"
+			   : HAS(s, n, "kernel end") ? "end"
+			   : HAS(s, n, "Current state.") ? "status" : NULL;
+
+	if (!what)
+		return false;
+	*err = aicpu_kernel(r, p, what);
+	return true;
+}
+
 /*
  * INFO, DEBUG, TRACE and EVENT lines of HCCL that passed the pre-filter
  * can only be kernel lifetime, communicator creation, env echo, heartbeat
@@ -1968,15 +1984,10 @@ static int hccl_info_line(struct hx_reader *r, const struct hx_prefix *p)
 {
 	const char *s = p->body, *at;
 	size_t n = p->bodylen;
+	int err;
 
-	if (HAS(s, n, "[HcclCommAicpu]")) {
-		if (HAS(s, n, "kernel start"))
-			return aicpu_kernel(r, p, "start");
-		if (HAS(s, n, "kernel end"))
-			return aicpu_kernel(r, p, "end");
-		if (HAS(s, n, "Current state."))
-			return aicpu_kernel(r, p, "status");
-	}
+	if (HAS(s, n, "[HcclCommAicpu]") && kernel_lifetime(r, p, &err))
+		return err;
 	if (HAS(s, n, "status[") && HAS(s, n, "rank ["))
 		return heartbeat_event(r, p);
 	if ((at = hx_find_ci(s, n, "[opretry")) != NULL)
@@ -1992,6 +2003,7 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 {
 	const char *s = p->body, *at;
 	size_t n = p->bodylen;
+	int err;
 
 	if (r->ffts_trail) {
 		if (trail_entries(s, n))
@@ -2012,14 +2024,8 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 		return hccl_task_fail(r, p);
 	if (HAS(s, n, "Rtsq full"))
 		return aicpu_kernel(r, p, "rtsq_full");
-	if (HAS(s, n, "[HcclCommAicpu]")) {
-		if (HAS(s, n, "kernel start"))
-			return aicpu_kernel(r, p, "start");
-		if (HAS(s, n, "kernel end"))
-			return aicpu_kernel(r, p, "end");
-		if (HAS(s, n, "Current state."))
-			return aicpu_kernel(r, p, "status");
-	}
+	if (HAS(s, n, "[HcclCommAicpu]") && kernel_lifetime(r, p, &err))
+		return err;
 	if (HAS(s, n, "[TaskException]"))
 		return aicpu_exception(r, p);
 	if (HAS(s, n, "run failed of exception"))
