@@ -132,10 +132,15 @@ struct hangdx_diagnosis {
 	int32_t root_rank, first_rank;
 	int64_t first_ts;
 	int64_t last_ts;                    /* newest line of the whole job */
-	unsigned cores;
-	bool cores_given;                   /* by the user; else inferred */
-	unsigned cores_inferred;            /* from the held cores, or 0 */
-	bool proven;                        /* deadlock proven on the snapshot */
+	unsigned cores;                     /* AICPU cores per device */
+	bool cores_given;                   /* by --cores; else the product's */
+	unsigned cores_named;               /* > cores given or the product's:
+					       widened to the highest core id
+					       the logs name + 1; else 0 */
+	bool proven;                        /* deadlock proven on the snapshot:
+					       every input seen in the logs */
+	char assumption[512];               /* a deadlock not proven: why */
+	uint32_t thr_hits;                  /* HX_THR_* that decided something */
 	char summary[1536];
 
 	struct hx_rankinfo *ranks;

@@ -342,8 +342,8 @@ static void facts(const struct page *pg)
 	fact_first(pg);
 	fprintf(pg->fp, "<dt>AICPU cores per device</dt><dd>%u <span class=\"muted\">"
 			"(%s)</span></dd>\n", d->cores,
-		d->cores_given ? "given" : d->cores_inferred ? "inferred from the logs"
-							     : "default");
+		d->cores_named ? "widened to the highest core the logs name"
+		: d->cores_given ? "given" : "Atlas A2/A3 count");
 	fprintf(pg->fp, "<dt>category</dt><dd><code>%s</code></dd>\n"
 			"<dt>evidence read</dt><dd>%zu records from %zu files</dd>\n"
 			"</dl>\n", hx_cat_id(d->cat), d->norder, d->ev->nfile);
@@ -382,6 +382,8 @@ static void sec_verdict(const struct page *pg)
 		hx_cat_text(d->cat));
 	if (d->proven)
 		fputs("<span class=\"proven\">proven</span>", pg->fp);
+	else if (d->verdict == HANGDX_V_DEADLOCK)
+		fputs("<span class=\"proven\">inferred</span>", pg->fp);
 	fputs("</h1>\n<p class=\"summary\">", pg->fp);
 	hx_html_escape(pg->fp, d->summary);
 	fputs("</p>\n", pg->fp);
@@ -440,16 +442,19 @@ static void hop_meta(const struct page *pg, const struct hx_hop *h)
 static void sec_chain(const struct page *pg)
 {
 	const struct hangdx_diagnosis *d = pg->d;
-	const char *cyc = d->proven ? " cyc" : "";
+	bool cycle = d->verdict == HANGDX_V_DEADLOCK && d->nhops == d->wg.ncycle;
+	const char *cyc = cycle ? " cyc" : "";
 	size_t i;
 
 	if (!d->nhops)
 		return;
 	fprintf(pg->fp, "<section id=\"chain\">\n<h2>Chain<small>%s</small></h2>\n"
 			"<ol class=\"chain\">\n",
-		d->proven ? "a proven cycle: each waits for the next, the last for the "
-			    "first"
-			  : "each waits for the next");
+		!cycle ? "each waits for the next"
+		: d->proven ? "a proven cycle: each waits for the next, the last for "
+			      "the first"
+		: "an inferred cycle: each waits for the next, the last for the "
+		  "first");
 	for (i = 0; i < d->nhops; i++) {
 		const struct hx_hop *h = &d->hops[i];
 
@@ -459,13 +464,13 @@ static void sec_chain(const struct page *pg)
 		fputs("</div>", pg->fp);
 		hop_meta(pg, h);
 		fputs("</li>\n", pg->fp);
-		if (h->why[0] && (i + 1 < d->nhops || d->proven)) {
+		if (h->why[0] && (i + 1 < d->nhops || cycle)) {
 			fprintf(pg->fp, "<li class=\"edge%s\">\xe2\x86\x93 waits for: ", cyc);
 			hx_html_escape(pg->fp, h->why);
 			fputs("</li>\n", pg->fp);
 		}
 	}
-	if (d->proven)
+	if (cycle)
 		fputs("<li class=\"back\">\xe2\x86\xba back to 1: the cycle closes; "
 		      "nothing in it can move</li>\n", pg->fp);
 	fputs("</ol>\n</section>\n", pg->fp);
@@ -498,7 +503,7 @@ static void sec_graph(const struct page *pg, const char *svg)
 		    "id=\"actual\" class=\"toggle\"><label for=\"actual\" "
 		    "class=\"toggle\"> actual size (scroll)</label>\n"
 		    "<figure class=\"graph\">\n",
-		pg->d->proven ? "Red: the cycle. " : "");
+		pg->d->verdict == HANGDX_V_DEADLOCK ? "Red: the cycle. " : "");
 	if (hx_svg_inline(fp, svg) != 0)
 		fputs("<p class=\"callout\">The rendered graph could not be embedded: "
 		      "it holds more than the drawing elements of Graphviz "
