@@ -603,6 +603,60 @@ out_close:
 	return ok;
 }
 
+/* The file of r was read in this run (not only named by evidence loaded
+ * with --evidence): the only files whose lines may be quoted. */
+static bool read_here(const struct hangdx_evidence *ev, const struct hx_rec *r)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nfile; i++)
+		if (ev->files[i].path == r->file && !ev->files[i].loaded)
+			return true;
+	return false;
+}
+
+/* The line read back is the one parsed into r: the same time stamp and
+ * process in its prefix, or, for a line without one, a text field of the
+ * record (4 bytes or more) found in it.  A file that changed or rotated
+ * since it was read fails this. */
+static bool line_matches(const struct hangdx_evidence *ev,
+			 const struct hx_rec *r, const char *line)
+{
+	struct hx_prefix p;
+	size_t i, n = strlen(line);
+
+	if (r->ts != HX_NONE && hx_parse_prefix(line, n, &p) && p.ts != HX_NONE)
+		return p.ts == r->ts &&
+		       (r->pid == HX_NONE || p.pid == HX_NONE || p.pid == r->pid);
+	for (i = 0; i < r->nfield; i++) {
+		const struct hx_field *f = &ev->fields[r->ffirst + i];
+		const char *v = hx_field_type(f->key) == HX_T_STR
+			? hx_ev_str(ev, f->str) : NULL;
+		if (v && strlen(v) >= 4 && strstr(line, v))
+			return true;
+	}
+	return false;
+}
+
+/* The quote of r, or why there is none (NULL: say nothing, as for an
+ * archive member, a compressed file or stdin). */
+static const char *quote_line(const struct hangdx_evidence *ev,
+			      const struct hx_rec *r, char *line, size_t n,
+			      bool *ok)
+{
+	*ok = false;
+	if (!read_here(ev, r))
+		return "no quote: the file was not read in this run (the record "
+		       "comes from saved evidence)";
+	if (!read_line_at(hx_ev_str(ev, r->file), r->off, line, n))
+		return NULL;
+	if (!line_matches(ev, r, line))
+		return "no quote: the line at this place of the file is not the one "
+		       "that was parsed (the file changed or was rotated)";
+	*ok = true;
+	return NULL;
+}
+
 /* What cites record rec: hops (linked back) and the facts. */
 static void cited_by(const struct page *pg, uint32_t rec)
 {
@@ -649,11 +703,17 @@ static void ev_entry(const struct page *pg, size_t i)
 	}
 	cited_by(pg, rec);
 	fputs("</div>", pg->fp);
-	if ((pg->flags & HANGDX_HTML_QUOTE) &&
-	    read_line_at(hx_ev_str(d->ev, r->file), r->off, line, sizeof line)) {
-		fputs("<pre>", pg->fp);
-		hx_html_escape(pg->fp, line);
-		fputs("</pre>", pg->fp);
+	if (pg->flags & HANGDX_HTML_QUOTE) {
+		bool ok;
+		const char *why = quote_line(d->ev, r, line, sizeof line, &ok);
+
+		if (ok) {
+			fputs("<pre>", pg->fp);
+			hx_html_escape(pg->fp, line);
+			fputs("</pre>", pg->fp);
+		} else if (why) {
+			fprintf(pg->fp, "<p class=\"muted\">%s</p>", why);
+		}
 	}
 	fputs("</li>\n", pg->fp);
 }
