@@ -92,7 +92,7 @@ struct hx_rankinfo {
 	uint32_t ncomm;           /* communicators created */
 	uint32_t kernels;         /* HCCL kernels seen holding a core */
 	uint32_t stalled;         /* resident kernels whose main stream did not
-				     move for STALL_MIN_US or more */
+				     move for HX_STALL_MIN_US or more */
 	int64_t stall_us;         /* the longest such stall */
 	uint32_t stall_rec;       /* a status line that shows it */
 	int64_t last_progress_ts; /* last line that shows work moving */
@@ -141,6 +141,10 @@ struct hangdx_diagnosis {
 					       every input seen in the logs */
 	char assumption[512];               /* a deadlock not proven: why */
 	uint32_t thr_hits;                  /* HX_THR_* that decided something */
+	int64_t stall_under_us;             /* longest kernel stall below
+					       HX_STALL_MIN_US, 0 */
+	int32_t tie_rank;                   /* failed within HX_TIE_US of the
+					       first failing rank, -1 */
 	char summary[1536];
 
 	struct hx_rankinfo *ranks;

@@ -152,6 +152,20 @@ static void first_failing(struct hangdx_diagnosis *d)
 	}
 	d->first_rank = best ? best->rank : -1;
 	d->first_ts = best ? best->first_err_ts : HX_NONE;
+	d->tie_rank = -1;
+	for (r = 0; best && r < d->nranks && d->tie_rank < 0; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		int64_t dt = ri->first_err_ts - best->first_err_ts;
+		if (ri == best || ri->fail_rec == HX_NOREC ||
+		    ri->first_err_ts == HX_NONE || dt == 0 ||
+		    dt > HX_TIE_US || dt < -HX_TIE_US)
+			continue;
+		if (ri->index >= 0 && best->index >= 0 && ri->index != best->index &&
+		    ri->group && best->group && strcmp(ri->group, best->group) == 0)
+			continue;       /* logical progress decided, not time */
+		d->tie_rank = ri->rank;
+		d->thr_hits |= HX_THR_TIE;
+	}
 }
 
 /* ---- categories ---- */
@@ -1150,8 +1164,67 @@ static bool any_failure(const struct hangdx_diagnosis *d)
 	return false;
 }
 
+#define NOTE(...) thr_note(d, __VA_ARGS__)
+
+/* A note in the last slot of the notes, which hx_dlist_add keeps free. */
+static int thr_note(struct hangdx_diagnosis *d, const char *fmt, ...)
+	HX_PRINTF(2, 3);
+static int thr_note(struct hangdx_diagnosis *d, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return list_put(d, &d->facts, &d->nfacts, &d->capfacts, buf, HX_MAX_LIST);
+}
+
+/* Say which thresholds (src/core/thresholds.h) decided something here. */
+static int thr_notes(struct hangdx_diagnosis *d)
+{
+	uint32_t h = d->thr_hits;
+	int err = 0;
+
+	if (h & HX_THR_CORES_WIDE)
+		err = NOTE("AICPU cores per device taken as %u: the logs name core %u, past "
+			   "%s (give --cores to state the count).", d->cores_named,
+			   d->cores_named - 1, d->cores_given ? "the count --cores gave"
+			   : "the 6 of Atlas A2/A3");
+	if (!err && (h & HX_THR_TIE) && d->tie_rank >= 0)
+		err = NOTE("Ranks %d and %d failed less than %d ms apart (clock-corrected): "
+			   "taken as simultaneous, and rank %d is named first because it "
+			   "waits on a lost rank or has the lower rank number.", d->first_rank,
+			   d->tie_rank, HX_TIE_US / 1000, d->first_rank);
+	if (!err && (h & HX_THR_WAIT_TIE))
+		err = NOTE("Wait failures of one rank less than %d s apart were taken as "
+			   "one failure (the one that names its peer kept; a NOTIFY WAIT "
+			   "dump next to a link error left to that error).",
+			   (int)(HX_WAIT_TIE_US / 1000000));
+	if (!err && (h & HX_THR_SKEW_MIN))
+		err = NOTE("Clock offsets between ranks under %d ms at communicator "
+			   "creation were taken as noise and not corrected.",
+			   HX_SKEW_MIN_US / 1000);
+	if (!err && d->verdict == HANGDX_V_NO_HANG && d->stall_under_us > 0)
+		err = NOTE("A resident HCCL kernel's main stream did not move for %.1f s, "
+			   "under the %lld s that makes a stall: not called a hang.",
+			   (double)d->stall_under_us / 1e6,
+			   (long long)(HX_STALL_MIN_US / 1000000));
+	if (!err && d->have_snapshot && d->wg.starts_cut && d->wg.ncycle)
+		err = NOTE("The cycle shown is the shortest found from the first %d start "
+			   "nodes; a shorter one may exist (the deadlock does not depend on "
+			   "it).", HX_MAX_CYCLE_STARTS);
+	if (!err && (h & HX_THR_LIST_CUT))
+		err = NOTE("A list of this diagnosis (chain, groups, fixes, notes, "
+			   "warnings or missing evidence) reached its limit of %d entries "
+			   "and was cut.", HX_MAX_LIST);
+	return err;
+}
+
 int hx_verdict(struct hangdx_diagnosis *d)
 {
+	int err;
+
 	d->verdict = HANGDX_V_NO_HANG;
 	d->cat = HX_CAT_NONE;
 	d->root_rank = -1;
@@ -1168,5 +1241,6 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	risks(d);
 	config_mismatch(d);
 	missing(d);
-	return group_ranks(d);
+	err = group_ranks(d);
+	return err ? err : thr_notes(d);
 }

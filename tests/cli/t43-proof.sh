@@ -41,6 +41,9 @@ t_ok "cores=8: capacity past the product's count is inferred" python3 -c "
 import json; d=json.load(open('$T/c8.json'))
 assert not d['proven'] and 'no AICPU core past core 7' in d['summary'], d['summary']"
 t_ok "cores=8: text says inferred" grep -q "^hangdx: DEADLOCK — AICPU exhaustion deadlock (inferred)" "$T/c8.txt"
+t_ok "cores=8: a note says the pool was widened" python3 -c "
+import json; d=json.load(open('$T/c8.json'))
+assert any('taken as 8: the logs name core 7' in n for n in d['notes']), d['notes']"
 t_ok "cores=8 with --cores 8: proven" sh -c "$HANGDX diagnose --json --cores 8 $T/c8 | grep -q '\"proven\": true'"
 
 # the reference incident: proven (the kernel start lines name the six
