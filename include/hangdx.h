@@ -388,7 +388,8 @@ int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp);
  * on disk read in this run (not an archive member, not compressed, not a
  * path named by evidence loaded from JSON Lines) and the line there is the
  * one parsed (same prefix time and process, or a text field of the record
- * in it); those are the only files read.  Returns HANGDX_EIO if writing fails, HANGDX_ENOMEM.
+ * in it); those are the only files read.  Returns HANGDX_EIO if writing
+ * fails, HANGDX_ENOMEM.
  */
 int hangdx_diagnosis_write_html(const struct hangdx_diagnosis *d, FILE *fp,
 				const char *svg, unsigned flags);

@@ -143,8 +143,9 @@ struct hangdx_diagnosis {
 	uint32_t thr_hits;                  /* HX_THR_* that decided something */
 	int64_t stall_under_us;             /* longest kernel stall below
 					       HX_STALL_MIN_US, 0 */
-	int32_t tie_rank;                   /* failed within HX_TIE_US of the
-					       first failing rank, -1 */
+	int32_t tie_rank;                   /* failed earlier than first_rank,
+					       within HX_TIE_US, -1 */
+	int64_t tie_us;                     /* by how much */
 	char summary[1536];
 
 	struct hx_rankinfo *ranks;

@@ -152,18 +152,20 @@ static void first_failing(struct hangdx_diagnosis *d)
 	}
 	d->first_rank = best ? best->rank : -1;
 	d->first_ts = best ? best->first_err_ts : HX_NONE;
+	/* the tie window decided when a rank that failed earlier, within it,
+	 * was passed over for the one waiting on a lost rank */
 	d->tie_rank = -1;
 	for (r = 0; best && r < d->nranks && d->tie_rank < 0; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
 		int64_t dt = ri->first_err_ts - best->first_err_ts;
 		if (ri == best || ri->fail_rec == HX_NOREC ||
-		    ri->first_err_ts == HX_NONE || dt == 0 ||
-		    dt > HX_TIE_US || dt < -HX_TIE_US)
+		    ri->first_err_ts == HX_NONE || dt >= 0 || dt < -HX_TIE_US)
 			continue;
 		if (ri->index >= 0 && best->index >= 0 && ri->index != best->index &&
 		    ri->group && best->group && strcmp(ri->group, best->group) == 0)
 			continue;       /* logical progress decided, not time */
 		d->tie_rank = ri->rank;
+		d->tie_us = -dt;
 		d->thr_hits |= HX_THR_TIE;
 	}
 }
@@ -1192,10 +1194,10 @@ static int thr_notes(struct hangdx_diagnosis *d)
 			   d->cores_named - 1, d->cores_given ? "the count --cores gave"
 			   : "the 6 of Atlas A2/A3");
 	if (!err && (h & HX_THR_TIE) && d->tie_rank >= 0)
-		err = NOTE("Ranks %d and %d failed less than %d ms apart (clock-corrected): "
-			   "taken as simultaneous, and rank %d is named first because it "
-			   "waits on a lost rank or has the lower rank number.", d->first_rank,
-			   d->tie_rank, HX_TIE_US / 1000, d->first_rank);
+		err = NOTE("Rank %d failed %.3f ms before rank %d (clock-corrected), within "
+			   "the %d ms taken as simultaneous: rank %d is named first because "
+			   "it waits on a lost rank.", d->tie_rank, (double)d->tie_us / 1e3,
+			   d->first_rank, HX_TIE_US / 1000, d->first_rank);
 	if (!err && (h & HX_THR_WAIT_TIE))
 		err = NOTE("Wait failures of one rank less than %d s apart were taken as "
 			   "one failure (the one that names its peer kept; a NOTIFY WAIT "
