@@ -385,8 +385,11 @@ int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp);
  * event handler, link, style or external reference (else the page says
  * it could not be embedded).  With HANGDX_HTML_QUOTE the evidence line of
  * each citation is read back from its log file, when that is a plain file
- * on disk (not an archive member, not compressed); those are the only
- * files read.  Returns HANGDX_EIO if writing fails, HANGDX_ENOMEM.
+ * on disk read in this run (not an archive member, not compressed, not a
+ * path named by evidence loaded from JSON Lines) and the line there is the
+ * one parsed (same prefix time and process, or a text field of the record
+ * in it); those are the only files read.  Returns HANGDX_EIO if writing
+ * fails, HANGDX_ENOMEM.
  */
 int hangdx_diagnosis_write_html(const struct hangdx_diagnosis *d, FILE *fp,
 				const char *svg, unsigned flags);

@@ -92,7 +92,7 @@ struct hx_rankinfo {
 	uint32_t ncomm;           /* communicators created */
 	uint32_t kernels;         /* HCCL kernels seen holding a core */
 	uint32_t stalled;         /* resident kernels whose main stream did not
-				     move for STALL_MIN_US or more */
+				     move for HX_STALL_MIN_US or more */
 	int64_t stall_us;         /* the longest such stall */
 	uint32_t stall_rec;       /* a status line that shows it */
 	int64_t last_progress_ts; /* last line that shows work moving */
@@ -132,10 +132,20 @@ struct hangdx_diagnosis {
 	int32_t root_rank, first_rank;
 	int64_t first_ts;
 	int64_t last_ts;                    /* newest line of the whole job */
-	unsigned cores;
-	bool cores_given;                   /* by the user; else inferred */
-	unsigned cores_inferred;            /* from the held cores, or 0 */
-	bool proven;                        /* deadlock proven on the snapshot */
+	unsigned cores;                     /* AICPU cores per device */
+	bool cores_given;                   /* by --cores; else the product's */
+	unsigned cores_named;               /* > cores given or the product's:
+					       widened to the highest core id
+					       the logs name + 1; else 0 */
+	bool proven;                        /* deadlock proven on the snapshot:
+					       every input seen in the logs */
+	char assumption[512];               /* a deadlock not proven: why */
+	uint32_t thr_hits;                  /* HX_THR_* that decided something */
+	int64_t stall_under_us;             /* longest kernel stall below
+					       HX_STALL_MIN_US, 0 */
+	int32_t tie_rank;                   /* failed earlier than first_rank,
+					       within HX_TIE_US, -1 */
+	int64_t tie_us;                     /* by how much */
 	char summary[1536];
 
 	struct hx_rankinfo *ranks;

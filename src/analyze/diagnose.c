@@ -4,8 +4,7 @@
  */
 #include <string.h>
 #include "analyze.h"
-
-#define DEFAULT_CORES 6
+#include "../core/thresholds.h"
 
 int hangdx_diagnose(const struct hangdx_evidence *ev,
 		    const struct hangdx_diagnose_opts *opts,
@@ -20,7 +19,7 @@ int hangdx_diagnose(const struct hangdx_evidence *ev,
 		return HANGDX_ENOMEM;
 	d->ctx = ev->ctx;
 	d->ev = ev;
-	d->cores = opts && opts->cores ? opts->cores : DEFAULT_CORES;
+	d->cores = opts && opts->cores ? opts->cores : HX_PRODUCT_AICPU_CORES;
 	d->cores_given = opts && opts->cores;
 	d->root_rank = d->first_rank = -1;
 	hx_arena_init(&d->arena, d->ctx, 0);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
+#include "../core/thresholds.h"
 
 #define MAX_RANKS (1u << 20)
 
@@ -224,7 +225,6 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 	const struct hx_rec *r = &d->ev->recs[rec];
 	int64_t peer;
 
-#define WAIT_TIE_US 1000000
 	if (r->kind == HX_K_AICPU_EXCEPTION) {
 		const char *type = hx_dstr(d, rec, HX_F_TYPE);
 		int64_t lts = ri->link_rec != HX_NOREC
@@ -234,8 +234,10 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 		/* a dump written for a DMA error lists the waits of the other
 		 * streams too: those did not time out */
 		if (lts != HX_NONE && r->ts != HX_NONE &&
-		    (r->ts - lts < WAIT_TIE_US && lts - r->ts < WAIT_TIE_US))
+		    (r->ts - lts < HX_WAIT_TIE_US && lts - r->ts < HX_WAIT_TIE_US)) {
+			d->thr_hits |= HX_THR_WAIT_TIE;
 			return;
+		}
 	}
 	peer = global_rank(f, rec, hx_dnum(d, rec, HX_F_REMOTE_RANK, -1));
 	if (ri->wait_rec != HX_NOREC) {
@@ -244,8 +246,11 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 			     : r->ts - prev;
 		/* an earlier failure wins; at about the same time, the
 		 * record that names the peer it waited for */
-		bool better = dt < -WAIT_TIE_US ||
-			      (dt <= WAIT_TIE_US && ri->wait_peer < 0 && peer >= 0);
+		bool better = dt < -HX_WAIT_TIE_US ||
+			      (dt <= HX_WAIT_TIE_US && ri->wait_peer < 0 && peer >= 0);
+		if (dt != 0 && dt >= -HX_WAIT_TIE_US && dt <= HX_WAIT_TIE_US &&
+		    (dt < 0) != better)
+			d->thr_hits |= HX_THR_WAIT_TIE;   /* the window decided */
 		if (!better)
 			return;
 	}
@@ -439,8 +444,6 @@ static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
 	k->rec = rec;
 }
 
-#define STALL_MIN_US (60 * 1000000LL)
-
 static void stalls(struct facts *f)
 {
 	size_t i;
@@ -450,8 +453,11 @@ static void stalls(struct facts *f)
 		struct hx_rankinfo *ri = &f->d->ranks[k->rank];
 		int64_t us = k->last - k->since;
 
-		if (us < STALL_MIN_US)
+		if (us < HX_STALL_MIN_US) {
+			if (us > f->d->stall_under_us)
+				f->d->stall_under_us = us;
 			continue;
+		}
 		ri->stalled++;
 		if (us > ri->stall_us) {
 			ri->stall_us = us;
@@ -639,9 +645,6 @@ static void setup_peer(struct facts *f, uint32_t rec)
 
 /* ---- clock skew from the communicator-creation barrier ---- */
 
-/* Offsets below this are clock noise, not skew worth correcting. */
-#define SKEW_MIN_US 50000
-
 static int member_cmp(const void *a, const void *b)
 {
 	const struct member *x = a, *y = b;
@@ -673,9 +676,11 @@ static void estimate_skew(struct facts *f)
 		med = m[i + (j - i - 1) / 2].ts;
 		for (k = i; j - i >= 2 && k < j; k++) {
 			int64_t off = m[k].ts - med;
-			if ((off > SKEW_MIN_US || off < -SKEW_MIN_US) &&
+			if ((off > HX_SKEW_MIN_US || off < -HX_SKEW_MIN_US) &&
 			    !d->ranks[m[k].rank].skew_us)
 				d->ranks[m[k].rank].skew_us = off;
+			else if (off != 0 && !d->ranks[m[k].rank].skew_us)
+				d->thr_hits |= HX_THR_SKEW_MIN;   /* noise */
 		}
 		i = j;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
+#include "../core/thresholds.h"
 
 #define MAX_DUMP_STREAMS (1u << 20)
 
@@ -170,12 +171,13 @@ static void collect_dump(struct snap *s, uint32_t rec)
 	if (s->err)
 		return;
 	s->dumps = v;
-	s->dumps[s->ndump++] = (struct dump){
+	s->dumps[s->ndump] = (struct dump){
 		rank, rec, d->ev->recs[rec].file,
 		hx_dnum(d, rec, HX_F_PARENT_LINE, -1), stream,
 		hx_dnum(d, rec, HX_F_SQ, -1),
 		hx_dnum(d, rec, HX_F_HEAD, -1), hx_dnum(d, rec, HX_F_TAIL, -1),
 		(uint32_t)s->ndump };
+	s->ndump++;
 }
 
 static void collect_kernel(struct snap *s, uint32_t rec)
@@ -260,6 +262,26 @@ static void collect(struct snap *s)
 }
 
 /* ---- the snapshot scenario and state ---- */
+
+/* The pool is never smaller than the product's count (or --cores); a core
+ * id the logs name past it widens it, and the capacity is then inferred:
+ * the logs show the cores that exist, not that there are no more. */
+static void size_pool(struct snap *s)
+{
+	struct hangdx_diagnosis *d = s->d;
+	int64_t top = 0;
+	size_t i;
+
+	for (i = 0; i < s->nkern; i++)
+		if (s->kerns[i].core >= 0 && s->kerns[i].core <= HX_MAX_CORE_ID &&
+		    s->kerns[i].core + 1 > top)
+			top = s->kerns[i].core + 1;
+	if (top > (int64_t)d->cores) {
+		d->cores_named = (unsigned)top;
+		d->cores = (unsigned)top;
+		d->thr_hits |= HX_THR_CORES_WIDE;
+	}
+}
 
 static int snap_scenario(struct snap *s)
 {
@@ -521,39 +543,6 @@ out_free:
 	hx_free(d->ctx, when);
 }
 
-/* Unless the user gave the core count, a device where every core the
- * logs name is held by an HCCL kernel while an ordinary AICPU task waited
- * at its stream head for the whole timeout had no other core: the pool's
- * capacity is the cores held (4 on 910A-class parts, 6 on A2/A3). */
-static void infer_cores(struct snap *s)
-{
-	struct hangdx_diagnosis *d = s->d;
-	size_t i;
-
-	if (d->cores_given)
-		return;
-	for (i = 0; i < d->st.nstreams; i++) {
-		long h = hx_state_head(&d->st, (uint32_t)i);
-		struct hx_pool *p;
-		uint32_t c, top = 0;
-
-		if (h < 0 || d->st.tasks[h].kind != HX_T_AICPU ||
-		    d->st.tasks[h].state != HX_TS_WAITING)
-			continue;
-		p = &d->st.dev[d->st.streams[i].rank].pool;
-		for (c = 0; c < p->cap; c++)
-			if (p->holder[c] >= 0)
-				top = c + 1;
-		if (p->busy && p->busy == top && top < p->cap) {
-			p->cap = top;
-			if (!d->cores_inferred) {
-				d->cores_inferred = top;
-				d->cores = top;
-			}
-		}
-	}
-}
-
 /* An event wait waits for the nearest pending record of its event on the
  * same device (the first one the dumps show). */
 static void link_events(struct snap *s)
@@ -585,6 +574,7 @@ int hx_snapshot_build(struct hangdx_diagnosis *d)
 	memset(&s, 0, sizeof s);
 	s.d = d;
 	collect(&s);
+	size_pool(&s);
 	err = s.err;
 	if (err || s.ndump == 0)
 		goto out_free;
@@ -597,7 +587,6 @@ int hx_snapshot_build(struct hangdx_diagnosis *d)
 		goto out_free;
 	index_streams(&s);
 	place_kernels(&s);
-	infer_cores(&s);
 	link_events(&s);
 	err = s.err;
 	if (!err)

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
-
-#define MAX_LIST 4096
+#include "../core/thresholds.h"
 
 static const char *const cat_ids[] = {
 #define HX_CAT_ID(name, id, text) id,
@@ -36,25 +35,41 @@ const char *hx_cat_text(enum hx_cat c)
 	return (unsigned)c < HX_CAT_COUNT ? cat_texts[c] : "?";
 }
 
+/* Append text to a list of at most max entries; past it the list is cut
+ * (HX_THR_LIST_CUT, a note says so), which is not an error. */
+static int list_put(struct hangdx_diagnosis *d, const char ***v, size_t *n,
+		    size_t *cap, const char *text, size_t max)
+{
+	void *p = (void *)*v;
+	char *s;
+	int err;
+
+	if (*n >= max) {
+		d->thr_hits |= HX_THR_LIST_CUT;
+		return HANGDX_OK;
+	}
+	s = hx_arena_strdup(&d->arena, text);
+	if (!s)
+		return HANGDX_ENOMEM;
+	err = hx_vec_reserve(d->ctx, &p, cap, *n + 1, sizeof **v, HX_MAX_LIST);
+	if (err)
+		return err;
+	*v = p;
+	(*v)[(*n)++] = s;
+	return HANGDX_OK;
+}
+
+/* The last slot of each list is kept for the notes on thresholds. */
 int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,
 		 size_t *cap, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
-	void *p = (void *)*v;
-	char *s;
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (*n >= MAX_LIST)
-		return HANGDX_OK;
-	s = hx_arena_strdup(&d->arena, buf);
-	if (!s || hx_vec_reserve(d->ctx, &p, cap, *n + 1, sizeof **v, MAX_LIST))
-		return HANGDX_ENOMEM;
-	*v = p;
-	(*v)[(*n)++] = s;
-	return HANGDX_OK;
+	return list_put(d, v, n, cap, buf, HX_MAX_LIST - 1);
 }
 
 #define FIX(...) hx_dlist_add(d, &d->fixes, &d->nfixes, &d->capfixes, __VA_ARGS__)
@@ -68,10 +83,16 @@ int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,
 	struct hx_hop *h;
 	void *v = d->hops;
 	va_list ap;
+	int err;
 
-	if (hx_vec_reserve(d->ctx, &v, &d->caphops, d->nhops + 1, sizeof *d->hops,
-			   MAX_LIST))
-		return HANGDX_ENOMEM;
+	if (d->nhops >= HX_MAX_LIST) {
+		d->thr_hits |= HX_THR_LIST_CUT;
+		return HANGDX_ELIMIT;   /* not added: callers leave the hop alone */
+	}
+	err = hx_vec_reserve(d->ctx, &v, &d->caphops, d->nhops + 1,
+			     sizeof *d->hops, HX_MAX_LIST);
+	if (err)
+		return err;
 	d->hops = v;
 	h = &d->hops[d->nhops++];
 	h->rank = rank;
@@ -92,9 +113,6 @@ static int64_t rec_ts(const struct hangdx_diagnosis *d, uint32_t rec)
 
 /* ---- the first failing rank: logical progress, then corrected time ---- */
 
-/* Failures this close together count as simultaneous. */
-#define TIE_US 1000
-
 static bool waits_on_lost(const struct hangdx_diagnosis *d,
 			  const struct hx_rankinfo *a)
 {
@@ -110,7 +128,7 @@ static bool earlier(const struct hangdx_diagnosis *d,
 	if (a->index >= 0 && b->index >= 0 && a->index != b->index &&
 	    a->group && b->group && strcmp(a->group, b->group) == 0)
 		return a->index < b->index;
-	if (dt > TIE_US || dt < -TIE_US)
+	if (dt > HX_TIE_US || dt < -HX_TIE_US)
 		return dt < 0;
 	/* simultaneous: the rank closest to the cause first */
 	if (waits_on_lost(d, a) != waits_on_lost(d, b))
@@ -134,6 +152,22 @@ static void first_failing(struct hangdx_diagnosis *d)
 	}
 	d->first_rank = best ? best->rank : -1;
 	d->first_ts = best ? best->first_err_ts : HX_NONE;
+	/* the tie window decided when a rank that failed earlier, within it,
+	 * was passed over for the one waiting on a lost rank */
+	d->tie_rank = -1;
+	for (r = 0; best && r < d->nranks && d->tie_rank < 0; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		int64_t dt = ri->first_err_ts - best->first_err_ts;
+		if (ri == best || ri->fail_rec == HX_NOREC ||
+		    ri->first_err_ts == HX_NONE || dt >= 0 || dt < -HX_TIE_US)
+			continue;
+		if (ri->index >= 0 && best->index >= 0 && ri->index != best->index &&
+		    ri->group && best->group && strcmp(ri->group, best->group) == 0)
+			continue;       /* logical progress decided, not time */
+		d->tie_rank = ri->rank;
+		d->tie_us = -dt;
+		d->thr_hits |= HX_THR_TIE;
+	}
 }
 
 /* ---- categories ---- */
@@ -155,17 +189,19 @@ static void cycle_hops(struct hangdx_diagnosis *d)
 		if (n->kind == HX_WN_TASK) {
 			const struct hx_task *t = &d->st.tasks[n->id];
 			hx_task_label(&d->st, n->id, lab, sizeof lab);
-			hx_hop_add(d, (int32_t)d->st.streams[t->stream].rank,
-				   d->task_rec[n->id], why, "%s", lab);
+			if (hx_hop_add(d, (int32_t)d->st.streams[t->stream].rank,
+				       d->task_rec[n->id], why, "%s", lab))
+				return;
 			snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "%s",
 				 hx_task_kind_name((enum hx_task_kind)t->kind));
 			d->hops[d->nhops - 1].stream_id = d->st.streams[t->stream].id;
 			d->hops[d->nhops - 1].task_id = t->task_id;
 		} else {
 			const struct hx_pool *p = &d->st.dev[n->id].pool;
-			hx_hop_add(d, (int32_t)n->id, HX_NOREC, why,
-				   "rank%u AICPU pool: %u of %u cores held by HCCL kernels",
-				   n->id, p->busy, p->cap);
+			if (hx_hop_add(d, (int32_t)n->id, HX_NOREC, why,
+				       "rank%u AICPU pool: %u of %u cores held by HCCL "
+				       "kernels", n->id, p->busy, p->cap))
+				return;
 			snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind,
 				 n->kind == HX_WN_POOL ? "AICPU_POOL" : "LOST_RANK");
 		}
@@ -204,36 +240,92 @@ static uint32_t cycle_ranks(const struct hangdx_diagnosis *d)
 	return n;
 }
 
+/*
+ * A deadlock is proven only when every input of the proof was seen in the
+ * logs: every record was kept (no record ceiling, no file read in part),
+ * every task of the cycle has its dump line, and a pool in the cycle has
+ * a capacity stated by --cores or the product's count (6 AICPU cores on
+ * the Atlas A2/A3 parts that run HCCL kernels on AICPU) that no core id
+ * in the logs exceeds, with each held core named by a kernel start line.
+ * Otherwise the assumption is written, as one sentence, into buf.
+ */
+static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
+			  size_t n)
+{
+	const struct hx_counts *c = &d->ev->c;
+	unsigned long long cut = c->skipped[HX_S_RECORDS];
+	unsigned long long part = c->skipped[HX_S_TRUNCATED] + c->skipped[HX_S_LIMIT];
+	size_t i;
+
+	if (cut) {
+		snprintf(buf, n, "It assumes that none of the %llu records past the "
+			 "record ceiling (--max-records) would release the cycle.", cut);
+		return true;
+	}
+	if (part) {
+		snprintf(buf, n, "It assumes that what was not read of %llu input%s read "
+			 "only in part (truncated or over the size limit) would not "
+			 "release the cycle.", part, part == 1 ? "" : "s");
+		return true;
+	}
+	if (d->nhops < d->wg.ncycle) {
+		snprintf(buf, n, "It assumes that the %zu tasks of the cycle past the "
+			 "first %zu shown would not release it.", d->wg.ncycle - d->nhops,
+			 d->nhops);
+		return true;
+	}
+	for (i = 0; i < d->nhops; i++)
+		if (d->hops[i].stream_id >= 0 && d->hops[i].rec == HX_NOREC) {
+			snprintf(buf, n, "It assumes that %s, whose log line is not in the "
+				 "evidence, is in the state the rebuilt model gives it.",
+				 d->hops[i].what);
+			return true;
+		}
+	if (cycle_has_pool(d) && d->cores_named) {
+		snprintf(buf, n, "It assumes the devices have no AICPU core past core %u, "
+			 "the highest core the logs name, %s.", d->cores_named - 1,
+			 d->cores_given ? "beyond the count --cores gave"
+			 : "beyond the 6 of the Atlas A2/A3 parts (give --cores to state "
+			   "the count)");
+		return true;
+	}
+	return false;
+}
+
 static bool try_deadlock(struct hangdx_diagnosis *d)
 {
+	const char *how;
+	char tail[600] = "", alike[64] = "";
 	uint32_t n;
 
 	if (!d->have_snapshot || d->wg.ncycle == 0)
 		return false;
 	d->verdict = HANGDX_V_DEADLOCK;
-	d->proven = true;
 	d->cat = cycle_has_pool(d) ? HX_CAT_AICPU_DEADLOCK : HX_CAT_WAIT_CYCLE;
 	d->root_rank = cycle_rank(d);
 	cycle_hops(d);
-	if (d->cores_inferred)
-		FACT("AICPU cores per device taken as %u: every core the logs name was "
-		     "held by an HCCL kernel while an AICPU task waited at its stream head "
-		     "until the timeout (give --cores to state it).", d->cores_inferred);
+	d->proven = !proof_assumes(d, d->assumption, sizeof d->assumption);
+	how = d->proven ? "proven" : "inferred";
+	if (!d->proven)
+		snprintf(tail, sizeof tail, " Inferred, not proven. %s", d->assumption);
 	if (d->cat == HX_CAT_AICPU_DEADLOCK) {
 		n = cycle_ranks(d);
+		if (n > 1)
+			snprintf(alike, sizeof alike, " (and %u more rank%s alike)", n - 1,
+				 n == 2 ? "" : "s");
 		snprintf(d->summary, sizeof d->summary,
-			 "Deadlock, proven on the device state rebuilt from the logs: on rank %d "
-			 "(and %u more rank%s alike) HCCL kernels hold all %u AICPU cores and stay "
+			 "Deadlock, %s on the device state rebuilt from the logs: on rank %d"
+			 "%s HCCL kernels hold all %u AICPU cores and stay "
 			 "resident until their main streams drain (op retry on), while the "
 			 "communication stream waits through an event on an ordinary AICPU "
 			 "operator that can never get a core. Nothing could move after the cycle "
-			 "closed; HCCL_EXEC_TIMEOUT then fired notify wait timeout (EI0002).",
-			 d->root_rank, n ? n - 1 : 0, n == 2 ? "" : "s", d->cores);
+			 "closed; HCCL_EXEC_TIMEOUT then fired notify wait timeout (EI0002).%s",
+			 how, d->root_rank, alike, d->cores, tail);
 	} else {
 		snprintf(d->summary, sizeof d->summary,
-			 "Deadlock, proven on the state rebuilt from the logs: a circular wait of "
-			 "%zu tasks on rank %d; every task in it waits for the next.",
-			 d->wg.ncycle, d->root_rank);
+			 "Deadlock, %s on the state rebuilt from the logs: a circular wait of "
+			 "%zu tasks on rank %d; every task in it waits for the next.%s",
+			 how, d->wg.ncycle, d->root_rank, tail);
 	}
 	return true;
 }
@@ -1011,34 +1103,50 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 		snprintf(ri->state, sizeof ri->state, "no error logged");
 }
 
+/* The group of state st, a new one, or past the list limit the last
+ * group, which then takes every other state. */
+static struct hx_group *group_for(struct hangdx_diagnosis *d, const char *st)
+{
+	struct hx_group *gr;
+	void *v;
+	size_t g;
+
+	for (g = 0; g < d->ngroups; g++)
+		if (strcmp(d->groups[g].state, st) == 0)
+			return &d->groups[g];
+	if (d->ngroups >= HX_MAX_LIST) {
+		gr = &d->groups[d->ngroups - 1];
+		if (!(d->thr_hits & HX_THR_GROUPS_CUT))
+			snprintf(gr->state, sizeof gr->state,
+				 "other states (the list of groups was cut at %u)",
+				 HX_MAX_LIST);
+		d->thr_hits |= HX_THR_LIST_CUT | HX_THR_GROUPS_CUT;
+		return gr;
+	}
+	v = d->groups;
+	if (hx_vec_reserve(d->ctx, &v, &d->capgroups, d->ngroups + 1,
+			   sizeof *d->groups, HX_MAX_LIST))
+		return NULL;
+	d->groups = v;
+	gr = &d->groups[d->ngroups++];
+	memset(gr, 0, sizeof *gr);
+	snprintf(gr->state, sizeof gr->state, "%s", st);
+	gr->ranks = hx_arena_alloc(&d->arena, (d->nranks + 1) * sizeof *gr->ranks);
+	return gr->ranks ? gr : NULL;
+}
+
 static int group_ranks(struct hangdx_diagnosis *d)
 {
 	uint32_t r;
-	size_t g;
 
 	for (r = 0; r < d->nranks; r++) {
 		struct hx_rankinfo *ri = &d->ranks[r];
-		struct hx_group *gr = NULL;
-		void *v;
+		struct hx_group *gr;
 
 		rank_state(d, ri);
-		for (g = 0; g < d->ngroups && !gr; g++)
-			if (strcmp(d->groups[g].state, ri->state) == 0)
-				gr = &d->groups[g];
-		if (!gr) {
-			v = d->groups;
-			if (hx_vec_reserve(d->ctx, &v, &d->capgroups, d->ngroups + 1,
-					   sizeof *d->groups, MAX_LIST))
-				return HANGDX_ENOMEM;
-			d->groups = v;
-			gr = &d->groups[d->ngroups++];
-			memset(gr, 0, sizeof *gr);
-			snprintf(gr->state, sizeof gr->state, "%s", ri->state);
-			gr->ranks = hx_arena_alloc(&d->arena,
-						   (d->nranks + 1) * sizeof *gr->ranks);
-			if (!gr->ranks)
-				return HANGDX_ENOMEM;
-		}
+		gr = group_for(d, ri->state);
+		if (!gr)
+			return HANGDX_ENOMEM;
 		gr->ranks[gr->nranks++] = ri->rank;
 	}
 	return HANGDX_OK;
@@ -1058,8 +1166,67 @@ static bool any_failure(const struct hangdx_diagnosis *d)
 	return false;
 }
 
+#define NOTE(...) thr_note(d, __VA_ARGS__)
+
+/* A note in the last slot of the notes, which hx_dlist_add keeps free. */
+static int thr_note(struct hangdx_diagnosis *d, const char *fmt, ...)
+	HX_PRINTF(2, 3);
+static int thr_note(struct hangdx_diagnosis *d, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return list_put(d, &d->facts, &d->nfacts, &d->capfacts, buf, HX_MAX_LIST);
+}
+
+/* Say which thresholds (src/core/thresholds.h) decided something here. */
+static int thr_notes(struct hangdx_diagnosis *d)
+{
+	uint32_t h = d->thr_hits;
+	int err = 0;
+
+	if (h & HX_THR_CORES_WIDE)
+		err = NOTE("AICPU cores per device taken as %u: the logs name core %u, past "
+			   "%s (give --cores to state the count).", d->cores_named,
+			   d->cores_named - 1, d->cores_given ? "the count --cores gave"
+			   : "the 6 of Atlas A2/A3");
+	if (!err && (h & HX_THR_TIE) && d->tie_rank >= 0)
+		err = NOTE("Rank %d failed %.3f ms before rank %d (clock-corrected), within "
+			   "the %d ms taken as simultaneous: rank %d is named first because "
+			   "it waits on a lost rank.", d->tie_rank, (double)d->tie_us / 1e3,
+			   d->first_rank, HX_TIE_US / 1000, d->first_rank);
+	if (!err && (h & HX_THR_WAIT_TIE))
+		err = NOTE("Wait failures of one rank less than %d s apart were taken as "
+			   "one failure (the one that names its peer kept; a NOTIFY WAIT "
+			   "dump next to a link error left to that error).",
+			   (int)(HX_WAIT_TIE_US / 1000000));
+	if (!err && (h & HX_THR_SKEW_MIN))
+		err = NOTE("Clock offsets between ranks under %d ms at communicator "
+			   "creation were taken as noise and not corrected.",
+			   HX_SKEW_MIN_US / 1000);
+	if (!err && d->verdict == HANGDX_V_NO_HANG && d->stall_under_us > 0)
+		err = NOTE("A resident HCCL kernel's main stream did not move for %.1f s, "
+			   "under the %lld s that makes a stall: not called a hang.",
+			   (double)d->stall_under_us / 1e6,
+			   (long long)(HX_STALL_MIN_US / 1000000));
+	if (!err && d->have_snapshot && d->wg.starts_cut && d->wg.ncycle)
+		err = NOTE("The cycle shown is the shortest found from the first %d start "
+			   "nodes; a shorter one may exist (the deadlock does not depend on "
+			   "it).", HX_MAX_CYCLE_STARTS);
+	if (!err && (h & HX_THR_LIST_CUT))
+		err = NOTE("A list of this diagnosis (chain, groups, fixes, notes, "
+			   "warnings or missing evidence) reached its limit of %d entries "
+			   "and was cut.", HX_MAX_LIST);
+	return err;
+}
+
 int hx_verdict(struct hangdx_diagnosis *d)
 {
+	int err;
+
 	d->verdict = HANGDX_V_NO_HANG;
 	d->cat = HX_CAT_NONE;
 	d->root_rank = -1;
@@ -1076,5 +1243,6 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	risks(d);
 	config_mismatch(d);
 	missing(d);
-	return group_ranks(d);
+	err = group_ranks(d);
+	return err ? err : thr_notes(d);
 }

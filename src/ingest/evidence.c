@@ -485,11 +485,12 @@ int hangdx_evidence_merge(struct hangdx_evidence *dst,
 	struct hx_map dup = { 0 };
 	struct hx_counts add;
 	uint32_t *map = NULL;
-	size_t i, f0 = dst->nfield;
+	size_t i, f0;
 	int err;
 
 	if (!dst || !src || dst == src)
 		return HANGDX_EINVAL;
+	f0 = dst->nfield;
 	err = merge_strings(dst, src, &map);
 	if (err)
 		return err;

@@ -239,6 +239,7 @@ enum hx_fstatus { HX_FS_OK, HX_FS_EMPTY, HX_FS_BINARY, HX_FS_UNREADABLE,
 struct hx_filesum {
 	uint32_t path;      /* interned display path */
 	uint8_t status;     /* enum hx_fstatus */
+	uint8_t loaded;     /* from saved evidence (--evidence), not read */
 	uint64_t bytes, lines, records, errors, skipped;
 	int64_t first_ts, last_ts;  /* of lines with a plog prefix */
 	int64_t pid;        /* of the first prefixed line */

@@ -1324,7 +1324,7 @@ static int crew_start(struct job *j, struct hangdx_evidence *ev,
 	int err;
 
 	memset(c, 0, sizeof *c);
-	c->nw = nw;
+	c->nw = 1;              /* 2 only once the second thread runs */
 	j->budget.max = ev->maxrec > base ? ev->maxrec - base : 0;
 	atomic_store(&j->budget.used, 0);
 	atomic_store(&j->budget.warned, false);
@@ -1344,8 +1344,8 @@ static int crew_start(struct job *j, struct hangdx_evidence *ev,
 		c->ev2->maxrec = ev->maxrec;
 	}
 	if (nw == 2 && pthread_create(&c->w[1].th, NULL, worker_main,
-				      &c->w[1]) != 0)
-		c->nw = 1;
+				      &c->w[1]) == 0)
+		c->nw = 2;
 	return HANGDX_OK;
 }
 

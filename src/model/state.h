@@ -234,6 +234,7 @@ struct hx_wgraph {
 	size_t ncycle;
 	uint8_t *released;   /* per node, after detection */
 	size_t ndead;        /* nodes never released */
+	bool starts_cut;     /* the cycle search stopped at its start limit */
 };
 
 /* Build the wait-for graph of every blocked task of the state. */

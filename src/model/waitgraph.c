@@ -9,9 +9,9 @@
  */
 #include <string.h>
 #include "state.h"
+#include "../core/thresholds.h"
 
 #define MAX_NODES (1u << 26)
-#define MAX_CYCLE_STARTS 64
 
 const char *hx_wedge_why_name(enum hx_wedge_why w)
 {
@@ -438,10 +438,14 @@ static int find_cycle(struct hx_wgraph *g)
 	}
 	/* start from pools first: the counted resource explains most */
 	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < g->nnodes && tries < MAX_CYCLE_STARTS; i++) {
+		for (i = 0; i < g->nnodes; i++) {
 			bool pool = g->nodes[i].kind == HX_WN_POOL;
 			if (g->released[i] || pool != (pass == 0))
 				continue;
+			if (tries == HX_MAX_CYCLE_STARTS) {
+				g->starts_cut = true;
+				break;
+			}
 			tries++;
 			len = bfs_cycle(g, &fw, (uint32_t)i, parent, queue, best,
 					len);

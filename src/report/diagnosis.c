@@ -102,13 +102,20 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 	fprintf(o->fp, "%shangdx: %s%s%s — %s%s\n\n", col(o, C_BOLD),
 		col(o, d->verdict == HANGDX_V_NO_HANG ? "" : C_RED),
 		verdict_name(d->verdict), col(o, C_OFF), hx_cat_text(d->cat),
-		d->proven ? " (proven)" : "");
+		d->proven ? " (proven)"
+		: d->verdict == HANGDX_V_DEADLOCK ? " (inferred)" : "");
 	wrap(o->fp, d->summary, 2, 0, 78);
 	if (d->first_ts != HX_NONE)
 		hx_format_ts(d->first_ts, ts);
 	fprintf(o->fp, "\n  root cause rank: %d    first failing rank: %d%s%s%s\n",
 		d->root_rank, d->first_rank, d->first_rank >= 0 ? " (" : "",
 		d->first_rank >= 0 ? ts : "", d->first_rank >= 0 ? ")" : "");
+}
+
+/* The chain is a cycle: a deadlock, proven or inferred. */
+static bool is_cycle(const struct hangdx_diagnosis *d)
+{
+	return d->verdict == HANGDX_V_DEADLOCK && d->nhops == d->wg.ncycle;
 }
 
 static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
@@ -131,11 +138,11 @@ static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 			put_clean(o->fp, where);
 			fprintf(o->fp, "%s\n", col(o, C_OFF));
 		}
-		if (h->why[0] && (i + 1 < d->nhops || d->proven))
+		if (h->why[0] && (i + 1 < d->nhops || is_cycle(d)))
 			fprintf(o->fp, "      %s-- %s -->%s\n", col(o, C_YEL), h->why,
 				col(o, C_OFF));
 	}
-	if (d->proven)
+	if (is_cycle(d))
 		fprintf(o->fp, "      (back to 1)\n");
 }
 

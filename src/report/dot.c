@@ -67,23 +67,27 @@ static uint32_t node_rank(const struct dotctx *d, uint32_t n)
 
 /* Ranks whose part of the graph is alike (same node kinds, task kinds,
  * task ids and stream ids) fold into the first of them.  One pass sums a
- * per-node hash per rank; then ranks are sorted by that signature. */
-static const uint64_t *sig_cmp_base;
+ * per-node hash per rank; then ranks are sorted by that signature.  The
+ * sort keys are flat (no shared context), so drawing is re-entrant. */
+struct sig_key {
+	uint64_t sig;
+	uint32_t rank;
+};
 
 static int sig_cmp(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct sig_key *x = a, *y = b;
 
-	if (sig_cmp_base[x] != sig_cmp_base[y])
-		return sig_cmp_base[x] < sig_cmp_base[y] ? -1 : 1;
-	return x < y ? -1 : x > y;
+	if (x->sig != y->sig)
+		return x->sig < y->sig ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
 static void fold_ranks(struct dotctx *d)
 {
 	uint32_t nr = d->st->nranks, r, i;
 	uint64_t *sig = hx_calloc(d->st->ctx, nr + 1, sizeof *sig);
-	uint32_t *ord = hx_calloc(d->st->ctx, nr + 1, sizeof *ord);
+	struct sig_key *ord = hx_calloc(d->st->ctx, nr + 1, sizeof *ord);
 
 	for (r = 0; r < nr; r++) {
 		d->rep[r] = (int32_t)r;
@@ -104,12 +108,11 @@ static void fold_ranks(struct dotctx *d)
 		sig[node_rank(d, i)] += hx_hash(v, sizeof v) | 1;
 	}
 	for (r = 0; r < nr; r++)
-		ord[r] = r;
-	sig_cmp_base = sig;
+		ord[r] = (struct sig_key){ sig[r], r };
 	qsort(ord, nr, sizeof *ord, sig_cmp);
 	for (i = 1; i < nr; i++) {
-		uint32_t a = ord[i], first = (uint32_t)d->rep[ord[i - 1]];
-		if (sig[a] == 0 || sig[a] != sig[ord[i - 1]])
+		uint32_t a = ord[i].rank, first = (uint32_t)d->rep[ord[i - 1].rank];
+		if (ord[i].sig == 0 || ord[i].sig != ord[i - 1].sig)
 			continue;
 		d->rep[a] = (int32_t)first;
 		d->fold[first]++;
@@ -207,24 +210,40 @@ static void emit_node(const struct dotctx *d, uint32_t n, struct hx_buf *b)
 	hx_buf_puts(b, "];\n");
 }
 
-static const struct dotctx *ord_ctx;
+/* Node order for drawing: by rank, then stream (non-tasks last); keys
+ * taken once, so the sort needs no shared context. */
+struct node_key {
+	uint32_t rank, node;
+	uint64_t stream;
+};
 
-/* Node order for drawing: by rank, then stream (non-tasks last). */
 static int node_cmp(const void *a, const void *b)
 {
-	const struct dotctx *d = ord_ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint32_t rx = node_rank(d, x), ry = node_rank(d, y);
-	uint64_t sx = d->g->nodes[x].kind == HX_WN_TASK
-		? d->st->tasks[d->g->nodes[x].id].stream : UINT64_MAX;
-	uint64_t sy = d->g->nodes[y].kind == HX_WN_TASK
-		? d->st->tasks[d->g->nodes[y].id].stream : UINT64_MAX;
+	const struct node_key *x = a, *y = b;
 
-	if (rx != ry)
-		return rx < ry ? -1 : 1;
-	if (sx != sy)
-		return sx < sy ? -1 : 1;
-	return x < y ? -1 : x > y;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static void node_order(const struct dotctx *d, struct node_key *k,
+		       uint32_t *ord)
+{
+	size_t i, n = d->g->nnodes;
+
+	for (i = 0; i < n; i++) {
+		const struct hx_wnode *w = &d->g->nodes[i];
+		k[i].rank = node_rank(d, (uint32_t)i);
+		k[i].node = (uint32_t)i;
+		k[i].stream = w->kind == HX_WN_TASK
+			? d->st->tasks[w->id].stream : UINT64_MAX;
+	}
+	if (n)
+		qsort(k, n, sizeof *k, node_cmp);
+	for (i = 0; i < n; i++)
+		ord[i] = k[i].node;
 }
 
 static void open_rank(const struct dotctx *d, uint32_t rank, struct hx_buf *b)
@@ -308,7 +327,7 @@ int hx_report_dot(struct hx_buf *b, const struct hx_wgraph *g,
 {
 	struct dotctx d;
 	uint32_t *ord;
-	size_t i;
+	struct node_key *keys;
 	int err = HANGDX_ENOMEM;
 
 	memset(&d, 0, sizeof d);
@@ -319,7 +338,8 @@ int hx_report_dot(struct hx_buf *b, const struct hx_wgraph *g,
 	d.rep = hx_calloc(st->ctx, st->nranks + 1, sizeof *d.rep);
 	d.fold = hx_calloc(st->ctx, st->nranks + 1, sizeof *d.fold);
 	ord = hx_calloc(st->ctx, g->nnodes + 1, sizeof *ord);
-	if (!d.in_cycle || !d.cyc_edge || !d.rep || !d.fold || !ord)
+	keys = hx_calloc(st->ctx, g->nnodes + 1, sizeof *keys);
+	if (!d.in_cycle || !d.cyc_edge || !d.rep || !d.fold || !ord || !keys)
 		goto out_free;
 	fold_ranks(&d);
 	mark_cycle(&d);
@@ -327,15 +347,13 @@ int hx_report_dot(struct hx_buf *b, const struct hx_wgraph *g,
 	hx_dot_escape(b, title ? title : "wait-for graph");
 	hx_buf_puts(b, "\", labelloc=t];\n  node [fontname=\"Helvetica\", fontsize=10];\n"
 		       "  edge [fontname=\"Helvetica\", fontsize=9];\n");
-	for (i = 0; i < g->nnodes; i++)
-		ord[i] = (uint32_t)i;
-	ord_ctx = &d;
-	qsort(ord, g->nnodes, sizeof *ord, node_cmp);
+	node_order(&d, keys, ord);
 	emit_nodes(&d, ord, b);
 	emit_edges(&d, b);
 	err = hx_buf_puts(b, "}\n");
 out_free:
 	hx_free(st->ctx, ord);
+	hx_free(st->ctx, keys);
 	hx_free(st->ctx, d.in_cycle);
 	hx_free(st->ctx, d.cyc_edge);
 	hx_free(st->ctx, d.rep);

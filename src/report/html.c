@@ -342,8 +342,8 @@ static void facts(const struct page *pg)
 	fact_first(pg);
 	fprintf(pg->fp, "<dt>AICPU cores per device</dt><dd>%u <span class=\"muted\">"
 			"(%s)</span></dd>\n", d->cores,
-		d->cores_given ? "given" : d->cores_inferred ? "inferred from the logs"
-							     : "default");
+		d->cores_named ? "widened to the highest core the logs name"
+		: d->cores_given ? "given" : "Atlas A2/A3 count");
 	fprintf(pg->fp, "<dt>category</dt><dd><code>%s</code></dd>\n"
 			"<dt>evidence read</dt><dd>%zu records from %zu files</dd>\n"
 			"</dl>\n", hx_cat_id(d->cat), d->norder, d->ev->nfile);
@@ -382,6 +382,8 @@ static void sec_verdict(const struct page *pg)
 		hx_cat_text(d->cat));
 	if (d->proven)
 		fputs("<span class=\"proven\">proven</span>", pg->fp);
+	else if (d->verdict == HANGDX_V_DEADLOCK)
+		fputs("<span class=\"proven\">inferred</span>", pg->fp);
 	fputs("</h1>\n<p class=\"summary\">", pg->fp);
 	hx_html_escape(pg->fp, d->summary);
 	fputs("</p>\n", pg->fp);
@@ -440,16 +442,19 @@ static void hop_meta(const struct page *pg, const struct hx_hop *h)
 static void sec_chain(const struct page *pg)
 {
 	const struct hangdx_diagnosis *d = pg->d;
-	const char *cyc = d->proven ? " cyc" : "";
+	bool cycle = d->verdict == HANGDX_V_DEADLOCK && d->nhops == d->wg.ncycle;
+	const char *cyc = cycle ? " cyc" : "";
 	size_t i;
 
 	if (!d->nhops)
 		return;
 	fprintf(pg->fp, "<section id=\"chain\">\n<h2>Chain<small>%s</small></h2>\n"
 			"<ol class=\"chain\">\n",
-		d->proven ? "a proven cycle: each waits for the next, the last for the "
-			    "first"
-			  : "each waits for the next");
+		!cycle ? "each waits for the next"
+		: d->proven ? "a proven cycle: each waits for the next, the last for "
+			      "the first"
+		: "an inferred cycle: each waits for the next, the last for the "
+		  "first");
 	for (i = 0; i < d->nhops; i++) {
 		const struct hx_hop *h = &d->hops[i];
 
@@ -459,13 +464,13 @@ static void sec_chain(const struct page *pg)
 		fputs("</div>", pg->fp);
 		hop_meta(pg, h);
 		fputs("</li>\n", pg->fp);
-		if (h->why[0] && (i + 1 < d->nhops || d->proven)) {
+		if (h->why[0] && (i + 1 < d->nhops || cycle)) {
 			fprintf(pg->fp, "<li class=\"edge%s\">\xe2\x86\x93 waits for: ", cyc);
 			hx_html_escape(pg->fp, h->why);
 			fputs("</li>\n", pg->fp);
 		}
 	}
-	if (d->proven)
+	if (cycle)
 		fputs("<li class=\"back\">\xe2\x86\xba back to 1: the cycle closes; "
 		      "nothing in it can move</li>\n", pg->fp);
 	fputs("</ol>\n</section>\n", pg->fp);
@@ -498,7 +503,7 @@ static void sec_graph(const struct page *pg, const char *svg)
 		    "id=\"actual\" class=\"toggle\"><label for=\"actual\" "
 		    "class=\"toggle\"> actual size (scroll)</label>\n"
 		    "<figure class=\"graph\">\n",
-		pg->d->proven ? "Red: the cycle. " : "");
+		pg->d->verdict == HANGDX_V_DEADLOCK ? "Red: the cycle. " : "");
 	if (hx_svg_inline(fp, svg) != 0)
 		fputs("<p class=\"callout\">The rendered graph could not be embedded: "
 		      "it holds more than the drawing elements of Graphviz "
@@ -598,6 +603,60 @@ out_close:
 	return ok;
 }
 
+/* The file of r was read in this run (not only named by evidence loaded
+ * with --evidence): the only files whose lines may be quoted. */
+static bool read_here(const struct hangdx_evidence *ev, const struct hx_rec *r)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nfile; i++)
+		if (ev->files[i].path == r->file && !ev->files[i].loaded)
+			return true;
+	return false;
+}
+
+/* The line read back is the one parsed into r: the same time stamp and
+ * process in its prefix, or, for a line without one, a text field of the
+ * record (4 bytes or more) found in it.  A file that changed or rotated
+ * since it was read fails this. */
+static bool line_matches(const struct hangdx_evidence *ev,
+			 const struct hx_rec *r, const char *line)
+{
+	struct hx_prefix p;
+	size_t i, n = strlen(line);
+
+	if (r->ts != HX_NONE && hx_parse_prefix(line, n, &p) && p.ts != HX_NONE)
+		return p.ts == r->ts &&
+		       (r->pid == HX_NONE || p.pid == HX_NONE || p.pid == r->pid);
+	for (i = 0; i < r->nfield; i++) {
+		const struct hx_field *f = &ev->fields[r->ffirst + i];
+		const char *v = hx_field_type(f->key) == HX_T_STR
+			? hx_ev_str(ev, f->str) : NULL;
+		if (v && strlen(v) >= 4 && strstr(line, v))
+			return true;
+	}
+	return false;
+}
+
+/* The quote of r, or why there is none (NULL: say nothing, as for an
+ * archive member, a compressed file or stdin). */
+static const char *quote_line(const struct hangdx_evidence *ev,
+			      const struct hx_rec *r, char *line, size_t n,
+			      bool *ok)
+{
+	*ok = false;
+	if (!read_here(ev, r))
+		return "no quote: the file was not read in this run (the record "
+		       "comes from saved evidence)";
+	if (!read_line_at(hx_ev_str(ev, r->file), r->off, line, n))
+		return NULL;
+	if (!line_matches(ev, r, line))
+		return "no quote: the line at this place of the file is not the one "
+		       "that was parsed (the file changed or was rotated)";
+	*ok = true;
+	return NULL;
+}
+
 /* What cites record rec: hops (linked back) and the facts. */
 static void cited_by(const struct page *pg, uint32_t rec)
 {
@@ -644,11 +703,17 @@ static void ev_entry(const struct page *pg, size_t i)
 	}
 	cited_by(pg, rec);
 	fputs("</div>", pg->fp);
-	if ((pg->flags & HANGDX_HTML_QUOTE) &&
-	    read_line_at(hx_ev_str(d->ev, r->file), r->off, line, sizeof line)) {
-		fputs("<pre>", pg->fp);
-		hx_html_escape(pg->fp, line);
-		fputs("</pre>", pg->fp);
+	if (pg->flags & HANGDX_HTML_QUOTE) {
+		bool ok;
+		const char *why = quote_line(d->ev, r, line, sizeof line, &ok);
+
+		if (ok) {
+			fputs("<pre>", pg->fp);
+			hx_html_escape(pg->fp, line);
+			fputs("</pre>", pg->fp);
+		} else if (why) {
+			fprintf(pg->fp, "<p class=\"muted\">%s</p>", why);
+		}
 	}
 	fputs("</li>\n", pg->fp);
 }

@@ -1,7 +1,11 @@
 /* test_analyze.c - unit tests of the analyzer through the public API:
- * evidence read from log text in memory, then diagnosed; and the
- * allocation-failure loop over hangdx_diagnose. */
+ * evidence read from log text in memory, then diagnosed; the
+ * allocation-failure loop over hangdx_diagnose; quotes of the HTML report
+ * from a file that changed; lists cut at their limit; DOT drawn on two
+ * threads at once. */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "testutil.h"
 
 /* Two ranks of one communicator stop at op index 21 with different
@@ -224,6 +228,208 @@ static void test_deadlock_reports_nomem(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Write text to path. */
+static void put_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static char *html_of(const struct hangdx_diagnosis *d)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+
+	assert_non_null(fp);
+	assert_int_equal(hangdx_diagnosis_write_html(d, fp, NULL,
+						     HANGDX_HTML_QUOTE), HANGDX_OK);
+	fclose(fp);
+	return buf;
+}
+
+/* The HTML report quotes a cited line only while the file still holds
+ * the line that was parsed: a log rewritten (rotated) after it was read,
+ * with lines starting at the same offsets, is not quoted. */
+static void test_html_quote_changed_file(void **state)
+{
+	char dir[] = "/tmp/hangdx-test-XXXXXX", path[96], cmd[64];
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev;
+	struct hangdx_diagnosis *d = NULL;
+	const char *at = strstr(mismatch_log, "[ERROR]");
+	const char *end = strstr(mismatch_log, "# file: w1");
+	char *text, *html, *p;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/plog-100_1.log", dir);
+	text = strndup(at, (size_t)(end - at));
+	assert_non_null(text);
+	put_file(path, text);
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_path(ev, path, NULL), HANGDX_OK);
+	assert_int_equal(hangdx_diagnose(ev, NULL, &d), HANGDX_OK);
+	html = html_of(d);
+	assert_non_null(strstr(html, "<pre>[ERROR] HCCL(100,python3):2025-10-24-11:18:29"));
+	free(html);
+	/* the same shape, other times: as after a rotation */
+	while ((p = strstr(text, "11:18:29")) != NULL)
+		memcpy(p, "11:44:44", 8);
+	put_file(path, text);
+	html = html_of(d);
+	assert_null(strstr(html, "11:44:44"));
+	assert_null(strstr(html, "<pre>"));
+	assert_non_null(strstr(html, "is not the one that was parsed"));
+	free(html);
+	free(text);
+	hangdx_diagnosis_free(d);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* More distinct rank states than a list holds: the groups are cut (the
+ * last one takes the other states) and a note says so; the diagnosis
+ * does not fail (it reported the limit as "out of memory"). */
+static void test_list_cut(void **state)
+{
+	enum { NR = 4200 };
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev;
+	struct hangdx_diagnosis *d = NULL;
+	size_t cap = (size_t)NR * 700, n = 0;
+	char *text = malloc(cap), *json = NULL;
+	size_t jn = 0;
+	FILE *fp;
+	int r;
+
+	(void)state;
+	assert_non_null(text);
+	for (r = 0; r < NR; r++)
+		n += (size_t)snprintf(text + n, cap - n,
+			"# file: w%d/plog/plog-%d_1.log\n"
+			"[INFO] HCCL(%d,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1292] [%d]Entry-HcclCommInitRootInfoInner:ranks[%d], rank[%d], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[0]\n"
+			"[ERROR] HCCL(%d,python3):2025-10-24-11:18:29.499.235 [task_exception_handler.cc:908] [%d][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], taskType[Notify Wait], tag[AllReduce_g1], index[%d], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n",
+			r, 1000 + r, 1000 + r, 1000 + r, NR, r, 1000 + r, 1000 + r, r);
+	assert_true(n < cap);
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_mem(ev, "mem.log", text, n, NULL),
+			 HANGDX_OK);
+	assert_int_equal(hangdx_diagnose(ev, NULL, &d), HANGDX_OK);
+	fp = open_memstream(&json, &jn);
+	assert_int_equal(hangdx_diagnosis_write_json(d, fp), HANGDX_OK);
+	fclose(fp);
+	assert_non_null(strstr(json, "other states (the list of groups was cut at 4096)"));
+	assert_non_null(strstr(json, "reached its limit of 4096 entries and was cut"));
+	free(json);
+	free(text);
+	hangdx_diagnosis_free(d);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* The reference incident simulated with key=value (or none), diagnosed. */
+static struct hangdx_diagnosis *sim_diagnose(struct hangdx_ctx *ctx,
+					     struct hangdx_evidence **ev,
+					     const char *key, const char *value)
+{
+	char dir[] = "/tmp/hangdx-test-XXXXXX", cmd[64];
+	struct hangdx_scenario *sc = NULL;
+	struct hangdx_sim_opts so = { 0 };
+	struct hangdx_sim_summary sum;
+	struct hangdx_diagnosis *d = NULL;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(hangdx_scenario_preset(ctx, "reference", &sc), 0);
+	if (key)
+		assert_int_equal(hangdx_scenario_set(sc, key, value), 0);
+	so.outdir = dir;
+	so.write_logs = 1;
+	assert_true(hangdx_simulate(ctx, sc, &so, &sum) >= 0);
+	assert_int_equal(hangdx_evidence_new(ctx, ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_path(*ev, dir, NULL), HANGDX_OK);
+	assert_int_equal(hangdx_diagnose(*ev, NULL, &d), HANGDX_OK);
+	hangdx_scenario_free(sc);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	return d;
+}
+
+static char *dot_of(const struct hangdx_diagnosis *d)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+
+	if (!fp)
+		return NULL;
+	if (hangdx_diagnosis_write_dot(d, fp) != HANGDX_OK) {
+		fclose(fp);
+		free(buf);
+		return NULL;
+	}
+	fclose(fp);
+	return buf;
+}
+
+struct drawer {
+	const struct hangdx_diagnosis *d;
+	const char *want;
+	int bad;
+};
+
+static void *draw_loop(void *arg)
+{
+	struct drawer *w = arg;
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		char *got = dot_of(w->d);
+		w->bad += !got || strcmp(got, w->want) != 0;
+		free(got);
+	}
+	return NULL;
+}
+
+/* Two graphs drawn at once on two threads come out as drawn alone (the
+ * DOT writer kept its sort context in file statics).  A race: on a loaded
+ * two-core machine the old writer failed this in about one run of four. */
+static void test_dot_reentrant(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev1, *ev2;
+	struct hangdx_diagnosis *d1 = sim_diagnose(ctx, &ev1, NULL, NULL);
+	struct hangdx_diagnosis *d2 = sim_diagnose(ctx, &ev2, "communicators", "7");
+	struct drawer w[2] = { { d1, NULL, 0 }, { d2, NULL, 0 } };
+	pthread_t th[2];
+	int i;
+
+	(void)state;
+	w[0].want = dot_of(d1);
+	w[1].want = dot_of(d2);
+	assert_non_null(w[0].want);
+	assert_non_null(w[1].want);
+	assert_string_not_equal(w[0].want, w[1].want);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, draw_loop, &w[i]), 0);
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	assert_int_equal(w[0].bad, 0);
+	assert_int_equal(w[1].bad, 0);
+	free((void *)w[0].want);
+	free((void *)w[1].want);
+	hangdx_diagnosis_free(d1);
+	hangdx_diagnosis_free(d2);
+	hangdx_evidence_free(ev1);
+	hangdx_evidence_free(ev2);
+	hangdx_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +439,9 @@ int main(void)
 		cmocka_unit_test(test_nomem),
 		cmocka_unit_test(test_reports_nomem),
 		cmocka_unit_test(test_deadlock_reports_nomem),
+		cmocka_unit_test(test_html_quote_changed_file),
+		cmocka_unit_test(test_list_cut),
+		cmocka_unit_test(test_dot_reentrant),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,12 @@
  * equals reading everything at once; every public entry point returns
  * HANGDX_ENOMEM and leaks nothing when any allocation fails; JSON output
  * is valid UTF-8 whatever bytes the logs held; counters and ceilings.
+ * pthread_join is wrapped to catch a join of a thread never started.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -26,6 +31,22 @@ static const char *const names[3] = {
 };
 
 static const struct hangdx_ingest_opts one = { .threads = 1 };
+static const struct hangdx_ingest_opts two = { .threads = 2 };
+
+/* Joins of a pthread_t that was never set by pthread_create (zeroed). */
+static long g_bad_joins;
+
+int pthread_join(pthread_t th, void **ret)
+{
+	int (*real)(pthread_t, void **);
+
+	if (th == (pthread_t)0) {
+		g_bad_joins++;
+		return ESRCH;
+	}
+	*(void **)&real = dlsym(RTLD_NEXT, "pthread_join");
+	return real ? real(th, ret) : ESRCH;
+}
 
 static struct hangdx_evidence *read_one(struct hangdx_ctx *ctx, int i)
 {
@@ -87,6 +108,8 @@ static void test_merge_associative(void **state)
 	 * its init line, the EI0002 of another file names no rank */
 	assert_non_null(strstr(sl, "\"rank\":0,\"rank_from\":\"record\""));
 	assert_int_equal(hangdx_evidence_merge(l, l), HANGDX_EINVAL);
+	assert_int_equal(hangdx_evidence_merge(NULL, l), HANGDX_EINVAL);
+	assert_int_equal(hangdx_evidence_merge(l, NULL), HANGDX_EINVAL);
 	free(sl);
 	free(sr);
 	free(sall);
@@ -193,6 +216,10 @@ static int run_all(struct hangdx_ctx *ctx)
 		err = hangdx_evidence_load(ev, g_saved);
 	if (!err && g_dir[0])
 		err = hangdx_ingest_path(ev, g_dir, &one);
+	/* two readers: a set-up failure of the second one must not join a
+	 * thread that was never started */
+	if (!err && g_dir[0])
+		err = hangdx_ingest_path(ev, g_dir, &two);
 	if (!err) {
 		fp = open_memstream(&buf, &len);
 		err = hangdx_evidence_write_jsonl(ev, fp, HANGDX_EV_ALL);
@@ -279,6 +306,7 @@ static void test_alloc_failure(void **state)
 			break;                         /* never reached n */
 	}
 	assert_true(n > 20);
+	assert_int_equal(g_bad_joins, 0);
 	unlink(g_saved);
 	g_saved[0] = '\0';
 	remove_dir();

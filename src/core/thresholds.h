@@ -1,0 +1,61 @@
+/*
+ * thresholds.h - every number that can change a diagnosis, in one place
+ * (docs/DIAGNOSIS.md, "Thresholds", lists them with their reasons).  When
+ * one of them decides something in a run, the report says so in a note
+ * (struct hangdx_diagnosis, thr_hits); a change here is a change of
+ * verdicts and goes with the golden files.
+ */
+#ifndef HX_THRESHOLDS_H
+#define HX_THRESHOLDS_H
+
+/* AICPU cores per device of the parts that run HCCL kernels on AICPU
+ * (AI_CPU expansion: Atlas A2/A3, runtime-model.md); the pool is never
+ * smaller unless --cores says so, and wider when the logs name a higher
+ * core id. */
+#define HX_PRODUCT_AICPU_CORES 6
+/* Core ids the logs may name; a higher one is a garbled line. */
+#define HX_MAX_CORE_ID 1023
+
+/* Entries per list of a diagnosis (fixes, notes, warnings, missing
+ * evidence, chain hops, rank groups); the rest is cut. */
+#define HX_MAX_LIST 4096
+
+/* Start nodes tried when looking for the shortest cycle to explain a
+ * deadlock (pools first); the deadlock itself does not depend on it. */
+#define HX_MAX_CYCLE_STARTS 64
+
+/* Two wait failures of one rank this close together are one failure: the
+ * one naming its peer is kept; a NOTIFY WAIT dump this close to a link
+ * error belongs to that error. */
+#define HX_WAIT_TIE_US 1000000
+
+/* Failures of different ranks this close together (clock-corrected) are
+ * simultaneous: the rank waiting on a lost rank, then the lower rank,
+ * fails first. */
+#define HX_TIE_US 1000
+
+/* Clock offsets from the communicator-creation barrier below this are
+ * noise and not corrected. */
+#define HX_SKEW_MIN_US 50000
+
+/* A resident HCCL kernel whose main stream did not move for this long is
+ * stalled (silent hang without an error line). */
+#define HX_STALL_MIN_US (60 * 1000000LL)
+
+/* Communicators (groups) remembered per process for attribution. */
+#define HX_GROUPS_PER_PROC 8
+
+/* Which threshold decided something in a run (hangdx_diagnosis.thr_hits). */
+enum {
+	HX_THR_LIST_CUT = 1u << 0,
+	HX_THR_CYCLE_STARTS = 1u << 1,
+	HX_THR_WAIT_TIE = 1u << 2,
+	HX_THR_TIE = 1u << 3,
+	HX_THR_SKEW_MIN = 1u << 4,
+	HX_THR_STALL_MIN = 1u << 5,
+	HX_THR_GROUPS = 1u << 6,
+	HX_THR_CORES_WIDE = 1u << 7,
+	HX_THR_GROUPS_CUT = 1u << 8
+};
+
+#endif
