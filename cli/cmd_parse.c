@@ -15,8 +15,8 @@
 static int parse_run(int argc, char **argv);
 
 const struct cli_cmd cmd_parse = {
-	"parse", "read CANN logs and print the evidence they hold",
-	"parse [--json] [--summary] [--threads N] [--max-line SIZE]\n"
+	"parse", N_("read CANN logs and print the evidence they hold"),
+	N_("parse [--json] [--summary] [--threads N] [--max-line SIZE]\n"
 	"              [--max-member SIZE] [--max-ratio N] [--max-records N]\n"
 	"              [--evidence FILE]... PATH...\n\n"
 	"PATH is a log file, a directory (read recursively), an archive or\n"
@@ -35,7 +35,7 @@ const struct cli_cmd cmd_parse = {
 	"  --max-ratio N     decompression ratio ceiling (1000)\n"
 	"  --max-records N   records kept (4194304)\n\n"
 	"SIZE takes a K, M or G suffix.  Exit status: 0 read, 3 no input could\n"
-	"be read, 4 system error",
+	"be read, 4 system error"),
 	parse_run
 };
 

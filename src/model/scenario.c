@@ -2758,7 +2758,7 @@ static void rc_err(struct refcheck *rc, uint32_t line, const char *fmt, ...)
 	if (++rc->bad > SC_MAX_MSGS)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vsnprintf(msg, sizeof msg, _(fmt), ap);
 	va_end(ap);
 	hx_diag(rc->sc->ctx, HANGDX_ERROR, rc->sc->file, line, 0,
 		"%s (after --set %s=%s)", msg, rc->key, rc->value);
