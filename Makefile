@@ -56,9 +56,9 @@ $(B)/locale/%/LC_MESSAGES/hangdx.mo: po/%.po
 	@$(if $(Q),echo "  MSGFMT  $<")
 	$(Q)msgfmt --check -o $@ $<
 
-# the template, from the sources; `make pot` then msgmerge (po/README.md)
+# the template, from the sources, into $(B)/hangdx.pot (po/README.md)
 pot:
-	sh po/xgettext.sh po/hangdx.pot
+	sh po/xgettext.sh $(B)/hangdx.pot
 
 $(BIN): $(CLI_OBJ) $(B)/libhangdx.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(B)/libhangdx.a $(LDLIBS)

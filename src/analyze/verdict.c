@@ -267,7 +267,7 @@ static void wait_hop(struct hangdx_diagnosis *d, const struct hx_rankinfo *ri,
 		return;
 
 	if (ri->index >= 0)
-		snprintf(idx, sizeof idx, " index %lld", (long long)ri->index);
+		snprintf(idx, sizeof idx, _(" index %lld"), (long long)ri->index);
 	hx_hop_add(d, ri->rank, ri->wait_rec, why,
 		   "rank%d %s%s: notify wait timed out (stream %lld task %lld)%s",
 		   ri->rank, ri->op ? ri->op : _("collective"), idx,

@@ -1618,7 +1618,7 @@ static void ld_coll_peers(struct ld *ld, struct hx_step *st,
 	if (sv->v[SF_PEER] && step_issued_by(st, global))
 		ld_err(ld, at, "rank %d would %s itself; give the step 'ranks:' "
 		       "without it", global,
-		       st->coll == HX_COLL_SEND ? "send to" : "receive from");
+		       st->coll == HX_COLL_SEND ? _("send to") : _("receive from"));
 }
 
 static bool ld_step_coll(struct ld *ld, struct hx_step *st,

@@ -148,7 +148,7 @@ static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
 		const struct hx_group *gr = &d->groups[g];
 		fprintf(o->fp, _("  %5u rank%s  "), gr->nranks, gr->nranks == 1 ? " " : "s");
 		put_clean(o->fp, gr->state);
-		fprintf(o->fp, ": ");
+		fputs(_(": "), o->fp);
 		hx_rank_ranges(o->fp, gr->ranks, gr->nranks, 12, ",", "-");
 		fputc('\n', o->fp);
 	}

@@ -71,7 +71,7 @@ static bool no_break_before(uint32_t c)
 {
 	static const uint32_t cl[] = { 0xff0c, 0x3002, 0x3001, 0xff1b, 0xff1a, 0xff01,
 		0xff1f, 0xff09, 0x300b, 0x300d, 0x300f, 0x3011, 0x3015, 0x201d,
-		0x2019, 0x2026, 0x2014, ',', '.', ';', ':', '!', '?', ')', ']', '}' };
+		0x2019, 0x2026, 0x2014, ',', ';', ':', '!', '?', ')', ']', '}' };
 	size_t i;
 
 	for (i = 0; i < HX_ARRAY_LEN(cl); i++)
