@@ -195,7 +195,7 @@ static int write_stream(const char *path, const struct job *j, put_fn *fn)
 	}
 	if (!why)
 		return 0;
-	fprintf(stderr, "%s diagnose: cannot write %s: %s\n", cli_prog, path, why);
+	fprintf(stderr, _("%s diagnose: cannot write %s: %s\n"), cli_prog, path, why);
 	return -1;
 }
 
@@ -245,7 +245,7 @@ out_say:
 	free(tmp);
 	if (!why)
 		return 0;
-	fprintf(stderr, "%s diagnose: cannot write %s: %s\n", cli_prog, path, why);
+	fprintf(stderr, _("%s diagnose: cannot write %s: %s\n"), cli_prog, path, why);
 	return -1;
 }
 
@@ -462,11 +462,11 @@ static void dot_say(int rc, int status, const struct sbuf *out,
 	char buf[64];
 
 	if (rc == ENOENT || (WIFEXITED(status) && WEXITSTATUS(status) == 127))
-		why = "dot not found (install Graphviz)";
+		why = _("dot not found (install Graphviz)");
 	else if (rc == ETIMEDOUT)
-		why = "dot took too long";
+		why = _("dot took too long");
 	else if (rc == EFBIG)
-		why = "dot wrote too much";
+		why = _("dot wrote too much");
 	else if (rc)
 		why = strerror(rc);
 	else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
@@ -475,9 +475,9 @@ static void dot_say(int rc, int status, const struct sbuf *out,
 			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 		why = buf;
 	} else if (!out->p || !strstr(out->p, "<svg"))
-		why = "dot wrote no SVG";
+		why = _("dot wrote no SVG");
 	if (why)
-		fprintf(stderr, "%s diagnose: cannot render the wait-for graph: %s\n",
+		fprintf(stderr, _("%s diagnose: cannot render the wait-for graph: %s\n"),
 			cli_prog, why);
 	if (*e)
 		fprintf(stderr, "%s diagnose: dot: %.*s\n", cli_prog, len, e);
@@ -522,7 +522,7 @@ static char *render_svg(const struct hangdx_diagnosis *d)
 	int err;
 
 	if (!mf) {
-		fprintf(stderr, "%s diagnose: out of memory\n", cli_prog);
+		fprintf(stderr, _("%s diagnose: out of memory\n"), cli_prog);
 		return NULL;
 	}
 	err = hangdx_diagnosis_write_dot(d, mf);
@@ -605,7 +605,7 @@ static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a, int argc,
 	err = read_inputs(ev, a, argc, argv);
 	if (err) {
 		fprintf(stderr, "%s diagnose: %s\n", cli_prog,
-			err == HANGDX_ENOTFOUND ? "no input could be read"
+			err == HANGDX_ENOTFOUND ? _("no input could be read")
 						: hangdx_strerror(err));
 		rc = err == HANGDX_ENOTFOUND ? EXIT_BADINPUT : EXIT_SYSERR;
 		goto out_free_evidence;

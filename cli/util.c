@@ -117,7 +117,7 @@ static void progress_draw(void *ud, uint64_t bytes, uint64_t done,
 	for (i = 0; i < 30; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[30] = '\0';
-	fprintf(stderr, "\r%s: [%s] %llu/%llu files, %.1f MB", cli_prog, bar,
+	fprintf(stderr, _("\r%s: [%s] %llu/%llu files, %.1f MB"), cli_prog, bar,
 		(unsigned long long)done, (unsigned long long)total,
 		(double)bytes / 1e6);
 	p->shown = 1;
@@ -149,8 +149,8 @@ int cli_load_scenario(struct hangdx_ctx *ctx, const struct cli_cmd *c,
 	if (preset) {
 		err = hangdx_scenario_preset(ctx, preset, sc);
 		if (err == HANGDX_ENOTFOUND) {
-			fprintf(stderr, "%s %s: no preset '%s' (try hangdx simulate "
-				"--list-presets)\n", cli_prog, c->name, preset);
+			fprintf(stderr, _("%s %s: no preset '%s' (try hangdx simulate "
+				  "--list-presets)\n"), cli_prog, c->name, preset);
 			return EXIT_USAGE;
 		}
 	} else {
