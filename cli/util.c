@@ -117,7 +117,8 @@ static void progress_draw(void *ud, uint64_t bytes, uint64_t done,
 	for (i = 0; i < 30; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[30] = '\0';
-	fprintf(stderr, _("\r%s: [%s] %llu/%llu files, %.1f MB"), cli_prog, bar,
+	fputc('\r', stderr);
+	fprintf(stderr, _("%s: [%s] %llu/%llu files, %.1f MB"), cli_prog, bar,
 		(unsigned long long)done, (unsigned long long)total,
 		(double)bytes / 1e6);
 	p->shown = 1;
