@@ -10,7 +10,7 @@ set -e
 out=${1:-po/hangdx.pot}
 cd "$(dirname "$0")/.."
 common="--from-code=UTF-8 --language=C --add-comments=TRANSLATORS: --sort-by-file
-	--package-name=hangdx --msgid-bugs-address=hangdx --no-wrap"
+	--package-name=hangdx --msgid-bugs-address=hangdx --no-wrap --add-location=file"
 kw="-k_ -kN_ -khx_diag:6 -khx_rdiag:4 -kdiag:5 -kld_err:3 -kld_err_at:4
 	-krc_err:3 -kset_error:2 -kFIX:1 -kFACT:1 -kWARN:1 -kMISSING:1
 	-khx_dlist_add:5 -khx_hop_add:5 -kcli_usage_error:2"
