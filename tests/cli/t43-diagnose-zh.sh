@@ -23,6 +23,19 @@ t_ok "zh_CN.po: every message of the sources translated, none fuzzy ($(cat "$T/s
 t_ok "zh_CN.po: no message the sources no longer have" \
 	sh -c "! grep -q '^#~' '$T/zh_CN.po'"
 t_ok "zh_CN.po: format strings agree (msgfmt --check)" msgfmt --check -o /dev/null po/zh_CN.po
+# what keywords cannot find: a summary or rank state written with a bare
+# literal, a hop's "why" not marked N_()
+t_ok "sources: summaries, rank states and hop reasons are marked for translation" \
+	python3 -c '
+import re, sys
+bad = []
+for f in sys.argv[1:]:
+    s = open(f, encoding="utf-8").read()
+    for m in re.finditer(r"snprintf\(\s*(d->summary|ri->state|gr->state),\s*sizeof[^,]*,\s*\"(?!%s\")", s):
+        bad.append("%s:%d: %s" % (f, s.count("\n", 0, m.start()) + 1, m.group(0)))
+    for m in re.finditer(r"hx_hop_add\([^;]*?,\s*\"[^\"]+\",\s*\"", s):
+        bad.append("%s:%d: %s" % (f, s.count("\n", 0, m.start()) + 1, m.group(0)[:60]))
+print("\n".join(bad)); sys.exit(1 if bad else 0)' src/analyze/*.c
 
 # -- golden Chinese reports ----------------------------------------------------
 for f in ../shared/samples/*.log; do
