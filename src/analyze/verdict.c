@@ -261,7 +261,7 @@ static uint32_t count_lost(const struct hangdx_diagnosis *d, int32_t *first)
 static void wait_hop(struct hangdx_diagnosis *d, const struct hx_rankinfo *ri,
 		     const char *why)
 {
-	char idx[32] = "";
+	char idx[48] = "";     /* room for the translated " index N" */
 
 	if (ri->wait_rec == HX_NOREC)
 		return;
