@@ -48,6 +48,22 @@ done
 (cd "$T" && "$HANGDX" --lang zh diagnose --color=never reference > ref-zh.txt)
 t_golden "simulated reference: text (zh)" "$Z/sim-reference.txt" "$T/ref-zh.txt"
 
+# every preset's incident, diagnosed in Chinese, holds no English sentence
+# (hop task labels and log paths aside): a report string left unmarked shows
+english_left() {
+	python3 -c '
+import re, sys
+bad = [l for l in open(sys.argv[1], encoding="utf-8")
+       if "/" not in l and not re.match(r" *[0-9]+\. rank", l)
+       and re.search(r"[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}", l)]
+print("".join(bad)); sys.exit(1 if bad else 0)' "$1"
+}
+for p in $("$HANGDX" simulate --list-presets | cut -d" " -f1); do
+	"$HANGDX" simulate -q --preset "$p" -o "$T/p-$p" > /dev/null 2>&1
+	"$HANGDX" --lang zh diagnose --color=never "$T/p-$p" > "$T/p-$p.zh" 2>&1
+	t_ok "preset $p: the Chinese report has no English sentence left" english_left "$T/p-$p.zh"
+done
+
 # -- JSON is the same in every language ----------------------------------------
 json_same() {
 	"$HANGDX" diagnose --json "$1" > "$T/j-en" 2>/dev/null
