@@ -1,13 +1,10 @@
 /*
- * i18n.c - the language of hangdx's messages: LANGUAGE, LC_ALL,
- * LC_MESSAGES and LANG as gettext reads them, or the global option
- * --lang zh|en.  Only LC_CTYPE and LC_MESSAGES are taken from the
- * environment (numbers in JSON keep their '.').  When the requested locale
- * is not installed (a Debian machine without zh_CN.UTF-8 generated), the
- * program falls back to C.UTF-8 and names the language in LANGUAGE, which
- * gettext honours in any locale but C.  Catalogues come from
- * $HANGDX_LOCALEDIR, the build tree next to the binary, ../share/locale
- * next to it, or PREFIX/share/locale.
+ * i18n.c - the language of hangdx's messages: --lang zh|en, else LANGUAGE,
+ * LC_ALL, LC_MESSAGES and LANG as gettext reads them; only LC_CTYPE and
+ * LC_MESSAGES are set (JSON numbers keep their '.').  A locale that is not
+ * installed falls back to C.UTF-8 with its language in LANGUAGE.
+ * Catalogues: $HANGDX_LOCALEDIR, the build tree or ../share/locale next to
+ * the binary, PREFIX/share/locale.
  */
 #include <libintl.h>
 #include <limits.h>
