@@ -30,9 +30,12 @@ UT_BIN  := $(UT_SRC:tests/unit/%.c=$(B)/tests/%)
 FZ_BIN  := $(FZ_SRC:fuzz/%.c=$(B)/fuzz/%)
 
 BIN     := $(if $(filter build,$(B)),hangdx,$(B)/hangdx)
+# message catalogues (po/README.md): po/LL.po -> $(B)/locale/LL/LC_MESSAGES/hangdx.mo
+LINGUAS := $(shell cat po/LINGUAS)
+MO      := $(LINGUAS:%=$(B)/locale/%/LC_MESSAGES/hangdx.mo)
 
-.PHONY: all test demo deps bench fuzz asan valgrind install uninstall clean check-deps
-all: $(B)/libhangdx.a $(B)/libhangdx.so $(BIN)
+.PHONY: all test demo deps bench fuzz asan valgrind install uninstall clean check-deps pot
+all: $(B)/libhangdx.a $(B)/libhangdx.so $(BIN) $(MO)
 
 $(B)/%.o: %.c $(wildcard include/*.h src/*/*.h cli/*.h)
 	@mkdir -p $(dir $@)
@@ -45,6 +48,17 @@ $(B)/libhangdx.a: $(LIB_OBJ)
 
 $(B)/libhangdx.so: $(LIB_OBJ)
 	$(CC) -shared -o $@ $^ $(LDLIBS)
+
+$(CLI_OBJ): ALL_CFLAGS += -DHANGDX_LOCALEDIR='"$(PREFIX)/share/locale"'
+
+$(B)/locale/%/LC_MESSAGES/hangdx.mo: po/%.po
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MSGFMT  $<")
+	$(Q)msgfmt --check -o $@ $<
+
+# the template, from the sources, into $(B)/hangdx.pot (po/README.md)
+pot:
+	sh po/xgettext.sh $(B)/hangdx.pot
 
 $(BIN): $(CLI_OBJ) $(B)/libhangdx.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(B)/libhangdx.a $(LDLIBS)
@@ -85,7 +99,9 @@ asan:
 VERSION := $(shell sed -n 's/^\#define HANGDX_VERSION "\(.*\)"/\1/p' include/hangdx.h)
 INSTALLED := bin/hangdx lib/libhangdx.a lib/libhangdx.so include/hangdx.h \
 	lib/pkgconfig/hangdx.pc share/man/man1/hangdx.1 \
-	share/bash-completion/completions/hangdx
+	share/man/zh_CN/man1/hangdx.1 \
+	share/bash-completion/completions/hangdx \
+	$(LINGUAS:%=share/locale/%/LC_MESSAGES/hangdx.mo)
 
 # every unit test program, then the CLI scripts of tests/valgrind-cli.sh
 # with each run of hangdx, under valgrind's memcheck (errors and definite
@@ -105,12 +121,19 @@ valgrind: all $(UT_BIN) $(FZ_BIN)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/man/zh_CN/man1
 	install -m 755 hangdx $(DESTDIR)$(PREFIX)/bin/hangdx
 	install -m 644 $(B)/libhangdx.a $(DESTDIR)$(PREFIX)/lib/libhangdx.a
 	install -m 755 $(B)/libhangdx.so $(DESTDIR)$(PREFIX)/lib/libhangdx.so
 	install -m 644 include/hangdx.h $(DESTDIR)$(PREFIX)/include/hangdx.h
 	install -m 644 docs/hangdx.1 $(DESTDIR)$(PREFIX)/share/man/man1/hangdx.1
+	install -m 644 docs/hangdx.zh_CN.1 $(DESTDIR)$(PREFIX)/share/man/zh_CN/man1/hangdx.1
+	for l in $(LINGUAS); do \
+		install -d $(DESTDIR)$(PREFIX)/share/locale/$$l/LC_MESSAGES && \
+		install -m 644 $(B)/locale/$$l/LC_MESSAGES/hangdx.mo \
+			$(DESTDIR)$(PREFIX)/share/locale/$$l/LC_MESSAGES/hangdx.mo || exit 1; \
+	done
 	install -m 644 scripts/hangdx.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/hangdx
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/hangdx.pc.in \

@@ -7,8 +7,14 @@
 #ifndef HANGDX_CLI_H
 #define HANGDX_CLI_H
 
+#include <libintl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include "hangdx.h"
+
+/* Translated messages of the program (text domain "hangdx", cli/i18n.c). */
+#define _(s) gettext(s)
+#define N_(s) s
 
 /* Exit codes, documented in --help and hangdx(1). */
 enum {
@@ -22,8 +28,8 @@ enum {
 
 struct cli_cmd {
 	const char *name;
-	const char *summary;  /* one line for `hangdx --help` */
-	const char *usage;    /* synopsis and options for `hangdx help CMD` */
+	const char *summary;  /* one line for `hangdx --help`; N_() */
+	const char *usage;    /* synopsis and options for `hangdx help CMD`; N_() */
 	int (*run)(int argc, char **argv);
 };
 
@@ -31,6 +37,10 @@ extern const struct cli_cmd cmd_simulate;
 extern const struct cli_cmd cmd_parse;
 extern const struct cli_cmd cmd_diagnose;
 extern const struct cli_cmd cmd_check;
+
+/* Locale, catalogues and --lang (cli/i18n.c); 0 or EXIT_USAGE.  Takes the
+ * global option off argv. */
+int cli_i18n_init(int *argc, char **argv);
 
 /* Shared helpers (cli/util.c). */
 struct hangdx_ctx *cli_ctx(void);         /* context printing diagnostics to stderr */

@@ -17,8 +17,8 @@ static int run(int argc, char **argv);
 
 const struct cli_cmd cmd_check = {
 	"check",
-	"explore every schedule of a scenario: prove it deadlock-free or show the shortest way it deadlocks",
-	"check [options] (SCENARIO.yaml | --preset NAME)\n"
+	N_("explore every schedule of a scenario: prove it deadlock-free or show the shortest way it deadlocks"),
+	N_("check [options] (SCENARIO.yaml | --preset NAME)\n"
 	"\n"
 	"options:\n"
 	"  -p, --preset NAME       use a built-in scenario\n"
@@ -42,7 +42,7 @@ const struct cli_cmd cmd_check = {
 	"\n"
 	"exit status: 0 deadlock-free, 1 deadlock (or hang) found, 2 usage,\n"
 	"3 bad scenario (file:line:col diagnostics), 4 system error,\n"
-	"5 undecided (a state-space limit was reached)",
+	"5 undecided (a state-space limit was reached)"),
 	run
 };
 

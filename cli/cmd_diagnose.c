@@ -32,8 +32,8 @@ static int run(int argc, char **argv);
 
 const struct cli_cmd cmd_diagnose = {
 	"diagnose",
-	"find why a job hung: first failing rank, root cause, proven deadlock, fix",
-	"diagnose [options] PATH...\n"
+	N_("find why a job hung: first failing rank, root cause, proven deadlock, fix"),
+	N_("diagnose [options] PATH...\n"
 	"\n"
 	"PATH is a log file, a directory (read recursively), an archive or a\n"
 	"compressed file (.tar, .tar.gz, .tar.zst, .zip, .gz, .zst), or - for\n"
@@ -55,7 +55,7 @@ const struct cli_cmd cmd_diagnose = {
 	"  -h, --help            this help\n"
 	"\n"
 	"exit status: 0 no hang found, 1 hang diagnosed, 2 usage,\n"
-	"3 no input could be read, 4 system error",
+	"3 no input could be read, 4 system error"),
 	run
 };
 
@@ -195,7 +195,7 @@ static int write_stream(const char *path, const struct job *j, put_fn *fn)
 	}
 	if (!why)
 		return 0;
-	fprintf(stderr, "%s diagnose: cannot write %s: %s\n", cli_prog, path, why);
+	fprintf(stderr, _("%s diagnose: cannot write %s: %s\n"), cli_prog, path, why);
 	return -1;
 }
 
@@ -245,7 +245,7 @@ out_say:
 	free(tmp);
 	if (!why)
 		return 0;
-	fprintf(stderr, "%s diagnose: cannot write %s: %s\n", cli_prog, path, why);
+	fprintf(stderr, _("%s diagnose: cannot write %s: %s\n"), cli_prog, path, why);
 	return -1;
 }
 
@@ -462,11 +462,11 @@ static void dot_say(int rc, int status, const struct sbuf *out,
 	char buf[64];
 
 	if (rc == ENOENT || (WIFEXITED(status) && WEXITSTATUS(status) == 127))
-		why = "dot not found (install Graphviz)";
+		why = _("dot not found (install Graphviz)");
 	else if (rc == ETIMEDOUT)
-		why = "dot took too long";
+		why = _("dot took too long");
 	else if (rc == EFBIG)
-		why = "dot wrote too much";
+		why = _("dot wrote too much");
 	else if (rc)
 		why = strerror(rc);
 	else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
@@ -475,9 +475,9 @@ static void dot_say(int rc, int status, const struct sbuf *out,
 			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 		why = buf;
 	} else if (!out->p || !strstr(out->p, "<svg"))
-		why = "dot wrote no SVG";
+		why = _("dot wrote no SVG");
 	if (why)
-		fprintf(stderr, "%s diagnose: cannot render the wait-for graph: %s\n",
+		fprintf(stderr, _("%s diagnose: cannot render the wait-for graph: %s\n"),
 			cli_prog, why);
 	if (*e)
 		fprintf(stderr, "%s diagnose: dot: %.*s\n", cli_prog, len, e);
@@ -522,7 +522,7 @@ static char *render_svg(const struct hangdx_diagnosis *d)
 	int err;
 
 	if (!mf) {
-		fprintf(stderr, "%s diagnose: out of memory\n", cli_prog);
+		fprintf(stderr, _("%s diagnose: out of memory\n"), cli_prog);
 		return NULL;
 	}
 	err = hangdx_diagnosis_write_dot(d, mf);
@@ -537,10 +537,11 @@ static char *render_svg(const struct hangdx_diagnosis *d)
 }
 
 /* 0, a library error, or -1 when a file could not be written (said). */
-static int report(const struct hangdx_diagnosis *d, const struct dargs *a)
+static int report(const struct hangdx_diagnosis *d,
+		  const struct hangdx_diagnosis *fd, const struct dargs *a)
 {
 	int color = a->color < 0 ? cli_color(stdout) : a->color;
-	struct job j = { d, NULL };
+	struct job j = { fd, NULL };
 	char *svg = NULL;
 	int err;
 
@@ -548,7 +549,7 @@ static int report(const struct hangdx_diagnosis *d, const struct dargs *a)
 		      : hangdx_diagnosis_write_text(d, stdout,
 						    color ? HANGDX_COLOR : 0);
 	if (!err && (a->svg || a->html))
-		j.svg = svg = render_svg(d);
+		j.svg = svg = render_svg(fd);
 	if (!err && a->dot)
 		err = write_file(a->dot, &j, put_dot);
 	if (!err && a->html)
@@ -561,12 +562,42 @@ static int report(const struct hangdx_diagnosis *d, const struct dargs *a)
 	return err;
 }
 
+/* JSON is the same in every language: with --json the diagnosis is made
+ * untranslated (the files written beside it get one of their own,
+ * files_for). */
+static int diagnose_in(const struct hangdx_evidence *ev,
+		       const struct hangdx_diagnose_opts *o, const struct dargs *a,
+		       struct hangdx_diagnosis **d)
+{
+	int prev, err;
+
+	if (!a->json)
+		return hangdx_diagnose(ev, o, d);
+	prev = hangdx_set_translate(0);
+	err = hangdx_diagnose(ev, o, d);
+	hangdx_set_translate(prev);
+	return err;
+}
+
+/* With --json in another language, the HTML, DOT and SVG files get a
+ * translated diagnosis of their own (*fd); NULL when d serves. */
+static int files_for(const struct hangdx_evidence *ev,
+		     const struct hangdx_diagnose_opts *o, const struct dargs *a,
+		     struct hangdx_diagnosis **fd)
+{
+	*fd = NULL;
+	if (!a->json || !(a->html || a->dot || a->svg) ||
+	    strcmp(hangdx_lang(), "en") == 0)
+		return 0;
+	return hangdx_diagnose(ev, o, fd);
+}
+
 static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a, int argc,
 		    char **argv)
 {
 	struct hangdx_diagnose_opts o = { a->cores };
 	struct hangdx_evidence *ev;
-	struct hangdx_diagnosis *d = NULL;
+	struct hangdx_diagnosis *d = NULL, *fd = NULL;
 	int err, rc;
 
 	if (hangdx_evidence_new(ctx, &ev))
@@ -574,14 +605,16 @@ static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a, int argc,
 	err = read_inputs(ev, a, argc, argv);
 	if (err) {
 		fprintf(stderr, "%s diagnose: %s\n", cli_prog,
-			err == HANGDX_ENOTFOUND ? "no input could be read"
+			err == HANGDX_ENOTFOUND ? _("no input could be read")
 						: hangdx_strerror(err));
 		rc = err == HANGDX_ENOTFOUND ? EXIT_BADINPUT : EXIT_SYSERR;
 		goto out_free_evidence;
 	}
-	err = hangdx_diagnose(ev, &o, &d);
+	err = diagnose_in(ev, &o, a, &d);
 	if (!err)
-		err = report(d, a);
+		err = files_for(ev, &o, a, &fd);
+	if (!err)
+		err = report(d, fd ? fd : d, a);
 	if (err) {
 		if (err > 0)
 			fprintf(stderr, "%s diagnose: %s\n", cli_prog,
@@ -591,6 +624,7 @@ static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a, int argc,
 		rc = hangdx_diagnosis_verdict(d) == HANGDX_V_NO_HANG ? EXIT_OK_NOHANG
 								     : EXIT_HANG;
 	}
+	hangdx_diagnosis_free(fd);
 	hangdx_diagnosis_free(d);
 out_free_evidence:
 	hangdx_evidence_free(ev);

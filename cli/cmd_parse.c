@@ -15,8 +15,8 @@
 static int parse_run(int argc, char **argv);
 
 const struct cli_cmd cmd_parse = {
-	"parse", "read CANN logs and print the evidence they hold",
-	"parse [--json] [--summary] [--threads N] [--max-line SIZE]\n"
+	"parse", N_("read CANN logs and print the evidence they hold"),
+	N_("parse [--json] [--summary] [--threads N] [--max-line SIZE]\n"
 	"              [--max-member SIZE] [--max-ratio N] [--max-records N]\n"
 	"              [--evidence FILE]... PATH...\n\n"
 	"PATH is a log file, a directory (read recursively), an archive or\n"
@@ -35,7 +35,7 @@ const struct cli_cmd cmd_parse = {
 	"  --max-ratio N     decompression ratio ceiling (1000)\n"
 	"  --max-records N   records kept (4194304)\n\n"
 	"SIZE takes a K, M or G suffix.  Exit status: 0 read, 3 no input could\n"
-	"be read, 4 system error",
+	"be read, 4 system error"),
 	parse_run
 };
 
@@ -152,8 +152,8 @@ static void print_skips(const struct hangdx_ingest_stats *st)
 			any = true;
 	if (!any && !st->files_skipped)
 		return;
-	fprintf(stderr, "%s parse: read %llu files, %llu lines; skipped %llu "
-		"lines, %llu files (", cli_prog, (unsigned long long)st->files,
+	fprintf(stderr, _("%s parse: read %llu files, %llu lines; skipped %llu "
+		"lines, %llu files ("), cli_prog, (unsigned long long)st->files,
 		(unsigned long long)st->lines,
 		(unsigned long long)st->lines_skipped,
 		(unsigned long long)st->files_skipped);
@@ -206,7 +206,7 @@ static int parse_run(int argc, char **argv)
 		return EXIT_USAGE;
 	ctx = cli_ctx();
 	if (hangdx_evidence_new(ctx, &ev) != HANGDX_OK) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog);
+		fprintf(stderr, _("%s: out of memory\n"), cli_prog);
 		hangdx_ctx_free(ctx);
 		return EXIT_SYSERR;
 	}
@@ -229,7 +229,7 @@ static int parse_run(int argc, char **argv)
 	hangdx_evidence_stats(ev, &st);
 	print_skips(&st);
 	if (werr) {
-		fprintf(stderr, "%s parse: writing output: %s\n", cli_prog,
+		fprintf(stderr, _("%s parse: writing output: %s\n"), cli_prog,
 			hangdx_strerror(werr));
 		rc = EXIT_SYSERR;
 	} else {

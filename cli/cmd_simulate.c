@@ -13,8 +13,8 @@ static int run(int argc, char **argv);
 
 const struct cli_cmd cmd_simulate = {
 	"simulate",
-	"run a scenario in the model of the NPU runtime and HCCL; write the logs a cluster would write",
-	"simulate [options] (SCENARIO.yaml | --preset NAME)\n"
+	N_("run a scenario in the model of the NPU runtime and HCCL; write the logs a cluster would write"),
+	N_("simulate [options] (SCENARIO.yaml | --preset NAME)\n"
 	"\n"
 	"options:\n"
 	"  -p, --preset NAME     use a built-in scenario (--list-presets shows them)\n"
@@ -31,7 +31,7 @@ const struct cli_cmd cmd_simulate = {
 	"  -h, --help            this help\n"
 	"\n"
 	"exit status: 0 the job completed, 1 it hung or failed, 2 usage,\n"
-	"3 bad scenario (file:line:col diagnostics), 4 system error",
+	"3 bad scenario (file:line:col diagnostics), 4 system error"),
 	run
 };
 

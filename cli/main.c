@@ -10,11 +10,11 @@ static int cmd_help_run(int argc, char **argv);
 static int cmd_version_run(int argc, char **argv);
 
 static const struct cli_cmd cmd_help = {
-	"help", "show help for hangdx or for one command", "help [COMMAND]",
+	"help", N_("show help for hangdx or for one command"), N_("help [COMMAND]"),
 	cmd_help_run
 };
 static const struct cli_cmd cmd_version = {
-	"version", "print the version", "version", cmd_version_run
+	"version", N_("print the version"), N_("version"), cmd_version_run
 };
 
 static const struct cli_cmd *const commands[] = {
@@ -40,20 +40,24 @@ static void main_usage(FILE *fp)
 {
 	size_t i;
 
-	fprintf(fp, "usage: hangdx [--version] [--help] <command> [options]\n\n"
-		    "Find out why a distributed job on Ascend NPUs hung.\n\n"
-		    "commands:\n");
+	fprintf(fp, _("usage: hangdx [--version] [--help] [--lang zh|en] <command> [options]\n\n"
+		      "Find out why a distributed job on Ascend NPUs hung.\n\n"
+		      "commands:\n"));
 	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(fp, "  %-10s %s\n", commands[i]->name,
-			commands[i]->summary);
-	fprintf(fp, "\nexit status:\n"
-		    "  0  ran fine, no hang found\n"
-		    "  1  hang or deadlock found\n"
-		    "  2  usage error\n"
-		    "  3  bad input (file:line:col diagnostics on stderr)\n"
-		    "  4  system or I/O error\n"
-		    "  5  undecided (a state-space limit was reached)\n"
-		    "\n'hangdx help COMMAND' shows a command's options; see also hangdx(1).\n");
+			_(commands[i]->summary));
+	fprintf(fp, _("\nglobal options:\n"
+		      "  --lang zh|en  language of the reports and messages (default: from\n"
+		      "                LANGUAGE, LC_ALL, LC_MESSAGES, LANG); JSON is the same\n"
+		      "                in every language\n"));
+	fprintf(fp, _("\nexit status:\n"
+		      "  0  ran fine, no hang found\n"
+		      "  1  hang or deadlock found\n"
+		      "  2  usage error\n"
+		      "  3  bad input (file:line:col diagnostics on stderr)\n"
+		      "  4  system or I/O error\n"
+		      "  5  undecided (a state-space limit was reached)\n"
+		      "\n'hangdx help COMMAND' shows a command's options; see also hangdx(1).\n"));
 }
 
 static int cmd_help_run(int argc, char **argv)
@@ -66,7 +70,7 @@ static int cmd_help_run(int argc, char **argv)
 	}
 	c = find_cmd(argv[1]);
 	if (!c) {
-		fprintf(stderr, "%s: no such command: %s\n", cli_prog, argv[1]);
+		fprintf(stderr, _("%s: no such command: %s\n"), cli_prog, argv[1]);
 		return EXIT_USAGE;
 	}
 	return cli_help(c, stdout);
@@ -83,7 +87,10 @@ static int cmd_version_run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct cli_cmd *c;
+	int rc = cli_i18n_init(&argc, argv);
 
+	if (rc)
+		return rc;
 	if (argc < 2) {
 		main_usage(stderr);
 		return EXIT_USAGE;
@@ -94,7 +101,7 @@ int main(int argc, char **argv)
 		return cmd_version_run(1, argv);
 	c = find_cmd(argv[1]);
 	if (!c) {
-		fprintf(stderr, "%s: unknown command '%s'\n", cli_prog, argv[1]);
+		fprintf(stderr, _("%s: unknown command '%s'\n"), cli_prog, argv[1]);
 		main_usage(stderr);
 		return EXIT_USAGE;
 	}

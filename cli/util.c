@@ -25,7 +25,7 @@ static void print_diag(void *ud, const struct hangdx_diag *d)
 		fprintf(fp, "%s: ", d->file);
 	else
 		fprintf(fp, "%s: ", cli_prog);
-	fprintf(fp, "%s: %s\n", hangdx_level_name(d->level), d->msg);
+	fprintf(fp, "%s: %s\n", _(hangdx_level_name(d->level)), d->msg);
 }
 
 struct hangdx_ctx *cli_ctx(void)
@@ -33,7 +33,7 @@ struct hangdx_ctx *cli_ctx(void)
 	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
 
 	if (!ctx) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog);
+		fprintf(stderr, _("%s: out of memory\n"), cli_prog);
 		exit(EXIT_SYSERR);
 	}
 	hangdx_ctx_set_diag(ctx, print_diag, stderr);
@@ -61,7 +61,7 @@ int cli_exit_for(int err)
 
 int cli_help(const struct cli_cmd *c, FILE *fp)
 {
-	fprintf(fp, "usage: hangdx %s\n\n%s.\n", c->usage, c->summary);
+	fprintf(fp, _("usage: hangdx %s\n\n%s.\n"), _(c->usage), _(c->summary));
 	return EXIT_OK_NOHANG;
 }
 
@@ -71,9 +71,9 @@ void cli_usage_error(const struct cli_cmd *c, const char *fmt, ...)
 
 	fprintf(stderr, "%s %s: ", cli_prog, c->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(stderr, _(fmt), ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'hangdx help %s'.\n", c->name);
+	fprintf(stderr, _("\nTry 'hangdx help %s'.\n"), c->name);
 }
 
 int cli_color(FILE *fp)
@@ -117,7 +117,8 @@ static void progress_draw(void *ud, uint64_t bytes, uint64_t done,
 	for (i = 0; i < 30; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[30] = '\0';
-	fprintf(stderr, "\r%s: [%s] %llu/%llu files, %.1f MB", cli_prog, bar,
+	fputc('\r', stderr);
+	fprintf(stderr, _("%s: [%s] %llu/%llu files, %.1f MB"), cli_prog, bar,
 		(unsigned long long)done, (unsigned long long)total,
 		(double)bytes / 1e6);
 	p->shown = 1;
@@ -149,8 +150,8 @@ int cli_load_scenario(struct hangdx_ctx *ctx, const struct cli_cmd *c,
 	if (preset) {
 		err = hangdx_scenario_preset(ctx, preset, sc);
 		if (err == HANGDX_ENOTFOUND) {
-			fprintf(stderr, "%s %s: no preset '%s' (try hangdx simulate "
-				"--list-presets)\n", cli_prog, c->name, preset);
+			fprintf(stderr, _("%s %s: no preset '%s' (try hangdx simulate "
+				  "--list-presets)\n"), cli_prog, c->name, preset);
 			return EXIT_USAGE;
 		}
 	} else {

@@ -56,6 +56,22 @@ enum hangdx_err {
 /* Static text for an error code; never NULL ("unknown error" if out of range). */
 const char *hangdx_strerror(int err);
 
+/* ---- messages ----------------------------------------------------------- */
+
+/*
+ * Report text, diagnostics and hangdx_strerror are translated with GNU
+ * gettext through the text domain HANGDX_TEXTDOMAIN: the program calls
+ * setlocale and bindtextdomain; the library never does.  JSON output,
+ * category ids and DOT node ids never change with the language, but a
+ * diagnosis keeps the text it was made with: diagnose with translation off
+ * for JSON.  hangdx_set_translate(0) turns translation off for the whole
+ * process (1 on, the default) and returns the previous setting.
+ * hangdx_lang: the BCP 47 tag of the messages in use, "en" or e.g. "zh-CN".
+ */
+#define HANGDX_TEXTDOMAIN "hangdx"
+int hangdx_set_translate(int on);
+const char *hangdx_lang(void);
+
 /* ---- allocator and context -------------------------------------------- */
 
 /*

@@ -23,5 +23,18 @@ cp "$tmp/out.txt" "$G/sim-reference.txt"
 cp "$tmp/out.json" "$G/sim-reference.json"
 cp "$tmp/out.dot" "$G/sim-reference.dot"
 rm -rf "$tmp"
+# the same text reports in Chinese (tests/cli/t43-diagnose-zh.sh)
+Z=tests/golden/diagnose-zh
+mkdir -p "$Z"
+for f in ../shared/samples/*.log; do
+	n=$(basename "$f" .log)
+	[ -f "$G/$n.txt" ] || continue
+	"$HANGDX" --lang zh diagnose --color=never "$f" > "$Z/$n.txt" || true
+done
+tmp=$(mktemp -d)
+"$HANGDX" simulate -q --preset reference -o "$tmp/reference" || true
+(cd "$tmp" && "$HANGDX" --lang zh diagnose --color=never reference > out.txt) || true
+cp "$tmp/out.txt" "$Z/sim-reference.txt"
+rm -rf "$tmp"
 # the HTML report of the simulated reference (tests/cli/t60-html.sh)
 [ -f tests/browser/regen-html-golden.sh ] && HANGDX="$HANGDX" sh tests/browser/regen-html-golden.sh

@@ -32,7 +32,7 @@ const char *hx_cat_id(enum hx_cat c)
 
 const char *hx_cat_text(enum hx_cat c)
 {
-	return (unsigned)c < HX_CAT_COUNT ? cat_texts[c] : "?";
+	return (unsigned)c < HX_CAT_COUNT ? _(cat_texts[c]) : "?";
 }
 
 /* Append text to a list of at most max entries; past it the list is cut
@@ -67,7 +67,7 @@ int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	vsnprintf(buf, sizeof buf, _(fmt), ap);
 	va_end(ap);
 	return list_put(d, v, n, cap, buf, HX_MAX_LIST - 1);
 }
@@ -99,9 +99,9 @@ int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,
 	h->rec = rec;
 	h->kind[0] = '\0';
 	h->stream_id = h->task_id = -1;
-	snprintf(h->why, sizeof h->why, "%s", why ? why : "");
+	snprintf(h->why, sizeof h->why, "%s", why ? _(why) : "");
 	va_start(ap, fmt);
-	vsnprintf(h->what, sizeof h->what, fmt, ap);
+	vsnprintf(h->what, sizeof h->what, _(fmt), ap);
 	va_end(ap);
 	return HANGDX_OK;
 }
@@ -258,35 +258,35 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 	size_t i;
 
 	if (cut) {
-		snprintf(buf, n, "It assumes that none of the %llu records past the "
-			 "record ceiling (--max-records) would release the cycle.", cut);
+		snprintf(buf, n, _("It assumes that none of the %llu records past the "
+			 "record ceiling (--max-records) would release the cycle."), cut);
 		return true;
 	}
 	if (part) {
-		snprintf(buf, n, "It assumes that what was not read of %llu input%s read "
+		snprintf(buf, n, _("It assumes that what was not read of %llu input%s read "
 			 "only in part (truncated or over the size limit) would not "
-			 "release the cycle.", part, part == 1 ? "" : "s");
+			 "release the cycle."), part, part == 1 ? "" : "s");
 		return true;
 	}
 	if (d->nhops < d->wg.ncycle) {
-		snprintf(buf, n, "It assumes that the %zu tasks of the cycle past the "
-			 "first %zu shown would not release it.", d->wg.ncycle - d->nhops,
+		snprintf(buf, n, _("It assumes that the %zu tasks of the cycle past the "
+			 "first %zu shown would not release it."), d->wg.ncycle - d->nhops,
 			 d->nhops);
 		return true;
 	}
 	for (i = 0; i < d->nhops; i++)
 		if (d->hops[i].stream_id >= 0 && d->hops[i].rec == HX_NOREC) {
-			snprintf(buf, n, "It assumes that %s, whose log line is not in the "
-				 "evidence, is in the state the rebuilt model gives it.",
+			snprintf(buf, n, _("It assumes that %s, whose log line is not in the "
+				 "evidence, is in the state the rebuilt model gives it."),
 				 d->hops[i].what);
 			return true;
 		}
 	if (cycle_has_pool(d) && d->cores_named) {
-		snprintf(buf, n, "It assumes the devices have no AICPU core past core %u, "
-			 "the highest core the logs name, %s.", d->cores_named - 1,
-			 d->cores_given ? "beyond the count --cores gave"
-			 : "beyond the 6 of the Atlas A2/A3 parts (give --cores to state "
-			   "the count)");
+		snprintf(buf, n, _("It assumes the devices have no AICPU core past core %u, "
+			 "the highest core the logs name, %s."), d->cores_named - 1,
+			 d->cores_given ? _("beyond the count --cores gave")
+			 : _("beyond the 6 of the Atlas A2/A3 parts (give --cores to state "
+			   "the count)"));
 		return true;
 	}
 	return false;
@@ -305,26 +305,26 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 	d->root_rank = cycle_rank(d);
 	cycle_hops(d);
 	d->proven = !proof_assumes(d, d->assumption, sizeof d->assumption);
-	how = d->proven ? "proven" : "inferred";
+	how = d->proven ? _("proven") : _("inferred");
 	if (!d->proven)
-		snprintf(tail, sizeof tail, " Inferred, not proven. %s", d->assumption);
+		snprintf(tail, sizeof tail, _(" Inferred, not proven. %s"), d->assumption);
 	if (d->cat == HX_CAT_AICPU_DEADLOCK) {
 		n = cycle_ranks(d);
 		if (n > 1)
-			snprintf(alike, sizeof alike, " (and %u more rank%s alike)", n - 1,
+			snprintf(alike, sizeof alike, _(" (and %u more rank%s alike)"), n - 1,
 				 n == 2 ? "" : "s");
 		snprintf(d->summary, sizeof d->summary,
-			 "Deadlock, %s on the device state rebuilt from the logs: on rank %d"
+			 _("Deadlock, %s on the device state rebuilt from the logs: on rank %d"
 			 "%s HCCL kernels hold all %u AICPU cores and stay "
 			 "resident until their main streams drain (op retry on), while the "
 			 "communication stream waits through an event on an ordinary AICPU "
 			 "operator that can never get a core. Nothing could move after the cycle "
-			 "closed; HCCL_EXEC_TIMEOUT then fired notify wait timeout (EI0002).%s",
+			 "closed; HCCL_EXEC_TIMEOUT then fired notify wait timeout (EI0002).%s"),
 			 how, d->root_rank, alike, d->cores, tail);
 	} else {
 		snprintf(d->summary, sizeof d->summary,
-			 "Deadlock, %s on the state rebuilt from the logs: a circular wait of "
-			 "%zu tasks on rank %d; every task in it waits for the next.%s",
+			 _("Deadlock, %s on the state rebuilt from the logs: a circular wait of "
+			 "%zu tasks on rank %d; every task in it waits for the next.%s"),
 			 how, d->wg.ncycle, d->root_rank, tail);
 	}
 	return true;
@@ -353,18 +353,18 @@ static uint32_t count_lost(const struct hangdx_diagnosis *d, int32_t *first)
 static void wait_hop(struct hangdx_diagnosis *d, const struct hx_rankinfo *ri,
 		     const char *why)
 {
-	char idx[32] = "";
+	char idx[48] = "";     /* room for the translated " index N" */
 
 	if (ri->wait_rec == HX_NOREC)
 		return;
 
 	if (ri->index >= 0)
-		snprintf(idx, sizeof idx, " index %lld", (long long)ri->index);
+		snprintf(idx, sizeof idx, _(" index %lld"), (long long)ri->index);
 	hx_hop_add(d, ri->rank, ri->wait_rec, why,
 		   "rank%d %s%s: notify wait timed out (stream %lld task %lld)%s",
-		   ri->rank, ri->op ? ri->op : "collective", idx,
+		   ri->rank, ri->op ? ri->op : _("collective"), idx,
 		   (long long)ri->stream, (long long)ri->task,
-		   ri->wait_peer >= 0 ? ", waiting for a peer" : "");
+		   ri->wait_peer >= 0 ? _(", waiting for a peer") : "");
 }
 
 /* Follow "waits for rank p" from rank r; the chain ends at a rank that
@@ -385,7 +385,7 @@ static int32_t follow_chain(struct hangdx_diagnosis *d, int32_t r, bool hops,
 		seen[r] = 1;
 		end = r;
 		if (hops)
-			wait_hop(d, ri, ri->wait_peer >= 0 ? "remote notify" : "");
+			wait_hop(d, ri, ri->wait_peer >= 0 ? N_("remote notify") : "");
 		if (ri->wait_peer < 0 || ri->lost)
 			break;
 		r = (int32_t)ri->wait_peer;
@@ -415,10 +415,10 @@ static bool try_lost(struct hangdx_diagnosis *d)
 		   "(process exited or network down)", lost);
 	hx_dwhere(d, li->lost_rec, where, sizeof where);
 	snprintf(d->summary, sizeof d->summary,
-		 "Hang caused by a lost rank: rank %d stopped (heartbeat LOST, %s)%s; the "
+		 _("Hang caused by a lost rank: rank %d stopped (heartbeat LOST, %s)%s; the "
 		 "other ranks waited for its notify records in their collectives until "
-		 "HCCL_EXEC_TIMEOUT fired (EI0002). %u rank%s reported lost.",
-		 lost, where, li->last_ts != HX_NONE ? " and its logs end there" : "",
+		 "HCCL_EXEC_TIMEOUT fired (EI0002). %u rank%s reported lost."),
+		 lost, where, li->last_ts != HX_NONE ? _(" and its logs end there") : "",
 		 n, n == 1 ? "" : "s");
 	return true;
 }
@@ -452,11 +452,11 @@ static bool try_setup_chain(struct hangdx_diagnosis *d,
 		seen[ri->rank] = 1;
 		end = ri->rank;
 		if (ri->link_rec != HX_NOREC)
-			hx_hop_add(d, ri->rank, ri->link_rec, "could not connect to",
+			hx_hop_add(d, ri->rank, ri->link_rec, N_("could not connect to"),
 				   "rank%d (device %lld): link set-up failed (%s)",
 				   ri->rank, (long long)ri->device,
 				   hx_dstr(d, ri->link_rec, HX_F_WHAT)
-					   ? hx_dstr(d, ri->link_rec, HX_F_WHAT) : "link");
+					   ? hx_dstr(d, ri->link_rec, HX_F_WHAT) : _("link"));
 		if (!ri->link_setup)
 			break;
 		if (ri->setup_peer < 0 || (uint64_t)ri->setup_peer >= d->nranks) {
@@ -478,21 +478,21 @@ static bool try_setup_chain(struct hangdx_diagnosis *d,
 	if (end == -2) {
 		d->root_rank = -1;
 		snprintf(d->summary, sizeof d->summary,
-			 "Link set-up failed: rank %lld could not connect to its peer (first "
+			 _("Link set-up failed: rank %lld could not connect to its peer (first "
 			 "failure: %s), and the logs do not identify that peer's device, so "
-			 "the root device is unknown. Collect the logs of the peer's server.",
+			 "the root device is unknown. Collect the logs of the peer's server."),
 			 (long long)last, where);
 		MISSING("the device at the far end of rank %lld's failed link", (long long)last);
 		return true;
 	}
 	d->root_rank = (int32_t)end;
 	snprintf(d->summary, sizeof d->summary,
-		 "Link set-up failed: following \"could not connect to\" from rank %d (%s) "
+		 _("Link set-up failed: following \"could not connect to\" from rank %d (%s) "
 		 "ends at rank %lld (device %lld), which %s. That rank is where to look: "
-		 "its process, its NIC and its network configuration.",
+		 "its process, its NIC and its network configuration."),
 		 start->rank, where, (long long)end, (long long)d->ranks[end].device,
-		 d->ranks[end].link_rec == HX_NOREC ? "reported no failure of its own"
-						     : "waits for no one else");
+		 d->ranks[end].link_rec == HX_NOREC ? _("reported no failure of its own")
+						     : _("waits for no one else"));
 	return true;
 }
 
@@ -536,16 +536,16 @@ static bool try_link(struct hangdx_diagnosis *d)
 	hx_dwhere(d, best->link_rec, where, sizeof where);
 	for (r = 0; r < d->nranks; r++)
 		if (d->ranks[r].wait_peer == best->rank && (int32_t)r != best->rank) {
-			wait_hop(d, &d->ranks[r], "remote notify");
+			wait_hop(d, &d->ranks[r], N_("remote notify"));
 			break;
 		}
 	hx_hop_add(d, best->rank, best->link_rec, "",
 		   "rank%d: data copy failed with an error CQE (%s)", best->rank,
 		   hx_kind_name(d->ev->recs[best->link_rec].kind));
 	snprintf(d->summary, sizeof d->summary,
-		 "Failure caused by a link error: rank %d saw an SDMA/RDMA error CQE on a "
+		 _("Failure caused by a link error: rank %d saw an SDMA/RDMA error CQE on a "
 		 "data copy (%s); without a successful op retry the collective could not "
-		 "complete and its peers waited until the exec timeout.",
+		 "complete and its peers waited until the exec timeout."),
 		 best->rank, where);
 	return true;
 }
@@ -609,10 +609,10 @@ static bool try_mismatch(struct hangdx_diagnosis *d)
 			     "cannot be told from these logs; rank %u is named first.",
 			     odd, other->rank, odd);
 		snprintf(d->summary, sizeof d->summary,
-			 "Hang caused by a collective mismatch: at op index %lld rank %u issued "
+			 _("Hang caused by a collective mismatch: at op index %lld rank %u issued "
 			 "%s (count %lld, %s) while rank %d issued %s (count %lld, %s); the "
 			 "ranks waited for handshakes the others never sent and every rank "
-			 "timed out.",
+			 "timed out."),
 			 (long long)o->index, odd, o->op ? o->op : "?", (long long)o->count,
 			 o->dtype ? o->dtype : "?", other ? other->rank : -1,
 			 other && other->op ? other->op : "?",
@@ -651,10 +651,10 @@ static bool try_behind(struct hangdx_diagnosis *d)
 	d->root_rank = (int32_t)behind;
 	wait_hop(d, &d->ranks[behind], "");
 	snprintf(d->summary, sizeof d->summary,
-		 "Hang: rank %u fell behind its peers: it failed in op index %lld of its "
+		 _("Hang: rank %u fell behind its peers: it failed in op index %lld of its "
 		 "communicator while the others had reached index %lld and waited there for "
 		 "it. Look at what held rank %u before that op (its compute, its host "
-		 "process, its input pipeline).", behind,
+		 "process, its input pipeline)."), behind,
 		 (long long)d->ranks[behind].index, (long long)hi, behind);
 	return true;
 }
@@ -683,28 +683,28 @@ static bool try_event_chain(struct hangdx_diagnosis *d)
 		d->cat = HX_CAT_EVENT_CHAIN;
 		d->root_rank = rank;
 		hx_task_label(&d->st, (uint32_t)h, lab, sizeof lab);
-		hx_hop_add(d, rank, d->task_rec[h], "event", "%s", lab);
+		hx_hop_add(d, rank, d->task_rec[h], N_("event"), "%s", lab);
 		if (t->dep >= 0) {
 			long rh = hx_state_head(&d->st, d->st.tasks[t->dep].stream);
 			hx_task_label(&d->st, (uint32_t)t->dep, lab, sizeof lab);
-			hx_hop_add(d, rank, d->task_rec[t->dep], "stream order", "%s", lab);
+			hx_hop_add(d, rank, d->task_rec[t->dep], N_("stream order"), "%s", lab);
 			if (rh >= 0 && rh != t->dep) {
 				hx_task_label(&d->st, (uint32_t)rh, lab, sizeof lab);
 				hx_hop_add(d, rank, d->task_rec[rh], "", "%s", lab);
 			}
 			snprintf(d->summary, sizeof d->summary,
-				 "Hang in an event-wait chain: stream %u waits for %s, whose "
+				 _("Hang in an event-wait chain: stream %u waits for %s, whose "
 				 "record is queued behind the task at the head of stream %u, "
-				 "which does not finish.", d->st.streams[i].id,
+				 "which does not finish."), d->st.streams[i].id,
 				 d->snap_sc.events[t->event], d->st.streams[d->st.tasks[t->dep].stream].id);
 		} else {
 			MISSING("the stream that records %s is not in the TS dumps",
-				t->event >= 0 ? d->snap_sc.events[t->event] : "the event");
+				t->event >= 0 ? d->snap_sc.events[t->event] : _("the event"));
 			snprintf(d->summary, sizeof d->summary,
-				 "Hang in an event-wait chain: stream %u is stuck at its head on "
+				 _("Hang in an event-wait chain: stream %u is stuck at its head on "
 				 "an event wait (%s, task %u); the stream that records that event "
 				 "is not in the dumps, so the chain stops here. Dump or log that "
-				 "stream to see where it is stuck.", d->st.streams[i].id,
+				 "stream to see where it is stuck."), d->st.streams[i].id,
 				 t->event >= 0 ? d->snap_sc.events[t->event] : "?", t->task_id);
 		}
 		return true;
@@ -729,11 +729,11 @@ static bool try_sq_full(struct hangdx_diagnosis *d)
 			   "rank%d: an HCCL kernel could not write its tasks: the stream's "
 			   "submission queue stayed full (Rtsq full)", ri->rank);
 		snprintf(d->summary, sizeof d->summary,
-			 "Failure caused by a full submission queue on rank %d (%s): the "
+			 _("Failure caused by a full submission queue on rank %d (%s): the "
 			 "HCCL kernel stayed on its AICPU core waiting for room in its "
 			 "stream's SQ and gave up after HCCL_EXEC_TIMEOUT + 20 s. An op "
 			 "with more tasks than the SQ holds (2048), or a stream whose head "
-			 "never moves, does this.", ri->rank, where);
+			 "never moves, does this."), ri->rank, where);
 		return true;
 	}
 	return false;
@@ -755,7 +755,7 @@ static bool try_aicpu_timeout(struct hangdx_diagnosis *d)
 		hx_hop_add(d, ri->rank, ri->aicpu_timeout_rec, "",
 			   "rank%d: an AICPU operator exceeded its time limit", ri->rank);
 		snprintf(d->summary, sizeof d->summary,
-			 "Failure caused by an AICPU operator timeout on rank %d (%s).",
+			 _("Failure caused by an AICPU operator timeout on rank %d (%s)."),
 			 ri->rank, where);
 		return true;
 	}
@@ -778,9 +778,9 @@ static bool try_chain(struct hangdx_diagnosis *d)
 		d->cat = HX_CAT_WAIT_CYCLE;
 		d->root_rank = -1;      /* a cycle has no single root */
 		snprintf(d->summary, sizeof d->summary,
-			 "Hang with a circular wait across ranks: following \"waits for\" from "
+			 _("Hang with a circular wait across ranks: following \"waits for\" from "
 			 "rank %d comes back to rank %d. The device stream dumps needed to prove "
-			 "it on the task level are missing.", d->first_rank, end);
+			 "it on the task level are missing."), d->first_rank, end);
 		return true;
 	}
 	d->cat = e->first_err_rec == HX_NOREC ? HX_CAT_SILENT : HX_CAT_UNKNOWN;
@@ -793,11 +793,11 @@ static bool try_chain(struct hangdx_diagnosis *d)
 			   (long long)hx_dnum(d, e->fail_rec, HX_F_TASK, -1));
 	}
 	snprintf(d->summary, sizeof d->summary,
-		 "Hang: rank %d failed first; following the ranks each one waited for "
-		 "leads to rank %d, which %s. The cause on that rank is not in the logs.",
+		 _("Hang: rank %d failed first; following the ranks each one waited for "
+		 "leads to rank %d, which %s. The cause on that rank is not in the logs."),
 		 d->first_rank, end,
-		 e->first_err_rec == HX_NOREC ? "logged no error at all (stuck or gone)"
-					       : "reports no further wait");
+		 e->first_err_rec == HX_NOREC ? _("logged no error at all (stuck or gone)")
+					       : _("reports no further wait"));
 	return true;
 }
 
@@ -830,14 +830,14 @@ static bool try_stalled(struct hangdx_diagnosis *d)
 		   "moving for %.0f s", best->rank, best->stalled,
 		   (double)best->stall_us / 1e6);
 	snprintf(d->summary, sizeof d->summary,
-		 "Hang without an error line yet: on %u rank%s HCCL kernels sit on AICPU "
+		 _("Hang without an error line yet: on %u rank%s HCCL kernels sit on AICPU "
 		 "cores while their main streams have not moved (rank %d: %u kernels, "
 		 "%.0f s, %s). No timeout has fired, so no stream dump exists to prove "
-		 "why.%s", n, n == 1 ? "" : "s", best->rank, best->stalled,
+		 "why.%s"), n, n == 1 ? "" : "s", best->rank, best->stalled,
 		 (double)best->stall_us / 1e6, where,
 		 best->stalled >= d->cores && retry_on(best->retry_env)
-		 ? " With op retry on and as many resident kernels as AICPU cores this is "
-		   "the AICPU-exhaustion pattern: no ordinary AICPU operator can run."
+		 ? _(" With op retry on and as many resident kernels as AICPU cores this is "
+		   "the AICPU-exhaustion pattern: no ordinary AICPU operator can run.")
 		 : "");
 	return true;
 }
@@ -861,9 +861,9 @@ static bool try_silent(struct hangdx_diagnosis *d)
 			   "rank%d: heartbeat reports STUCK (no op progress for a third of "
 			   "HCCL_EXEC_TIMEOUT)", ri->rank);
 		snprintf(d->summary, sizeof d->summary,
-			 "Hang without an error line yet: rank %d is reported STUCK by the HCCL "
+			 _("Hang without an error line yet: rank %d is reported STUCK by the HCCL "
 			 "heartbeat; its last log line is %.1f s before the newest line of the "
-			 "job.", ri->rank,
+			 "job."), ri->rank,
 			 last != HX_NONE && ri->last_ts != HX_NONE
 				 ? (double)(last - ri->last_ts) / 1e6 : 0.0);
 		return true;
@@ -1073,7 +1073,7 @@ static void rank_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri)
 	if (ri->pseudo_pid >= 0) {
 		char tmp[64];
 		size_t n = strlen(ri->state);
-		snprintf(tmp, sizeof tmp, " (process %lld, rank unknown)",
+		snprintf(tmp, sizeof tmp, _(" (process %lld, rank unknown)"),
 			 (long long)ri->pseudo_pid);
 		if (n + strlen(tmp) < sizeof ri->state)
 			memcpy(ri->state + n, tmp, strlen(tmp) + 1);
@@ -1084,23 +1084,23 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 			    struct hx_rankinfo *ri)
 {
 	if (!ri->seen)
-		snprintf(ri->state, sizeof ri->state, "no logs");
+		snprintf(ri->state, sizeof ri->state, _("no logs"));
 	else if (ri->lost)
-		snprintf(ri->state, sizeof ri->state, "lost (heartbeat LOST)");
+		snprintf(ri->state, sizeof ri->state, _("lost (heartbeat LOST)"));
 	else if (ri->link_rec != HX_NOREC)
-		snprintf(ri->state, sizeof ri->state, "link error");
+		snprintf(ri->state, sizeof ri->state, _("link error"));
 	else if (ri->wait_rec != HX_NOREC)
 		snprintf(ri->state, sizeof ri->state,
-			 "notify wait timeout in %s index %lld%s", ri->op ? ri->op : "a collective",
-			 (long long)ri->index, ri->wait_peer >= 0 ? ", waiting for a peer" : "");
+			 _("notify wait timeout in %s index %lld%s"), ri->op ? ri->op : _("a collective"),
+			 (long long)ri->index, ri->wait_peer >= 0 ? _(", waiting for a peer") : "");
 	else if (ri->first_err_rec != HX_NOREC)
-		snprintf(ri->state, sizeof ri->state, "error: %s",
+		snprintf(ri->state, sizeof ri->state, _("error: %s"),
 			 hx_kind_name(d->ev->recs[ri->first_err_rec].kind));
 	else if (ri->stalled)
 		snprintf(ri->state, sizeof ri->state,
-			 "no error yet; %u HCCL kernels resident, no progress", ri->stalled);
+			 _("no error yet; %u HCCL kernels resident, no progress"), ri->stalled);
 	else
-		snprintf(ri->state, sizeof ri->state, "no error logged");
+		snprintf(ri->state, sizeof ri->state, _("no error logged"));
 }
 
 /* The group of state st, a new one, or past the list limit the last
@@ -1118,7 +1118,7 @@ static struct hx_group *group_for(struct hangdx_diagnosis *d, const char *st)
 		gr = &d->groups[d->ngroups - 1];
 		if (!(d->thr_hits & HX_THR_GROUPS_CUT))
 			snprintf(gr->state, sizeof gr->state,
-				 "other states (the list of groups was cut at %u)",
+				 _("other states (the list of groups was cut at %u)"),
 				 HX_MAX_LIST);
 		d->thr_hits |= HX_THR_LIST_CUT | HX_THR_GROUPS_CUT;
 		return gr;
@@ -1177,7 +1177,7 @@ static int thr_note(struct hangdx_diagnosis *d, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	vsnprintf(buf, sizeof buf, _(fmt), ap);
 	va_end(ap);
 	return list_put(d, &d->facts, &d->nfacts, &d->capfacts, buf, HX_MAX_LIST);
 }
@@ -1191,8 +1191,8 @@ static int thr_notes(struct hangdx_diagnosis *d)
 	if (h & HX_THR_CORES_WIDE)
 		err = NOTE("AICPU cores per device taken as %u: the logs name core %u, past "
 			   "%s (give --cores to state the count).", d->cores_named,
-			   d->cores_named - 1, d->cores_given ? "the count --cores gave"
-			   : "the 6 of Atlas A2/A3");
+			   d->cores_named - 1, d->cores_given ? _("the count --cores gave")
+			   : _("the 6 of Atlas A2/A3"));
 	if (!err && (h & HX_THR_TIE) && d->tie_rank >= 0)
 		err = NOTE("Rank %d failed %.3f ms before rank %d (clock-corrected), within "
 			   "the %d ms taken as simultaneous: rank %d is named first because "
@@ -1236,8 +1236,8 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	    !(any_failure(d) && (try_event_chain(d) || try_chain(d))) &&
 	    !try_stalled(d) && !try_silent(d))
 		snprintf(d->summary, sizeof d->summary,
-			 "No hang found: no notify wait timeout, lost rank, link error or stuck "
-			 "report in %u rank%s of logs.", d->nranks, d->nranks == 1 ? "" : "s");
+			 _("No hang found: no notify wait timeout, lost rank, link error or stuck "
+			 "report in %u rank%s of logs."), d->nranks, d->nranks == 1 ? "" : "s");
 	if (d->verdict != HANGDX_V_NO_HANG)
 		fixes(d);
 	risks(d);

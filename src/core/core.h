@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include "hangdx.h"
+#include "i18n.h"
 
 #define HX_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

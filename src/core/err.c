@@ -18,16 +18,16 @@ static const char *const err_text[] = {
 const char *hangdx_strerror(int err)
 {
 	if (err < 0 || err >= HANGDX_E_COUNT)
-		return "unknown error";
-	return err_text[err];
+		return _("unknown error");
+	return _(err_text[err]);
 }
 
 const char *hangdx_level_name(enum hangdx_level level)
 {
 	switch (level) {
-	case HANGDX_NOTE: return "note";
-	case HANGDX_WARNING: return "warning";
-	case HANGDX_ERROR: return "error";
+	case HANGDX_NOTE: return N_("note");
+	case HANGDX_WARNING: return N_("warning");
+	case HANGDX_ERROR: return N_("error");
 	}
 	return "error";
 }
@@ -88,7 +88,7 @@ void hx_vdiag(struct hangdx_ctx *ctx, enum hangdx_level level, const char *file,
 		ctx->diag_count[level]++;
 	if (!ctx->diag_fn)
 		return;
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vsnprintf(msg, sizeof msg, _(fmt), ap);
 	d.file = file;
 	d.line = line;
 	d.col = col;

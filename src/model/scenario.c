@@ -715,10 +715,10 @@ static struct yn *ld_tree(struct ld *ld)
 static const char *yn_what(const struct yn *n)
 {
 	switch (n->kind) {
-	case YN_MAP: return "a mapping";
-	case YN_SEQ: return "a list";
-	case YN_NULL: return "empty";
-	default: return "a single value";
+	case YN_MAP: return _("a mapping");
+	case YN_SEQ: return _("a list");
+	case YN_NULL: return _("empty");
+	default: return _("a single value");
 	}
 }
 
@@ -859,7 +859,7 @@ static bool ld_fields(struct ld *ld, const struct yn *map, const char *where,
 		for (i = 0; i < n && strcmp(key_at(keys, stride, i), k->s); i++)
 			;
 		if (i == n)
-			ld_unknown(ld, k, "key", where, keys, stride, n);
+			ld_unknown(ld, k, _("key"), where, keys, stride, n);
 		else if (vals[i])
 			ld_err(ld, k, "duplicate key '%s' in %s", k->s, where);
 		else
@@ -1618,7 +1618,7 @@ static void ld_coll_peers(struct ld *ld, struct hx_step *st,
 	if (sv->v[SF_PEER] && step_issued_by(st, global))
 		ld_err(ld, at, "rank %d would %s itself; give the step 'ranks:' "
 		       "without it", global,
-		       st->coll == HX_COLL_SEND ? "send to" : "receive from");
+		       st->coll == HX_COLL_SEND ? _("send to") : _("receive from"));
 }
 
 static bool ld_step_coll(struct ld *ld, struct hx_step *st,
@@ -1832,7 +1832,7 @@ static void ld_step(struct ld *ld, const struct yn *item)
 			    strcmp(stepkinds[i].key, k->s); i++)
 			;
 		if (i == HX_ARRAY_LEN(stepkinds))
-			ld_unknown(ld, k, "operation", "the program", KEYS(stepkinds));
+			ld_unknown(ld, k, _("operation"), _("the program"), KEYS(stepkinds));
 		else if (i == N_STEPKINDS && ranks)
 			ld_err(ld, k, "duplicate key 'ranks' in a step");
 		else if (i == N_STEPKINDS)
@@ -2704,8 +2704,8 @@ int hangdx_scenario_preset(struct hangdx_ctx *ctx, const char *name,
 			;
 		hint = suggest(name, names, sizeof *names, n);
 		hx_diag(ctx, HANGDX_ERROR, NULL, 0, 0,
-			"no preset '%s'%s%s%s", name, hint ? "; did you mean '" : "",
-			hint ? hint : "", hint ? "'?" : "");
+			"no preset '%s'%s%s%s", name, hint ? _("; did you mean '") : "",
+			hint ? hint : "", hint ? _("'?") : "");
 		return HANGDX_ENOTFOUND;
 	}
 	snprintf(file, sizeof file, "preset:%s", name);
@@ -2758,7 +2758,7 @@ static void rc_err(struct refcheck *rc, uint32_t line, const char *fmt, ...)
 	if (++rc->bad > SC_MAX_MSGS)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vsnprintf(msg, sizeof msg, _(fmt), ap);
 	va_end(ap);
 	hx_diag(rc->sc->ctx, HANGDX_ERROR, rc->sc->file, line, 0,
 		"%s (after --set %s=%s)", msg, rc->key, rc->value);

@@ -16,9 +16,9 @@
 const char *hx_wedge_why_name(enum hx_wedge_why w)
 {
 	static const char *const names[] = {
-		"stream order", "notify", "remote notify", "event",
-		"AICPU core", "holds core", "main stream drain", "order launch",
-		"lost peer", "never recorded"
+		N_("stream order"), N_("notify"), N_("remote notify"), N_("event"),
+		N_("AICPU core"), N_("holds core"), N_("main stream drain"),
+		N_("order launch"), N_("lost peer"), N_("never recorded")
 	};
 	return (unsigned)w < HX_ARRAY_LEN(names) ? names[w] : "?";
 }

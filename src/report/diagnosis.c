@@ -60,39 +60,16 @@ static void put_clean(FILE *fp, const char *s)
 		put_clean_n(fp, s, strlen(s));
 }
 
-/* Word-wrap text at width; the first line at indent, the others at
- * indent + hang. */
+/* Word-wrap text at width display columns (wrap.c). */
 static void wrap(FILE *fp, const char *text, int indent, int hang, int width)
 {
-	int col_at = indent;
-	const char *p = text;
-
-	fprintf(fp, "%*s", indent, "");
-	while (*p) {
-		const char *w = p;
-		int n;
-		while (*p && *p != ' ')
-			p++;
-		n = (int)(p - w);
-		if (col_at > indent && col_at + 1 + n > width) {
-			fprintf(fp, "\n%*s", indent + hang, "");
-			col_at = indent + hang;
-		} else if (col_at > indent) {
-			fputc(' ', fp);
-			col_at++;
-		}
-		put_clean_n(fp, w, (size_t)n);  /* log text: no control bytes */
-		col_at += n;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', fp);
+	hx_wrap(fp, text, indent, hang, width);
 }
 
 static const char *verdict_name(int v)
 {
-	return v == HANGDX_V_DEADLOCK ? "DEADLOCK" : v == HANGDX_V_HANG ? "HANG"
-									 : "NO HANG";
+	return v == HANGDX_V_DEADLOCK ? _("DEADLOCK") : v == HANGDX_V_HANG ? _("HANG")
+									 : _("NO HANG");
 }
 
 static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
@@ -102,12 +79,12 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 	fprintf(o->fp, "%shangdx: %s%s%s — %s%s\n\n", col(o, C_BOLD),
 		col(o, d->verdict == HANGDX_V_NO_HANG ? "" : C_RED),
 		verdict_name(d->verdict), col(o, C_OFF), hx_cat_text(d->cat),
-		d->proven ? " (proven)"
-		: d->verdict == HANGDX_V_DEADLOCK ? " (inferred)" : "");
+		d->proven ? _(" (proven)")
+		: d->verdict == HANGDX_V_DEADLOCK ? _(" (inferred)") : "");
 	wrap(o->fp, d->summary, 2, 0, 78);
 	if (d->first_ts != HX_NONE)
 		hx_format_ts(d->first_ts, ts);
-	fprintf(o->fp, "\n  root cause rank: %d    first failing rank: %d%s%s%s\n",
+	fprintf(o->fp, _("\n  root cause rank: %d    first failing rank: %d%s%s%s\n"),
 		d->root_rank, d->first_rank, d->first_rank >= 0 ? " (" : "",
 		d->first_rank >= 0 ? ts : "", d->first_rank >= 0 ? ")" : "");
 }
@@ -125,7 +102,7 @@ static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 
 	if (!d->nhops)
 		return;
-	fprintf(o->fp, "\n%schain%s (each waits for the next)\n", col(o, C_BOLD),
+	fprintf(o->fp, _("\n%schain%s (each waits for the next)\n"), col(o, C_BOLD),
 		col(o, C_OFF));
 	for (i = 0; i < d->nhops; i++) {
 		const struct hx_hop *h = &d->hops[i];
@@ -143,7 +120,7 @@ static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 				col(o, C_OFF));
 	}
 	if (is_cycle(d))
-		fprintf(o->fp, "      (back to 1)\n");
+		fprintf(o->fp, _("      (back to 1)\n"));
 }
 
 /* Sorted ranks as ranges, "0,2-5,9": at most max ranges, then how many
@@ -164,7 +141,7 @@ void hx_rank_ranges(FILE *fp, const int32_t *r, uint32_t n, uint32_t max,
 		i = j + 1;
 	}
 	if (i < n)
-		fprintf(fp, "%s... (%u more)", sep, n - i);
+		fprintf(fp, _("%s... (%u more)"), sep, n - i);
 }
 
 static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
@@ -173,12 +150,12 @@ static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
 
 	if (!d->ngroups)
 		return;
-	fprintf(o->fp, "\n%sranks%s\n", col(o, C_BOLD), col(o, C_OFF));
+	fprintf(o->fp, _("\n%sranks%s\n"), col(o, C_BOLD), col(o, C_OFF));
 	for (g = 0; g < d->ngroups; g++) {
 		const struct hx_group *gr = &d->groups[g];
-		fprintf(o->fp, "  %5u rank%s  ", gr->nranks, gr->nranks == 1 ? " " : "s");
+		fprintf(o->fp, _("  %5u rank%s  "), gr->nranks, gr->nranks == 1 ? " " : "s");
 		put_clean(o->fp, gr->state);
-		fprintf(o->fp, ": ");
+		fputs(_(": "), o->fp);
 		hx_rank_ranges(o->fp, gr->ranks, gr->nranks, 12, ",", "-");
 		fputc('\n', o->fp);
 	}
@@ -207,10 +184,10 @@ int hangdx_diagnosis_write_text(const struct hangdx_diagnosis *d, FILE *fp,
 	text_head(d, &o);
 	text_chain(d, &o);
 	text_groups(d, &o);
-	text_list(&o, "fix", d->fixes, d->nfixes, C_BOLD);
-	text_list(&o, "notes", d->facts, d->nfacts, C_BOLD);
-	text_list(&o, "warnings", d->warnings, d->nwarnings, C_YEL);
-	text_list(&o, "missing evidence", d->missing, d->nmissing, C_BOLD);
+	text_list(&o, _("fix"), d->fixes, d->nfixes, C_BOLD);
+	text_list(&o, _("notes"), d->facts, d->nfacts, C_BOLD);
+	text_list(&o, _("warnings"), d->warnings, d->nwarnings, C_YEL);
+	text_list(&o, _("missing evidence"), d->missing, d->nmissing, C_BOLD);
 	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
 }
 

@@ -246,19 +246,19 @@ static void put_rank(FILE *fp, const struct hangdx_diagnosis *d, int64_t r)
 	const struct hx_rankinfo *ri = rinfo(d, r);
 
 	if (ri && ri->pseudo_pid >= 0)
-		fprintf(fp, "process %lld (rank unknown)", (long long)ri->pseudo_pid);
+		fprintf(fp, _("process %lld (rank unknown)"), (long long)ri->pseudo_pid);
 	else if (r >= 0)
-		fprintf(fp, "rank %lld", (long long)r);
+		fprintf(fp, _("rank %lld"), (long long)r);
 	else
-		fputs("rank unknown", fp);
+		fputs(_("rank unknown"), fp);
 }
 
 /* ---- the verdict ---- */
 
 static const char *verdict_word(int v)
 {
-	return v == HANGDX_V_DEADLOCK ? "DEADLOCK" : v == HANGDX_V_HANG ? "HANG"
-									 : "NO HANG";
+	return v == HANGDX_V_DEADLOCK ? _("DEADLOCK") : v == HANGDX_V_HANG ? _("HANG")
+									 : _("NO HANG");
 }
 
 static const char *verdict_class(int v)
@@ -271,7 +271,7 @@ static void page_head(const struct page *pg)
 {
 	const struct hangdx_diagnosis *d = pg->d;
 
-	fprintf(pg->fp, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	fprintf(pg->fp, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n"
 			"<meta charset=\"utf-8\">\n"
 			"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
 			"'none'; style-src 'unsafe-inline'; base-uri 'none'; "
@@ -279,9 +279,10 @@ static void page_head(const struct page *pg)
 			"<meta name=\"viewport\" content=\"width=device-width, "
 			"initial-scale=1\">\n"
 			"<meta name=\"generator\" content=\"hangdx %s\">\n"
-			"<title>hangdx: %s \xe2\x80\x94 %s</title>\n<style>\n%s</style>\n"
+			"<title>hangdx: %s \xe2\x80\x94 %s</title>\n<style>\n%s%s</style>\n"
 			"</head>\n<body>\n<main>\n",
-		HANGDX_VERSION, verdict_word(d->verdict), hx_cat_text(d->cat), css);
+		hx_lang_tag(), HANGDX_VERSION, verdict_word(d->verdict), hx_cat_text(d->cat),
+		css, hx_html_cjk_css());
 }
 
 static void fact_root(const struct page *pg)
@@ -289,13 +290,13 @@ static void fact_root(const struct page *pg)
 	const struct hangdx_diagnosis *d = pg->d;
 	const struct hx_rankinfo *ri = rinfo(d, d->root_rank);
 
-	fputs("<dt>root cause rank</dt><dd><b>", pg->fp);
+	fputs(_("<dt>root cause rank</dt><dd><b>"), pg->fp);
 	put_rank(pg->fp, d, d->root_rank);
 	fputs("</b>", pg->fp);
 	if (ri && ri->device >= 0)
-		fprintf(pg->fp, " \xc2\xb7 device %lld", (long long)ri->device);
+		fprintf(pg->fp, _(" \xc2\xb7 device %lld"), (long long)ri->device);
 	if (ri && ri->node) {
-		fputs(" \xc2\xb7 node ", pg->fp);
+		fputs(_(" \xc2\xb7 node "), pg->fp);
 		hx_html_escape(pg->fp, ri->node);
 	}
 	fputs("</dd>\n", pg->fp);
@@ -308,13 +309,13 @@ static void fact_first(const struct page *pg)
 	char ts[32];
 	uint32_t task;
 
-	fputs("<dt>first failing rank</dt><dd><b>", pg->fp);
+	fputs(_("<dt>first failing rank</dt><dd><b>"), pg->fp);
 	put_rank(pg->fp, d, d->first_rank);
 	fputs("</b>", pg->fp);
 	if (d->first_ts != HX_NONE) {
 		hx_format_ts(d->first_ts, ts);
-		fprintf(pg->fp, " at <code>%s</code> <span class=\"muted\">"
-				"(clock-corrected)</span>", ts);
+		fprintf(pg->fp, _(" at <code>%s</code> <span class=\"muted\">"
+				"(clock-corrected)</span>"), ts);
 	}
 	fputs("</dd>\n", pg->fp);
 	if (!ri || ri->fail_rec == HX_NOREC)
@@ -322,10 +323,10 @@ static void fact_first(const struct page *pg)
 	task = ri->fail_rec;
 	if (hx_dnum(d, task, HX_F_STREAM, -1) < 0 && ri->dma_rec != HX_NOREC)
 		task = ri->dma_rec;
-	fprintf(pg->fp, "<dt>first failure</dt><dd><span class=\"tag\">%s</span>",
+	fprintf(pg->fp, _("<dt>first failure</dt><dd><span class=\"tag\">%s</span>"),
 		hx_kind_name(d->ev->recs[ri->fail_rec].kind));
 	if (hx_dnum(d, task, HX_F_STREAM, -1) >= 0)
-		fprintf(pg->fp, " stream %lld task %lld",
+		fprintf(pg->fp, _(" stream %lld task %lld"),
 			(long long)hx_dnum(d, task, HX_F_STREAM, -1),
 			(long long)hx_dnum(d, task, HX_F_TASK, -1));
 	fputs(" \xe2\x80\x94 ", pg->fp);
@@ -340,13 +341,13 @@ static void facts(const struct page *pg)
 	fputs("<dl class=\"facts\">\n", pg->fp);
 	fact_root(pg);
 	fact_first(pg);
-	fprintf(pg->fp, "<dt>AICPU cores per device</dt><dd>%u <span class=\"muted\">"
-			"(%s)</span></dd>\n", d->cores,
-		d->cores_named ? "widened to the highest core the logs name"
-		: d->cores_given ? "given" : "Atlas A2/A3 count");
-	fprintf(pg->fp, "<dt>category</dt><dd><code>%s</code></dd>\n"
+	fprintf(pg->fp, _("<dt>AICPU cores per device</dt><dd>%u <span class=\"muted\">"
+			"(%s)</span></dd>\n"), d->cores,
+		d->cores_named ? _("widened to the highest core the logs name")
+		: d->cores_given ? _("given") : _("Atlas A2/A3 count"));
+	fprintf(pg->fp, _("<dt>category</dt><dd><code>%s</code></dd>\n"
 			"<dt>evidence read</dt><dd>%zu records from %zu files</dd>\n"
-			"</dl>\n", hx_cat_id(d->cat), d->norder, d->ev->nfile);
+			"</dl>\n"), hx_cat_id(d->cat), d->norder, d->ev->nfile);
 }
 
 static void nav(const struct page *pg)
@@ -356,19 +357,19 @@ static void nav(const struct page *pg)
 
 	fputs("<nav>", fp);
 	if (d->nfixes)
-		fputs("<a href=\"#fix\">Fix</a>", fp);
+		fputs(_("<a href=\"#fix\">Fix</a>"), fp);
 	if (d->nwarnings)
-		fputs("<a href=\"#warnings\">Warnings</a>", fp);
+		fputs(_("<a href=\"#warnings\">Warnings</a>"), fp);
 	if (d->nhops)
-		fputs("<a href=\"#chain\">Chain</a>", fp);
-	fputs("<a href=\"#graph\">Wait-for graph</a><a href=\"#timeline\">Timeline</a>"
-	      "<a href=\"#ranks\">Ranks</a>", fp);
+		fputs(_("<a href=\"#chain\">Chain</a>"), fp);
+	fputs(_("<a href=\"#graph\">Wait-for graph</a><a href=\"#timeline\">Timeline</a>"
+	      "<a href=\"#ranks\">Ranks</a>"), fp);
 	if (d->nfacts)
-		fputs("<a href=\"#notes\">Notes</a>", fp);
+		fputs(_("<a href=\"#notes\">Notes</a>"), fp);
 	if (d->nmissing)
-		fputs("<a href=\"#missing\">Missing evidence</a>", fp);
+		fputs(_("<a href=\"#missing\">Missing evidence</a>"), fp);
 	if (pg->c.n)
-		fputs("<a href=\"#evidence\">Evidence</a>", fp);
+		fputs(_("<a href=\"#evidence\">Evidence</a>"), fp);
 	fputs("</nav>\n", fp);
 }
 
@@ -376,14 +377,14 @@ static void sec_verdict(const struct page *pg)
 {
 	const struct hangdx_diagnosis *d = pg->d;
 
-	fprintf(pg->fp, "<header class=\"verdict %s\">\n<p class=\"kicker\">hangdx "
-			"diagnosis</p>\n<h1 id=\"verdict\"><span class=\"badge\">%s</span>%s",
+	fprintf(pg->fp, _("<header class=\"verdict %s\">\n<p class=\"kicker\">hangdx "
+			"diagnosis</p>\n<h1 id=\"verdict\"><span class=\"badge\">%s</span>%s"),
 		verdict_class(d->verdict), verdict_word(d->verdict),
 		hx_cat_text(d->cat));
 	if (d->proven)
-		fputs("<span class=\"proven\">proven</span>", pg->fp);
+		fputs(_("<span class=\"proven\">proven</span>"), pg->fp);
 	else if (d->verdict == HANGDX_V_DEADLOCK)
-		fputs("<span class=\"proven\">inferred</span>", pg->fp);
+		fputs(_("<span class=\"proven\">inferred</span>"), pg->fp);
 	fputs("</h1>\n<p class=\"summary\">", pg->fp);
 	hx_html_escape(pg->fp, d->summary);
 	fputs("</p>\n", pg->fp);
@@ -429,13 +430,13 @@ static void hop_meta(const struct page *pg, const struct hx_hop *h)
 	}
 	put_rank(fp, pg->d, h->rank);
 	if (h->stream_id >= 0)
-		fprintf(fp, " \xc2\xb7 stream %lld task %lld", (long long)h->stream_id,
+		fprintf(fp, _(" \xc2\xb7 stream %lld task %lld"), (long long)h->stream_id,
 			(long long)h->task_id);
 	fputs(" \xc2\xb7 ", fp);
 	if (h->rec != HX_NOREC)
 		cite_link(pg, h->rec);
 	else
-		fputs("<span class=\"muted\">no single log line</span>", fp);
+		fputs(_("<span class=\"muted\">no single log line</span>"), fp);
 	fputs("</div>", fp);
 }
 
@@ -448,13 +449,13 @@ static void sec_chain(const struct page *pg)
 
 	if (!d->nhops)
 		return;
-	fprintf(pg->fp, "<section id=\"chain\">\n<h2>Chain<small>%s</small></h2>\n"
-			"<ol class=\"chain\">\n",
-		!cycle ? "each waits for the next"
-		: d->proven ? "a proven cycle: each waits for the next, the last for "
-			      "the first"
-		: "an inferred cycle: each waits for the next, the last for the "
-		  "first");
+	fprintf(pg->fp, _("<section id=\"chain\">\n<h2>Chain<small>%s</small></h2>\n"
+			"<ol class=\"chain\">\n"),
+		!cycle ? _("each waits for the next")
+		: d->proven ? _("a proven cycle: each waits for the next, the last for "
+			      "the first")
+		: _("an inferred cycle: each waits for the next, the last for the "
+		  "first"));
 	for (i = 0; i < d->nhops; i++) {
 		const struct hx_hop *h = &d->hops[i];
 
@@ -465,14 +466,14 @@ static void sec_chain(const struct page *pg)
 		hop_meta(pg, h);
 		fputs("</li>\n", pg->fp);
 		if (h->why[0] && (i + 1 < d->nhops || cycle)) {
-			fprintf(pg->fp, "<li class=\"edge%s\">\xe2\x86\x93 waits for: ", cyc);
+			fprintf(pg->fp, _("<li class=\"edge%s\">\xe2\x86\x93 waits for: "), cyc);
 			hx_html_escape(pg->fp, h->why);
 			fputs("</li>\n", pg->fp);
 		}
 	}
 	if (cycle)
-		fputs("<li class=\"back\">\xe2\x86\xba back to 1: the cycle closes; "
-		      "nothing in it can move</li>\n", pg->fp);
+		fputs(_("<li class=\"back\">\xe2\x86\xba back to 1: the cycle closes; "
+		      "nothing in it can move</li>\n"), pg->fp);
 	fputs("</ol>\n</section>\n", pg->fp);
 }
 
@@ -482,32 +483,32 @@ static void sec_graph(const struct page *pg, const char *svg)
 {
 	FILE *fp = pg->fp;
 
-	fputs("<section id=\"graph\">\n<h2>Wait-for graph<small>rebuilt from the "
-	      "device stream dumps</small></h2>\n", fp);
+	fputs(_("<section id=\"graph\">\n<h2>Wait-for graph<small>rebuilt from the "
+	      "device stream dumps</small></h2>\n"), fp);
 	if (!pg->d->have_snapshot) {
-		fputs("<p class=\"muted\">No device stream dumps in the logs: there is "
-		      "no task-level graph to draw.</p>\n</section>\n", fp);
+		fputs(_("<p class=\"muted\">No device stream dumps in the logs: there is "
+		      "no task-level graph to draw.</p>\n</section>\n"), fp);
 		return;
 	}
 	if (!svg) {
-		fputs("<p class=\"callout\">The graph could not be rendered: Graphviz "
+		fputs(_("<p class=\"callout\">The graph could not be rendered: Graphviz "
 		      "(<code>dot</code>) is not installed, or it failed. <code>hangdx "
 		      "diagnose --dot FILE</code> writes the graph as DOT.</p>\n"
-		      "</section>\n", fp);
+		      "</section>\n"), fp);
 		return;
 	}
-	fprintf(fp, "<p class=\"muted\">%sBoxes are tasks, grouped by rank and "
+	fprintf(fp, _("<p class=\"muted\">%sBoxes are tasks, grouped by rank and "
 		    "stream; the 3-D box is the AICPU pool with the core holders; "
 		    "dashed: a core held, or a record nobody will make. Alike ranks "
 		    "are folded into one cluster.</p>\n<input type=\"checkbox\" "
 		    "id=\"actual\" class=\"toggle\"><label for=\"actual\" "
 		    "class=\"toggle\"> actual size (scroll)</label>\n"
-		    "<figure class=\"graph\">\n",
-		pg->d->verdict == HANGDX_V_DEADLOCK ? "Red: the cycle. " : "");
+		    "<figure class=\"graph\">\n"),
+		pg->d->verdict == HANGDX_V_DEADLOCK ? _("Red: the cycle. ") : "");
 	if (hx_svg_inline(fp, svg) != 0)
-		fputs("<p class=\"callout\">The rendered graph could not be embedded: "
+		fputs(_("<p class=\"callout\">The rendered graph could not be embedded: "
 		      "it holds more than the drawing elements of Graphviz "
-		      "(docs/REPORTS.md).</p>\n", fp);
+		      "(docs/REPORTS.md).</p>\n"), fp);
 	fputs("</figure>\n</section>\n", fp);
 }
 
@@ -518,14 +519,14 @@ static void sec_groups(const struct page *pg)
 	const struct hangdx_diagnosis *d = pg->d;
 	size_t g;
 
-	fputs("<section id=\"ranks\">\n<h2>Ranks<small>grouped by what they were "
-	      "doing</small></h2>\n", pg->fp);
+	fputs(_("<section id=\"ranks\">\n<h2>Ranks<small>grouped by what they were "
+	      "doing</small></h2>\n"), pg->fp);
 	if (!d->ngroups) {
-		fputs("<p class=\"muted\">No rank in the logs.</p>\n</section>\n", pg->fp);
+		fputs(_("<p class=\"muted\">No rank in the logs.</p>\n</section>\n"), pg->fp);
 		return;
 	}
-	fputs("<table>\n<thead><tr><th>count</th><th>state</th><th>ranks</th></tr>"
-	      "</thead>\n<tbody>\n", pg->fp);
+	fputs(_("<table>\n<thead><tr><th>count</th><th>state</th><th>ranks</th></tr>"
+	      "</thead>\n<tbody>\n"), pg->fp);
 	for (g = 0; g < d->ngroups; g++) {
 		const struct hx_group *gr = &d->groups[g];
 
@@ -542,8 +543,8 @@ static int sec_timeline(const struct page *pg)
 {
 	int err;
 
-	fputs("<section id=\"timeline\">\n<h2>Timeline<small>the ranks involved"
-	      "</small></h2>\n", pg->fp);
+	fputs(_("<section id=\"timeline\">\n<h2>Timeline<small>the ranks involved"
+	      "</small></h2>\n"), pg->fp);
 	err = hx_svg_timeline(pg->fp, pg->d);
 	fputs("</section>\n", pg->fp);
 	return err;
@@ -646,13 +647,13 @@ static const char *quote_line(const struct hangdx_evidence *ev,
 {
 	*ok = false;
 	if (!read_here(ev, r))
-		return "no quote: the file was not read in this run (the record "
-		       "comes from saved evidence)";
+		return _("no quote: the file was not read in this run (the record "
+		       "comes from saved evidence)");
 	if (!read_line_at(hx_ev_str(ev, r->file), r->off, line, n))
 		return NULL;
 	if (!line_matches(ev, r, line))
-		return "no quote: the line at this place of the file is not the one "
-		       "that was parsed (the file changed or was rotated)";
+		return _("no quote: the line at this place of the file is not the one "
+		       "that was parsed (the file changed or was rotated)");
 	*ok = true;
 	return NULL;
 }
@@ -663,24 +664,24 @@ static void cited_by(const struct page *pg, uint32_t rec)
 	const struct hangdx_diagnosis *d = pg->d;
 	const struct hx_rankinfo *first = rinfo(d, d->first_rank);
 	const struct hx_rankinfo *root = rinfo(d, d->root_rank);
-	const char *sep = " \xc2\xb7 cited by ";
+	const char *sep = _(" \xc2\xb7 cited by ");
 	size_t i;
 
 	for (i = 0; i < d->nhops; i++)
 		if (d->hops[i].rec == rec) {
-			fprintf(pg->fp, "%s<a href=\"#hop-%zu\">hop %zu</a>", sep, i + 1, i + 1);
+			fprintf(pg->fp, _("%s<a href=\"#hop-%zu\">hop %zu</a>"), sep, i + 1, i + 1);
 			sep = ", ";
 		}
 	if (first && first->fail_rec == rec) {
-		fprintf(pg->fp, "%sthe first failure", sep);
+		fprintf(pg->fp, _("%sthe first failure"), sep);
 		sep = ", ";
 	}
 	if (root && root->lost && root->lost_rec == rec) {
-		fprintf(pg->fp, "%sthe LOST report of the root rank", sep);
+		fprintf(pg->fp, _("%sthe LOST report of the root rank"), sep);
 		sep = ", ";
 	}
 	if (root && root->link_rec == rec)
-		fprintf(pg->fp, "%sthe link error of the root rank", sep);
+		fprintf(pg->fp, _("%sthe link error of the root rank"), sep);
 }
 
 static void ev_entry(const struct page *pg, size_t i)
@@ -699,7 +700,7 @@ static void ev_entry(const struct page *pg, size_t i)
 	put_rank(pg->fp, d, hx_drank(d, rec));
 	if (r->ts != HX_NONE) {
 		hx_format_ts(r->ts, ts);
-		fprintf(pg->fp, " \xc2\xb7 logged at <code>%s</code>", ts);
+		fprintf(pg->fp, _(" \xc2\xb7 logged at <code>%s</code>"), ts);
 	}
 	cited_by(pg, rec);
 	fputs("</div>", pg->fp);
@@ -724,12 +725,12 @@ static void sec_evidence(const struct page *pg)
 
 	if (!pg->c.n)
 		return;
-	fprintf(pg->fp, "<section id=\"evidence\">\n<h2>Evidence<small>%s</small></h2>\n"
-			"<ol class=\"evidence\">\n",
+	fprintf(pg->fp, _("<section id=\"evidence\">\n<h2>Evidence<small>%s</small></h2>\n"
+			"<ol class=\"evidence\">\n"),
 		pg->flags & HANGDX_HTML_QUOTE
-			? "each cited line as read back from its file when the report "
-			  "was written"
-			: "file:line of each cited line");
+			? _("each cited line as read back from its file when the report "
+			  "was written")
+			: _("file:line of each cited line"));
 	for (i = 0; i < pg->c.n; i++)
 		ev_entry(pg, i);
 	fputs("</ol>\n</section>\n", pg->fp);
@@ -737,9 +738,9 @@ static void sec_evidence(const struct page *pg)
 
 static void page_foot(const struct page *pg)
 {
-	fprintf(pg->fp, "<footer>Written by hangdx %s. A self-contained page: no "
+	fprintf(pg->fp, _("<footer>Written by hangdx %s. A self-contained page: no "
 			"script, no external resource; the logs' text is shown as text."
-			"</footer>\n</main>\n</body>\n</html>\n", HANGDX_VERSION);
+			"</footer>\n</main>\n</body>\n</html>\n"), HANGDX_VERSION);
 }
 
 int hangdx_diagnosis_write_html(const struct hangdx_diagnosis *d, FILE *fp,
@@ -752,14 +753,14 @@ int hangdx_diagnosis_write_html(const struct hangdx_diagnosis *d, FILE *fp,
 		return HANGDX_ENOMEM;
 	page_head(&pg);
 	sec_verdict(&pg);
-	sec_list(&pg, "fix", "Fix", d->fixes, d->nfixes, "ol");
-	sec_list(&pg, "warnings", "Warnings", d->warnings, d->nwarnings, "callout");
+	sec_list(&pg, "fix", _("Fix"), d->fixes, d->nfixes, "ol");
+	sec_list(&pg, "warnings", _("Warnings"), d->warnings, d->nwarnings, "callout");
 	sec_chain(&pg);
 	sec_graph(&pg, svg);
 	err = sec_timeline(&pg);
 	sec_groups(&pg);
-	sec_list(&pg, "notes", "Notes", d->facts, d->nfacts, "ul");
-	sec_list(&pg, "missing", "Missing evidence", d->missing, d->nmissing, "ul");
+	sec_list(&pg, "notes", _("Notes"), d->facts, d->nfacts, "ul");
+	sec_list(&pg, "missing", _("Missing evidence"), d->missing, d->nmissing, "ul");
 	sec_evidence(&pg);
 	page_foot(&pg);
 	hx_free(d->ctx, pg.c.rec);

@@ -35,6 +35,15 @@ int hx_svg_inline(FILE *fp, const char *svg);
  * table (svg.c).  HANGDX_ENOMEM or OK. */
 int hx_svg_timeline(FILE *fp, const struct hangdx_diagnosis *d);
 
+/* CSS that puts CJK fonts in the HTML page's font stacks when the messages
+ * are not English, "" otherwise (htmlfont.c). */
+const char *hx_html_cjk_css(void);
+
+/* Word-wrap text at width display columns (wrap.c): the first line at
+ * indent, the others at indent + hang; CJK text breaks between wide
+ * characters; control bytes dropped. */
+void hx_wrap(FILE *fp, const char *text, int indent, int hang, int width);
+
 /* Sorted ranks as ranges ("0,2-5,9"), at most max, then how many more. */
 void hx_rank_ranges(FILE *fp, const int32_t *r, uint32_t n, uint32_t max,
 		    const char *sep, const char *dash);

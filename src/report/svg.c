@@ -206,15 +206,15 @@ enum tl_mark { M_FAIL, M_ERR, M_LOST, M_LINK, M_AICPU, M_SQFULL, M_STUCK,
 static const struct {
 	const char *what, *color;
 } tl_marks[M_COUNT] = {
-	{ "first failure", "#cf222e" },
-	{ "first ERROR line", "#bc4c00" },
-	{ "reported LOST", "#1f2328" },
-	{ "link error", "#8250df" },
-	{ "AICPU op timeout", "#bc4c00" },
-	{ "submission queue full", "#953800" },
-	{ "STUCK report", "#57606a" },
-	{ "last op retry", "#0969da" },
-	{ "last log line", "#57606a" },
+	{ N_("first failure"), "#cf222e" },
+	{ N_("first ERROR line"), "#bc4c00" },
+	{ N_("reported LOST"), "#1f2328" },
+	{ N_("link error"), "#8250df" },
+	{ N_("AICPU op timeout"), "#bc4c00" },
+	{ N_("submission queue full"), "#953800" },
+	{ N_("STUCK report"), "#57606a" },
+	{ N_("last op retry"), "#0969da" },
+	{ N_("last log line"), "#57606a" },
 };
 
 struct tl_point {
@@ -461,7 +461,7 @@ static void point_title(FILE *fp, const struct tl *t, uint32_t r,
 	char ts[32], where[600];
 
 	hx_format_ts(p->ts, ts);
-	fprintf(fp, "<title>rank %u: %s at %s", r, tl_marks[p->kind].what, ts);
+	fprintf(fp, _("<title>rank %u: %s at %s"), r, _(tl_marks[p->kind].what), ts);
 	if (p->rec != HX_NOREC) {
 		hx_dwhere(t->d, p->rec, where, sizeof where);
 		fprintf(fp, " (%s, ", hx_kind_name(t->d->ev->recs[p->rec].kind));
@@ -475,7 +475,7 @@ static void point_title(FILE *fp, const struct tl *t, uint32_t r,
 static void rank_name(FILE *fp, const struct hx_rankinfo *ri)
 {
 	if (ri->pseudo_pid >= 0)
-		fprintf(fp, "pid %lld", (long long)ri->pseudo_pid);
+		fprintf(fp, _("pid %lld"), (long long)ri->pseudo_pid);
 	else
 		fprintf(fp, "rank %d", ri->rank);
 }
@@ -494,7 +494,7 @@ static void draw_row(FILE *fp, const struct tl *t, int i)
 		TL_LEFT - 14, y + 4);
 	rank_name(fp, ri);
 	if (ri->device >= 0)
-		fprintf(fp, " \xc2\xb7 dev %lld", (long long)ri->device);
+		fprintf(fp, _(" \xc2\xb7 dev %lld"), (long long)ri->device);
 	fputs("</text>\n", fp);
 	for (j = 0; j < row->np; j++) {
 		double x = tl_x(t, row->p[j].ts);
@@ -502,8 +502,8 @@ static void draw_row(FILE *fp, const struct tl *t, int i)
 		b = x > b ? x : b;
 	}
 	if (!row->np)
-		fprintf(fp, "<text class=\"none\" x=\"%.0f\" y=\"%.1f\">no timestamped "
-			    "lines</text>\n", TL_LEFT + 8, y + 4);
+		fprintf(fp, _("<text class=\"none\" x=\"%.0f\" y=\"%.1f\">no timestamped "
+			    "lines</text>\n"), TL_LEFT + 8, y + 4);
 	else if (b > a)
 		fprintf(fp, "<line class=\"span\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			    "y2=\"%.1f\"/>\n", a, y, b, y);
@@ -525,7 +525,7 @@ static double legend(FILE *fp, const struct tl *t, double y)
 	for (k = 0; k < M_COUNT; k++) {
 		if (!(t->used & (1u << k)))
 			continue;
-		w = 34 + 7.0 * (double)strlen(tl_marks[k].what);
+		w = 34 + 7.0 * (double)strlen(_(tl_marks[k].what));
 		if (x + w > TL_W) {
 			x = 12;
 			y += 24;
@@ -533,7 +533,7 @@ static double legend(FILE *fp, const struct tl *t, double y)
 		if (fp) {
 			draw_shape(fp, k, x + 7, y);
 			fprintf(fp, "<text class=\"lg\" x=\"%.0f\" y=\"%.1f\">%s</text>\n",
-				x + 20, y + 4, tl_marks[k].what);
+				x + 20, y + 4, _(tl_marks[k].what));
 		}
 		x += w;
 	}
@@ -546,9 +546,9 @@ static void draw_timeline(FILE *fp, const struct tl *t)
 	double h = legend(NULL, t, bottom + 24) + 16;
 	int i;
 
-	fprintf(fp, "<svg class=\"timeline\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
+	fprintf(fp, _("<svg class=\"timeline\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
 		    "height=\"%.0f\" role=\"img\" aria-label=\"timeline of the ranks "
-		    "involved\">\n", TL_W, h, TL_W, h);
+		    "involved\">\n"), TL_W, h, TL_W, h);
 	draw_axis(fp, t, bottom);
 	for (i = 0; i < t->nrows; i++)
 		draw_row(fp, t, i);
@@ -594,11 +594,11 @@ static void table_row(FILE *fp, const struct tl *t, const struct tl_row *row)
 	if (ri->lost)
 		fputs("<b class=\"bad\">LOST</b> ", fp);
 	if (ri->wait_peer >= 0)
-		fprintf(fp, "waits for rank %lld ", (long long)ri->wait_peer);
+		fprintf(fp, _("waits for rank %lld "), (long long)ri->wait_peer);
 	if (ri->skew_us)
-		fprintf(fp, "clock %+.6f s", (double)ri->skew_us / 1e6);
+		fprintf(fp, _("clock %+.6f s"), (double)ri->skew_us / 1e6);
 	if (!ri->seen)
-		fputs("no logs", fp);
+		fputs(_("no logs"), fp);
 	fputs("</td></tr>\n", fp);
 }
 
@@ -606,10 +606,10 @@ static void draw_table(FILE *fp, const struct tl *t)
 {
 	int i;
 
-	fputs("<table class=\"tl\"><thead><tr><th>rank</th><th>where</th>"
+	fputs(_("<table class=\"tl\"><thead><tr><th>rank</th><th>where</th>"
 	      "<th>first failure (clock-corrected)</th><th>kind</th>"
 	      "<th>last log line (clock-corrected)</th><th>notes</th></tr></thead>\n"
-	      "<tbody>\n", fp);
+	      "<tbody>\n"), fp);
 	for (i = 0; i < t->nrows; i++)
 		table_row(fp, t, &t->rows[i]);
 	fputs("</tbody></table>\n", fp);
@@ -634,27 +634,27 @@ int hx_svg_timeline(FILE *fp, const struct hangdx_diagnosis *d)
 	if (choose_rows(&t))
 		return HANGDX_ENOMEM;
 	if (!t.nrows) {
-		fputs("<p class=\"muted\">No rank is involved.</p>\n", fp);
+		fputs(_("<p class=\"muted\">No rank is involved.</p>\n"), fp);
 		return HANGDX_OK;
 	}
 	used_marks(&t);
 	if (set_axis(&t)) {
-		fputs("<p class=\"muted\">Times are corrected for the clock offsets "
-		      "estimated between ranks", fp);
+		fputs(_("<p class=\"muted\">Times are corrected for the clock offsets "
+		      "estimated between ranks"), fp);
 		if (d->first_ts != HX_NONE) {
 			hx_format_ts(d->first_ts, ts);
-			fprintf(fp, "; 0 is the first failure, %s", ts);
+			fprintf(fp, _("; 0 is the first failure, %s"), ts);
 		}
-		fputs(". Each mark names its evidence when the pointer rests on it."
-		      "</p>\n<div class=\"scroll\">", fp);
+		fputs(_(". Each mark names its evidence when the pointer rests on it."
+		      "</p>\n<div class=\"scroll\">"), fp);
 		draw_timeline(fp, &t);
 		fputs("</div>\n", fp);
 	} else {
-		fputs("<p class=\"muted\">No timestamped line for these ranks.</p>\n", fp);
+		fputs(_("<p class=\"muted\">No timestamped line for these ranks.</p>\n"), fp);
 	}
 	draw_table(fp, &t);
 	if (t.more)
-		fprintf(fp, "<p class=\"muted\">%u more ranks are involved; "
-			    "the Ranks table lists them all.</p>\n", t.more);
+		fprintf(fp, _("<p class=\"muted\">%u more ranks are involved; "
+			    "the Ranks table lists them all.</p>\n"), t.more);
 	return HANGDX_OK;
 }

@@ -7,6 +7,9 @@ ROOT=$(pwd)
 SHARED=${SHARED:-$ROOT/../shared}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# reports in English whatever the caller's locale: a test that wants
+# another language says so (--lang, LANG=...)
+unset LANGUAGE LC_ALL LC_MESSAGES LANG
 _n=0
 _fail=0
 
