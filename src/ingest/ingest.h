@@ -269,6 +269,8 @@ struct hangdx_evidence {
 	size_t nfile, capfile;
 	struct hx_counts c;
 	bool limit_warned;
+	uint32_t *roots;            /* the paths the user gave (attrib.c) */
+	size_t nroots, caproots;
 };
 
 /* ---- evidence store (evidence.c) ---- */
@@ -322,6 +324,11 @@ struct hx_pathattr {
 	bool device_log;                /* under device-N/ or named device-* */
 };
 void hx_path_attr(const char *path, struct hx_pathattr *pa);
+/* Only what lies below the first skip bytes (the input root) counts. */
+void hx_path_attr_below(const char *path, size_t skip, struct hx_pathattr *pa);
+/* The inputs as given: directories above them name no rank. */
+int hx_ev_add_root(struct hangdx_evidence *ev, const char *path);
+size_t hx_ev_root_len(const struct hangdx_evidence *ev, uint32_t path);
 
 struct hx_attr {
 	int64_t rank, device;           /* -1 unknown */
