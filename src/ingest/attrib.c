@@ -459,6 +459,7 @@ static size_t init_entries(struct hx_attrib *at)
 
 		if (r->kind != HX_K_COMM_INIT)
 			continue;
+		memset(&mb, 0, sizeof mb);
 		memset(p, 0, sizeof *p);
 		if (pa)
 			memcpy(p->node, pa->node, sizeof p->node);
@@ -582,8 +583,10 @@ static int collect_groups(struct hx_attrib *at)
 		at->groups[n++] = at->groups[i];
 	}
 	at->ngroups = n;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		at->groups[i].world = job_sized(at, at->groups[i].size);
+		at->groups[i].sub = false;
+	}
 	return HANGDX_OK;
 }
 
@@ -858,7 +861,7 @@ void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 	a->rank = a->device = -1;
 	if (pa && pa->node[0])
 		a->node = pa->node;
-	pid = rec_pid(r, pa);
+	pid = a->pid = rec_pid(r, pa);
 	if (pid != at->last_pid) {
 		at->last_proc = proc_of(at, pa ? pa->node : "", pid);
 		at->last_pid = pid;

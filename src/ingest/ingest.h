@@ -332,6 +332,7 @@ size_t hx_ev_root_len(const struct hangdx_evidence *ev, uint32_t path);
 
 struct hx_attr {
 	int64_t rank, device;           /* -1 unknown */
+	int64_t pid;                    /* the process (file name, else line), -1 */
 	const char *node;               /* NULL unknown */
 	const char *rank_from, *device_from;  /* "path", "record", "init",
 						 "name", "ambiguous" or NULL */
