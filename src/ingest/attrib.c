@@ -189,6 +189,8 @@ void hx_path_attr_below(const char *path, size_t skip, struct hx_pathattr *pa)
 
 	memset(pa, 0, sizeof *pa);
 	pa->rank = pa->device = pa->pid = -1;
+	if (skip && skip < strlen(path) && path[skip] == '!')
+		skip++;         /* "root.tar.gz!/...": the archive is the root */
 	while (*p) {
 		e = strchr(p, '/');
 		if (!e)
