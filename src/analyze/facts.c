@@ -114,7 +114,6 @@ struct member {
 	uint32_t group;     /* interned */
 	int64_t crank;
 	int32_t rank;
-	int64_t ts;
 };
 
 struct xmember {                /* the exit of a communicator's creation */
@@ -189,8 +188,7 @@ static void add_member(struct facts *f, uint32_t rec, int32_t rank)
 	if (f->err)
 		return;
 	f->m = v;
-	f->m[f->nm++] = (struct member){ g->str, cr, rank,
-					 f->d->ev->recs[rec].ts };
+	f->m[f->nm++] = (struct member){ g->str, cr, rank };
 	f->d->ranks[rank].ncomm++;
 	sl = hx_map_slot(f->d->ctx, &f->memb, gkey(g->str, cr), &f->err);
 	if (sl && sl->val < 0)

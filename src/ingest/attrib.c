@@ -308,6 +308,9 @@ struct hx_attrib {
 	bool have_last;
 	int64_t last_pid;
 	const struct proc *last_proc;
+	bool have_tag;          /* the last tag's group */
+	uint32_t last_tag, last_tag_group;
+	const struct proc *last_tag_proc;
 };
 
 static int va_cmp(const void *a, const void *b)
@@ -727,24 +730,38 @@ static const struct proc *proc_of(const struct hx_attrib *at,
 }
 
 /* The group a record names: group:[...], else the group whose identifier
- * its tag holds ("AllReduce_<identifier>..."); HX_NOSTR if none. */
-static uint32_t rec_group(const struct hx_attrib *at, const struct hx_rec *r)
+ * its tag holds ("AllReduce_<identifier>..."): one of its process's
+ * groups, or without a process any group; HX_NOSTR if none. */
+static uint32_t rec_group(struct hx_attrib *at, const struct hx_rec *r,
+			  const struct proc *p)
 {
 	const struct hangdx_evidence *ev = at->ev;
 	const struct hx_field *g = hx_rec_field(ev, r, HX_F_GROUP);
 	const struct hx_field *t = hx_rec_field(ev, r, HX_F_TAG);
-	const char *tag = t ? hx_ev_str(ev, t->str) : NULL;
-	size_t i;
+	const struct memb *list = p ? p->g : at->groups;
+	size_t i, n = p ? p->ngroup : at->ngroups;
+	const char *tag;
 
 	if (g)
 		return g->str;
-	for (i = 0; tag && i < at->ngroups; i++) {
-		const char *gs = hx_ev_str(ev, at->groups[i].group);
+	if (!t)
+		return HX_NOSTR;
+	if (at->have_tag && at->last_tag == t->str && at->last_tag_proc == p)
+		return at->last_tag_group;
+	tag = hx_ev_str(ev, t->str);
+	at->have_tag = true;
+	at->last_tag = t->str;
+	at->last_tag_proc = p;
+	at->last_tag_group = HX_NOSTR;
+	for (i = 0; tag && i < n; i++) {
+		const char *gs = hx_ev_str(ev, list[i].group);
 
-		if (gs && *gs && strstr(tag, gs))
-			return at->groups[i].group;
+		if (gs && *gs && strstr(tag, gs)) {
+			at->last_tag_group = list[i].group;
+			break;
+		}
 	}
-	return HX_NOSTR;
+	return at->last_tag_group;
 }
 
 /* The global rank that communicator rank crank of group grp stands for:
@@ -784,8 +801,10 @@ static int64_t proc_crank(const struct proc *p, uint32_t grp)
 /*
  * A record's global rank, sources in order: a rank directory below the
  * input root; the process's global rank (comm-init lines of the world
- * group); the record's own rank mapped from its group's communicator rank.
- * Sources that disagree give "ambiguous", never a guess.
+ * group) and the record's own rank mapped from its group's communicator
+ * rank, which must agree.  Sources that disagree give "ambiguous", never
+ * a guess.  A further source (a launcher's "[rankN]:" prefix) takes its
+ * place in this order as one more branch.
  */
 static void resolve_rank(struct hx_attrib *at, const struct hx_rec *r,
 			 const struct hx_pathattr *pa, const struct proc *p,
@@ -793,7 +812,7 @@ static void resolve_rank(struct hx_attrib *at, const struct hx_rec *r,
 {
 	int64_t crank = r->kind == HX_K_LINK_ERROR
 				? -1 : field_num(at->ev, r, HX_F_LOCAL_RANK);
-	uint32_t grp = crank >= 0 || p ? rec_group(at, r) : HX_NOSTR;
+	uint32_t grp = crank >= 0 || p ? rec_group(at, r, p) : HX_NOSTR;
 	int64_t own = proc_crank(p, grp);
 	int64_t rec = global_of(at, grp, crank);
 
