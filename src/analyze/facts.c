@@ -239,20 +239,24 @@ static int64_t record_group(struct facts *f, uint32_t rec)
 	return sl->val;
 }
 
-/* The global rank of comm rank crank in the group a record names, or the
- * comm rank itself when the membership is unknown (world groups). */
+/* The global rank of comm rank crank in the group a record names: through
+ * the members seen, else as attribution maps it (itself in a world group;
+ * unknown in a sub-group whose member's creation lines are missing). */
 static int64_t global_rank(struct facts *f, uint32_t rec, int64_t crank)
 {
-	int64_t g;
+	int64_t g, v;
 	int32_t r;
 
 	if (crank < 0)
 		return -1;
 	g = record_group(f, rec);
 	if (g < 0)
-		return crank;
+		return hx_attrib_global(f->d->at, HX_NOSTR, crank);
 	r = hx_map_find(&f->memb, gkey((uint32_t)g, crank));
-	return r >= 0 ? r : crank;
+	if (r >= 0)
+		return r;
+	v = hx_attrib_global(f->d->at, (uint32_t)g, crank);
+	return v >= 0 ? v : -1;
 }
 
 /* ---- per record ---- */
@@ -1028,6 +1032,10 @@ static int assign_ranks(struct hangdx_diagnosis *d)
 	/* heartbeat IDs size the job only when nothing else does */
 	if (max < 0)
 		max = max_named;
+	/* a world communicator of n ranks: ranks without logs are ranks too */
+	if (max >= 0 && hx_attrib_job_size(d->at) - 1 > max &&
+	    hx_attrib_job_size(d->at) <= (int64_t)MAX_RANKS)
+		max = hx_attrib_job_size(d->at) - 1;
 	d->real_ranks = (uint32_t)(max + 1);
 	d->pseudo_base = d->real_ranks;
 	d->nranks = d->real_ranks;

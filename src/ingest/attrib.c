@@ -787,6 +787,17 @@ static int64_t global_of(const struct hx_attrib *at, uint32_t grp,
 	return f ? f->rank : -1;
 }
 
+int64_t hx_attrib_job_size(const struct hx_attrib *at)
+{
+	return at->job_size;
+}
+
+int64_t hx_attrib_global(const struct hx_attrib *at, uint32_t group,
+			 int64_t crank)
+{
+	return global_of(at, group, crank);
+}
+
 /* The process's own rank in group grp: -1 not a member, -2 conflicting. */
 static int64_t proc_crank(const struct proc *p, uint32_t grp)
 {

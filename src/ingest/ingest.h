@@ -342,6 +342,13 @@ int hx_attrib_build(const struct hangdx_evidence *ev, struct hx_attrib **out);
 void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 		   struct hx_attr *a);
 void hx_attrib_free(const struct hangdx_evidence *ev, struct hx_attrib *at);
+/* The global rank of communicator rank crank in group (HX_NOSTR: no group
+ * named): itself in a world group, else through the group's creation
+ * lines; -1 unknown, -2 claimed twice. */
+int64_t hx_attrib_global(const struct hx_attrib *at, uint32_t group,
+			 int64_t crank);
+/* The ranks of the job: the largest communicator seen (0 unknown). */
+int64_t hx_attrib_job_size(const struct hx_attrib *at);
 /* The path attributes of a record's vpath (NULL if no record has it). */
 const struct hx_pathattr *hx_attrib_vpath(const struct hx_attrib *at,
 					  uint32_t id);

@@ -46,6 +46,16 @@ import json
 bad=[(r['kind'],r.get('rank')) for r in map(json.loads,open('$T/tph2.jsonl')) if r.get('type','record')=='record' and 'line' in r and r.get('rank')!=2]
 assert not bad, bad[:5]"
 
+# the dead rank's logs missing: it is still a rank of the job (the world
+# communicator's size), no peer is a communicator rank read as global
+mkdir "$T/tpm"
+for i in 0 1 2; do cp -r "$T/tp/rank-$i" "$T/tpm/host-$i"; done
+$HANGDX diagnose --json "$T/tpm" > "$T/tpm.json" 2>/dev/null
+t_ok "tp-death, host-N/, rank 3's logs missing: root 3 (no logs), first failing 2" python3 -c "
+import json; d=json.load(open('$T/tpm.json'))
+assert (d['root_rank'], d['first_failing_rank'], len(d['ranks'])) == (3, 2, 4), (d['root_rank'], d['first_failing_rank'], len(d['ranks']))
+assert d['ranks'][3]['state'] == 'no logs', d['ranks'][3]"
+
 # a rank-like directory above the input names no rank
 mkdir -p "$T/exp_rank64"
 for i in 0 1 2 3; do cp -r "$T/tp/rank-$i" "$T/exp_rank64/host-$i"; done
