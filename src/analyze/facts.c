@@ -938,6 +938,9 @@ static int src_ranks(struct hangdx_diagnosis *d, struct srcs *s)
 	size_t i;
 	int err = HANGDX_OK;
 
+	uint32_t last_k = UINT32_MAX, last_vpath = 0;
+	int64_t last_pid = -1;
+
 	for (i = 0; i < d->norder && !err; i++) {
 		uint32_t rec = d->order[i], k;
 		struct hx_attr a;
@@ -946,7 +949,13 @@ static int src_ranks(struct hangdx_diagnosis *d, struct srcs *s)
 		hx_attrib_rec(d->at, &d->ev->recs[rec], &a);
 		r = a.rank >= 0 && a.rank < (int64_t)MAX_RANKS ? (int32_t)a.rank : -1;
 		d->rank_of[rec] = r;
-		k = s->of[rec] = src_key(d, s, rec, &a, &err);
+		/* records come file by file: the key of the last one, mostly */
+		if (last_k == UINT32_MAX || d->ev->recs[rec].vpath != last_vpath ||
+		    a.pid != last_pid)
+			last_k = src_key(d, s, rec, &a, &err);
+		last_vpath = d->ev->recs[rec].vpath;
+		last_pid = a.pid;
+		k = s->of[rec] = last_k;
 		if (k == UINT32_MAX || r < 0 || s->pid[k] < 0)
 			continue;
 		if (s->rank[k] == -1)

@@ -449,68 +449,90 @@ static void add_memb(struct proc *p, const struct memb *m)
 		p->g[p->ngroup++] = *m;
 }
 
-/* One process entry per comm-init record with a rank or a device. */
-static size_t init_entries(struct hx_attrib *at)
+/* One comm-init record: its process, its group rank or device. */
+struct ientry {
+	const char *node;       /* "" none */
+	int64_t pid, rank, device;
+	struct memb mb;         /* group HX_NOSTR: none */
+};
+
+static int ientry_cmp(const void *a, const void *b)
+{
+	const struct ientry *x = a, *y = b;
+	int c = strcmp(x->node, y->node);
+
+	if (c)
+		return c;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The comm-init records with a process and a rank or a device. */
+static size_t init_entries(struct hx_attrib *at, struct ientry *e)
 {
 	const struct hangdx_evidence *ev = at->ev;
 	size_t i, m = 0;
 
 	for (i = 0; i < ev->nrec; i++) {
 		const struct hx_rec *r = &ev->recs[i];
-		const struct hx_pathattr *pa = vattr_of(at, r->vpath);
-		const struct hx_field *g = hx_rec_field(ev, r, HX_F_GROUP);
-		struct proc *p = &at->procs[m];
-		struct memb mb;
+		const struct hx_pathattr *pa;
+		const struct hx_field *g;
+		struct ientry *x = &e[m];
 
 		if (r->kind != HX_K_COMM_INIT)
 			continue;
-		memset(&mb, 0, sizeof mb);
-		memset(p, 0, sizeof *p);
-		if (pa)
-			memcpy(p->node, pa->node, sizeof p->node);
-		p->pid = rec_pid(r, pa);
-		p->rank = -1;
-		p->device = field_num(ev, r, HX_F_DEVICE_ID);
-		mb.crank = field_num(ev, r, HX_F_LOCAL_RANK);
-		mb.size = field_num(ev, r, HX_F_RANK_SIZE);
-		if (mb.size < 0)
-			mb.size = 0;
-		if (mb.size > at->job_size)
-			at->job_size = mb.size;
-		if (g && mb.crank >= 0) {
-			mb.group = g->str;
-			add_memb(p, &mb);
-		} else if (mb.crank >= 0) {
-			p->rank = mb.crank;     /* a rank with no group named */
-		}
-		if (p->pid >= 0 && (mb.crank >= 0 || p->device >= 0))
+		pa = vattr_of(at, r->vpath);
+		g = hx_rec_field(ev, r, HX_F_GROUP);
+		memset(x, 0, sizeof *x);
+		x->node = pa ? pa->node : "";
+		x->pid = rec_pid(r, pa);
+		x->rank = -1;
+		x->device = field_num(ev, r, HX_F_DEVICE_ID);
+		x->mb.group = HX_NOSTR;
+		x->mb.crank = field_num(ev, r, HX_F_LOCAL_RANK);
+		x->mb.size = field_num(ev, r, HX_F_RANK_SIZE);
+		if (x->mb.size < 0)
+			x->mb.size = 0;
+		if (x->mb.size > at->job_size)
+			at->job_size = x->mb.size;
+		if (g && x->mb.crank >= 0)
+			x->mb.group = g->str;
+		else if (x->mb.crank >= 0)
+			x->rank = x->mb.crank;  /* a rank with no group named */
+		if (x->pid >= 0 && (x->mb.crank >= 0 || x->device >= 0))
 			m++;
 	}
 	return m;
 }
 
-/* Fold the entries of one process into one. */
-static size_t fold_procs(struct hx_attrib *at, size_t m)
+/* One process per (node, pid), its entries folded into it. */
+static int fold_procs(struct hx_attrib *at, struct ientry *e, size_t m)
 {
-	size_t i, n = 0, g;
+	size_t i, n = 0;
 
-	qsort(at->procs, m, sizeof *at->procs, proc_cmp);
-	for (i = 0; i < m; i++) {
-		struct proc *d, *src = &at->procs[i];
+	if (m)
+		qsort(e, m, sizeof *e, ientry_cmp);
+	for (i = 0; i < m; i++)
+		n += i == 0 || ientry_cmp(&e[i - 1], &e[i]) != 0;
+	at->procs = hx_calloc(at->ev->ctx, n + 1, sizeof *at->procs);
+	if (!at->procs)
+		return HANGDX_ENOMEM;
+	for (i = 0, n = 0; i < m; i++) {
+		struct proc *d;
 
-		if (n == 0 || proc_cmp(&at->procs[n - 1], src) != 0) {
-			if (n != i)
-				at->procs[n] = *src;
-			n++;
-			continue;
+		if (i == 0 || ientry_cmp(&e[i - 1], &e[i]) != 0) {
+			d = &at->procs[n++];
+			snprintf(d->node, sizeof d->node, "%s", e[i].node);
+			d->pid = e[i].pid;
+			d->rank = d->device = -1;
 		}
 		d = &at->procs[n - 1];
-		merge_val(&d->rank, src->rank);
-		merge_val(&d->device, src->device);
-		for (g = 0; g < src->ngroup; g++)
-			add_memb(d, &src->g[g]);
+		merge_val(&d->rank, e[i].rank);
+		merge_val(&d->device, e[i].device);
+		if (e[i].mb.group != HX_NOSTR)
+			add_memb(d, &e[i].mb);
 	}
-	return n;
+	at->nproc = n;
+	return HANGDX_OK;
 }
 
 static const struct memb *group_of(const struct hx_attrib *at, uint32_t id)
@@ -667,16 +689,19 @@ static int collect_cmap(struct hx_attrib *at)
 static int collect_procs(struct hx_attrib *at)
 {
 	const struct hangdx_evidence *ev = at->ev;
+	struct ientry *e;
 	size_t i, n = 0;
 	int err;
 
 	for (i = 0; i < ev->nrec; i++)
 		n += ev->recs[i].kind == HX_K_COMM_INIT;
-	at->procs = hx_calloc(ev->ctx, n + 1, sizeof *at->procs);
-	if (!at->procs)
+	e = hx_calloc(ev->ctx, n + 1, sizeof *e);
+	if (!e)
 		return HANGDX_ENOMEM;
-	at->nproc = fold_procs(at, init_entries(at));
-	err = collect_groups(at);
+	err = fold_procs(at, e, init_entries(at, e));
+	hx_free(ev->ctx, e);
+	if (!err)
+		err = collect_groups(at);
 	if (!err) {
 		global_ranks(at);
 		err = collect_cmap(at);
