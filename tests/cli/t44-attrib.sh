@@ -97,6 +97,17 @@ t_ok "start_spread: the init exit lines are written" grep -q "HcclCommInitRootIn
 t_ok "start_spread: a late start is no clock skew" python3 -c "
 import json; d=json.load(open('$T/layout-node_same_pids-true_start_spread-5s.json'))
 assert all(r['clock_skew_s']==0 for r in d['ranks']), [r['clock_skew_s'] for r in d['ranks']]"
+# a skewed clock among late starters: found from the exit lines, the same
+# whatever the order the files are read in
+sed 's/^faults: \[/faults: [{clock_skew: {rank: 1, offset: 4s}}, /' "$T/tp.yaml" > "$T/tpskew.yaml"
+$HANGDX simulate -q --layout node --set start_spread=5s -o "$T/tpskew" "$T/tpskew.yaml" > /dev/null 2>&1
+$HANGDX diagnose --json --threads 1 "$T/tpskew" > "$T/sk1.json" 2>/dev/null
+$HANGDX diagnose --json --threads 2 "$T/tpskew" > "$T/sk2.json" 2>/dev/null
+t_ok "clock skew of 4 s among ranks starting 5 s apart: rank 1 alone, +4 s" python3 -c "
+import json; d=json.load(open('$T/sk1.json'))
+assert [round(r['clock_skew_s'],1) for r in d['ranks']]==[0,4,0,0], [r['clock_skew_s'] for r in d['ranks']]
+assert d['first_failing_rank']==2, d['first_failing_rank']"
+t_ok "clock offsets: one thread or two, the same diagnosis" cmp "$T/sk1.json" "$T/sk2.json"
 t_exit 2 "layout flat with same_pids: refused (file names would collide)" \
 	$HANGDX simulate -q --layout flat --set same_pids=true -o "$T/fs" "$T/tp.yaml"
 
