@@ -20,9 +20,14 @@ const struct cli_cmd cmd_simulate = {
 	"  -p, --preset NAME     use a built-in scenario (--list-presets shows them)\n"
 	"  -o, --output DIR      write rank-N/ascend/log/..., trace.json and truth.json\n"
 	"                        into DIR (must not exist, or be empty)\n"
+	"      --layout L        rank (rank-N/ascend/log), node (host-N/ascend/log\n"
+	"                        with every process of the node) or flat (every\n"
+	"                        log in DIR/logs); same as --set layout=L\n"
 	"  -s, --set KEY=VALUE   override a parameter (repeatable), e.g.\n"
 	"                        communicators=10 cores=4 retry=off seed=7\n"
 	"      --seed N          same as --set seed=N\n"
+	"                        (also: node_dirs=host|node|ip same_pids=true\n"
+	"                        start_spread=5s, see hangdx(1))\n"
 	"      --no-logs         do not write the CANN logs\n"
 	"      --no-trace        do not write trace.json\n"
 	"      --list-presets    list the built-in scenarios and exit\n"
@@ -49,6 +54,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "set", required_argument, NULL, 's' },
 	{ "seed", required_argument, NULL, 'S' },
+	{ "layout", required_argument, NULL, 'Y' },
 	{ "no-logs", no_argument, NULL, 'L' },
 	{ "no-trace", no_argument, NULL, 'T' },
 	{ "list-presets", no_argument, NULL, 'l' },
@@ -71,7 +77,7 @@ static int add_set(struct sim_args *a, char *kv)
 
 static int parse_args(int argc, char **argv, struct sim_args *a)
 {
-	static char seedbuf[64];
+	static char seedbuf[64], layoutbuf[64];
 	int c;
 
 	memset(a, 0, sizeof *a);
@@ -88,6 +94,11 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		case 'S':
 			snprintf(seedbuf, sizeof seedbuf, "seed=%s", optarg);
 			if (add_set(a, seedbuf))
+				return EXIT_SYSERR;
+			break;
+		case 'Y':
+			snprintf(layoutbuf, sizeof layoutbuf, "layout=%s", optarg);
+			if (add_set(a, layoutbuf))
 				return EXIT_SYSERR;
 			break;
 		case 'L': a->logs = 0; break;
@@ -147,7 +158,7 @@ static void print_summary(const struct hangdx_scenario *sc,
 		printf("first error  t=%.6f s rank %d: %s\n", s->first_error_time_s,
 		       s->first_error_rank, s->first_error);
 	if (outdir)
-		printf("output     %s/ (truth.json, trace.json, rank-*/ascend/log)\n",
+		printf("output     %s/ (truth.json, trace.json, the CANN logs)\n",
 		       outdir);
 }
 

@@ -7,6 +7,14 @@ recovers the simulator's truth: the category, the root rank, the first
 failing rank (any rank whose first error is simultaneous with the truth's),
 the stuck stream and task of that first failure, and, for deadlocks, the
 cycle (node kinds, streams and tasks).  Healthy runs must give no hang.
+
+Then the same scenarios as real collections lay them out (simulate
+--layout node: one ascend/log per node, no rank in any path; flat: every
+file in one directory; pids reused on every node; ranks that start apart)
+must give the same answer (category, root rank, first failing rank) as
+the rank-N/ layout: every case at layout node, a third each at flat and
+with the options.  Sub-communicators whose ranks differ from the global
+ones, and 8 or 16 ranks per node, are among the cases.
 Prints TAP.  Usage: matrix.py HANGDX WORKDIR [--list]
 """
 import json
@@ -73,6 +81,36 @@ def training(ranks, steps, faults, seed, per_node=8, retry=False, grant="fifo"):
     return "\n".join(lines) + "\n"
 
 
+def tp_death(ranks, per_node, tp, dead, seed):
+    """Tensor-parallel groups of tp ranks under the world: a record's rank
+    in its TP group is not its global rank."""
+    groups = [list(range(g, g + tp)) for g in range(0, ranks, tp)]
+    comms = ["{name: world}"] + ["{name: tp%d, ranks: %s}" % (i, g) for i, g in enumerate(groups)]
+    lines = [
+        "name: tp-death-r%d" % ranks,
+        "cluster: {ranks: %d, ranks_per_node: %d}" % (ranks, per_node),
+        "run: {seed: %d}" % seed,
+        "communicators: [%s]" % ", ".join(comms),
+        "program:",
+        "  - repeat:",
+        "      count: 20",
+        "      steps:",
+        "        - aicore: {stream: compute, name: MatMulV2, duration: 50ms}",
+        "        - event_record: {stream: compute, event: g}",
+        "        - event_wait: {stream: comm, event: g}",
+    ]
+    for i, g in enumerate(groups):
+        lines.append("        - allreduce: {stream: comm, comm: tp%d, bytes: 8MiB, dtype: bf16, ranks: %s}"
+                     % (i, g))
+    lines += [
+        "        - allreduce: {stream: comm, comm: world, bytes: 64MiB, dtype: bf16}",
+        "        - host_sync: {stream: comm}",
+        "  - host_sync: all",
+        "faults: [{rank_death: {rank: %d, at: 500ms}}]" % dead,
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def cases():
     c = []
     seed = 1
@@ -124,7 +162,22 @@ def cases():
     for ranks in (2, 4):
         c.append(("sq-full-r%d" % ranks, reference(ranks, 1, 6, False, seed).replace(
             "aicpu_cores: 6}", "aicpu_cores: 6, sq_depth: 4}")))
+    for ranks, per_node, tp, dead in ((4, 2, 2, 3), (16, 8, 4, 11), (32, 16, 8, 21)):
+        c.append(("tp-death-r%d-n%d" % (ranks, per_node), tp_death(ranks, per_node, tp, dead, seed)))
+        seed += 1
+    c.append(("death-r32-n16", training(32, 60, ["rank_death: {rank: 20, at: 2s}"], seed,
+                                        per_node=16)))
     return c
+
+
+# Layouts and options, each with the cases it runs on (i: case number).
+VARIANTS = [
+    ("node", ["layout=node"], lambda i: True),
+    ("flat", ["layout=flat"], lambda i: i % 3 == 0),
+    ("ip-pids-late", ["layout=node", "node_dirs=ip", "same_pids=true", "start_spread=3s"],
+     lambda i: i % 3 == 1),
+    ("nodes-late", ["layout=node", "node_dirs=node", "start_spread=10s"], lambda i: i % 3 == 2),
+]
 
 
 def run(cmd):
@@ -132,12 +185,19 @@ def run(cmd):
     return p.returncode, p.stdout, p.stderr
 
 
-def check(hangdx, work, name, text):
+ANSWER = ("category", "root_rank", "first_failing_rank")
+
+
+def check(hangdx, work, name, text, sets=(), base=None, keep=None):
+    """Simulate and diagnose one case; what is wrong, as a list.  With
+    base (the rank-N/ diagnosis), the answer must be the same; keep[0]
+    receives this diagnosis."""
     d = os.path.join(work, name)
     scen = d + ".yaml"
     with open(scen, "w") as f:
         f.write(text)
-    rc, out, err = run([hangdx, "simulate", "-q", "--no-trace", scen, "-o", d])
+    extra = [a for kv in sets for a in ("--set", kv)]
+    rc, out, err = run([hangdx, "simulate", "-q", "--no-trace"] + extra + [scen, "-o", d])
     if rc not in (0, 1):
         return ["simulate failed (%d): %s" % (rc, err.strip()[:300])]
     truth = json.load(open(os.path.join(d, "truth.json")))
@@ -148,7 +208,12 @@ def check(hangdx, work, name, text):
     if rc not in (0, 1):
         return ["diagnose failed (%d): %s" % (rc, err.strip()[:300])]
     dg = json.loads(out)
+    if keep is not None:
+        keep.append(dg)
     bad = []
+    if base is not None and [dg[k] for k in ANSWER] != [base[k] for k in ANSWER]:
+        bad.append("answer %s, on rank-N/ %s" % ([dg[k] for k in ANSWER],
+                                                 [base[k] for k in ANSWER]))
     want = CATEGORY.get(truth["root_cause"], truth["root_cause"])
     if truth["outcome"] == "completed":
         if dg["verdict"] != "no_hang":
@@ -191,20 +256,33 @@ def main():
     os.makedirs(work, exist_ok=True)
     all_cases = cases()
     if "--list" in sys.argv:
-        for n, _ in all_cases:
+        for i, (n, _) in enumerate(all_cases, 1):
             print(n)
+            for vname, _, which in VARIANTS:
+                if which(i):
+                    print("%s@%s" % (n, vname))
         return 0
-    fails = 0
+    fails = n = 0
     for i, (name, text) in enumerate(all_cases, 1):
-        bad = check(hangdx, work, name, text)
-        if bad:
-            fails += 1
-            print("not ok %d - %s" % (i, name))
-            for b in bad:
-                print("#   " + b)
-        else:
-            print("ok %d - %s" % (i, name))
-    print("1..%d" % len(all_cases))
+        keep = []
+        runs = [(name, [], None)]
+        for vname, sets, which in VARIANTS:
+            if which(i):
+                runs.append(("%s@%s" % (name, vname), sets, keep))
+        for rname, sets, base in runs:
+            n += 1
+            bad = check(hangdx, work, rname, text, sets,
+                        base[0] if base else None, None if base else keep)
+            if base is not None and not base:
+                bad.append("no rank-N/ diagnosis to compare with")
+            if bad:
+                fails += 1
+                print("not ok %d - %s" % (n, rname))
+                for b in bad:
+                    print("#   " + b)
+            else:
+                print("ok %d - %s" % (n, rname))
+    print("1..%d" % n)
     return 1 if fails else 0
 
 

@@ -45,7 +45,9 @@ const char *hx_cat_text(enum hx_cat c);
 /* What the evidence says about one rank. */
 struct hx_rankinfo {
 	int32_t rank;
-	int64_t pseudo_pid;       /* >= 0: no rank in the logs; this process */
+	bool pseudo;              /* "rank ?": no rank in the logs */
+	int64_t pseudo_pid;       /* its process, -1 none (a file) */
+	const char *pseudo_where; /* its node (NULL: none) or file */
 	int64_t device, pid;
 	const char *node;
 	bool seen;                /* some record is attributed to it */
@@ -126,6 +128,7 @@ struct hangdx_diagnosis {
 	uint32_t pseudo_base, npseudo;      /* pseudo ranks: [base, base + n) */
 	uint32_t real_ranks;                /* ranks the logs attribute or name */
 	int64_t *pseudo_pids;
+	const char **pseudo_where;
 
 	int verdict;                        /* enum hangdx_verdict */
 	enum hx_cat cat;
@@ -174,6 +177,12 @@ const struct hx_field *hx_df(const struct hangdx_diagnosis *d, uint32_t rec,
 int64_t hx_dnum(const struct hangdx_diagnosis *d, uint32_t rec, int key,
 		int64_t dflt);
 const char *hx_dstr(const struct hangdx_diagnosis *d, uint32_t rec, int key);
+/* "rank 3", or "rank ? (process P on NODE)" for a pseudo rank; where a
+ * pseudo rank's evidence comes from ("process P on NODE", "file F"). */
+void hx_rank_where(const struct hangdx_diagnosis *d, int64_t r, char *buf,
+		   size_t n);
+void hx_rank_label(const struct hangdx_diagnosis *d, int64_t r, char *buf,
+		   size_t n);
 int32_t hx_drank(const struct hangdx_diagnosis *d, uint32_t rec);
 /* "file:line" of a record (static buffer per call site: copy it). */
 void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,

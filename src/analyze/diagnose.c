@@ -61,6 +61,7 @@ void hangdx_diagnosis_free(struct hangdx_diagnosis *d)
 	hx_free(ctx, d->ranks);
 	hx_free(ctx, d->rank_of);
 	hx_free(ctx, d->pseudo_pids);
+	hx_free(ctx, d->pseudo_where);
 	hx_free(ctx, d->hops);
 	hx_free(ctx, d->groups);
 	hx_free(ctx, (void *)d->fixes);

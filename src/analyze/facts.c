@@ -61,6 +61,41 @@ void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,
 		 (unsigned long long)r->line);
 }
 
+/* Where a pseudo rank's evidence comes from: "process P on NODE",
+ * "process P" or "file F". */
+void hx_rank_where(const struct hangdx_diagnosis *d, int64_t r, char *buf,
+		   size_t n)
+{
+	const struct hx_rankinfo *ri = r >= 0 && (uint64_t)r < d->nranks && d->ranks
+				       ? &d->ranks[r] : NULL;
+	const char *w = ri ? ri->pseudo_where : NULL, *base;
+
+	base = w ? strrchr(w, '/') : NULL;
+	base = base && base[1] ? base + 1 : w;
+	if (ri && ri->pseudo_pid >= 0 && base && *base)
+		snprintf(buf, n, _("process %lld on %s"), (long long)ri->pseudo_pid,
+			 base);
+	else if (ri && ri->pseudo_pid >= 0)
+		snprintf(buf, n, _("process %lld"), (long long)ri->pseudo_pid);
+	else
+		snprintf(buf, n, _("file %s"), w ? w : "?");
+}
+
+/* "rank 3", or for a rank the logs do not give, "rank ? (process P on
+ * NODE)" or "rank ? (file F)": never a number that is no rank. */
+void hx_rank_label(const struct hangdx_diagnosis *d, int64_t r, char *buf,
+		   size_t n)
+{
+	char where[128];
+
+	if (r < 0 || (uint64_t)r >= d->nranks || !d->ranks || !d->ranks[r].pseudo) {
+		snprintf(buf, n, _("rank %lld"), (long long)r);
+		return;
+	}
+	hx_rank_where(d, r, where, sizeof where);
+	snprintf(buf, n, _("rank ? (%s)"), where);
+}
+
 /* "127.10.0.1/2" -> 2 */
 static int64_t ip_id_rank(const char *s)
 {
@@ -80,6 +115,11 @@ struct member {
 	uint32_t group;     /* interned */
 	int64_t crank;
 	int32_t rank;
+};
+
+struct xmember {                /* the exit of a communicator's creation */
+	const char *group;
+	int32_t rank;
 	int64_t ts;
 };
 
@@ -96,6 +136,8 @@ struct facts {
 	struct hx_map kmap;         /* (rank, kernel stream) -> ks index */
 	struct member *m;
 	size_t nm, capm;
+	struct xmember *x;          /* communicator creation exits */
+	size_t nx, capx;
 	struct hx_map seen;         /* (group, rank) already a member */
 	struct hx_map memb;         /* (group, comm rank) -> global rank */
 	struct hx_map tags;         /* tag string -> group string, or -1 */
@@ -107,6 +149,26 @@ struct facts {
 static uint64_t gkey(uint32_t group, int64_t x)
 {
 	return hx_map_key(((uint64_t)group << 32) ^ (uint64_t)(uint32_t)x);
+}
+
+/* The exit line of a communicator's creation: every member leaves its
+ * barrier at about the same moment, whenever it entered. */
+static void add_exit(struct facts *f, uint32_t rec, int32_t rank)
+{
+	const struct hx_field *g = hx_df(f->d, rec, HX_F_GROUP);
+	const char *what = hx_dstr(f->d, rec, HX_F_WHAT);
+	int64_t ts = f->d->ev->recs[rec].ts;
+	void *v = f->x;
+
+	if (!g || !what || strcmp(what, "init_ok") != 0 || ts == HX_NONE ||
+	    f->err)
+		return;
+	f->err = hx_vec_reserve(f->d->ctx, &v, &f->capx, f->nx + 1,
+				sizeof *f->x, MAX_RANKS * 16u);
+	if (f->err)
+		return;
+	f->x = v;
+	f->x[f->nx++] = (struct xmember){ hx_ev_str(f->d->ev, g->str), rank, ts };
 }
 
 static void add_member(struct facts *f, uint32_t rec, int32_t rank)
@@ -127,8 +189,7 @@ static void add_member(struct facts *f, uint32_t rec, int32_t rank)
 	if (f->err)
 		return;
 	f->m = v;
-	f->m[f->nm++] = (struct member){ g->str, cr, rank,
-					 f->d->ev->recs[rec].ts };
+	f->m[f->nm++] = (struct member){ g->str, cr, rank };
 	f->d->ranks[rank].ncomm++;
 	sl = hx_map_slot(f->d->ctx, &f->memb, gkey(g->str, cr), &f->err);
 	if (sl && sl->val < 0)
@@ -179,20 +240,24 @@ static int64_t record_group(struct facts *f, uint32_t rec)
 	return sl->val;
 }
 
-/* The global rank of comm rank crank in the group a record names, or the
- * comm rank itself when the membership is unknown (world groups). */
+/* The global rank of comm rank crank in the group a record names: through
+ * the members seen, else as attribution maps it (itself in a world group;
+ * unknown in a sub-group whose member's creation lines are missing). */
 static int64_t global_rank(struct facts *f, uint32_t rec, int64_t crank)
 {
-	int64_t g;
+	int64_t g, v;
 	int32_t r;
 
 	if (crank < 0)
 		return -1;
 	g = record_group(f, rec);
 	if (g < 0)
-		return crank;
+		return hx_attrib_global(f->d->at, HX_NOSTR, crank);
 	r = hx_map_find(&f->memb, gkey((uint32_t)g, crank));
-	return r >= 0 ? r : crank;
+	if (r >= 0)
+		return r;
+	v = hx_attrib_global(f->d->at, (uint32_t)g, crank);
+	return v >= 0 ? v : -1;
 }
 
 /* ---- per record ---- */
@@ -505,6 +570,7 @@ static void on_record(struct facts *f, uint32_t rec)
 	switch (r->kind) {
 	case HX_K_COMM_INIT:
 		add_member(f, rec, ri->rank);
+		add_exit(f, rec, ri->rank);
 		if (!ri->server)
 			ri->server = hx_dstr(d, rec, HX_F_SERVER);
 		if (!ri->device_ip)
@@ -645,48 +711,122 @@ static void setup_peer(struct facts *f, uint32_t rec)
 
 /* ---- clock skew from the communicator-creation barrier ---- */
 
-static int member_cmp(const void *a, const void *b)
-{
-	const struct member *x = a, *y = b;
+/*
+ * Members leave a communicator's creation barrier together, however late
+ * each entered it (a rank that starts 5 s late enters 5 s late and is not
+ * skewed): the exit lines ("HcclCommInitRootInfo success") are compared,
+ * never the entry lines.  Per group of at least 3 members, each rank's
+ * exit against the group's median (the mean of the middle two for an
+ * even count: with two members nobody can be told apart); a rank's offset
+ * counts when every group that measures it agrees.  Exits of one barrier
+ * on one clock still differ by up to about 150 ms (samples/10), hence
+ * the floor.  Groups are taken in the order of their identifiers, so the
+ * answer does not depend on the order the files were read in.
+ */
 
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+static int exit_cmp(const void *a, const void *b)
+{
+	const struct xmember *x = a, *y = b;
+	int c = strcmp(x->group, y->group);
+
+	if (c)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->ts > y->ts) - (x->ts < y->ts);
 }
 
-/* Per communicator, each rank's creation time against the median; the
- * first communicator that gives a rank an offset sets it. */
-static void estimate_skew(struct facts *f)
+static int ts_cmp(const void *a, const void *b)
 {
-	struct hangdx_diagnosis *d = f->d;
-	struct member *m = hx_calloc(d->ctx, f->nm + 1, sizeof *m);
-	size_t i = 0, j, n = 0, k;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
-	if (!m)
-		return;
-	for (k = 0; k < f->nm; k++)
-		if (f->m[k].ts != HX_NONE)
-			m[n++] = f->m[k];
-	if (n)
-		qsort(m, n, sizeof *m, member_cmp);
+	return (x > y) - (x < y);
+}
+
+struct offset {
+	int32_t rank;
+	int64_t us;
+};
+
+static int offset_cmp(const void *a, const void *b)
+{
+	const struct offset *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->us > y->us) - (x->us < y->us);
+}
+
+/* One group's exits m[0..n), one per rank: each member's offset from
+ * the median (tmp: n scratch values). */
+static size_t group_offsets(const struct xmember *m, size_t n, int64_t *tmp,
+			    struct offset *out)
+{
+	int64_t med;
+	size_t k;
+
+	if (n < HX_SKEW_MIN_MEMBERS)
+		return 0;
+	for (k = 0; k < n; k++)
+		tmp[k] = m[k].ts;
+	qsort(tmp, n, sizeof *tmp, ts_cmp);
+	med = n % 2 ? tmp[n / 2] : tmp[n / 2 - 1] / 2 + tmp[n / 2] / 2;
+	for (k = 0; k < n; k++)
+		out[k] = (struct offset){ m[k].rank, m[k].ts - med };
+	return n;
+}
+
+/* Per rank: the offset every group agrees on (within the floor). */
+static void agreed_offsets(struct hangdx_diagnosis *d, struct offset *o,
+			   size_t n)
+{
+	size_t i = 0, j;
+
+	qsort(o, n, sizeof *o, offset_cmp);
 	while (i < n) {
-		int64_t med;
-		for (j = i; j < n && m[j].group == m[i].group; j++)
+		for (j = i; j < n && o[j].rank == o[i].rank; j++)
 			;
-		med = m[i + (j - i - 1) / 2].ts;
-		for (k = i; j - i >= 2 && k < j; k++) {
-			int64_t off = m[k].ts - med;
-			if ((off > HX_SKEW_MIN_US || off < -HX_SKEW_MIN_US) &&
-			    !d->ranks[m[k].rank].skew_us)
-				d->ranks[m[k].rank].skew_us = off;
-			else if (off != 0 && !d->ranks[m[k].rank].skew_us)
+		/* sorted by offset: the extremes decide */
+		if (o[j - 1].us - o[i].us <= HX_SKEW_MIN_US) {
+			int64_t mid = o[i + (j - i - 1) / 2].us;
+			struct hx_rankinfo *ri = &d->ranks[o[i].rank];
+
+			if (mid > HX_SKEW_MIN_US || mid < -HX_SKEW_MIN_US)
+				ri->skew_us = mid;
+			else if (mid != 0)
 				d->thr_hits |= HX_THR_SKEW_MIN;   /* noise */
 		}
 		i = j;
 	}
-	hx_free(d->ctx, m);
-	for (k = 0; k < d->nranks; k++) {
-		struct hx_rankinfo *ri = &d->ranks[k];
+}
+
+static void estimate_skew(struct facts *f)
+{
+	struct hangdx_diagnosis *d = f->d;
+	struct xmember *m = f->x;
+	struct offset *o = hx_calloc(d->ctx, f->nx + 1, sizeof *o);
+	int64_t *tmp = hx_calloc(d->ctx, f->nx + 1, sizeof *tmp);
+	size_t i, j, n = 0, no = 0;
+
+	if (!o || !tmp)
+		goto out_free;
+	if (f->nx)
+		qsort(m, f->nx, sizeof *m, exit_cmp);
+	for (i = 0; i < f->nx; i++)     /* the first exit of a rank in a group */
+		if (!n || strcmp(m[n - 1].group, m[i].group) != 0 ||
+		    m[n - 1].rank != m[i].rank)
+			m[n++] = m[i];
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && strcmp(m[j].group, m[i].group) == 0; j++)
+			;
+		no += group_offsets(m + i, j - i, tmp, o + no);
+	}
+	agreed_offsets(d, o, no);
+out_free:
+	hx_free(d->ctx, o);
+	hx_free(d->ctx, tmp);
+	for (i = 0; i < d->nranks; i++) {
+		struct hx_rankinfo *ri = &d->ranks[i];
 		if (ri->fail_rec != HX_NOREC)
 			ri->first_err_ts = d->ev->recs[ri->fail_rec].ts -
 					   ri->skew_us;
@@ -714,103 +854,209 @@ static bool failure_like(const struct hangdx_diagnosis *d, uint32_t rec)
 	       k == HX_K_AICPU_EXCEPTION;
 }
 
-/* Attribution per record; a record left without a rank (or ambiguous)
- * takes the rank of the other records of its process when they agree. */
-static int pid_ranks(struct hangdx_diagnosis *d)
+/*
+ * Processes and files, for the records attribution leaves without a rank.
+ * A process is (node, pid): containers give every node the same pids, so
+ * a pid alone would hand one node's process another node's rank.  A
+ * record with no process (TSCH(-1,null) in a file not named after one)
+ * stands for its file alone.
+ */
+struct srcs {
+	struct hx_intern keys;      /* "P<pid>|<node>" or "F<file>" */
+	uint32_t *of;               /* per record: its key, or UINT32_MAX */
+	int32_t *rank;              /* per key: -1 none, -2 several, or rank */
+	int64_t *pid;               /* per key: pid, -1 a file */
+	const char **where;         /* per key: node (or NULL), or file */
+	int32_t *pseudo;            /* per key: pseudo rank index, or -1 */
+	size_t cap_rank, cap_pid, cap_where, cap_pseudo;
+};
+
+static int src_grow(struct hangdx_diagnosis *d, struct srcs *s, size_t n)
 {
-	struct hx_map m = { NULL, 0, 0 };   /* pid -> rank, -2 several */
-	size_t i;
-	int err = HANGDX_OK;
+	void *v;
+	int err;
 
-	for (i = 0; i < d->norder && !err; i++) {
-		uint32_t rec = d->order[i];
-		int64_t pid = d->ev->recs[rec].pid;
-		int32_t r = attrib_rank(d, rec);
-		struct hx_map_slot *sl;
-
-		d->rank_of[rec] = r;
-		if (r < 0 || pid == HX_NONE || pid < 0)
-			continue;
-		sl = hx_map_slot(d->ctx, &m, hx_map_key((uint64_t)pid), &err);
-		if (!sl)
-			break;
-		if (sl->val == -1)
-			sl->val = r;
-		else if (sl->val != r)
-			sl->val = -2;       /* the process serves several ranks */
-	}
-	for (i = 0; i < d->norder && !err; i++) {
-		uint32_t rec = d->order[i];
-		int64_t pid = d->ev->recs[rec].pid;
-		int32_t r;
-
-		if (d->rank_of[rec] >= 0 || pid == HX_NONE || pid < 0)
-			continue;
-		r = hx_map_find(&m, hx_map_key((uint64_t)pid));
-		if (r >= 0)
-			d->rank_of[rec] = r;
-	}
-	hx_map_free(d->ctx, &m);
+	v = s->rank;
+	err = hx_vec_reserve(d->ctx, &v, &s->cap_rank, n, sizeof *s->rank, MAX_RANKS * 16u);
+	s->rank = v;
+	v = s->pid;
+	if (!err)
+		err = hx_vec_reserve(d->ctx, &v, &s->cap_pid, n, sizeof *s->pid, MAX_RANKS * 16u);
+	s->pid = v;
+	v = s->where;
+	if (!err)
+		err = hx_vec_reserve(d->ctx, &v, &s->cap_where, n, sizeof *s->where, MAX_RANKS * 16u);
+	s->where = v;
+	v = s->pseudo;
+	if (!err)
+		err = hx_vec_reserve(d->ctx, &v, &s->cap_pseudo, n, sizeof *s->pseudo, MAX_RANKS * 16u);
+	s->pseudo = v;
 	return err;
 }
 
-/* Ranks from attribution and from heartbeat lines; then one pseudo rank
- * per process whose failures could not be attributed to a rank (a single
- * plog pasted from a ticket), numbered after the real ones. */
-static int assign_ranks(struct hangdx_diagnosis *d)
+/* The key of a record's process (or file); UINT32_MAX on error. */
+static uint32_t src_key(struct hangdx_diagnosis *d, struct srcs *s,
+			uint32_t rec, const struct hx_attr *a, int *err)
 {
-	struct hx_intern pids;
-	int64_t max = -1, max_named = -1;
+	const struct hx_rec *r = &d->ev->recs[rec];
+	const char *file = hx_ev_str(d->ev, r->vpath);
+	char key[4200];
+	size_t old = s->keys.n;
+	long k;
+	int n;
+
+	if (a->pid >= 0)
+		n = snprintf(key, sizeof key, "P%lld|%s", (long long)a->pid,
+			     a->node ? a->node : "");
+	else
+		n = snprintf(key, sizeof key, "F%s", file ? file : "");
+	k = hx_intern_add(&s->keys, key, n < 0 ? 0 : (size_t)n >= sizeof key
+						  ? sizeof key - 1 : (size_t)n,
+			  err);
+	if (k < 0)
+		return UINT32_MAX;
+	if (s->keys.n > old) {
+		*err = src_grow(d, s, s->keys.n);
+		if (*err)
+			return UINT32_MAX;
+		s->rank[k] = -1;
+		s->pid[k] = a->pid;
+		s->where[k] = a->pid >= 0 ? a->node : file;
+		s->pseudo[k] = -1;
+	}
+	return (uint32_t)k;
+}
+
+static void srcs_free(struct hangdx_diagnosis *d, struct srcs *s)
+{
+	hx_intern_free(&s->keys);
+	hx_free(d->ctx, s->of);
+	hx_free(d->ctx, s->rank);
+	hx_free(d->ctx, s->pid);
+	hx_free(d->ctx, s->where);
+	hx_free(d->ctx, s->pseudo);
+}
+
+/* Attribution per record; a record left without a rank (or ambiguous)
+ * takes the rank of the other records of its process when they agree. */
+static int src_ranks(struct hangdx_diagnosis *d, struct srcs *s)
+{
 	size_t i;
 	int err = HANGDX_OK;
 
-	d->rank_of = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *d->rank_of);
-	if (!d->rank_of)
+	uint32_t last_k = UINT32_MAX, last_vpath = 0;
+	int64_t last_pid = -1;
+
+	for (i = 0; i < d->norder && !err; i++) {
+		uint32_t rec = d->order[i], k;
+		struct hx_attr a;
+		int32_t r;
+
+		hx_attrib_rec(d->at, &d->ev->recs[rec], &a);
+		r = a.rank >= 0 && a.rank < (int64_t)MAX_RANKS ? (int32_t)a.rank : -1;
+		d->rank_of[rec] = r;
+		/* records come file by file: the key of the last one, mostly */
+		if (last_k == UINT32_MAX || d->ev->recs[rec].vpath != last_vpath ||
+		    a.pid != last_pid)
+			last_k = src_key(d, s, rec, &a, &err);
+		last_vpath = d->ev->recs[rec].vpath;
+		last_pid = a.pid;
+		k = s->of[rec] = last_k;
+		if (k == UINT32_MAX || r < 0 || s->pid[k] < 0)
+			continue;
+		if (s->rank[k] == -1)
+			s->rank[k] = r;
+		else if (s->rank[k] != r)
+			s->rank[k] = -2;    /* the process serves several ranks */
+	}
+	for (i = 0; i < d->norder && !err; i++) {
+		uint32_t rec = d->order[i], k = s->of[rec];
+
+		if (d->rank_of[rec] < 0 && k != UINT32_MAX && s->rank[k] >= 0)
+			d->rank_of[rec] = s->rank[k];
+	}
+	return err;
+}
+
+/* Each process or file with failures but no rank becomes a rank of its
+ * own ("rank ?"), numbered after the real ones, in the order of the
+ * evidence; never merged across nodes or files. */
+static int pseudo_ranks(struct hangdx_diagnosis *d, struct srcs *s)
+{
+	uint32_t base = d->pseudo_base, n = 0, k;
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+
+		k = s->of[rec];
+		if (d->rank_of[rec] >= 0 || k == UINT32_MAX ||
+		    s->pseudo[k] >= 0 || !failure_like(d, rec))
+			continue;
+		s->pseudo[k] = (int32_t)n++;
+	}
+	d->npseudo = n;
+	d->nranks = base + n;
+	d->pseudo_pids = hx_calloc(d->ctx, n + 1, sizeof *d->pseudo_pids);
+	d->pseudo_where = hx_calloc(d->ctx, n + 1, sizeof *d->pseudo_where);
+	if (!d->pseudo_pids || !d->pseudo_where)
 		return HANGDX_ENOMEM;
-	hx_intern_init(&pids, d->ctx, 65536);
-	err = pid_ranks(d);
+	for (k = 0; k < s->keys.n; k++) {
+		if (s->pseudo[k] < 0)
+			continue;
+		d->pseudo_pids[s->pseudo[k]] = s->pid[k];
+		d->pseudo_where[s->pseudo[k]] = s->where[k];
+	}
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+
+		k = s->of[rec];
+		if (d->rank_of[rec] < 0 && k != UINT32_MAX && s->pseudo[k] >= 0)
+			d->rank_of[rec] = (int32_t)(base + (uint32_t)s->pseudo[k]);
+	}
+	return HANGDX_OK;
+}
+
+/* Ranks from attribution and from heartbeat lines; then the pseudo ranks
+ * (a single plog pasted from a ticket). */
+static int assign_ranks(struct hangdx_diagnosis *d)
+{
+	struct srcs s;
+	int64_t max = -1, max_named = -1;
+	size_t i;
+	int err;
+
+	memset(&s, 0, sizeof s);
+	d->rank_of = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *d->rank_of);
+	s.of = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *s.of);
+	if (!d->rank_of || !s.of) {
+		hx_free(d->ctx, s.of);
+		return HANGDX_ENOMEM;
+	}
+	hx_intern_init(&s.keys, d->ctx, MAX_RANKS * 16u);
+	err = src_ranks(d, &s);
 	for (i = 0; i < d->norder && !err; i++) {
 		uint32_t rec = d->order[i];
-		int32_t r = d->rank_of[rec];
 		int64_t nr = named_rank(d, rec);
-		int64_t pid = d->ev->recs[rec].pid;
 
-		if (r > max)
-			max = r;
+		if (d->rank_of[rec] > max)
+			max = d->rank_of[rec];
 		if (nr > max_named && nr < (int64_t)MAX_RANKS)
 			max_named = nr;
-		if (r < 0 && pid != HX_NONE && failure_like(d, rec)) {
-			char key[24];
-			snprintf(key, sizeof key, "%lld", (long long)pid);
-			hx_intern_add(&pids, key, strlen(key), &err);
-		}
 	}
 	/* heartbeat IDs size the job only when nothing else does */
 	if (max < 0)
 		max = max_named;
+	/* a world communicator of n ranks: ranks without logs are ranks too */
+	if (max >= 0 && hx_attrib_job_size(d->at) - 1 > max &&
+	    hx_attrib_job_size(d->at) <= (int64_t)MAX_RANKS)
+		max = hx_attrib_job_size(d->at) - 1;
 	d->real_ranks = (uint32_t)(max + 1);
-	d->npseudo = (uint32_t)pids.n;
-	d->nranks = (uint32_t)(max + 1) + d->npseudo;
-	for (i = 0; i < d->norder && !err; i++) {
-		uint32_t rec = d->order[i];
-		int64_t pid = d->ev->recs[rec].pid;
-		char key[24];
-		long k;
-
-		if (d->rank_of[rec] >= 0 || pid == HX_NONE)
-			continue;
-		snprintf(key, sizeof key, "%lld", (long long)pid);
-		k = hx_intern_find(&pids, key, strlen(key));
-		if (k >= 0)
-			d->rank_of[rec] = (int32_t)((uint32_t)(max + 1) + (uint32_t)k);
-	}
-	d->pseudo_base = (uint32_t)(max + 1);
-	d->pseudo_pids = hx_calloc(d->ctx, d->npseudo + 1, sizeof *d->pseudo_pids);
-	if (!d->pseudo_pids)
-		err = HANGDX_ENOMEM;
-	for (i = 0; !err && i < d->npseudo; i++)
-		d->pseudo_pids[i] = strtoll(hx_intern_str(&pids, (uint32_t)i), NULL, 10);
-	hx_intern_free(&pids);
+	d->pseudo_base = d->real_ranks;
+	d->nranks = d->real_ranks;
+	if (!err)
+		err = pseudo_ranks(d, &s);
+	srcs_free(d, &s);
 	return err;
 }
 
@@ -842,8 +1088,11 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		ri->setup_peer = ri->phy_device = -1;
 		ri->stall_rec = HX_NOREC;
 		ri->last_progress_ts = HX_NONE;
-		ri->pseudo_pid = r >= d->pseudo_base ? d->pseudo_pids[r - d->pseudo_base]
-						     : -1;
+		ri->pseudo = r >= d->pseudo_base;
+		ri->pseudo_pid = ri->pseudo ? d->pseudo_pids[r - d->pseudo_base]
+					    : -1;
+		ri->pseudo_where = ri->pseudo ? d->pseudo_where[r - d->pseudo_base]
+					      : NULL;
 	}
 	memset(&f, 0, sizeof f);
 	f.d = d;
@@ -867,6 +1116,7 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 			setup_peer(&f, d->order[i]);
 	}
 	hx_free(d->ctx, f.m);
+	hx_free(d->ctx, f.x);
 	hx_free(d->ctx, f.ks);
 	hx_map_free(d->ctx, &f.kmap);
 	hx_free(d->ctx, f.groups);

@@ -1023,7 +1023,7 @@ static void missing_device_logs(struct hangdx_diagnosis *d)
 		return;
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
-		if (!ri->seen || ri->device_seen || ri->pseudo_pid >= 0)
+		if (!ri->seen || ri->device_seen || ri->pseudo)
 			continue;
 		if (without++ < 16)
 			MISSING("no device log for rank %u: its streams and AICPU cores "
@@ -1070,11 +1070,12 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 static void rank_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri)
 {
 	rank_state_core(d, ri);
-	if (ri->pseudo_pid >= 0) {
-		char tmp[64];
+	if (ri->pseudo) {
+		char tmp[160], where[128];
 		size_t n = strlen(ri->state);
-		snprintf(tmp, sizeof tmp, _(" (process %lld, rank unknown)"),
-			 (long long)ri->pseudo_pid);
+
+		hx_rank_where(d, ri->rank, where, sizeof where);
+		snprintf(tmp, sizeof tmp, _(" (%s, rank unknown)"), where);
 		if (n + strlen(tmp) < sizeof ri->state)
 			memcpy(ri->state + n, tmp, strlen(tmp) + 1);
 	}

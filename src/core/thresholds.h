@@ -34,16 +34,21 @@
  * fails first. */
 #define HX_TIE_US 1000
 
-/* Clock offsets from the communicator-creation barrier below this are
- * noise and not corrected. */
-#define HX_SKEW_MIN_US 50000
+/* Clock offsets from the communicator-creation barrier's exit lines below
+ * this are noise and not corrected: exits of one barrier on one clock
+ * already differ by about 150 ms (samples/10).  Only groups of at least
+ * HX_SKEW_MIN_MEMBERS members measure offsets (with two, nobody can be
+ * told apart). */
+#define HX_SKEW_MIN_US 250000
+#define HX_SKEW_MIN_MEMBERS 3
 
 /* A resident HCCL kernel whose main stream did not move for this long is
  * stalled (silent hang without an error line). */
 #define HX_STALL_MIN_US (60 * 1000000LL)
 
-/* Communicators (groups) remembered per process for attribution. */
-#define HX_GROUPS_PER_PROC 8
+/* Communicators (groups) remembered per process for attribution; a
+ * process in more groups is attributed from its first ones. */
+#define HX_GROUPS_PER_PROC 16
 
 /* Which threshold decided something in a run (hangdx_diagnosis.thr_hits). */
 enum {

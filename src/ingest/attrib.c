@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ingest.h"
+#include "../core/thresholds.h"
 
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 
@@ -27,30 +28,44 @@ static size_t num_at(const char *s, size_t n, int64_t *v)
 	return i;
 }
 
-static bool word_start(const char *comp, const char *p)
+static bool ieq(const char *s, const char *lit, size_t n)
 {
-	return p == comp || p[-1] == '-' || p[-1] == '_' || p[-1] == '.';
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((s[i] | 0x20) != lit[i])
+			return false;
+	return true;
 }
 
-/* "rank-3", "rank_77", "rank3" inside a component. */
+/* "rank-7", "rank_7", "rank7" as a whole component, or as the stem of a
+ * file name ("rank_7.log", "rank-7.tar.gz!"); "-rank-N-device-M" in a
+ * ModelArts console file name.  "bundle-rank7", "exp_rank64" do not
+ * count: a rank inside a longer name is part of some other name. */
 static void comp_rank(const char *c, size_t n, struct hx_pathattr *pa)
 {
-	const char *p = c, *end = c + n;
+	const char *dot = memchr(c, '.', n), *q, *d;
+	size_t stem = dot ? (size_t)(dot - c) : n, k;
+	int64_t v, v2;
 
-	while ((p = hx_find(p, (size_t)(end - p), "rank")) != NULL) {
-		const char *q = p + 4;
-		int64_t v;
-		size_t k;
-
-		if (q < end && (*q == '-' || *q == '_'))
-			q++;
-		k = num_at(q, (size_t)(end - q), &v);
-		if (k && word_start(c, p) &&
-		    (q + k == end || q[k] == '-' || q[k] == '_' || q[k] == '.')) {
+	if (stem == n && n && c[n - 1] == '!')
+		stem--;                 /* "rank-7!/..." (an archive member) */
+	if (stem > 4 && ieq(c, "rank", 4)) {
+		q = c + 4 + (c[4] == '-' || c[4] == '_');
+		k = num_at(q, (size_t)(c + stem - q), &v);
+		if (k && q + k == c + stem) {
 			pa->rank = v;
 			return;
 		}
-		p += 4;
+	}
+	d = hx_find(c, n, "-proc-rank-");
+	if (d) {
+		q = d + 11;
+		k = num_at(q, (size_t)(c + n - q), &v);
+		if (k && (size_t)(q + k - c) + 8 < n &&
+		    memcmp(q + k, "-device-", 8) == 0 &&
+		    num_at(q + k + 8, (size_t)(c + n - q - k - 8), &v2))
+			pa->rank = v;
 	}
 }
 
@@ -107,15 +122,37 @@ static bool node_dir(const char *c, size_t n)
 	return ipv4_at(c, n);
 }
 
+/* The path through the node directory: unique even when several jobs use
+ * "worker-0". */
+static void set_node(const char *path, const char *c, size_t n,
+		     struct hx_pathattr *pa)
+{
+	const char *from = path;
+	size_t m = (size_t)(c + n - path);
+
+	if (m >= sizeof pa->node) {
+		from = c;
+		m = n < sizeof pa->node ? n : 0;
+	}
+	memcpy(pa->node, from, m);
+	pa->node[m] = '\0';
+}
+
 static void comp_attr(const char *path, const char *c, size_t n, bool last,
-		      struct hx_pathattr *pa)
+		      bool above, struct hx_pathattr *pa)
 {
 	int64_t v, v2;
 	size_t k;
 	const char *d;
 
-	comp_rank(c, n, pa);
+	if (!above)
+		comp_rank(c, n, pa);
 	if (!last) {
+		if (above) {    /* the input's own node directory still counts */
+			if (node_dir(c, n))
+				set_node(path, c, n, pa);
+			return;
+		}
 		if (prefix_num(c, n, "device-", &v, &k) && k + 7 == n) {
 			pa->device = v;
 			pa->device_log = true;
@@ -123,19 +160,8 @@ static void comp_attr(const char *path, const char *c, size_t n, bool last,
 			pa->pid = v;
 			pa->device_log = true;
 		}
-		if (node_dir(c, n)) {
-			/* the path through the node directory: unique even
-			 * when several jobs use "worker-0" */
-			const char *from = path;
-			size_t m = (size_t)(c + n - path);
-
-			if (m >= sizeof pa->node) {
-				from = c;
-				m = n < sizeof pa->node ? n : 0;
-			}
-			memcpy(pa->node, from, m);
-			pa->node[m] = '\0';
-		}
+		if (node_dir(c, n))
+			set_node(path, c, n, pa);
 		return;
 	}
 	/* file names */
@@ -155,31 +181,108 @@ static void comp_attr(const char *path, const char *c, size_t n, bool last,
 		pa->device = v;
 }
 
-void hx_path_attr(const char *path, struct hx_pathattr *pa)
+/* Directories of the input root (the first skip bytes of path: the path
+ * the user gave) say nothing; a file given by name still has its pid and
+ * device in its name. */
+void hx_path_attr_below(const char *path, size_t skip, struct hx_pathattr *pa)
 {
 	const char *p = path, *e;
 
 	memset(pa, 0, sizeof *pa);
 	pa->rank = pa->device = pa->pid = -1;
+	if (skip && skip < strlen(path) && path[skip] == '!')
+		skip++;         /* "root.tar.gz!/...": the archive is the root */
 	while (*p) {
 		e = strchr(p, '/');
 		if (!e)
 			e = p + strlen(p);
 		if (e > p)
-			comp_attr(path, p, (size_t)(e - p), *e == '\0', pa);
+			comp_attr(path, p, (size_t)(e - p), *e == '\0',
+				  (size_t)(e - path) <= skip, pa);
 		p = *e ? e + 1 : e;
 	}
 }
 
+void hx_path_attr(const char *path, struct hx_pathattr *pa)
+{
+	hx_path_attr_below(path, 0, pa);
+}
+
+/* ---- input roots ---- */
+
+int hx_ev_add_root(struct hangdx_evidence *ev, const char *path)
+{
+	int err = HANGDX_OK;
+	uint32_t id = hx_ev_intern(ev, path, strlen(path), &err);
+	void *v = ev->roots;
+	size_t i;
+
+	if (err)
+		return err;
+	for (i = 0; i < ev->nroots; i++)
+		if (ev->roots[i] == id)
+			return HANGDX_OK;
+	err = hx_vec_reserve(ev->ctx, &v, &ev->caproots, ev->nroots + 1,
+			     sizeof *ev->roots, 1u << 16);
+	if (err)
+		return err;
+	ev->roots = v;
+	ev->roots[ev->nroots++] = id;
+	return HANGDX_OK;
+}
+
+/* The length of the longest input root that path is or lies under
+ * ("root", "root/...", "root!/..." for an archive); 0 if none. */
+size_t hx_ev_root_len(const struct hangdx_evidence *ev, uint32_t path)
+{
+	const char *p = hx_ev_str(ev, path);
+	size_t i, best = 0;
+
+	for (i = 0; p && i < ev->nroots; i++) {
+		const char *r = hx_ev_str(ev, ev->roots[i]);
+		size_t n = r ? strlen(r) : 0;
+
+		if (!n || strncmp(p, r, n) != 0)
+			continue;
+		if (p[n] == '!' && p[n + 1] == '/')
+			n++;    /* the archive's own name is the root */
+		else if (!(p[n] == '\0' || p[n] == '/' || r[n - 1] == '/'))
+			continue;
+		best = n > best ? n : best;
+	}
+	return best;
+}
+
 /* ---- the process table ---- */
+
+/*
+ * A process is a (node, pid): containers give every node the same pids.
+ * Its global rank is its rank in the world communicator, the group whose
+ * size is the job's rank count (the largest group seen); its rank in any
+ * other group is a communicator rank and is mapped to the global rank
+ * through the comm-init lines of that group, never used as one.
+ */
+
+struct memb {
+	uint32_t group;         /* interned identifier */
+	int64_t crank;          /* rank in the group; -2 conflicting */
+	int64_t size;           /* ranks of the group; 0 unknown */
+	bool world, sub;        /* in at->groups: a world group; a group
+				   some process of the world is in */
+};
 
 struct proc {
 	char node[64];
 	int64_t pid;
 	int64_t rank, device;   /* -1 none, -2 conflicting */
-	uint32_t group[8];      /* groups with their rank */
-	int64_t grank[8];
+	struct memb g[HX_GROUPS_PER_PROC];
 	size_t ngroup;
+};
+
+/* (group, communicator rank) -> global rank, -2 if two processes claim it */
+struct cmap {
+	uint32_t group;
+	int64_t crank, rank;
 };
 
 struct vattr {
@@ -193,12 +296,21 @@ struct hx_attrib {
 	size_t nva;
 	struct proc *procs;
 	size_t nproc;
+	struct cmap *cm;
+	size_t ncm;
+	struct memb *groups;    /* distinct groups with their size */
+	size_t ngroups;
+	int64_t job_size;       /* ranks of the job: the largest group, 0 unknown */
+	bool sub_groups;        /* some group is smaller than the job */
 	/* the last look-ups of hx_attrib_rec: records come file by file */
 	uint32_t last_vpath;
 	const struct hx_pathattr *last_pa;
 	bool have_last;
 	int64_t last_pid;
 	const struct proc *last_proc;
+	bool have_tag;          /* the last tag's group */
+	uint32_t last_tag, last_tag_group;
+	const struct proc *last_tag_proc;
 };
 
 static int va_cmp(const void *a, const void *b)
@@ -228,14 +340,32 @@ static int proc_cmp(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
+static int cmap_cmp(const void *a, const void *b)
+{
+	const struct cmap *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->crank < y->crank ? -1 : x->crank > y->crank;
+}
+
+static int memb_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct memb *)a)->group;
+	uint32_t y = ((const struct memb *)b)->group;
+
+	return x < y ? -1 : x > y;
+}
+
 /* The process a record belongs to: the pid in the file name when it has
  * one (plog-PID_..., device-PID_..., whose pid is the host process even
- * for device-side lines), else the pid of the line. */
+ * for device-side lines), else the pid of the line.  A negative pid
+ * (TSCH(-1,null)) is no process. */
 static int64_t rec_pid(const struct hx_rec *r, const struct hx_pathattr *pa)
 {
 	if (pa && pa->pid >= 0)
 		return pa->pid;
-	return r->pid != HX_NONE ? r->pid : -1;
+	return r->pid != HX_NONE && r->pid >= 0 ? r->pid : -1;
 }
 
 static int64_t field_num(const struct hangdx_evidence *ev,
@@ -286,7 +416,8 @@ static int collect_vpaths(struct hx_attrib *at)
 	}
 	for (i = 0; i < m; i++) {
 		at->va[i].id = ids[i];
-		hx_path_attr(hx_ev_str(ev, ids[i]), &at->va[i].pa);
+		hx_path_attr_below(hx_ev_str(ev, ids[i]),
+				   hx_ev_root_len(ev, ids[i]), &at->va[i].pa);
 	}
 	at->nva = m;
 	hx_free(ev->ctx, ids);
@@ -299,66 +430,283 @@ const struct hx_pathattr *hx_attrib_vpath(const struct hx_attrib *at,
 	return vattr_of(at, id);
 }
 
-static int collect_procs(struct hx_attrib *at)
+/* A membership into the process's list; a second, different rank in the
+ * same group is a conflict. */
+static void add_memb(struct proc *p, const struct memb *m)
+{
+	size_t h;
+
+	for (h = 0; h < p->ngroup; h++) {
+		if (p->g[h].group != m->group)
+			continue;
+		if (p->g[h].crank != m->crank)
+			p->g[h].crank = -2;
+		if (m->size > p->g[h].size)
+			p->g[h].size = m->size;
+		return;
+	}
+	if (p->ngroup < HX_GROUPS_PER_PROC)
+		p->g[p->ngroup++] = *m;
+}
+
+/* One comm-init record: its process, its group rank or device. */
+struct ientry {
+	const char *node;       /* "" none */
+	int64_t pid, rank, device;
+	struct memb mb;         /* group HX_NOSTR: none */
+};
+
+static int ientry_cmp(const void *a, const void *b)
+{
+	const struct ientry *x = a, *y = b;
+	int c = strcmp(x->node, y->node);
+
+	if (c)
+		return c;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The comm-init records with a process and a rank or a device. */
+static size_t init_entries(struct hx_attrib *at, struct ientry *e)
 {
 	const struct hangdx_evidence *ev = at->ev;
-	size_t i, m = 0, n = 0;
+	size_t i, m = 0;
 
-	for (i = 0; i < ev->nrec; i++)
-		n += ev->recs[i].kind == HX_K_COMM_INIT;
-	at->procs = hx_calloc(ev->ctx, n + 1, sizeof *at->procs);
-	if (!at->procs)
-		return HANGDX_ENOMEM;
 	for (i = 0; i < ev->nrec; i++) {
 		const struct hx_rec *r = &ev->recs[i];
-		const struct hx_pathattr *pa = vattr_of(at, r->vpath);
-		struct proc *p = &at->procs[m];
+		const struct hx_pathattr *pa;
+		const struct hx_field *g;
+		struct ientry *x = &e[m];
 
 		if (r->kind != HX_K_COMM_INIT)
 			continue;
-		memset(p, 0, sizeof *p);
-		if (pa)
-			memcpy(p->node, pa->node, sizeof p->node);
-		p->pid = rec_pid(r, pa);
-		p->rank = field_num(ev, r, HX_F_LOCAL_RANK);
-		p->device = field_num(ev, r, HX_F_DEVICE_ID);
-		if (hx_rec_field(ev, r, HX_F_GROUP) && p->rank >= 0) {
-			p->group[0] = hx_rec_field(ev, r, HX_F_GROUP)->str;
-			p->grank[0] = p->rank;
-			p->ngroup = 1;
-		}
-		if (p->rank >= 0 || p->device >= 0)
+		pa = vattr_of(at, r->vpath);
+		g = hx_rec_field(ev, r, HX_F_GROUP);
+		memset(x, 0, sizeof *x);
+		x->node = pa ? pa->node : "";
+		x->pid = rec_pid(r, pa);
+		x->rank = -1;
+		x->device = field_num(ev, r, HX_F_DEVICE_ID);
+		x->mb.group = HX_NOSTR;
+		x->mb.crank = field_num(ev, r, HX_F_LOCAL_RANK);
+		x->mb.size = field_num(ev, r, HX_F_RANK_SIZE);
+		if (x->mb.size < 0)
+			x->mb.size = 0;
+		if (x->mb.size > at->job_size)
+			at->job_size = x->mb.size;
+		if (g && x->mb.crank >= 0)
+			x->mb.group = g->str;
+		else if (x->mb.crank >= 0)
+			x->rank = x->mb.crank;  /* a rank with no group named */
+		if (x->pid >= 0 && (x->mb.crank >= 0 || x->device >= 0))
 			m++;
 	}
-	qsort(at->procs, m, sizeof *at->procs, proc_cmp);
-	n = 0;
-	for (i = 0; i < m; i++) {       /* fold records of one process */
-		struct proc *d, *src = &at->procs[i];
-		size_t g, h;
+	return m;
+}
 
-		if (n == 0 || proc_cmp(&at->procs[n - 1], src) != 0) {
-			if (n != i)
-				at->procs[n] = *src;
-			n++;
-			continue;
+/* One process per (node, pid), its entries folded into it. */
+static int fold_procs(struct hx_attrib *at, struct ientry *e, size_t m)
+{
+	size_t i, n = 0;
+
+	if (m)
+		qsort(e, m, sizeof *e, ientry_cmp);
+	for (i = 0; i < m; i++)
+		n += i == 0 || ientry_cmp(&e[i - 1], &e[i]) != 0;
+	at->procs = hx_calloc(at->ev->ctx, n + 1, sizeof *at->procs);
+	if (!at->procs)
+		return HANGDX_ENOMEM;
+	for (i = 0, n = 0; i < m; i++) {
+		struct proc *d;
+
+		if (i == 0 || ientry_cmp(&e[i - 1], &e[i]) != 0) {
+			d = &at->procs[n++];
+			snprintf(d->node, sizeof d->node, "%s", e[i].node);
+			d->pid = e[i].pid;
+			d->rank = d->device = -1;
 		}
 		d = &at->procs[n - 1];
-		merge_val(&d->rank, src->rank);
-		merge_val(&d->device, src->device);
-		for (g = 0; g < src->ngroup; g++) {
-			for (h = 0; h < d->ngroup; h++)
-				if (d->group[h] == src->group[g])
-					break;
-			if (h < d->ngroup && d->grank[h] != src->grank[g])
-				d->grank[h] = -2;       /* two ranks: conflict */
-			if (h == d->ngroup && d->ngroup < 8) {
-				d->group[d->ngroup] = src->group[g];
-				d->grank[d->ngroup++] = src->grank[g];
-			}
-		}
+		merge_val(&d->rank, e[i].rank);
+		merge_val(&d->device, e[i].device);
+		if (e[i].mb.group != HX_NOSTR)
+			add_memb(d, &e[i].mb);
 	}
 	at->nproc = n;
 	return HANGDX_OK;
+}
+
+static const struct memb *group_of(const struct hx_attrib *at, uint32_t id)
+{
+	struct memb key;
+
+	key.group = id;
+	return bsearch(&key, at->groups, at->ngroups, sizeof *at->groups,
+		       memb_cmp);
+}
+
+/* As large as the job (every group is, when no line gives a size). */
+static bool job_sized(const struct hx_attrib *at, int64_t size)
+{
+	return at->job_size == 0 || size == at->job_size;
+}
+
+/* The process's rank in its world-sized groups, -1 none, -2 conflict. */
+static int64_t rank_in_world(const struct hx_attrib *at, const struct proc *p)
+{
+	int64_t r = -1;
+	size_t g;
+
+	for (g = 0; g < p->ngroup; g++) {
+		const struct memb *gr = group_of(at, p->g[g].group);
+
+		if (!gr || !gr->world)
+			continue;
+		if (p->g[g].crank == -2)
+			return -2;
+		merge_val(&r, p->g[g].crank);
+	}
+	return r;
+}
+
+/* A process in no job-sized group (a partial collection, or logs of
+ * another job mixed in): its largest group is its world, unless a process
+ * of the job's world is in that group too (then it is a sub-group). */
+static void own_world(struct hx_attrib *at, const struct proc *p)
+{
+	const struct memb *big = NULL;
+	struct memb *gr;
+	size_t g;
+
+	for (g = 0; g < p->ngroup; g++)
+		if (!big || p->g[g].size > big->size)
+			big = &p->g[g];
+	gr = big ? (struct memb *)group_of(at, big->group) : NULL;
+	if (gr && !gr->sub)
+		gr->world = true;
+}
+
+/* The distinct groups with their sizes; which are world groups. */
+static int collect_groups(struct hx_attrib *at)
+{
+	const struct hangdx_evidence *ev = at->ev;
+	size_t i, g, n = 0, m = 0;
+
+	for (i = 0; i < at->nproc; i++)
+		n += at->procs[i].ngroup;
+	at->groups = hx_calloc(ev->ctx, n + 1, sizeof *at->groups);
+	if (!at->groups)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < at->nproc; i++)
+		for (g = 0; g < at->procs[i].ngroup; g++)
+			at->groups[m++] = at->procs[i].g[g];
+	if (m)
+		qsort(at->groups, m, sizeof *at->groups, memb_cmp);
+	for (i = 0, n = 0; i < m; i++) {
+		if (n && at->groups[n - 1].group == at->groups[i].group) {
+			if (at->groups[i].size > at->groups[n - 1].size)
+				at->groups[n - 1].size = at->groups[i].size;
+			continue;
+		}
+		at->groups[n++] = at->groups[i];
+	}
+	at->ngroups = n;
+	for (i = 0; i < n; i++) {
+		at->groups[i].world = job_sized(at, at->groups[i].size);
+		at->groups[i].sub = false;
+	}
+	return HANGDX_OK;
+}
+
+/* The global rank of each process: its rank in a world group. */
+static void global_ranks(struct hx_attrib *at)
+{
+	size_t i, g;
+
+	for (i = 0; i < at->nproc; i++) {       /* sub-groups of the world */
+		const struct proc *p = &at->procs[i];
+
+		if (rank_in_world(at, p) == -1)
+			continue;
+		for (g = 0; g < p->ngroup; g++) {
+			struct memb *gr = (struct memb *)group_of(at, p->g[g].group);
+
+			if (gr && !gr->world)
+				gr->sub = true;
+		}
+	}
+	for (i = 0; i < at->nproc; i++)
+		if (rank_in_world(at, &at->procs[i]) == -1)
+			own_world(at, &at->procs[i]);
+	for (i = 0; i < at->nproc; i++) {
+		struct proc *p = &at->procs[i];
+		int64_t r = rank_in_world(at, p);
+
+		if (r == -2)
+			p->rank = -2;
+		else
+			merge_val(&p->rank, r);
+	}
+	for (i = 0; i < at->ngroups; i++)
+		if (!at->groups[i].world)
+			at->sub_groups = true;
+}
+
+/* (group, communicator rank) -> global rank, from the processes whose
+ * global rank is known. */
+static int collect_cmap(struct hx_attrib *at)
+{
+	const struct hangdx_evidence *ev = at->ev;
+	size_t i, g, n = 0, m = 0;
+
+	for (i = 0; i < at->nproc; i++)
+		n += at->procs[i].ngroup;
+	at->cm = hx_calloc(ev->ctx, n + 1, sizeof *at->cm);
+	if (!at->cm)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < at->nproc; i++) {
+		const struct proc *p = &at->procs[i];
+
+		for (g = 0; g < p->ngroup; g++)
+			if (p->rank >= 0 && p->g[g].crank >= 0)
+				at->cm[m++] = (struct cmap){ p->g[g].group,
+							     p->g[g].crank,
+							     p->rank };
+	}
+	if (m)
+		qsort(at->cm, m, sizeof *at->cm, cmap_cmp);
+	for (i = 0, n = 0; i < m; i++) {
+		if (n && cmap_cmp(&at->cm[n - 1], &at->cm[i]) == 0) {
+			if (at->cm[n - 1].rank != at->cm[i].rank)
+				at->cm[n - 1].rank = -2;
+			continue;
+		}
+		at->cm[n++] = at->cm[i];
+	}
+	at->ncm = n;
+	return HANGDX_OK;
+}
+
+static int collect_procs(struct hx_attrib *at)
+{
+	const struct hangdx_evidence *ev = at->ev;
+	struct ientry *e;
+	size_t i, n = 0;
+	int err;
+
+	for (i = 0; i < ev->nrec; i++)
+		n += ev->recs[i].kind == HX_K_COMM_INIT;
+	e = hx_calloc(ev->ctx, n + 1, sizeof *e);
+	if (!e)
+		return HANGDX_ENOMEM;
+	err = fold_procs(at, e, init_entries(at, e));
+	hx_free(ev->ctx, e);
+	if (!err)
+		err = collect_groups(at);
+	if (!err) {
+		global_ranks(at);
+		err = collect_cmap(at);
+	}
+	return err;
 }
 
 int hx_attrib_build(const struct hangdx_evidence *ev, struct hx_attrib **out)
@@ -387,6 +735,8 @@ void hx_attrib_free(const struct hangdx_evidence *ev, struct hx_attrib *at)
 		return;
 	hx_free(ev->ctx, at->va);
 	hx_free(ev->ctx, at->procs);
+	hx_free(ev->ctx, at->cm);
+	hx_free(ev->ctx, at->groups);
 	hx_free(ev->ctx, at);
 }
 
@@ -404,61 +754,118 @@ static const struct proc *proc_of(const struct hx_attrib *at,
 		       proc_cmp);
 }
 
-/* The group a record names: group:[...] or the identifier in its tag. */
-static int64_t rank_in_group(const struct hx_attrib *at, const struct proc *p,
-			     const struct hx_rec *r)
+/* The group a record names: group:[...], else the group whose identifier
+ * its tag holds ("AllReduce_<identifier>..."): one of its process's
+ * groups, or without a process any group; HX_NOSTR if none. */
+static uint32_t rec_group(struct hx_attrib *at, const struct hx_rec *r,
+			  const struct proc *p)
 {
 	const struct hangdx_evidence *ev = at->ev;
 	const struct hx_field *g = hx_rec_field(ev, r, HX_F_GROUP);
 	const struct hx_field *t = hx_rec_field(ev, r, HX_F_TAG);
-	const char *tag = t ? hx_ev_str(ev, t->str) : NULL;
+	const struct memb *list = p ? p->g : at->groups;
+	size_t i, n = p ? p->ngroup : at->ngroups;
+	const char *tag;
+
+	if (g)
+		return g->str;
+	if (!t)
+		return HX_NOSTR;
+	if (at->have_tag && at->last_tag == t->str && at->last_tag_proc == p)
+		return at->last_tag_group;
+	tag = hx_ev_str(ev, t->str);
+	at->have_tag = true;
+	at->last_tag = t->str;
+	at->last_tag_proc = p;
+	at->last_tag_group = HX_NOSTR;
+	for (i = 0; tag && i < n; i++) {
+		const char *gs = hx_ev_str(ev, list[i].group);
+
+		if (gs && *gs && strstr(tag, gs)) {
+			at->last_tag_group = list[i].group;
+			break;
+		}
+	}
+	return at->last_tag_group;
+}
+
+/* The global rank that communicator rank crank of group grp stands for:
+ * itself in a world group, else through the comm-init lines of the group;
+ * -1 unknown, -2 claimed by two processes. */
+static int64_t global_of(const struct hx_attrib *at, uint32_t grp,
+			 int64_t crank)
+{
+	const struct memb *g;
+	struct cmap key, *f;
+
+	if (crank < 0)
+		return -1;
+	if (grp == HX_NOSTR)    /* a rank with no group: global only if every
+				   group is a world group */
+		return at->sub_groups ? -1 : crank;
+	g = group_of(at, grp);
+	if (!g || g->world)
+		return !g && at->sub_groups ? -1 : crank;
+	key.group = grp;
+	key.crank = crank;
+	f = bsearch(&key, at->cm, at->ncm, sizeof *at->cm, cmap_cmp);
+	return f ? f->rank : -1;
+}
+
+int64_t hx_attrib_job_size(const struct hx_attrib *at)
+{
+	return at->job_size;
+}
+
+int64_t hx_attrib_global(const struct hx_attrib *at, uint32_t group,
+			 int64_t crank)
+{
+	return global_of(at, group, crank);
+}
+
+/* The process's own rank in group grp: -1 not a member, -2 conflicting. */
+static int64_t proc_crank(const struct proc *p, uint32_t grp)
+{
 	size_t i;
 
-	for (i = 0; i < p->ngroup; i++) {
-		const char *gs = hx_ev_str(ev, p->group[i]);
-
-		if ((g && g->str == p->group[i]) ||
-		    (tag && gs && *gs && strstr(tag, gs)))
-			return p->grank[i];
-	}
+	for (i = 0; p && grp != HX_NOSTR && i < p->ngroup; i++)
+		if (p->g[i].group == grp)
+			return p->g[i].crank;
 	return -1;
 }
 
-/* The rank the process has in the record's group, or its only rank. */
-static int64_t init_rank(const struct hx_attrib *at, const struct proc *p,
-			 const struct hx_rec *r)
-{
-	int64_t v;
-
-	if (!p)
-		return -1;
-	v = rank_in_group(at, p, r);
-	if (v >= 0 || v == -2)
-		return v;
-	return p->rank >= 0 ? p->rank : -1;
-}
-
+/*
+ * A record's global rank, sources in order: a rank directory below the
+ * input root; the process's global rank (comm-init lines of the world
+ * group) and the record's own rank mapped from its group's communicator
+ * rank, which must agree.  Sources that disagree give "ambiguous", never
+ * a guess.  A further source (a launcher's "[rankN]:" prefix) takes its
+ * place in this order as one more branch.
+ */
 static void resolve_rank(struct hx_attrib *at, const struct hx_rec *r,
 			 const struct hx_pathattr *pa, const struct proc *p,
 			 struct hx_attr *a)
 {
-	int64_t rec = r->kind == HX_K_LINK_ERROR
-			      ? -1 : field_num(at->ev, r, HX_F_LOCAL_RANK);
-	int64_t ini = init_rank(at, p, r);
+	int64_t crank = r->kind == HX_K_LINK_ERROR
+				? -1 : field_num(at->ev, r, HX_F_LOCAL_RANK);
+	uint32_t grp = crank >= 0 || p ? rec_group(at, r, p) : HX_NOSTR;
+	int64_t own = proc_crank(p, grp);
+	int64_t rec = global_of(at, grp, crank);
 
 	if (pa && pa->rank >= 0) {
 		a->rank = pa->rank;
 		a->rank_from = "path";
-	} else if (ini == -2 || (rec >= 0 && ini >= 0 && rec != ini)) {
+	} else if (own == -2 || (p && p->rank == -2) ||
+		   (crank >= 0 && own >= 0 && crank != own) ||
+		   (rec >= 0 && p && p->rank >= 0 && rec != p->rank) ||
+		   rec == -2) {
 		a->rank_from = "ambiguous";
 	} else if (rec >= 0) {
 		a->rank = rec;
 		a->rank_from = "record";
-	} else if (ini >= 0) {
-		a->rank = ini;
+	} else if (p && p->rank >= 0) {
+		a->rank = p->rank;
 		a->rank_from = "init";
-	} else if (p && p->rank == -2) {
-		a->rank_from = "ambiguous";
 	}
 }
 
@@ -511,7 +918,7 @@ void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 	a->rank = a->device = -1;
 	if (pa && pa->node[0])
 		a->node = pa->node;
-	pid = rec_pid(r, pa);
+	pid = a->pid = rec_pid(r, pa);
 	if (pid != at->last_pid) {
 		at->last_proc = proc_of(at, pa ? pa->node : "", pid);
 		at->last_pid = pid;

@@ -108,6 +108,7 @@ void hangdx_evidence_free(struct hangdx_evidence *ev)
 	hx_free(ev->ctx, ev->recs);
 	hx_free(ev->ctx, ev->fields);
 	hx_free(ev->ctx, ev->files);
+	hx_free(ev->ctx, ev->roots);
 	hx_free(ev->ctx, ev);
 }
 
@@ -527,6 +528,8 @@ int hangdx_evidence_merge(struct hangdx_evidence *dst,
 			continue;
 		dst->files[dst->nfile++] = fs;
 	}
+	for (i = 0; i < src->nroots && !err; i++)
+		err = hx_ev_add_root(dst, hx_ev_str(src, src->roots[i]));
 	if (dst->maxrec < dst->nrec)
 		dst->maxrec = dst->nrec;
 	merge_counts(&dst->c, &add);

@@ -270,6 +270,8 @@ struct hangdx_evidence {
 	size_t nfile, capfile;
 	struct hx_counts c;
 	bool limit_warned;
+	uint32_t *roots;            /* the paths the user gave (attrib.c) */
+	size_t nroots, caproots;
 };
 
 /* ---- evidence store (evidence.c) ---- */
@@ -323,9 +325,15 @@ struct hx_pathattr {
 	bool device_log;                /* under device-N/ or named device-* */
 };
 void hx_path_attr(const char *path, struct hx_pathattr *pa);
+/* Only what lies below the first skip bytes (the input root) counts. */
+void hx_path_attr_below(const char *path, size_t skip, struct hx_pathattr *pa);
+/* The inputs as given: directories above them name no rank. */
+int hx_ev_add_root(struct hangdx_evidence *ev, const char *path);
+size_t hx_ev_root_len(const struct hangdx_evidence *ev, uint32_t path);
 
 struct hx_attr {
 	int64_t rank, device;           /* -1 unknown */
+	int64_t pid;                    /* the process (file name, else line), -1 */
 	const char *node;               /* NULL unknown */
 	const char *rank_from, *device_from;  /* "path", "record", "init",
 						 "name", "ambiguous" or NULL */
@@ -335,6 +343,13 @@ int hx_attrib_build(const struct hangdx_evidence *ev, struct hx_attrib **out);
 void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 		   struct hx_attr *a);
 void hx_attrib_free(const struct hangdx_evidence *ev, struct hx_attrib *at);
+/* The global rank of communicator rank crank in group (HX_NOSTR: no group
+ * named): itself in a world group, else through the group's creation
+ * lines; -1 unknown, -2 claimed twice. */
+int64_t hx_attrib_global(const struct hx_attrib *at, uint32_t group,
+			 int64_t crank);
+/* The ranks of the job: the largest communicator seen (0 unknown). */
+int64_t hx_attrib_job_size(const struct hx_attrib *at);
 /* The path attributes of a record's vpath (NULL if no record has it). */
 const struct hx_pathattr *hx_attrib_vpath(const struct hx_attrib *at,
 					  uint32_t id);

@@ -1227,6 +1227,8 @@ static int add_path(struct job *j, struct hangdx_evidence *ev,
 
 	if (strcmp(path, "-") == 0)
 		return add_task(j, NULL, "-", NULL, 0, true);
+	if (hx_ev_add_root(ev, path) != HANGDX_OK)
+		return HANGDX_ENOMEM;
 	if (stat(path, &st) != 0) {
 		struct worker w = { .job = j, .ev = ev };
 
@@ -1472,6 +1474,8 @@ int hangdx_ingest_mem(struct hangdx_evidence *ev, const char *name,
 	ev->c.inputs++;
 	j.walking = true;
 	err = crew_start(&j, ev, &c, 1);
+	if (!err)
+		err = hx_ev_add_root(ev, name);
 	if (!err)
 		err = add_task(&j, NULL, name, data ? data : "", len, false);
 	return job_finish(&j, crew_finish(&j, ev, &c, err));

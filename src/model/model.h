@@ -41,6 +41,13 @@ enum hx_grant { HX_GRANT_FIFO, HX_GRANT_RANDOM };
 
 enum hx_loglevel { HX_LOG_DEBUG, HX_LOG_INFO, HX_LOG_WARNING, HX_LOG_ERROR };
 
+/* How the logs are laid out: rank-N/ascend/log/...; one directory per
+ * node (every process of the node in one ascend/log); every file in one
+ * directory. */
+enum hx_layout { HX_LAYOUT_RANK, HX_LAYOUT_NODE, HX_LAYOUT_FLAT };
+/* Names of the node directories: host-N, node-N, the node's IP. */
+enum hx_nodedir { HX_NODEDIR_HOST, HX_NODEDIR_NODE, HX_NODEDIR_IP };
+
 /* HCCL environment of one rank, with whether each value was set or default
  * (the env echo lines print "set by environment variable" or "by default"). */
 struct hx_env {
@@ -222,6 +229,11 @@ struct hangdx_scenario {
 	uint64_t tail_ns;             /* keep running after the first error */
 	uint64_t time_limit_ns;
 	enum hx_loglevel log_level;
+	/* what a real collection looks like (the logs only) */
+	enum hx_layout layout;
+	enum hx_nodedir node_dirs;
+	bool same_pids;               /* containers: every node has the same pids */
+	uint64_t start_spread_ns;     /* ranks start up to this much apart */
 
 	struct hx_env env;
 	struct hx_env_override *overrides;

@@ -948,10 +948,14 @@ static const char *const product_names[] = { "A3", "A2", "910", NULL };
 static const char *const grant_names[] = { "fifo", "random", NULL };
 static const char *const level_names[] = { "debug", "info", "warning",
 					   "error", NULL };
+static const char *const layout_names[] = { "rank", "node", "flat", NULL };
+static const char *const nodedir_names[] = { "host", "node", "ip", NULL };
 
 _Static_assert(sizeof(enum hx_product) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum hx_grant) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum hx_loglevel) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum hx_layout) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum hx_nodedir) == sizeof(int), "enum size");
 
 /* One scalar parameter of the scenario struct. */
 struct knob {
@@ -1009,6 +1013,10 @@ static const struct knob run_knobs[] = {
 	{ "tail", "tail", T_DUR(0), SC_OFF(tail_ns), 0 },
 	{ "time_limit", "time_limit", T_DUR(1), SC_OFF(time_limit_ns), 0 },
 	{ "log_level", "log_level", T_ENUM(level_names), SC_OFF(log_level), 0 },
+	{ "layout", "layout", T_ENUM(layout_names), SC_OFF(layout), 0 },
+	{ "node_dirs", "node_dirs", T_ENUM(nodedir_names), SC_OFF(node_dirs), 0 },
+	{ "same_pids", "same_pids", T_BOOL, SC_OFF(same_pids), 0 },
+	{ "start_spread", "start_spread", T_DUR(0), SC_OFF(start_spread_ns), 0 },
 };
 
 /* --set names of the hangdx.h examples: bare numbers in microseconds. */

@@ -131,13 +131,15 @@ static int device_init(struct hx_state *st, uint32_t r)
 {
 	const struct hangdx_scenario *sc = st->sc;
 	struct hx_device *d = &st->dev[r];
-	uint32_t i;
+	uint32_t i, pr;
 
 	d->rank = r;
 	d->node = r / sc->ranks_per_node;
 	d->device_id = r % sc->ranks_per_node;
-	d->host_pid = 100000 + r * 16 + 3;
-	d->dev_pid = 5000 + r * 8 + 7;
+	/* in containers every node numbers its processes alike */
+	pr = sc->same_pids ? r % sc->ranks_per_node : r;
+	d->host_pid = 100000 + pr * 16 + 3;
+	d->dev_pid = 5000 + pr * 8 + 7;
 	d->alive = true;
 	d->next_stream_id = FIRST_STREAM_ID;
 	d->next_notify_id = FIRST_NOTIFY_ID;

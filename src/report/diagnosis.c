@@ -72,9 +72,29 @@ static const char *verdict_name(int v)
 									 : _("NO HANG");
 }
 
+static bool rank_pseudo(const struct hangdx_diagnosis *d, int64_t r)
+{
+	return r >= 0 && (uint64_t)r < d->nranks && d->ranks[r].pseudo;
+}
+
+/* A rank for the headline: its number, or "?" and where from. */
+static const char *rank_num(const struct hangdx_diagnosis *d, int64_t r,
+			    char *buf, size_t n)
+{
+	char where[128];
+
+	if (rank_pseudo(d, r)) {
+		hx_rank_where(d, r, where, sizeof where);
+		snprintf(buf, n, _("? (%s)"), where);
+	} else {
+		snprintf(buf, n, "%lld", (long long)r);
+	}
+	return buf;
+}
+
 static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 {
-	char ts[32] = "-";
+	char ts[32] = "-", rb[160], fb[160], line[400];
 
 	fprintf(o->fp, "%shangdx: %s%s%s — %s%s\n\n", col(o, C_BOLD),
 		col(o, d->verdict == HANGDX_V_NO_HANG ? "" : C_RED),
@@ -84,9 +104,22 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 	wrap(o->fp, d->summary, 2, 0, 78);
 	if (d->first_ts != HX_NONE)
 		hx_format_ts(d->first_ts, ts);
-	fprintf(o->fp, _("\n  root cause rank: %d    first failing rank: %d%s%s%s\n"),
-		d->root_rank, d->first_rank, d->first_rank >= 0 ? " (" : "",
-		d->first_rank >= 0 ? ts : "", d->first_rank >= 0 ? ")" : "");
+	rank_num(d, d->root_rank, rb, sizeof rb);
+	rank_num(d, d->first_rank, fb, sizeof fb);
+	if (!rank_pseudo(d, d->root_rank) && !rank_pseudo(d, d->first_rank)) {
+		fprintf(o->fp, _("\n  root cause rank: %s    first failing rank: %s%s%s%s\n"),
+			rb, fb, d->first_rank >= 0 ? " (" : "",
+			d->first_rank >= 0 ? ts : "", d->first_rank >= 0 ? ")" : "");
+		return;
+	}
+	/* "rank ?" names where it comes from: one line each, wrapped */
+	fputc('\n', o->fp);
+	snprintf(line, sizeof line, _("root cause rank: %s"), rb);
+	wrap(o->fp, line, 2, 4, 78);
+	snprintf(line, sizeof line, _("first failing rank: %s%s%s%s"), fb,
+		 d->first_rank >= 0 ? " (" : "", d->first_rank >= 0 ? ts : "",
+		 d->first_rank >= 0 ? ")" : "");
+	wrap(o->fp, line, 2, 4, 78);
 }
 
 /* The chain is a cycle: a deadlock, proven or inferred. */
@@ -156,7 +189,10 @@ static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
 		fprintf(o->fp, _("  %5u rank%s  "), gr->nranks, gr->nranks == 1 ? " " : "s");
 		put_clean(o->fp, gr->state);
 		fputs(_(": "), o->fp);
-		hx_rank_ranges(o->fp, gr->ranks, gr->nranks, 12, ",", "-");
+		if (gr->nranks && rank_pseudo(d, gr->ranks[0]))
+			fputc('?', o->fp);      /* its state says where from */
+		else
+			hx_rank_ranges(o->fp, gr->ranks, gr->nranks, 12, ",", "-");
 		fputc('\n', o->fp);
 	}
 }
@@ -292,9 +328,15 @@ static void json_ranks(const struct hangdx_diagnosis *d, FILE *fp)
 			hx_format_ts(ri->first_err_ts, ts);
 			fprintf(fp, ", \"first_error\": \"%s\"", ts);
 		}
-		if (ri->pseudo_pid >= 0)
+		if (ri->pseudo) {
 			fprintf(fp, ", \"rank_known\": false, \"pid\": %lld",
 				(long long)ri->pseudo_pid);
+			if (ri->pseudo_where) {
+				fprintf(fp, ", \"%s\": ", ri->pseudo_pid >= 0
+					? "node" : "file");
+				jstr(fp, ri->pseudo_where);
+			}
+		}
 		if (ri->wait_peer >= 0)
 			fprintf(fp, ", \"waits_for_rank\": %lld", (long long)ri->wait_peer);
 		if (ri->index >= 0)

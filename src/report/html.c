@@ -244,10 +244,12 @@ static void cite_link(const struct page *pg, uint32_t rec)
 static void put_rank(FILE *fp, const struct hangdx_diagnosis *d, int64_t r)
 {
 	const struct hx_rankinfo *ri = rinfo(d, r);
+	char label[160];
 
-	if (ri && ri->pseudo_pid >= 0)
-		fprintf(fp, _("process %lld (rank unknown)"), (long long)ri->pseudo_pid);
-	else if (r >= 0)
+	if (ri && ri->pseudo) {
+		hx_rank_label(d, r, label, sizeof label);
+		hx_html_escape(fp, label);
+	} else if (r >= 0)
 		fprintf(fp, _("rank %lld"), (long long)r);
 	else
 		fputs(_("rank unknown"), fp);

@@ -474,8 +474,10 @@ static void point_title(FILE *fp, const struct tl *t, uint32_t r,
 /* "rank 3" or, for a process whose rank the logs do not give, "pid N". */
 static void rank_name(FILE *fp, const struct hx_rankinfo *ri)
 {
-	if (ri->pseudo_pid >= 0)
-		fprintf(fp, _("pid %lld"), (long long)ri->pseudo_pid);
+	if (ri->pseudo && ri->pseudo_pid >= 0)
+		fprintf(fp, _("rank ? pid %lld"), (long long)ri->pseudo_pid);
+	else if (ri->pseudo)
+		fputs(_("rank ?"), fp);
 	else
 		fprintf(fp, "rank %d", ri->rank);
 }

@@ -1436,13 +1436,26 @@ int hangdx_simulate(struct hangdx_ctx *ctx, const struct hangdx_scenario *sc,
 		    const struct hangdx_sim_opts *opts,
 		    struct hangdx_sim_summary *sum)
 {
-	struct hangdx_sim_opts none = { NULL, 0, 0, 0 };
+	struct hangdx_sim_opts none = { NULL, 0, 0, 0 }, o;
 	struct sim *s;
-	char tmp[4096];
+	char tmp[4096], dir[4096];
 	int err;
 
 	if (!opts)
 		opts = &none;
+	if (opts->outdir) {     /* "DIR/" names DIR, not a place inside it */
+		size_t n = strlen(opts->outdir);
+
+		while (n > 1 && opts->outdir[n - 1] == '/')
+			n--;
+		if (n >= sizeof dir)
+			return HANGDX_EINVAL;
+		memcpy(dir, opts->outdir, n);
+		dir[n] = '\0';
+		o = *opts;
+		o.outdir = dir;
+		opts = &o;
+	}
 	s = hx_calloc(ctx, 1, sizeof *s);
 	if (!s)
 		return HANGDX_ENOMEM;

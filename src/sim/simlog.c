@@ -83,6 +83,8 @@ struct sl_rank {
 	uint32_t serial;    /* RUNTIME device-error serial number */
 	uint32_t tsch_seq;  /* TSCH line sequence number */
 	uint32_t aicpu_serial;
+	uint64_t early_us;  /* started this long before the last rank */
+	bool init_done;     /* the first communicator is created */
 };
 
 /* ---- tables: HCCL spellings of the model's enums ---- */
@@ -368,8 +370,12 @@ static void vsay(struct sl_rank *r, enum sl_who w, int lv, bool run,
 	len = line_end(line, len, n);
 	if (dbg)
 		put(r, file, line, len);
-	if (run)
+	if (run && r->in->sc->layout == HX_LAYOUT_FLAT) {
+		if (!dbg)       /* one plog per process: the run lines too */
+			put(r, F_PLOG, line, len);
+	} else if (run) {
 		put(r, F_RUN, line, len);
+	}
 }
 
 /* A prefixed line in the debug log of its side, if the level allows. */
@@ -587,6 +593,7 @@ static void on_comm_init(struct sl_rank *r, const struct hx_logrec *rec)
 {
 	const struct hx_comm *c = comm_of(r, rec->comm);
 	uint32_t pid = tid(r, T_MAIN);
+	uint64_t wait_us = 3 * SL_GAP_US;
 	char root_ip[24];
 
 	if (!c)
@@ -598,10 +605,19 @@ static void on_comm_init(struct sl_rank *r, const struct hx_logrec *rec)
 	sayrun(r, W_HCCL, "[op_base.cc:1292] [%u]Entry-HcclCommInitRootInfoInner:ranks[%u], rank[%u], rootinfo: host ip[%s] port[60000] nicDeploy[1] identifier[%s], deviceLogicId[%u]",
 	       pid, c->nmembers, (uint32_t)my_crank(r, rec->comm), root_ip,
 	       c->identifier, r->dev->device_id);
+	/* the first creation waits in its barrier for the last rank */
+	if (!r->init_done) {
+		r->rec_us += r->early_us;
+		wait_us += r->early_us;
+		r->init_done = true;
+	}
 	sayrun(r, W_HCCL, "[hccl_comm.cc:129] [%u]hcclCommInitInfo:commId[hccl-%u-%d-%" PRIu64 "-%s], rank[%u], totalRanks[%u], serverId[%s], deviceType[4],logicDevId[%u], identifier[%s]",
 	       pid, r->dev->host_pid, rec->comm, r->rec_us / 1000000, c->name,
 	       (uint32_t)my_crank(r, rec->comm), c->nmembers, r->ip,
 	       r->dev->device_id, c->identifier);
+	sayrun(r, W_HCCL, "[op_base.cc:489][%u][HCCL_TRACE]HcclCommInitRootInfo success,take time [%" PRIu64 "]us, rankNum[%u], rank[%u],rootInfo identifier[%s], server[%s], logicDevId[%u]",
+	       pid, wait_us, c->nmembers, (uint32_t)my_crank(r, rec->comm),
+	       c->identifier, r->ip, r->dev->device_id);
 }
 
 static const char *entry_name(uint8_t coll)
@@ -1249,6 +1265,13 @@ static int check_input(struct hangdx_ctx *ctx, const struct hx_simlog_input *in)
 		if (err)
 			return err;
 	}
+	if (in->sc->layout == HX_LAYOUT_FLAT && in->sc->same_pids &&
+	    in->sc->ranks_per_node < in->st->nranks) {
+		hx_diag(ctx, HANGDX_ERROR, "simlog", 0, 0,
+			"layout flat cannot hold pids reused across nodes: "
+			"their file names would collide");
+		return HANGDX_EINVAL;
+	}
 	return HANGDX_OK;
 }
 
@@ -1273,6 +1296,30 @@ static int bucket(struct sl_writer *w)
 	return HANGDX_OK;
 }
 
+/* How long before the last rank this rank started (start_spread): a
+ * spread of offsets drawn from the seed, one rank the latest of all. */
+static uint64_t early_us(const struct hx_simlog_input *in, uint32_t rank)
+{
+	const struct hangdx_scenario *sc = in->sc;
+	uint64_t spread = sc->start_spread_ns / 1000, x;
+
+	if (!spread || !in->st->nranks || rank == sc->seed % in->st->nranks)
+		return 0;
+	x = (sc->seed + 1) * 0x9e3779b97f4a7c15ULL ^ (rank + 1) * 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 31;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 29;
+	return spread - spread * (x % 1001) / 1000;
+}
+
+static uint64_t early_start(const struct hx_simlog_input *in, uint32_t rank,
+			    uint64_t us)
+{
+	uint64_t e = early_us(in, rank);
+
+	return us > e ? us - e : 0;
+}
+
 /* Process start: the rank's PROC_START, else its first record. */
 static uint64_t start_us(const struct sl_writer *w, uint32_t rank)
 {
@@ -1282,9 +1329,11 @@ static uint64_t start_us(const struct sl_writer *w, uint32_t rank)
 		const struct hx_logrec *rec = &w->in->recs[w->idx[i]];
 
 		if (rec->kind == HX_LR_PROC_START)
-			return wall_us(w->in, rank, rec->t_ns);
+			return early_start(w->in, rank,
+					   wall_us(w->in, rank, rec->t_ns));
 	}
-	return wall_us(w->in, rank, lo < hi ? w->in->recs[w->idx[lo]].t_ns : 0);
+	return early_start(w->in, rank, wall_us(w->in, rank, lo < hi
+				? w->in->recs[w->idx[lo]].t_ns : 0));
 }
 
 static void rank_init(const struct sl_writer *w, struct sl_rank *r,
@@ -1299,6 +1348,7 @@ static void rank_init(const struct sl_writer *w, struct sl_rank *r,
 	r->level = lv < LV_DEBUG || lv > LV_ERROR ? LV_INFO : lv;
 	r->ts_sec = INT64_MIN;
 	r->tsch_seq = 1000;
+	r->early_us = early_us(w->in, rank);
 	node_ip(r->dev->node, r->ip, sizeof r->ip);
 }
 
@@ -1330,22 +1380,45 @@ static int open_one(struct sl_writer *w, struct sl_file *f, char *vbuf,
 	return err;
 }
 
+/* The directory above ascend/log: rank-N/, or the node's directory. */
+static int top_dir(const struct sl_writer *w, const struct sl_rank *r,
+		   char *buf, size_t n)
+{
+	const struct hangdx_scenario *sc = w->in->sc;
+	char ip[24];
+
+	if (sc->layout == HX_LAYOUT_RANK)
+		return fmt_path(buf, n, "%s/rank-%u", w->dir, r->rank);
+	if (sc->node_dirs == HX_NODEDIR_IP) {
+		node_ip(r->dev->node, ip, sizeof ip);
+		return fmt_path(buf, n, "%s/%s", w->dir, ip);
+	}
+	return fmt_path(buf, n, "%s/%s-%u", w->dir,
+			sc->node_dirs == HX_NODEDIR_NODE ? "node" : "host",
+			r->dev->node);
+}
+
 static int rank_dirs(const struct sl_writer *w, const struct sl_rank *r,
 		     char dirs[F_COUNT][4096])
 {
-	const char *d = w->dir;
-	uint32_t k = r->rank;
-	int err;
+	char top[4000];
+	int err, i;
 
-	err = fmt_path(dirs[F_PLOG], 4096, "%s/rank-%u/ascend/log/debug/plog",
-		       d, k);
+	if (w->in->sc->layout == HX_LAYOUT_FLAT) {
+		for (i = 0, err = 0; i < F_COUNT && !err; i++)
+			err = fmt_path(dirs[i], 4096, "%s/logs", w->dir);
+		return err;
+	}
+	err = top_dir(w, r, top, sizeof top);
+	if (!err)
+		err = fmt_path(dirs[F_PLOG], 4096, "%s/ascend/log/debug/plog",
+			       top);
 	if (!err)
 		err = fmt_path(dirs[F_DEV], 4096,
-			       "%s/rank-%u/ascend/log/debug/device-%u", d, k,
+			       "%s/ascend/log/debug/device-%u", top,
 			       r->dev->device_id);
 	if (!err)
-		err = fmt_path(dirs[F_RUN], 4096,
-			       "%s/rank-%u/ascend/log/run/plog", d, k);
+		err = fmt_path(dirs[F_RUN], 4096, "%s/ascend/log/run/plog", top);
 	return err;
 }
 
@@ -1364,6 +1437,8 @@ static int open_files(struct sl_writer *w, struct sl_rank *r, uint64_t start)
 	if (err)
 		return err;
 	for (i = 0; i < F_COUNT; i++) {
+		if (i == F_RUN && w->in->sc->layout == HX_LAYOUT_FLAT)
+			continue;       /* its lines are in the plog */
 		err = open_one(w, &r->f[i], w->vbuf + (size_t)i * SL_VBUF,
 			       dirs[i], names[i]);
 		if (err)
@@ -1373,7 +1448,8 @@ static int open_files(struct sl_writer *w, struct sl_rank *r, uint64_t start)
 
 out_abort_opened:
 	while (i-- > 0)
-		hx_outfile_abort(w->ctx, &r->f[i].o);
+		if (r->f[i].o.fp)
+			hx_outfile_abort(w->ctx, &r->f[i].o);
 	return err;
 }
 
@@ -1383,6 +1459,8 @@ static int commit_files(struct sl_writer *w, struct sl_rank *r)
 	int i, err = HANGDX_OK;
 
 	for (i = 0; i < F_COUNT; i++) {
+		if (i == F_RUN && w->in->sc->layout == HX_LAYOUT_FLAT)
+			continue;
 		if (err)
 			hx_outfile_abort(w->ctx, &r->f[i].o);
 		else
@@ -1396,6 +1474,9 @@ static void begin_rec(struct sl_rank *r, const struct hx_logrec *rec)
 	int i;
 
 	r->rec_us = wall_us(r->in, r->rank, rec->t_ns);
+	if (rec->kind == HX_LR_PROC_START ||
+	    (rec->kind == HX_LR_COMM_INIT && !r->init_done))
+		r->rec_us = early_start(r->in, r->rank, r->rec_us);
 	for (i = 0; i < F_COUNT; i++)
 		r->f[i].k = 0;
 }

@@ -88,8 +88,11 @@ tk=[(c['node']['kind'], c['node'].get('stream_id'), c['node'].get('task_id')) fo
 dk=[(h['kind'], h.get('stream_id'), h.get('task_id')) for h in d['chain']]
 assert tk and tk == dk and d['proven'], (tk, dk)"
 
-# the matrix: simulate -> diagnose recovers the truth
+# the matrix: simulate -> diagnose recovers the truth, on rank-N/ and on
+# the layouts of real collections (node, flat, reused pids, late starts)
 python3 tests/matrix.py "$HANGDX" "$T/matrix" > "$T/matrix.tap" 2>&1
-t_ok "matrix: at least 50 scenarios" sh -c "test \$(grep -c '^ok\|^not ok' $T/matrix.tap) -ge 50"
+t_ok "matrix: at least 60 scenarios" sh -c "test \$(grep '^ok\|^not ok' $T/matrix.tap | grep -vc @) -ge 60"
+t_ok "matrix: every scenario at layout node" sh -c "test \$(grep -c '@node\$' $T/matrix.tap) -eq \$(grep '^ok\|^not ok' $T/matrix.tap | grep -vc @)"
+t_ok "matrix: a share at flat and with reused pids, late starts" sh -c "test \$(grep -c '@flat\$' $T/matrix.tap) -ge 20 && test \$(grep -c '@ip-pids-late\$' $T/matrix.tap) -ge 20"
 t_ok "matrix: every scenario's truth recovered" sh -c "! grep -A4 '^not ok' $T/matrix.tap | grep ."
 t_done

@@ -464,6 +464,39 @@ static void test_path_nodes(void **state)
 	}
 }
 
+/* A rank from the path: only below the input root (its first skip
+ * bytes), only as a whole name. */
+static void test_path_ranks(void **state)
+{
+	static const struct { const char *path, *root; int64_t rank, pid; } cases[] = {
+		{ "/tmp/exp_rank64/host-1/plog-5_1.log", "/tmp/exp_rank64", -1, 5 },
+		{ "/tmp/exp_rank64/rank-3/plog-5_1.log", "/tmp/exp_rank64", 3, 5 },
+		{ "bundle-rank7.tar.gz!/host-0/plog-1_2.log", "bundle-rank7.tar.gz", -1, 1 },
+		{ "rank7.tar.gz!/x/plog-1_2.log", "rank7.tar.gz", -1, 1 },
+		{ "d/rank7.tar.gz!/x/plog-1_2.log", "d", 7, 1 },
+		{ "d/worker-rank-3/plog-1_2.log", "d", -1, 1 },
+		{ "d/rank_12/plog-1_2.log", "d", 12, 1 },
+		{ "d/Rank4/plog-1_2.log", "d", 4, 1 },
+		{ "d/logs/rank-5.log", "d", 5, -1 },
+		{ "d/rank-5x/plog-1_2.log", "d", -1, 1 },
+		{ "/x/rank-3/plog-9_1.log", "/x/rank-3/plog-9_1.log", -1, 9 },
+		{ "st/job-proc-rank-2-device-2.txt", "st", 2, -1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct hx_pathattr pa;
+
+		hx_path_attr_below(cases[i].path, strlen(cases[i].root), &pa);
+		if (pa.rank != cases[i].rank || pa.pid != cases[i].pid)
+			fail_msg("%s under %s: rank %lld pid %lld, want %lld %lld",
+				 cases[i].path, cases[i].root, (long long)pa.rank,
+				 (long long)pa.pid, (long long)cases[i].rank,
+				 (long long)cases[i].pid);
+	}
+}
+
 static void test_two_threads(void **state)
 {
 	char dir[] = "/tmp/hx-reader-XXXXXX", p[512];
@@ -515,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_nul_binary_empty),
 		cmocka_unit_test(test_directory_loop),
 		cmocka_unit_test(test_path_nodes),
+		cmocka_unit_test(test_path_ranks),
 		cmocka_unit_test(test_two_threads),
 	};
 

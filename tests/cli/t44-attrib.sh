@@ -1,0 +1,144 @@
+#!/bin/sh
+# t44-attrib.sh - who wrote each line, on the layouts real collections
+# have: communicator ranks of sub-communicators mapped to global ranks,
+# no rank read from directories above the input or from inside a longer
+# name, processes keyed by (node, pid), unattributed evidence kept as a
+# "rank ?" of its own, clock skew from the init exit line.
+. tests/cli/lib.sh
+
+# json KEY FILE: the value of a top-level number or string key
+jv() {
+	python3 -c "import json,sys; print(json.load(open(sys.argv[2]))[sys.argv[1]])" "$1" "$2"
+}
+
+cat > "$T/tp.yaml" <<'YAML'
+name: tp-death
+cluster: {ranks: 4, ranks_per_node: 2}
+communicators: [{name: world}, {name: tpa, ranks: [0, 1]}, {name: tpb, ranks: [2, 3]}]
+program:
+  - repeat:
+      count: 20
+      steps:
+        - aicore: {stream: compute, name: MatMulV2, duration: 50ms}
+        - event_record: {stream: compute, event: g}
+        - event_wait: {stream: comm, event: g}
+        - allreduce: {stream: comm, comm: tpa, bytes: 8MiB, dtype: bf16, ranks: [0, 1]}
+        - allreduce: {stream: comm, comm: tpb, bytes: 8MiB, dtype: bf16, ranks: [2, 3]}
+        - allreduce: {stream: comm, comm: world, bytes: 64MiB, dtype: bf16}
+        - host_sync: {stream: comm}
+  - host_sync: all
+faults: [{rank_death: {rank: 3, at: 500ms}}]
+YAML
+
+# sub-communicators, no rank in the path: comm ranks are not global ranks
+$HANGDX simulate -q -o "$T/tp" "$T/tp.yaml" > /dev/null 2>&1
+mkdir "$T/tph"
+for i in 0 1 2 3; do cp -r "$T/tp/rank-$i" "$T/tph/host-$i"; done
+$HANGDX diagnose --json "$T/tp" > "$T/tp.json" 2>/dev/null
+$HANGDX diagnose --json "$T/tph" > "$T/tph.json" 2>/dev/null
+t_ok "tp-death, rank-N/: first failing rank 2" test "$(jv first_failing_rank "$T/tp.json")" = 2
+t_ok "tp-death, host-N/: first failing rank 2" test "$(jv first_failing_rank "$T/tph.json")" = 2
+t_ok "tp-death, host-N/: 4 ranks, no invented one" python3 -c "
+import json; d=json.load(open('$T/tph.json')); assert len(d['ranks'])==4, [r['rank'] for r in d['ranks']]"
+$HANGDX parse --json "$T/tph/host-2" > "$T/tph2.jsonl" 2>/dev/null
+t_ok "tp-death, host-N/: every record of rank 2's files is rank 2" python3 -c "
+import json
+bad=[(r['kind'],r.get('rank')) for r in map(json.loads,open('$T/tph2.jsonl')) if r.get('type','record')=='record' and 'line' in r and r.get('rank')!=2]
+assert not bad, bad[:5]"
+
+# the dead rank's logs missing: it is still a rank of the job (the world
+# communicator's size), no peer is a communicator rank read as global
+mkdir "$T/tpm"
+for i in 0 1 2; do cp -r "$T/tp/rank-$i" "$T/tpm/host-$i"; done
+$HANGDX diagnose --json "$T/tpm" > "$T/tpm.json" 2>/dev/null
+t_ok "tp-death, host-N/, rank 3's logs missing: root 3 (no logs), first failing 2" python3 -c "
+import json; d=json.load(open('$T/tpm.json'))
+assert (d['root_rank'], d['first_failing_rank'], len(d['ranks'])) == (3, 2, 4), (d['root_rank'], d['first_failing_rank'], len(d['ranks']))
+assert d['ranks'][3]['state'] == 'no logs', d['ranks'][3]"
+
+# a rank-like directory above the input names no rank
+mkdir -p "$T/exp_rank64"
+for i in 0 1 2 3; do cp -r "$T/tp/rank-$i" "$T/exp_rank64/host-$i"; done
+$HANGDX diagnose --json "$T/exp_rank64" > "$T/e64.json" 2>/dev/null
+t_ok "input root exp_rank64/: 4 ranks, first failing rank 2" python3 -c "
+import json; d=json.load(open('$T/e64.json'))
+assert len(d['ranks'])==4 and d['first_failing_rank']==2, (len(d['ranks']), d['first_failing_rank'])"
+tar -C "$T/tph" -czf "$T/bundle-rank7.tar.gz" host-0 host-1 host-2 host-3
+$HANGDX diagnose --json "$T/bundle-rank7.tar.gz" > "$T/b7.json" 2>/dev/null
+t_ok "archive bundle-rank7.tar.gz: not all on rank 7" python3 -c "
+import json; d=json.load(open('$T/b7.json'))
+assert len(d['ranks'])==4 and d['first_failing_rank']==2, (len(d['ranks']), d['first_failing_rank'])"
+
+# every layout, containers that reuse pids on every node, ranks that
+# start late: the answer of rank-N/
+same() {
+	python3 -c "
+import json,sys
+a,b=(json.load(open(f)) for f in sys.argv[1:3])
+k=('category','root_rank','first_failing_rank')
+assert [a[x] for x in k]==[b[x] for x in k], ([a[x] for x in k],[b[x] for x in k])
+assert len(a['ranks'])==len(b['ranks']), (len(a['ranks']),len(b['ranks']))" "$1" "$2"
+}
+for v in "layout=node" "layout=node node_dirs=ip" "layout=node node_dirs=node same_pids=true" \
+	 "layout=flat" "layout=node same_pids=true start_spread=5s"; do
+	n=$(echo "$v" | tr ' =' '_-')
+	sets=$(for kv in $v; do printf ' --set %s' "$kv"; done)
+	$HANGDX simulate -q $sets -o "$T/$n" "$T/tp.yaml" > /dev/null 2>&1
+	$HANGDX diagnose --json "$T/$n" > "$T/$n.json" 2>/dev/null
+	t_ok "tp-death, $v: the answer of rank-N/" same "$T/tp.json" "$T/$n.json"
+done
+t_ok "layout node: one ascend/log per node, no rank in any path" sh -c "
+test -d $T/layout-node/host-1/ascend/log/debug/device-1 && ! find $T/layout-node | grep -q rank"
+t_ok "layout node, node_dirs=ip: the node's address names its directory" test -d "$T/layout-node_node_dirs-ip/127.10.0.2/ascend/log"
+t_ok "layout flat: every log in one directory" sh -c "test \$(find $T/layout-flat -type d | wc -l) -eq 2"
+t_ok "same_pids: both nodes hold the same pids" sh -c "
+test \"\$(ls $T/layout-node_node_dirs-node_same_pids-true/node-0/ascend/log/debug/plog)\" = \"\$(ls $T/layout-node_node_dirs-node_same_pids-true/node-1/ascend/log/debug/plog)\""
+t_ok "start_spread: the init exit lines are written" grep -q "HcclCommInitRootInfo success,take time" -r "$T/layout-node_same_pids-true_start_spread-5s"
+t_ok "start_spread: a late start is no clock skew" python3 -c "
+import json; d=json.load(open('$T/layout-node_same_pids-true_start_spread-5s.json'))
+assert all(r['clock_skew_s']==0 for r in d['ranks']), [r['clock_skew_s'] for r in d['ranks']]"
+# a skewed clock among late starters: found from the exit lines, the same
+# whatever the order the files are read in
+sed 's/^faults: \[/faults: [{clock_skew: {rank: 1, offset: 4s}}, /' "$T/tp.yaml" > "$T/tpskew.yaml"
+$HANGDX simulate -q --layout node --set start_spread=5s -o "$T/tpskew" "$T/tpskew.yaml" > /dev/null 2>&1
+$HANGDX diagnose --json --threads 1 "$T/tpskew" > "$T/sk1.json" 2>/dev/null
+$HANGDX diagnose --json --threads 2 "$T/tpskew" > "$T/sk2.json" 2>/dev/null
+t_ok "clock skew of 4 s among ranks starting 5 s apart: rank 1 alone, +4 s" python3 -c "
+import json; d=json.load(open('$T/sk1.json'))
+assert [round(r['clock_skew_s'],1) for r in d['ranks']]==[0,4,0,0], [r['clock_skew_s'] for r in d['ranks']]
+assert d['first_failing_rank']==2, d['first_failing_rank']"
+t_ok "clock offsets: one thread or two, the same diagnosis" cmp "$T/sk1.json" "$T/sk2.json"
+t_exit 2 "layout flat with same_pids: refused (file names would collide)" \
+	$HANGDX simulate -q --layout flat --set same_pids=true -o "$T/fs" "$T/tp.yaml"
+
+# containers: node 1's processes have node 0's pids, and node 1's init
+# lines are lost; node 1's evidence must not take node 0's ranks
+$HANGDX simulate -q --preset rank-death --layout node --set same_pids=true \
+	--set ranks_per_node=2 -o "$T/sp" > /dev/null 2>&1
+rm -rf "$T/sp/host-1/ascend/log/run"
+sed -i '/CommInit\|SetupAgent/d' "$T"/sp/host-1/ascend/log/debug/plog/*.log
+$HANGDX diagnose --json "$T/sp" > "$T/sp.json" 2>/dev/null
+t_ok "same pids on two nodes, node 1's init lines lost: first failing rank 3, 4 ranks" python3 -c "
+import json; d=json.load(open('$T/sp.json'))
+assert d['first_failing_rank']==3 and len(d['ranks'])==4, (d['first_failing_rank'], len(d['ranks']))
+assert '/host-1/' in d['first_failure']['evidence'], d['first_failure']"
+
+# evidence without a rank stays evidence: a device log of two nodes with
+# no pid in its name is two "rank ?", not one phantom rank
+mkdir -p "$T/dv/host-0" "$T/dv/host-1"
+cp "$T"/tph/host-0/ascend/log/debug/device-0/*.log "$T/dv/host-0/device.log"
+cp "$T"/tph/host-2/ascend/log/debug/device-0/*.log "$T/dv/host-1/device.log"
+$HANGDX diagnose --json "$T/dv" > "$T/dv.json" 2>/dev/null
+$HANGDX diagnose "$T/dv" > "$T/dv.txt" 2>/dev/null
+t_ok "TSCH(-1,null) of two nodes: two ranks of unknown rank, one per file" python3 -c "
+import json; d=json.load(open('$T/dv.json'))
+u=[r for r in d['ranks'] if r.get('rank_known') is False]
+assert len(u)==2 and {r['file'].split('/')[-2] for r in u}=={'host-0','host-1'}, d['ranks']"
+t_ok "rank ?: never shown as a rank number" sh -c "grep 'rank unknown' $T/dv.txt | grep -q ': ?\$' && ! grep 'rank unknown' $T/dv.txt | grep -q ': [0-9]'"
+
+# simulate -o DIR/ (a trailing slash)
+t_exit 1 "simulate -o DIR/: written" $HANGDX simulate -q -o "$T/slash/" "$T/tp.yaml"
+t_ok "simulate -o DIR/: the logs are in DIR" test -d "$T/slash/rank-0/ascend/log"
+t_ok "simulate -o DIR/: no temporary directory left" sh -c "! ls -a $T/slash | grep -q tmp"
+
+t_done
