@@ -57,6 +57,7 @@ static void rb_source(struct hx_reader *r, struct hx_recb *b, int kind)
 	b->rec.line = r->line;
 	b->rec.off = r->off;
 	b->rec.sub = r->sub++;
+	hx_env_stamp(r, b);
 }
 
 /* A record from a prefixed line, or (p NULL) from a continuation line
