@@ -556,6 +556,7 @@ struct hx_reader {
 	size_t njoin;
 	uint64_t join_line, join_off;
 	unsigned join_parts;
+	size_t join_last;           /* length of the last piece */
 	int join_how;
 	bool scratch;               /* the line is not in the read buffer */
 	const char *cur;            /* the line being handled, whole */

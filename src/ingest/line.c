@@ -841,7 +841,7 @@ static bool host_name(const char *s, size_t n)
 	}
 	for (i = 0; i < n; i++)
 		digits += is_digit((unsigned char)s[i]);
-	return digits > 0 && is_alnum((unsigned char)s[0]);
+	return digits > 0 && digits < n && is_alnum((unsigned char)s[0]);
 }
 
 static bool log_level_word(const char *s, size_t n)

@@ -720,8 +720,12 @@ static void join_put(struct hx_reader *r, const char *s, size_t n, int how)
 		r->join_off = r->off;
 		r->join_parts = 0;
 	}
-	if (how == J_DEVICE && r->njoin && n && s[0] != '[')
+	/* a hand wrap replaced a space; a fold at the terminal's width
+	 * (a piece of exactly HX_WRAP_COLS) cut anywhere */
+	if (how == J_DEVICE && r->njoin && n && s[0] != '[' &&
+	    r->join_last != HX_WRAP_COLS)
 		r->join[r->njoin++] = ' ';
+	r->join_last = n;
 	memcpy(r->join + r->njoin, s, n);
 	r->njoin += n;
 	r->join_parts++;
