@@ -237,23 +237,40 @@ static int bare_level(const char *s, size_t n, size_t *end)
 	return HX_LV_NONE;
 }
 
-/* "[LEVEL]" at s; returns the level and sets *end past ']'. */
+/* "LEVEL]" at s, lvl's name: its length with the ']', or 0. */
+static size_t level_is(const char *s, size_t n, int lvl)
+{
+	static const unsigned char len[HX_LV_COUNT] = { 0, 5, 7, 4, 5, 5, 5, 8 };
+	size_t m = len[lvl];
+
+	return n > m && s[m] == ']' && memcmp(s, lvl_names[lvl], m) == 0
+		       ? m + 1 : 0;
+}
+
+/* "[LEVEL]" at s; returns the level and sets *end past ']'.  One
+ * comparison by the first letter: every line comes here. */
 static int parse_level(const char *s, size_t n, size_t *end)
 {
-	int i;
+	static const signed char first[26] = {
+		['C' - 'A'] = HX_LV_CRITICAL, ['D' - 'A'] = HX_LV_DEBUG,
+		['E' - 'A'] = HX_LV_ERROR, ['I' - 'A'] = HX_LV_INFO,
+		['T' - 'A'] = HX_LV_TRACE, ['W' - 'A'] = HX_LV_WARNING,
+	};
+	size_t m;
+	int lv;
 
 	if (n >= 5 && s[0] >= 'C' && s[0] <= 'W')
 		return bare_level(s, n, end);
-	if (n < 5 || s[0] != '[')
+	if (n < 5 || s[0] != '[' || s[1] < 'A' || s[1] > 'Z')
 		return HX_LV_NONE;
-	for (i = 1; i < HX_LV_COUNT; i++) {
-		size_t m = strlen(lvl_names[i]);
-
-		if (n >= m + 2 && memcmp(s + 1, lvl_names[i], m) == 0 &&
-		    s[m + 1] == ']') {
-			*end = m + 2;
-			return i;
-		}
+	lv = first[s[1] - 'A'];
+	if (lv == HX_LV_NONE)
+		return HX_LV_NONE;
+	if ((m = level_is(s + 1, n - 1, lv)) != 0 ||
+	    (lv == HX_LV_ERROR &&
+	     (m = level_is(s + 1, n - 1, lv = HX_LV_EVENT)) != 0)) {
+		*end = m + 1;
+		return lv;
 	}
 	if (n >= 6 && memcmp(s, "[WARN]", 6) == 0) {
 		*end = 6;
@@ -1004,15 +1021,23 @@ size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 	size_t i = 0, k, end;
 	int round;
 
-	memset(e, 0, sizeof *e);
+	e->skip = 0;
+	e->forms = 0;
 	e->rank = -1;
 	e->pid = HX_NONE;
+	e->workerlen = e->nodelen = e->gpathlen = 0;
+	e->level = HX_LV_NONE;
 	if (n < 3)
 		return 0;
-	/* a plog line: nothing around it */
-	if (s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z' &&
-	    parse_level(s, n, &end) != HX_LV_NONE)
-		return 0;
+	/* a plog line, "[DEBUG] ...": nothing around it */
+	if (s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z') {
+		for (end = 2; end < n && end < 10 && s[end] >= 'A' &&
+			      s[end] <= 'Z'; end++)
+			;
+		if (end < n && s[end] == ']')
+			return 0;
+	}
+	e->worker = e->node = e->gpath = NULL;
 	for (round = 0; round < 8 && i < n; round++) {
 		if (s[i] == ' ' || s[i] == '\t')
 			k = env_indent(s, n, i, e);

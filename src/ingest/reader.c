@@ -634,16 +634,10 @@ enum { J_NONE, J_FOLD, J_BRACKET, J_DEVICE };
 
 static bool open_bracket(const char *s, size_t n)
 {
-	size_t i = n, stop = n > 48 ? n - 48 : 0;
+	size_t stop = n > 48 ? n - 48 : 0;
+	const char *b = memrchr(s + stop, '[', n - stop);
 
-	while (i > stop) {
-		i--;
-		if (s[i] == ']')
-			return false;
-		if (s[i] == '[')
-			return true;
-	}
-	return false;
+	return b && !memchr(b, ']', (size_t)(s + n - b));
 }
 
 /* "EE9999[PID: 43311] The error from device(...), serial ..." with no
@@ -660,15 +654,19 @@ static bool device_head(const char *s, size_t n)
 		       "The error from device") && !hx_find(s, n, "[LINE:");
 }
 
+/* Every line comes here: a plog line ("[DEBUG] ...") is only looked at
+ * for its length. */
 static int hold_kind(const char *s, size_t n)
 {
+	bool plog = s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z' && s[1] != 'W';
+
 	if (n < 8)
 		return J_NONE;
-	if (s[n - 1] != ']' && device_head(s, n))
+	if (!plog && s[n - 1] != ']' && device_head(s, n))
 		return J_DEVICE;
 	if (n == HX_WRAP_COLS)
 		return J_FOLD;
-	if (s[n - 1] != ']' && open_bracket(s, n))
+	if (!plog && s[n - 1] != ']' && open_bracket(s, n))
 		return J_BRACKET;
 	return J_NONE;
 }
