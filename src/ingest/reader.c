@@ -4,7 +4,10 @@
  * read in place through libarchive (nested ones too), standard input;
  * bytes -> lines with a ceiling on line length (a longer line is skipped
  * while it streams by, never buffered), CRLF, NUL bytes and binary files
- * handled; lines -> the pre-filter and the families.  Two threads share
+ * handled; console lines put back together (hard wraps, JSON-escaped
+ * logs), their envelope removed (launcher prefixes, line.c), their
+ * error-manager blocks kept per source; lines -> the pre-filter and the
+ * families.  Two threads share
  * the inputs when there are several, each filling its own evidence that
  * is merged at the end; a single compressed input is decompressed on one
  * thread while the other parses.  Memory: a few MiB per thread whatever
@@ -676,7 +679,7 @@ static bool line_start(const char *s, size_t n)
 {
 	struct hx_envelope e;
 
-	if (n == 0)
+	if (n == 0 || s[0] == '#')      /* "# file: PATH" markers too */
 		return true;
 	if (n >= 6 && (memcmp(s, "[FUNC:", 6) == 0 ||
 		       memcmp(s, "[FILE:", 6) == 0 ||

@@ -681,6 +681,8 @@ static void test_console_rank_vs_path(void **state)
 {
 	struct hangdx_ctx *ctx = new_ctx();
 	struct hangdx_evidence *ev = console(ctx,
+		/* 80 bytes: the marker after it is no wrapped tail */
+		"Loading checkpoint shards: 100%|##########| 4/4 [00:12<00:00,  3.01s/it] done...\n"
 		"# file: job/rank-2/stdout.log\n"
 		"[rank3]: EE9999: Inner Error!\n"
 		"# file: job/rank-4/stdout.log\n"
@@ -690,6 +692,8 @@ static void test_console_rank_vs_path(void **state)
 
 	(void)state;
 	assert_int_equal(hx_attrib_build(ev, &at), HANGDX_OK);
+	assert_string_equal(hx_ev_str(ev, find(ev, HX_K_ERR_CODE, 0)->vpath),
+			    "job/rank-2/stdout.log");
 	hx_attrib_rec(at, find(ev, HX_K_ERR_CODE, 0), &a);
 	assert_int_equal(a.rank, -1);
 	assert_string_equal(a.rank_from, "ambiguous");
