@@ -380,6 +380,7 @@ enum {
 
 struct hx_envelope {
 	size_t skip;                /* bytes before the message text */
+	size_t first;               /* bytes of the outermost element */
 	unsigned forms;             /* HX_EV_* seen */
 	int64_t rank;               /* global rank, -1 unknown */
 	int64_t pid;                /* the launcher's pid, HX_NONE */
@@ -450,7 +451,12 @@ bool hx_after(const char *s, size_t n, const char *lit, const char *stop,
 /* ---- message families (families.c) ---- */
 struct hx_reader;
 /* Parse one candidate line into zero or more records.  Returns an error
- * only for ENOMEM (bad input never fails). */
+ * only for ENOMEM (bad input never fails).  s is the message text: on a
+ * console line the envelope is gone (r->env keeps what it said, put on
+ * each record by rb_source -> hx_env_stamp), a hard-wrapped line comes
+ * whole, and a body line of an error-manager block ("EE9999  text",
+ * "TraceBack ...", an unindented line after it) starts with a blank, with
+ * r->curblk its block and r->ctxline its header (line, pid, time). */
 int hx_families_line(struct hx_reader *r, const char *s, size_t n);
 /* End of a file: the pending block and the held kernel runs become
  * records. */

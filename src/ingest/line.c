@@ -1023,7 +1023,7 @@ size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 	size_t i = 0, k, end;
 	int round;
 
-	e->skip = 0;
+	e->skip = e->first = 0;
 	e->forms = 0;
 	e->rank = -1;
 	e->pid = HX_NONE;
@@ -1047,6 +1047,8 @@ size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 			k = env_one(s, n, i, round == 0, e);
 		if (!k)
 			break;
+		if (round == 0)
+			e->first = k;
 		i = k;
 	}
 	e->skip = i;

@@ -516,16 +516,29 @@ static int message(struct hx_reader *r, const char *s, size_t n)
 	return to_families(r, s, n);
 }
 
+/*
+ * Lines glued together by a paste that lost their newlines, each behind
+ * the same launcher prefix ("(VllmWorker rank=0 pid=234357) ERROR ...
+ * WorkerProc hit an exception.(VllmWorker rank=0 pid=234357) ERROR ..."):
+ * where the line's first envelope element comes again, or 0.
+ */
+static size_t glued(const char *s, size_t n, const struct hx_envelope *e)
+{
+	const char *p;
+
+	if (e->first < 8 || (e->forms & (HX_EV_GREP | HX_EV_INDENT)) ||
+	    !(e->forms & (HX_EV_RANK | HX_EV_MPI | HX_EV_WORKER)))
+		return 0;
+	p = memmem(s + e->skip, n - e->skip, s, e->first);
+	return p ? (size_t)(p - s) : 0;
+}
+
 /* One logical line: its envelope, then its message. */
-static int text_line(struct hx_reader *r, const char *s, size_t n)
+static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 {
 	uint32_t saved = r->vpath;
-	size_t k;
 	int err;
 
-	if (n && s[n - 1] == '\r')
-		n--;
-	k = hx_parse_envelope(s, n, &r->env);
 	if (!r->env.gpathlen)
 		return message(r, s + k, n - k);
 	{
@@ -540,6 +553,27 @@ static int text_line(struct hx_reader *r, const char *s, size_t n)
 	err = message(r, s + k, n - k);
 	r->vpath = saved;
 	return err;
+}
+
+static int text_line(struct hx_reader *r, const char *s, size_t n)
+{
+	size_t k, cut;
+	int err;
+
+	if (n && s[n - 1] == '\r')
+		n--;
+	for (;;) {
+		k = hx_parse_envelope(s, n, &r->env);
+		cut = k ? glued(s, n, &r->env) : 0;
+		if (!cut)
+			return one_line(r, s, n, k);
+		/* the envelope of the first part, read again for it */
+		k = hx_parse_envelope(s, cut, &r->env);
+		if ((err = one_line(r, s, cut, k)) != 0)
+			return err;
+		s += cut;
+		n -= cut;
+	}
 }
 
 /*

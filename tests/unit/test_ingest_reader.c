@@ -676,6 +676,29 @@ static void test_console_launchers_interleaved(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* Lines a paste glued together (their newlines lost), each behind the
+ * same worker prefix: read as the lines they were. */
+static void test_console_glued(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"(VllmWorker rank=0 pid=234357) ERROR 09-26 01:47:48 [multiproc_executor.py:546] WorkerProc hit an exception."
+		"(VllmWorker rank=0 pid=234357) ERROR 09-26 01:47:48 [multiproc_executor.py:546] EE9999: Inner Error!"
+		"(VllmWorker rank=0 pid=234357) ERROR 09-26 01:47:48 [multiproc_executor.py:546] EE9999  fftsplus task execute failed, dev_id=7, stream_id=7, task_id=5990, err_type=13[hccl fftsplus timeout]\n");
+	const struct hx_rec *r;
+
+	(void)state;
+	r = find(ev, HX_K_ERR_CODE, 0);
+	assert_non_null(r);
+	assert_string_equal(fstr(ev, r, HX_F_TEXT), "Inner Error!");
+	r = find(ev, HX_K_RT_TASK_FAIL, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_TASK), 5990);
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 234357);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
 /* A console rank and a rank-N/ path that disagree: ambiguous. */
 static void test_console_rank_vs_path(void **state)
 {
@@ -795,6 +818,7 @@ int main(void)
 		cmocka_unit_test(test_console_em_block),
 		cmocka_unit_test(test_console_unindented_body),
 		cmocka_unit_test(test_console_launchers_interleaved),
+		cmocka_unit_test(test_console_glued),
 		cmocka_unit_test(test_console_rank_vs_path),
 		cmocka_unit_test(test_console_wraps),
 		cmocka_unit_test(test_console_json),
