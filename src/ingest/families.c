@@ -2210,7 +2210,11 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 	uint32_t saved = r->vpath;
 	int err;
 
-	r->sub = 0;
+	if (r->line != r->sub_line) {   /* the pieces of one line (a JSON
+					 * string, glued lines) go on */
+		r->sub = 0;
+		r->sub_line = r->line;
+	}
 	r->cur = s;
 	r->ncur = n;
 	if (!hx_parse_prefix(s, n, &p)) {

@@ -520,6 +520,7 @@ struct hx_reader {
 	uint32_t file, vpath;
 	uint64_t line, off;         /* of the line being handled */
 	uint16_t sub;               /* records emitted for this line */
+	uint64_t sub_line;          /* the line sub counts for */
 	/* context for continuation lines */
 	struct hx_ctxline {
 		bool valid;

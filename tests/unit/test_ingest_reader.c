@@ -699,6 +699,35 @@ static void test_console_glued(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+static size_t occurrences(const char *s, const char *lit)
+{
+	size_t k = 0;
+
+	while ((s = strstr(s, lit)) != NULL) {
+		k++;
+		s++;
+	}
+	return k;
+}
+
+/* Several lines in one physical line (a JSON string, glued lines): their
+ * records share the line number and are all kept, none a duplicate. */
+static void test_console_one_line_many(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"\"EE9999: Inner Error!\\nEH9999: Inner Error!\\n\"\n"
+		"[rank1]: EI0002: first[rank1]: EI0002: second\n");
+	char *out = jsonl(ev);
+
+	(void)state;
+	assert_int_equal(occurrences(out, "\"kind\":\"err_code\""), 2);
+	assert_int_equal(occurrences(out, "\"kind\":\"ei0002\""), 2);
+	free(out);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
 /* A console rank and a rank-N/ path that disagree: ambiguous. */
 static void test_console_rank_vs_path(void **state)
 {
@@ -819,6 +848,7 @@ int main(void)
 		cmocka_unit_test(test_console_unindented_body),
 		cmocka_unit_test(test_console_launchers_interleaved),
 		cmocka_unit_test(test_console_glued),
+		cmocka_unit_test(test_console_one_line_many),
 		cmocka_unit_test(test_console_rank_vs_path),
 		cmocka_unit_test(test_console_wraps),
 		cmocka_unit_test(test_console_json),
