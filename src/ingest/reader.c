@@ -533,11 +533,30 @@ static size_t glued(const char *s, size_t n, const struct hx_envelope *e)
 	return p ? (size_t)(p - s) : 0;
 }
 
+/* Ray's " [repeated 8x across cluster]" after a deduplicated line. */
+static size_t ray_repeat(const char *s, size_t n)
+{
+	static const char tail[] = "x across cluster]";
+	const size_t m = sizeof tail - 1;
+	const char *b;
+
+	if (n < m + 12 || memcmp(s + n - m, tail, m) != 0)
+		return n;
+	b = memrchr(s, '[', n - m);
+	if (!b || b == s || b[-1] != ' ' ||
+	    (size_t)(s + n - b) > m + 16 || memcmp(b, "[repeated ", 10) != 0)
+		return n;
+	return (size_t)(b - 1 - s);
+}
+
 /* One logical line: its envelope, then its message. */
 static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 {
 	uint32_t saved = r->vpath;
 	int err;
+
+	if (r->env.forms & HX_EV_WORKER)
+		n = ray_repeat(s, n);
 
 	if (!r->env.gpathlen)
 		return message(r, s + k, n - k);

@@ -717,11 +717,13 @@ static void test_console_one_line_many(void **state)
 	struct hangdx_ctx *ctx = new_ctx();
 	struct hangdx_evidence *ev = console(ctx,
 		"\"EE9999: Inner Error!\\nEH9999: Inner Error!\\n\"\n"
-		"[rank1]: EI0002: first[rank1]: EI0002: second\n");
+		"[rank1]: EI0002: first[rank1]: EI0002: second\n"
+		"(WorkerDict pid=833, ip=172.26.153.33) EE9999: Inner Error! [repeated 8x across cluster]\n");
 	char *out = jsonl(ev);
 
 	(void)state;
-	assert_int_equal(occurrences(out, "\"kind\":\"err_code\""), 2);
+	assert_int_equal(occurrences(out, "\"kind\":\"err_code\""), 3);
+	assert_null(strstr(out, "repeated"));
 	assert_int_equal(occurrences(out, "\"kind\":\"ei0002\""), 2);
 	free(out);
 	hangdx_evidence_free(ev);
