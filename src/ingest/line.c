@@ -1,11 +1,9 @@
 /*
- * line.c - one log line at a time: the console envelope (launcher
- * prefixes around a message, docs/EVIDENCE.md), the cheap pre-filter that
- * lets noise cost almost nothing, the plog prefix grammar of
- * log-formats.md §2 (with its variants P1-P21: grep prefixes, missing
- * spaces, empty process names, TSCH and watchdog forms, and a lost '['),
- * timestamps, and the key/value scanner that
- * normalises the many spellings of one field (§5).  Pure functions of
+ * line.c - one log line at a time: the console envelope (launcher prefixes
+ * around a message, docs/EVIDENCE.md), the cheap pre-filter that lets noise
+ * cost almost nothing, the plog prefix grammar of log-formats.md §2 (its
+ * variants P1-P21 and a lost '['), timestamps, and the key/value scanner
+ * that normalises the many spellings of one field (§5).  Pure functions of
  * bytes; no allocation.  Families (families.c) build records from these.
  */
 #define _GNU_SOURCE

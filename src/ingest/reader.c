@@ -1,17 +1,11 @@
 /*
- * reader.c - the byte end of ingest: paths -> files (directories walked
- * in sorted order, symlink loops detected), archives and compressed files
- * read in place through libarchive (nested ones too), standard input;
- * bytes -> lines with a ceiling on line length (a longer line is skipped
- * while it streams by, never buffered), CRLF, NUL bytes and binary files
- * handled; console lines put back together (hard wraps, JSON-escaped
- * logs), their envelope removed (launcher prefixes, line.c), their
- * error-manager blocks kept per source; lines -> the pre-filter and the
- * families.  Two threads share
- * the inputs when there are several, each filling its own evidence that
- * is merged at the end; a single compressed input is decompressed on one
- * thread while the other parses.  Memory: a few MiB per thread whatever
- * the input size.
+ * reader.c - the byte end of ingest: paths, archives (libarchive, nested)
+ * and stdin -> lines (a ceiling on length, CRLF, NUL bytes, binary files)
+ * -> console lines put back together (hard wraps, glued lines, JSON
+ * strings) and read as envelope + message (line.c), error-manager blocks
+ * kept per console source -> the pre-filter and the families.  Two
+ * threads share several inputs, each with its own evidence merged at the
+ * end; a compressed input is inflated on one while the other parses.
  */
 #define _GNU_SOURCE
 #include <archive.h>
