@@ -1,7 +1,7 @@
 /*
  * fuzz_line.c - libFuzzer target for the line level of ingest: any bytes
  * as log text (a leading newline keeps them from being sniffed as an
- * archive) through the pre-filter, the prefix grammar, the key/value
+ * archive) through the console envelope, the pre-filter, the prefix grammar, the key/value
  * scanner, every family and both writers; each line also goes straight to
  * the pure line functions.  Diagnostics are dropped.
  */
@@ -17,12 +17,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void lines(const char *s, size_t n)
 {
 	struct hx_kv kv[HX_MAX_KV];
+	struct hx_envelope e;
 	struct hx_prefix p;
+	size_t k;
 
 	while (n) {
 		const char *nl = memchr(s, '\n', n);
 		size_t len = nl ? (size_t)(nl - s) : n;
 
+		k = hx_parse_envelope(s, len, &e);
+		(void)hx_classify(s + k, len - k);
 		(void)hx_classify(s, len);
 		if (hx_parse_prefix(s, len, &p))
 			(void)hx_kv_scan(p.body, p.bodylen, kv, HX_MAX_KV);

@@ -3,8 +3,9 @@
  * Facts come from the path (worker-N/, node-N/, rank-N/, device-N/, file
  * names plog-PID_TS.log and device-PID_TS.log, whose pid is the host
  * process even in device logs), from the record itself (rankId, deviceId,
- * device_id) and from the communicator creation lines of the same process
- * (rank[r] of a group, deviceLogicId).  Resolved after reading, so that an
+ * device_id), from the launcher prefix of a console line ([rankN]:,
+ * worker-1:, see console_attr) and from the communicator creation lines
+ * of the same process (rank[r] of a group, deviceLogicId).  Resolved after reading, so that an
  * init line in run/plog attributes an error in debug/plog, and after
  * merging, so evidence read on other machines counts too.  When the facts
  * disagree, the answer is "ambiguous", never a guess.
@@ -900,6 +901,43 @@ static void resolve_device(struct hx_attrib *at, const struct hx_rec *r,
 	}
 }
 
+/*
+ * The console envelope as a source (reader.c stamps console_rank,
+ * console_pid, console_node on the records of a prefixed line).  A
+ * "[rankN]:" or "[job,N]<stderr>:" prefix names the GLOBAL rank of the
+ * process that printed the line: as strong as a rank-N/ path, stronger
+ * than a communicator rank in the record or its init lines; it and a
+ * rank-N/ path that disagree make the rank ambiguous.  A "worker-1:" or
+ * Ray "ip=" prefix names the node when the path does not.
+ */
+static void console_attr(struct hx_attrib *at, const struct hx_rec *r,
+			 const struct hx_pathattr *pa, struct hx_attr *a)
+{
+	const struct hangdx_evidence *ev = at->ev;
+	const struct hx_field *rk = hx_rec_field(ev, r, HX_F_CONSOLE_RANK);
+	const struct hx_field *nd = hx_rec_field(ev, r, HX_F_CONSOLE_NODE);
+
+	if (rk && rk->num >= 0) {
+		if (pa && pa->rank >= 0 && pa->rank != rk->num) {
+			a->rank = -1;
+			a->rank_from = "ambiguous";
+		} else if (!(pa && pa->rank >= 0)) {
+			a->rank = rk->num;
+			a->rank_from = "console";
+		}
+	}
+	if (nd && !a->node)
+		a->node = hx_ev_str(ev, nd->str);
+}
+
+/* The pid of a console line that prints none itself: the launcher's. */
+static int64_t console_pid(const struct hx_attrib *at, const struct hx_rec *r)
+{
+	const struct hx_field *f = hx_rec_field(at->ev, r, HX_F_CONSOLE_PID);
+
+	return f ? f->num : -1;
+}
+
 void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 		   struct hx_attr *a)
 {
@@ -919,6 +957,8 @@ void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 	if (pa && pa->node[0])
 		a->node = pa->node;
 	pid = a->pid = rec_pid(r, pa);
+	if (pid < 0)
+		pid = a->pid = console_pid(at, r);
 	if (pid != at->last_pid) {
 		at->last_proc = proc_of(at, pa ? pa->node : "", pid);
 		at->last_pid = pid;
@@ -926,4 +966,5 @@ void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 	p = at->last_proc;
 	resolve_rank(at, r, pa, p, a);
 	resolve_device(at, r, pa, p, a);
+	console_attr(at, r, pa, a);
 }

@@ -57,6 +57,7 @@ static void rb_source(struct hx_reader *r, struct hx_recb *b, int kind)
 	b->rec.line = r->line;
 	b->rec.off = r->off;
 	b->rec.sub = r->sub++;
+	hx_env_stamp(r, b);
 }
 
 /* A record from a prefixed line, or (p NULL) from a continuation line
@@ -2209,7 +2210,11 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 	uint32_t saved = r->vpath;
 	int err;
 
-	r->sub = 0;
+	if (r->line != r->sub_line) {   /* the pieces of one line (a JSON
+					 * string, glued lines) go on */
+		r->sub = 0;
+		r->sub_line = r->line;
+	}
 	r->cur = s;
 	r->ncur = n;
 	if (!hx_parse_prefix(s, n, &p)) {

@@ -173,7 +173,11 @@ enum hx_ftype {
 	XX(PARENT_LINE, "parent_line", U64)                            \
 	XX(REPEATS, "repeats", U64)                                    \
 	XX(FOLDED_RUNS, "folded_runs", U64)                            \
-	XX(TEXT, "text", STR)
+	XX(TEXT, "text", STR)                                          \
+	XX(CONSOLE_RANK, "console_rank", RANK)                         \
+	XX(WORKER, "worker", STR)                                      \
+	XX(CONSOLE_PID, "console_pid", I64)                            \
+	XX(CONSOLE_NODE, "console_node", STR)
 
 enum hx_field_key {
 #define HX_FIELD_ENUM(name, json, type) HX_F_##name,
@@ -335,7 +339,7 @@ struct hx_attr {
 	int64_t rank, device;           /* -1 unknown */
 	int64_t pid;                    /* the process (file name, else line), -1 */
 	const char *node;               /* NULL unknown */
-	const char *rank_from, *device_from;  /* "path", "record", "init",
+	const char *rank_from, *device_from;  /* "path", "console", "record", "init",
 						 "name", "ambiguous" or NULL */
 };
 struct hx_attrib;
@@ -372,7 +376,43 @@ int64_t hx_parse_ts(const char *s, size_t n);
 /* Format microseconds as "2025-10-24T11:18:29.499235". */
 void hx_format_ts(int64_t us, char out[32]);
 
-/* Cheap pre-filter: may this line hold evidence?  0 = noise. */
+/*
+ * The console envelope: what launchers and pastes put before the message
+ * a process printed.  hx_parse_envelope returns the number of bytes before
+ * the message text (0: none); the text after them is what the pre-filter
+ * and the families see, so a console line matches like a plog line.  The
+ * attribution stays in e: pointers into the line, valid while it is.
+ */
+enum {
+	HX_EV_RANK = 1u << 0,       /* "[rank3]:" torchrun: global rank */
+	HX_EV_MPI = 1u << 1,        /* "[1,3]<stderr>:" Open MPI: global rank */
+	HX_EV_WORKER = 1u << 2,     /* "(VllmWorker TP1 pid=961)", "[Name pid=N]" */
+	HX_EV_NODE = 1u << 3,       /* "worker-1: ", "10.0.0.1: " (pdsh) */
+	HX_EV_COMPOSE = 1u << 4,    /* "service   | " docker compose */
+	HX_EV_GREP = 1u << 5,       /* "path:N:" or "path-N-" */
+	HX_EV_LOGGER = 1u << 6,     /* "ERROR 03-25 06:14:02 [file.py:880] " */
+	HX_EV_INDENT = 1u << 7      /* blanks before a prefix */
+};
+
+struct hx_envelope {
+	size_t skip;                /* bytes before the message text */
+	size_t first;               /* bytes of the outermost element */
+	unsigned forms;             /* HX_EV_* seen */
+	int64_t rank;               /* global rank, -1 unknown */
+	int64_t pid;                /* the launcher's pid, HX_NONE */
+	const char *worker, *node, *gpath;  /* innermost worker name or
+					     * compose service; node (pdsh
+					     * host, Ray ip=); grep path */
+	size_t workerlen, nodelen, gpathlen;
+	int level;                  /* from the logger prefix, HX_LV_NONE */
+};
+size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e);
+
+/* Cheap pre-filter: may this line hold evidence?  0 = noise.  Besides
+ * the plog prefix forms it passes error-manager codes at the start of a
+ * line ("EI0002:", "EE9999  ", "EE9999[PID: n]"), a plog line that lost
+ * its '[', c10 "[E324 ...]" lines, vLLM "No available shared memory ..."
+ * and "torch.*Error" lines: console texts some family reads. */
 enum { HX_CL_NOISE, HX_CL_PREFIXED, HX_CL_BARE };
 int hx_classify(const char *s, size_t n);
 
@@ -427,7 +467,12 @@ bool hx_after(const char *s, size_t n, const char *lit, const char *stop,
 /* ---- message families (families.c) ---- */
 struct hx_reader;
 /* Parse one candidate line into zero or more records.  Returns an error
- * only for ENOMEM (bad input never fails). */
+ * only for ENOMEM (bad input never fails).  s is the message text: on a
+ * console line the envelope is gone (r->env keeps what it said, put on
+ * each record by rb_source -> hx_env_stamp), a hard-wrapped line comes
+ * whole, and a body line of an error-manager block ("EE9999  text",
+ * "TraceBack ...", an unindented line after it) starts with a blank, with
+ * r->curblk its block and r->ctxline its header (line, pid, time). */
 int hx_families_line(struct hx_reader *r, const char *s, size_t n);
 /* End of a file: the pending block and the held kernel runs become
  * records. */
@@ -462,6 +507,27 @@ struct hx_icache {
 	char buf[96];
 };
 
+/*
+ * An error-manager block of console output ("EE9999: Inner Error!", then
+ * "EE9999  text", "TraceBack (most recent call last):" and the lines
+ * after it, indented or not): one open block per console source (the
+ * envelope's rank, pid, worker and node).  Its body lines reach the
+ * families as continuation lines (they start with a blank), with
+ * r->ctxline set to the block's header (line, pid, time), whatever the
+ * lines of other sources printed in between.
+ */
+#define HX_EM_SLOTS 4
+#define HX_EM_MAX_LINES 64
+struct hx_emblock {
+	bool open;
+	uint64_t key;               /* the source; 0: no envelope */
+	char code[6];               /* "EE9999" */
+	unsigned lines;             /* body lines so far */
+	uint64_t used;              /* for replacement: last line seen */
+	uint64_t line;              /* of the header */
+	int64_t pid, ts;
+};
+
 struct hx_reader {
 	struct hangdx_evidence *ev;
 	struct hangdx_ctx *ctx;
@@ -470,6 +536,7 @@ struct hx_reader {
 	uint32_t file, vpath;
 	uint64_t line, off;         /* of the line being handled */
 	uint16_t sub;               /* records emitted for this line */
+	uint64_t sub_line;          /* the line sub counts for */
 	/* context for continuation lines */
 	struct hx_ctxline {
 		bool valid;
@@ -501,6 +568,20 @@ struct hx_reader {
 	bool no_fold;               /* an ERROR line was seen: keep all */
 	bool replaying;             /* parsing a held line, to keep it */
 	uint64_t replay_folded;     /* runs folded into the line replayed */
+	/* console: the envelope of the line being handled (its attribution
+	 * goes on every record the line starts, see hx_env_stamp), the
+	 * open error-manager blocks, the block of the current line */
+	struct hx_envelope env;
+	struct hx_emblock blk[HX_EM_SLOTS];
+	struct hx_emblock *curblk;
+	/* a hard-wrapped line being put back together (reader.c) */
+	char *join;
+	size_t njoin;
+	uint64_t join_line, join_off;
+	unsigned join_parts;
+	size_t join_last;           /* length of the last piece */
+	int join_how;
+	bool scratch;               /* the line is not in the read buffer */
 	const char *cur;            /* the line being handled, whole */
 	size_t ncur;
 	/* per-file summary being built */
@@ -521,6 +602,10 @@ struct hx_reader {
 	uint64_t carry_off;         /* stream offset of the carried line */
 	int err;                    /* ENOMEM, sticky */
 };
+
+/* Put the envelope's attribution (console_rank, worker, console_pid,
+ * console_node) on a record the current line starts. */
+void hx_env_stamp(struct hx_reader *r, struct hx_recb *b);
 
 void hx_rdiag(struct hx_reader *r, enum hangdx_level lvl, uint64_t line,
 	      const char *fmt, ...) HX_PRINTF(4, 5);

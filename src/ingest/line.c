@@ -1,9 +1,9 @@
 /*
- * line.c - one log line at a time: the cheap pre-filter that lets noise
- * cost almost nothing, the plog prefix grammar of log-formats.md §2 (with
- * its variants P1-P21: grep prefixes, missing spaces, empty process names,
- * TSCH and watchdog forms), timestamps, and the key/value scanner that
- * normalises the many spellings of one field (§5).  Pure functions of
+ * line.c - one log line at a time: the console envelope (launcher prefixes
+ * around a message, docs/EVIDENCE.md), the cheap pre-filter that lets noise
+ * cost almost nothing, the plog prefix grammar of log-formats.md §2 (its
+ * variants P1-P21 and a lost '['), timestamps, and the key/value scanner
+ * that normalises the many spellings of one field (§5).  Pure functions of
  * bytes; no allocation.  Families (families.c) build records from these.
  */
 #define _GNU_SOURCE
@@ -221,21 +221,56 @@ const char *hx_lvl_name(int lvl)
 	return lvl > 0 && lvl < HX_LV_COUNT ? lvl_names[lvl] : "";
 }
 
-/* "[LEVEL]" at s; returns the level and sets *end past ']'. */
-static int parse_level(const char *s, size_t n, size_t *end)
+/* "LEVEL]" at s: a "[LEVEL]" whose '[' a paste lost. */
+static int bare_level(const char *s, size_t n, size_t *end)
 {
 	int i;
 
-	if (n < 5 || s[0] != '[')
-		return HX_LV_NONE;
 	for (i = 1; i < HX_LV_COUNT; i++) {
 		size_t m = strlen(lvl_names[i]);
 
-		if (n >= m + 2 && memcmp(s + 1, lvl_names[i], m) == 0 &&
-		    s[m + 1] == ']') {
-			*end = m + 2;
+		if (n > m && s[m] == ']' && memcmp(s, lvl_names[i], m) == 0) {
+			*end = m + 1;
 			return i;
 		}
+	}
+	return HX_LV_NONE;
+}
+
+/* "LEVEL]" at s, lvl's name: its length with the ']', or 0. */
+static size_t level_is(const char *s, size_t n, int lvl)
+{
+	static const unsigned char len[HX_LV_COUNT] = { 0, 5, 7, 4, 5, 5, 5, 8 };
+	size_t m = len[lvl];
+
+	return n > m && s[m] == ']' && memcmp(s, lvl_names[lvl], m) == 0
+		       ? m + 1 : 0;
+}
+
+/* "[LEVEL]" at s; returns the level and sets *end past ']'.  One
+ * comparison by the first letter: every line comes here. */
+static int parse_level(const char *s, size_t n, size_t *end)
+{
+	static const signed char first[26] = {
+		['C' - 'A'] = HX_LV_CRITICAL, ['D' - 'A'] = HX_LV_DEBUG,
+		['E' - 'A'] = HX_LV_ERROR, ['I' - 'A'] = HX_LV_INFO,
+		['T' - 'A'] = HX_LV_TRACE, ['W' - 'A'] = HX_LV_WARNING,
+	};
+	size_t m;
+	int lv;
+
+	if (n >= 5 && s[0] >= 'C' && s[0] <= 'W')
+		return bare_level(s, n, end);
+	if (n < 5 || s[0] != '[' || s[1] < 'A' || s[1] > 'Z')
+		return HX_LV_NONE;
+	lv = first[s[1] - 'A'];
+	if (lv == HX_LV_NONE)
+		return HX_LV_NONE;
+	if ((m = level_is(s + 1, n - 1, lv)) != 0 ||
+	    (lv == HX_LV_ERROR &&
+	     (m = level_is(s + 1, n - 1, lv = HX_LV_EVENT)) != 0)) {
+		*end = m + 1;
+		return lv;
 	}
 	if (n >= 6 && memcmp(s, "[WARN]", 6) == 0) {
 		*end = 6;
@@ -285,6 +320,29 @@ static bool info_interesting(const char *s, size_t n)
 	return false;
 }
 
+/* INFO/DEBUG/TRACE/EVENT: only some HCCL lines (s after the level). */
+static int classify_info(const char *s, size_t n, size_t i)
+{
+	while (i < n && s[i] == ' ')
+		i++;
+	if (n - i < 5 || memcmp(s + i, "HCCL(", 5) != 0)
+		return HX_CL_NOISE;
+	return info_interesting(s + i, n - i) ? HX_CL_PREFIXED : HX_CL_NOISE;
+}
+
+/* "ERROR] HCCL(...": a plog line whose '[' the paste lost. */
+static int classify_lost(const char *s, size_t n)
+{
+	size_t end;
+	int lv = bare_level(s, n, &end);
+
+	if (lv == HX_LV_NONE)
+		return HX_CL_NOISE;
+	if (lv == HX_LV_ERROR || lv == HX_LV_WARNING || lv == HX_LV_CRITICAL)
+		return HX_CL_PREFIXED;
+	return classify_info(s, n, end);
+}
+
 static int classify_bracket(const char *s, size_t n)
 {
 	size_t i = 1;
@@ -293,6 +351,8 @@ static int classify_bracket(const char *s, size_t n)
 	case 'E':
 		if (s[2] == 'R')
 			return HX_CL_PREFIXED;
+		if (is_digit((unsigned char)s[2]))
+			return HX_CL_BARE;      /* c10 "[E324 13:00:25.428 ...]" */
 		break;          /* EVENT */
 	case 'W':
 	case 'C':
@@ -312,13 +372,11 @@ static int classify_bracket(const char *s, size_t n)
 		return HX_CL_NOISE;
 	if (s[i] == '[')                /* watchdog form */
 		return hx_find(s, n, "watchdog") ? HX_CL_PREFIXED : HX_CL_NOISE;
-	while (i < n && s[i] == ' ')
-		i++;
-	if (n - i < 5 || memcmp(s + i, "HCCL(", 5) != 0)
-		return HX_CL_NOISE;
-	return info_interesting(s + i, n - i) ? HX_CL_PREFIXED : HX_CL_NOISE;
+	return classify_info(s, n, i);
 }
 
+/* "EI0002:", "EE9999  text", "EE9999[PID: 818]": an error-manager code
+ * at the start of a line, as a header or as a body line of its block. */
 static bool is_em_code(const char *s, size_t n)
 {
 	size_t i;
@@ -328,7 +386,8 @@ static bool is_em_code(const char *s, size_t n)
 	for (i = 1; i < 6; i++)
 		if (!is_alnum((unsigned char)s[i]))
 			return false;
-	return s[6] == ':' && is_digit((unsigned char)s[5]);
+	return (s[6] == ':' || s[6] == ' ' || s[6] == '[') &&
+	       is_digit((unsigned char)s[5]);
 }
 
 int hx_classify(const char *s, size_t n)
@@ -346,7 +405,18 @@ int hx_classify(const char *s, size_t n)
 	case '#':
 		return HX_CL_BARE;
 	case 'E':
-		return is_em_code(s, n) ? HX_CL_BARE : HX_CL_NOISE;
+		if (is_em_code(s, n))
+			return HX_CL_BARE;
+		return classify_lost(s, n);
+	case 'W':
+	case 'I':
+	case 'D':
+	case 'T':
+	case 'C':
+		return classify_lost(s, n);
+	case 'N':       /* vLLM: the engine waits for its workers */
+		return n > 30 && memcmp(s, "No available shared memory", 26) == 0
+			       ? HX_CL_BARE : HX_CL_NOISE;
 	case 'p':
 		return n > 4 && memcmp(s, "pos=", 4) == 0 ? HX_CL_BARE
 							   : HX_CL_NOISE;
@@ -357,7 +427,8 @@ int hx_classify(const char *s, size_t n)
 		return n > 13 && memcmp(s, "RuntimeError:", 13) == 0
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	case 't':
-		return n > 13 && memcmp(s, "there are(is)", 13) == 0
+		return (n > 13 && memcmp(s, "there are(is)", 13) == 0) ||
+		       (n > 6 && memcmp(s, "torch.", 6) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	default:
 		break;
@@ -582,7 +653,7 @@ bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p)
 
 	memset(p, 0, sizeof *p);
 	p->pid = p->tid = p->ts = HX_NONE;
-	if (n && s[0] != '[') {
+	if (n && s[0] != '[' && bare_level(s, n, &end) == HX_LV_NONE) {
 		const char *b = memchr(s, '[', n < 1024 ? n : 1024);
 		size_t gl, j;
 
@@ -642,6 +713,344 @@ bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p)
 			p->tid = v;
 	}
 	return true;
+}
+
+/* ---- the console envelope ---- */
+
+/*
+ * What launchers and pastes put around a log line, outermost first, in
+ * any nesting: a grep "path:N:" (or a context line "path-N-"), docker
+ * compose's "service  | ", pdsh's "worker-1: " or "10.0.0.1: ", torchrun's
+ * "[rank3]:", Open MPI's "[1,3]<stderr>:", vLLM's and Ray's "(VllmWorker
+ * TP1 pid=961) " / "[Worker_DP0_TP1_EP1 pid=40968] " / "(TaskRunner pid=7,
+ * ip=10.0.0.1) ", vLLM's logger "ERROR 03-25 06:14:02 [file.py:880] ",
+ * and page indentation before any of them or before a plog prefix.
+ */
+
+static bool tok_char(int c)
+{
+	return is_alnum(c) || c == '-' || c == '_' || c == '.';
+}
+
+static size_t skip_tok(const char *s, size_t n, size_t i)
+{
+	size_t j = i;
+
+	while (j < n && j - i < 64 && tok_char((unsigned char)s[j]))
+		j++;
+	return j;
+}
+
+/* "[rank3]:" then one optional space */
+static size_t env_rank(const char *s, size_t n, size_t i,
+		       struct hx_envelope *e)
+{
+	int64_t v;
+	size_t k;
+
+	if (n - i < 8 || memcmp(s + i, "[rank", 5) != 0)
+		return 0;
+	k = read_num(s, n, i + 5, &v);
+	if (k == i + 5 || k + 1 >= n || s[k] != ']' || s[k + 1] != ':')
+		return 0;
+	e->rank = v;
+	e->forms |= HX_EV_RANK;
+	k += 2;
+	return k < n && s[k] == ' ' ? k + 1 : k;
+}
+
+/* Open MPI --tag-output: "[1,3]<stderr>:" (job, rank) */
+static size_t env_mpi(const char *s, size_t n, size_t i,
+		      struct hx_envelope *e)
+{
+	int64_t job, v;
+	size_t k = read_num(s, n, i + 1, &job), j;
+
+	if (k == i + 1 || k >= n || s[k] != ',')
+		return 0;
+	j = read_num(s, n, k + 1, &v);
+	if (j == k + 1 || j + 1 >= n || s[j] != ']' || s[j + 1] != '<')
+		return 0;
+	for (k = j + 2; k < n && k - j < 12 && is_alnum((unsigned char)s[k]); k++)
+		;
+	if (k + 1 >= n || s[k] != '>' || s[k + 1] != ':')
+		return 0;
+	e->rank = v;
+	e->forms |= HX_EV_MPI;
+	k += 2;
+	return k < n && s[k] == ' ' ? k + 1 : k;
+}
+
+/* "(Name pid=N)", "(Name rank=3 pid=N)", "(Name pid=N, ip=X)",
+ * "[Name pid=N]"; s[i] is the opening bracket. */
+static size_t env_worker(const char *s, size_t n, size_t i,
+			 struct hx_envelope *e)
+{
+	char close = s[i] == '(' ? ')' : ']';
+	const char *end = memchr(s + i, close, n - i < 160 ? n - i : 160);
+	const char *pid, *ip;
+	size_t k, nl;
+	int64_t v;
+
+	if (!end)
+		return 0;
+	k = (size_t)(end - s);
+	pid = hx_find(s + i + 1, k - i - 1, "pid=");
+	if (!pid || (pid > s + i + 1 && pid[-1] != ' '))
+		return 0;
+	if (read_num(s, k, (size_t)(pid + 4 - s), &v) == (size_t)(pid + 4 - s))
+		return 0;
+	for (nl = i + 1; nl < k; nl++)
+		if (!tok_char((unsigned char)s[nl]) && s[nl] != ' ' &&
+		    s[nl] != '=' && s[nl] != ',' && s[nl] != ':')
+			return 0;
+	nl = (size_t)(pid - s);
+	while (nl > i + 1 && s[nl - 1] == ' ')
+		nl--;
+	e->worker = s + i + 1;
+	e->workerlen = nl - i - 1;
+	e->pid = v;
+	ip = hx_find(pid, k - (size_t)(pid - s), "ip=");
+	if (ip) {
+		e->node = ip + 3;
+		e->nodelen = skip_tok(s, k, (size_t)(ip + 3 - s)) -
+			     (size_t)(ip + 3 - s);
+	}
+	e->forms |= HX_EV_WORKER;
+	k++;
+	return k < n && s[k] == ' ' ? k + 1 : k;
+}
+
+/* A dotted quad. */
+static bool ipv4(const char *s, size_t n)
+{
+	size_t i = 0, part, k;
+	int64_t v;
+
+	for (part = 0; part < 4; part++) {
+		k = read_num(s, n, i, &v);
+		if (k == i || k - i > 3 || v > 255)
+			return false;
+		i = k;
+		if (part < 3 && (i >= n || s[i++] != '.'))
+			return false;
+	}
+	return i == n;
+}
+
+/* A host name as pdsh prints it: has a digit, and is not a code such as
+ * EE9999, ERR00100, EL0004 (capitals then digits). */
+static bool host_name(const char *s, size_t n)
+{
+	size_t i = 0, digits = 0;
+
+	if (ipv4(s, n))
+		return true;
+	while (i < n && s[i] >= 'A' && s[i] <= 'Z')
+		i++;
+	if (i > 0 && i < n && is_digit((unsigned char)s[i])) {
+		size_t j = i;
+
+		while (j < n && is_alnum((unsigned char)s[j]))
+			j++;
+		if (j == n)
+			return false;
+	}
+	for (i = 0; i < n; i++)
+		digits += is_digit((unsigned char)s[i]);
+	return digits > 0 && digits < n && is_alnum((unsigned char)s[0]);
+}
+
+static bool log_level_word(const char *s, size_t n)
+{
+	static const char *const w[] = { "DEBUG", "INFO", "WARNING", "ERROR",
+					 "CRITICAL" };
+	size_t i;
+
+	for (i = 0; i < HX_ARRAY_LEN(w); i++)
+		if (strlen(w[i]) == n && memcmp(s, w[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* vLLM's logger: "ERROR 03-25 06:14:02 [multiproc_executor.py:880] ",
+ * older "ERROR 05-29 20:52:26 worker_base.py:581] "; one space then the
+ * message.  s[i..t) is the level word. */
+static size_t env_logger(const char *s, size_t n, size_t i, size_t t,
+			 struct hx_envelope *e)
+{
+	size_t k = t + 1, b;
+	const char *rb;
+
+	if (!log_level_word(s + i, t - i) || n - k < 16 ||
+	    !is_digit((unsigned char)s[k]) || s[k + 2] != '-' ||
+	    s[k + 5] != ' ' || s[k + 8] != ':' || s[k + 11] != ':' ||
+	    s[k + 14] != ' ')
+		return 0;
+	b = k + 15;
+	rb = memchr(s + b, ']', n - b < 128 ? n - b : 128);
+	if (!rb || rb == s + b || !is_digit((unsigned char)rb[-1]))
+		return 0;
+	e->level = s[i] == 'E' ? HX_LV_ERROR : s[i] == 'W' ? HX_LV_WARNING
+		 : s[i] == 'I' ? HX_LV_INFO : s[i] == 'D' ? HX_LV_DEBUG
+		 : HX_LV_CRITICAL;
+	e->forms |= HX_EV_LOGGER;
+	k = (size_t)(rb - s) + 1;
+	return k < n && s[k] == ' ' ? k + 1 : k;
+}
+
+/* grep: "path:N:" or a context line "path-N-" (a path with '/' or '.') */
+static size_t env_grep(const char *s, size_t n, size_t t,
+		       struct hx_envelope *e)
+{
+	size_t k, j = t;
+	int64_t v;
+	char sep;
+
+	while (j < n && j < 512 && s[j] != ' ' && s[j] != ':')
+		j++;
+	if (j >= n || s[j] != ':') {       /* "path-N-" */
+		for (j = 0; j + 2 < n && j < 512 && s[j] != ' '; j++) {
+			if (s[j] != '-' || !is_digit((unsigned char)s[j + 1]))
+				continue;
+			k = read_num(s, n, j + 1, &v);
+			if (k < n && s[k] == '-' && k > j + 1 &&
+			    (memchr(s, '/', j) || hx_find(s, j, ".log")))
+				break;
+		}
+		if (j + 2 >= n || j >= 512 || s[j] != '-')
+			return 0;
+		sep = '-';
+	} else {
+		sep = ':';
+	}
+	k = read_num(s, n, j + 1, &v);
+	if (j == 0 || k == j + 1 || k >= n || s[k] != sep)
+		return 0;
+	for (t = 0; t < j && !(s[t] == '/' || (s[t] >= 'a' && s[t] <= 'z') ||
+			       (s[t] >= 'A' && s[t] <= 'Z')); t++)
+		;
+	if (t == j)             /* "2024-07-03-11:28:40": a time, no path */
+		return 0;
+	e->gpath = s;
+	e->gpathlen = j;
+	e->forms |= HX_EV_GREP;
+	return k + 1;
+}
+
+/* A word at the start: "worker-1: ", "service  | ", "ERROR 03-25 ...",
+ * "path:N:". */
+static size_t env_word(const char *s, size_t n, size_t i, bool first,
+		       struct hx_envelope *e)
+{
+	size_t t = skip_tok(s, n, i), k;
+
+	if (t == i || t >= n)
+		return 0;
+	if (first && i == 0 && (k = env_grep(s, n, t, e)) != 0)
+		return k;
+	if (s[t] == ':' && t + 1 < n && s[t + 1] == ' ' &&
+	    host_name(s + i, t - i)) {
+		e->node = s + i;
+		e->nodelen = t - i;
+		e->forms |= HX_EV_NODE;
+		return t + 2;
+	}
+	if (s[t] == ' ') {
+		k = t;
+		while (k < n && s[k] == ' ')
+			k++;
+		if (first && k < n && s[k] == '|' &&
+		    (k + 1 == n || s[k + 1] == ' ')) {
+			e->worker = s + i;
+			e->workerlen = t - i;
+			e->forms |= HX_EV_COMPOSE;
+			return k + 1 < n ? k + 2 : k + 1;
+		}
+		return env_logger(s, n, i, t, e);
+	}
+	return 0;
+}
+
+/* One envelope element at s[i]: the index after it, or 0. */
+static size_t env_one(const char *s, size_t n, size_t i, bool first,
+		      struct hx_envelope *e)
+{
+	switch (s[i]) {
+	case '[':
+		if (i + 1 < n && s[i + 1] == 'r')
+			return env_rank(s, n, i, e);
+		if (i + 1 < n && is_digit((unsigned char)s[i + 1]))
+			return env_mpi(s, n, i, e);
+		if (i + 1 < n && s[i + 1] >= 'A' && s[i + 1] <= 'Z' &&
+		    hx_find(s + i, n - i < 160 ? n - i : 160, " pid=") &&
+		    parse_level(s + i, n - i, &(size_t){ 0 }) == HX_LV_NONE)
+			return env_worker(s, n, i, e);
+		return 0;
+	case '(':
+		return env_worker(s, n, i, e);
+	default:
+		if (is_alnum((unsigned char)s[i]))
+			return env_word(s, n, i, first, e);
+		return 0;
+	}
+}
+
+/* Blanks at s[i] before something the envelope or the plog prefix knows. */
+static size_t env_indent(const char *s, size_t n, size_t i,
+			 struct hx_envelope *e)
+{
+	size_t j = i, end;
+	struct hx_envelope t;
+
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	if (j >= n || j - i > 16)
+		return 0;
+	t = *e;
+	if ((s[j] == '[' && parse_level(s + j, n - j, &end) != HX_LV_NONE) ||
+	    ((s[j] == '[' || s[j] == '(') && env_one(s, n, j, false, &t))) {
+		e->forms |= HX_EV_INDENT;
+		return j;
+	}
+	return 0;
+}
+
+size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
+{
+	size_t i = 0, k, end;
+	int round;
+
+	e->skip = e->first = 0;
+	e->forms = 0;
+	e->rank = -1;
+	e->pid = HX_NONE;
+	e->workerlen = e->nodelen = e->gpathlen = 0;
+	e->level = HX_LV_NONE;
+	if (n < 3)
+		return 0;
+	/* a plog line, "[DEBUG] ...": nothing around it */
+	if (s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z') {
+		for (end = 2; end < n && end < 10 && s[end] >= 'A' &&
+			      s[end] <= 'Z'; end++)
+			;
+		if (end < n && s[end] == ']')
+			return 0;
+	}
+	e->worker = e->node = e->gpath = NULL;
+	for (round = 0; round < 8 && i < n; round++) {
+		if (s[i] == ' ' || s[i] == '\t')
+			k = env_indent(s, n, i, e);
+		else
+			k = env_one(s, n, i, round == 0, e);
+		if (!k)
+			break;
+		if (round == 0)
+			e->first = k;
+		i = k;
+	}
+	e->skip = i;
+	return i;
 }
 
 /* ---- key/value scanning ---- */

@@ -1,14 +1,11 @@
 /*
- * reader.c - the byte end of ingest: paths -> files (directories walked
- * in sorted order, symlink loops detected), archives and compressed files
- * read in place through libarchive (nested ones too), standard input;
- * bytes -> lines with a ceiling on line length (a longer line is skipped
- * while it streams by, never buffered), CRLF, NUL bytes and binary files
- * handled; lines -> the pre-filter and the families.  Two threads share
- * the inputs when there are several, each filling its own evidence that
- * is merged at the end; a single compressed input is decompressed on one
- * thread while the other parses.  Memory: a few MiB per thread whatever
- * the input size.
+ * reader.c - the byte end of ingest: paths, archives (libarchive, nested)
+ * and stdin -> lines (a ceiling on length, CRLF, NUL bytes, binary files)
+ * -> console lines put back together (hard wraps, glued lines, JSON
+ * strings) and read as envelope + message (line.c), error-manager blocks
+ * kept per console source -> the pre-filter and the families.  Two
+ * threads share several inputs, each with its own evidence merged at the
+ * end; a compressed input is inflated on one while the other parses.
  */
 #define _GNU_SOURCE
 #include <archive.h>
@@ -158,6 +155,7 @@ struct worker {
 	struct hangdx_evidence *ev;
 	char *buf;
 	char *carry;
+	char *join;             /* a hard-wrapped line put back together */
 	uint64_t ok;            /* inputs read */
 	int last_status;        /* enum hx_fstatus of the last file */
 	char *pipebuf[PIPE_BUFS];       /* for the pipeline, made once */
@@ -233,17 +231,271 @@ static void first_ts(struct hx_reader *r, const char *s, size_t n)
 	}
 }
 
-static int handle_line(struct hx_reader *r, const char *s, size_t n)
+/* ---- console lines: envelope, error-manager blocks, wraps ---- */
+
+void hx_env_stamp(struct hx_reader *r, struct hx_recb *b)
 {
+	const struct hx_envelope *e = &r->env;
+
+	if (r->replaying || !e->skip)
+		return;
+	if (e->rank >= 0)
+		hx_rb_num(b, HX_F_CONSOLE_RANK, e->rank);
+	if (e->workerlen)
+		hx_rb_str(b, HX_F_WORKER, e->worker, e->workerlen);
+	if (e->pid != HX_NONE)
+		hx_rb_num(b, HX_F_CONSOLE_PID, e->pid);
+	if (e->nodelen)
+		hx_rb_str(b, HX_F_CONSOLE_NODE, e->node, e->nodelen);
+}
+
+static uint64_t env_key(const struct hx_envelope *e)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	if (!e->skip)
+		return 0;
+	h = (h ^ (uint64_t)e->rank) * 1099511628211ull;
+	h = (h ^ (uint64_t)e->pid) * 1099511628211ull;
+	for (i = 0; i < e->workerlen; i++)
+		h = (h ^ (unsigned char)e->worker[i]) * 1099511628211ull;
+	for (i = 0; i < e->nodelen; i++)
+		h = (h ^ (unsigned char)e->node[i]) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+/* "EI0002", "EE9999": 'E', a capital or digit, four digits. */
+static bool em_code(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 7 || s[0] != 'E' ||
+	    !((s[1] >= 'A' && s[1] <= 'Z') || (s[1] >= '0' && s[1] <= '9')))
+		return false;
+	for (i = 2; i < 6; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+enum em_form { EM_NONE, EM_HEADER, EM_CODE_BODY, EM_CODE_PID };
+
+static enum em_form em_form(const char *s, size_t n)
+{
+	if (em_code(s, n))
+		return s[6] == ':' ? EM_HEADER : s[6] == ' ' ? EM_CODE_BODY
+		       : s[6] == '[' ? EM_CODE_PID : EM_NONE;
+	if (n > 7 && memcmp(s, "[PID: ", 6) == 0) {
+		const char *cl = hx_find(s, n < 256 ? n : 256, "):");
+
+		if (cl && cl - s >= 7 && em_code(cl - 6, 7))
+			return EM_HEADER;
+	}
+	return EM_NONE;
+}
+
+/* The block of the current line's source, or a slot for it. */
+static struct hx_emblock *block_of(struct hx_reader *r, uint64_t key,
+				   bool make)
+{
+	struct hx_emblock *b, *old = &r->blk[0];
+	size_t i;
+
+	for (i = 0; i < HX_EM_SLOTS; i++) {
+		b = &r->blk[i];
+		if (b->open && b->key == key)
+			return b;
+		if (!b->open || (old->open && b->used < old->used))
+			old = b;
+	}
+	if (!make)
+		return NULL;
+	memset(old, 0, sizeof *old);
+	old->key = key;
+	return old;
+}
+
+static void block_close(struct hx_reader *r, struct hx_emblock *b)
+{
+	if (r->ctxline.valid && r->ctxline.line == b->line)
+		r->ctxline.valid = false;
+	b->open = false;
+}
+
+static void block_open(struct hx_reader *r, struct hx_emblock *b,
+		       const char *code)
+{
+	b->open = true;
+	memcpy(b->code, code, 6);
+	b->lines = 0;
+	b->line = r->line;
+	b->pid = b->ts = HX_NONE;
+}
+
+/* The families' continuation context is the block's header. */
+static void block_ctx(struct hx_reader *r, const struct hx_emblock *b)
+{
+	r->ctxline.valid = true;
+	r->ctxline.line = b->line;
+	r->ctxline.pid = b->pid;
+	r->ctxline.tid = HX_NONE;
+	r->ctxline.ts = b->ts;
+	r->ctxline.level = HX_LV_NONE;
+	r->ctxline.module = HX_NOSTR;
+	r->ctxline.pname = HX_NOSTR;
+}
+
+/*
+ * An unindented line inside a block that starts something else: a
+ * bracket ("[W NPUStream...]", "[ERROR] ...", "[PID: n]"), Python's
+ * "Traceback (most recent call last):", an exception ("RuntimeError:",
+ * "torch.OutOfMemoryError:").
+ */
+static bool new_start(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (strchr("[({<\\", s[0]))
+		return true;
+	if (n >= 9 && memcmp(s, "Traceback", 9) == 0)
+		return true;
+	while (i < n && i < 64 && s[i] != ':' && s[i] != ' ')
+		i++;
+	return i < n && s[i] == ':' && i >= 5 &&
+	       (memcmp(s + i - 5, "Error", 5) == 0 ||
+		(i >= 9 && memcmp(s + i - 9, "Exception", 9) == 0));
+}
+
+static int to_families(struct hx_reader *r, const char *s, size_t n)
+{
+	if (memchr(s, '\0', n)) {
+		skip_line(r, HX_S_NUL, r->line, "NUL bytes in a log line");
+		return HANGDX_OK;
+	}
+	r->ev->c.candidates++;
+	return hx_families_line(r, s, n);
+}
+
+/* A body line of block b: to the families as a continuation (it starts
+ * with a blank), under the block's header. */
+static int block_body(struct hx_reader *r, struct hx_emblock *b,
+		      const char *s, size_t n)
+{
+	char tmp[HX_HELD_LINE + 1];
+
+	b->used = r->line;
+	if (++b->lines > HX_EM_MAX_LINES) {
+		block_close(r, b);
+		return HANGDX_OK;
+	}
+	block_ctx(r, b);
+	r->curblk = b;
+	if (n && (s[0] == ' ' || s[0] == '\t'))
+		return to_families(r, s, n);
+	if (n > HX_HELD_LINE)
+		n = HX_HELD_LINE;
+	tmp[0] = ' ';
+	memcpy(tmp + 1, s, n);
+	return to_families(r, tmp, n + 1);
+}
+
+/* "EE9999[PID: 43311] text": the pid, and the text after ']'. */
+static size_t code_pid(const char *s, size_t n, int64_t *pid)
+{
+	size_t i = 7;
+
+	if (n < 13 || memcmp(s + 6, "[PID: ", 6) != 0)
+		return 0;
+	i = 12;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i == 12 || i >= n || s[i] != ']')
+		return 0;
+	hx_parse_i64(s + 12, i - 12, pid);
+	return i + 1;
+}
+
+/* An error-manager line: a header opens a block, a body line joins one
+ * (or opens it when the paste cut the header off). */
+static int em_line(struct hx_reader *r, enum em_form f, uint64_t key,
+		   const char *s, size_t n)
+{
+	struct hx_emblock *b = block_of(r, key, true);
+	int64_t pid = HX_NONE;
+	size_t k;
+	int err;
+
+	if (f == EM_CODE_PID && !hx_find(s, n < 256 ? n : 256, "):")) {
+		k = code_pid(s, n, &pid);
+		if (!k)
+			return HANGDX_OK;
+		if (!b->open || memcmp(b->code, s, 6) != 0)
+			block_open(r, b, s);
+		if (b->pid == HX_NONE || b->line != r->line)
+			b->pid = pid;
+		return block_body(r, b, s + k, n - k);
+	}
+	if (f == EM_CODE_BODY) {
+		if (!b->open || memcmp(b->code, s, 6) != 0)
+			block_open(r, b, s);
+		return block_body(r, b, s + 6, n - 6);
+	}
+	/* a header: "CODE: ...", "[PID: n] ts Title(CODE): ...", and
+	 * "CODE[PID: n] ts (CODE): ..." read as the latter */
+	if (b->open)
+		block_close(r, b);
+	block_open(r, b, f == EM_CODE_PID ? s
+				       : s[0] == '[' ? hx_find(s, n, "):") - 6
+						     : s);
+	b->used = r->line;
+	r->curblk = b;
+	if (f == EM_CODE_PID) {
+		s += 6;
+		n -= 6;
+	}
+	err = to_families(r, s, n);
+	if (r->ctxline.valid && r->ctxline.line == r->line) {
+		b->pid = r->ctxline.pid;
+		b->ts = r->ctxline.ts;
+	}
+	block_ctx(r, b);
+	return err;
+}
+
+/* The message text of a console line (its envelope removed). */
+static int message(struct hx_reader *r, const char *s, size_t n)
+{
+	uint64_t key = env_key(&r->env);
+	struct hx_emblock *b;
+	enum em_form f;
 	int cl;
 
-	if (n && s[n - 1] == '\r')
-		n--;
-	if (n == 0)
+	r->curblk = NULL;
+	b = block_of(r, key, false);
+	if (n == 0) {
+		if (b)
+			block_close(r, b);
 		return HANGDX_OK;
+	}
+	f = s[0] == 'E' || s[0] == '[' ? em_form(s, n) : EM_NONE;
+	if (f != EM_NONE)
+		return em_line(r, f, key, s, n);
+	if (b) {
+		if (s[0] == ' ' || s[0] == '\t' || !new_start(s, n))
+			return block_body(r, b, s, n);
+		block_close(r, b);
+	}
 	if (s[0] == '[') {
-		r->lastpre_ptr = s;
-		r->lastpre_len = n;
+		if (r->scratch) {
+			r->lastpre_ptr = NULL;
+			r->nlastpre = n < sizeof r->lastpre ? n
+							     : sizeof r->lastpre;
+			memcpy(r->lastpre, s, r->nlastpre);
+		} else {
+			r->lastpre_ptr = s;
+			r->lastpre_len = n;
+		}
 		if (r->fs.first_ts == HX_NONE)
 			first_ts(r, s, n);
 	}
@@ -255,12 +507,310 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 			r->ctxline.valid = false;
 		return HANGDX_OK;
 	}
-	if (memchr(s, '\0', n)) {
-		skip_line(r, HX_S_NUL, r->line, "NUL bytes in a log line");
+	return to_families(r, s, n);
+}
+
+/*
+ * Lines glued together by a paste that lost their newlines, each behind
+ * the same launcher prefix ("(VllmWorker rank=0 pid=234357) ERROR ...
+ * WorkerProc hit an exception.(VllmWorker rank=0 pid=234357) ERROR ..."):
+ * where the line's first envelope element comes again, or 0.
+ */
+static size_t glued(const char *s, size_t n, const struct hx_envelope *e)
+{
+	const char *p;
+
+	if (e->first < 8 || (e->forms & (HX_EV_GREP | HX_EV_INDENT)) ||
+	    !(e->forms & (HX_EV_RANK | HX_EV_MPI | HX_EV_WORKER)))
+		return 0;
+	p = memmem(s + e->skip, n - e->skip, s, e->first);
+	return p ? (size_t)(p - s) : 0;
+}
+
+/* Ray's " [repeated 8x across cluster]" after a deduplicated line. */
+static size_t ray_repeat(const char *s, size_t n)
+{
+	static const char tail[] = "x across cluster]";
+	const size_t m = sizeof tail - 1;
+	const char *b;
+
+	if (n < m + 12 || memcmp(s + n - m, tail, m) != 0)
+		return n;
+	b = memrchr(s, '[', n - m);
+	if (!b || b == s || b[-1] != ' ' ||
+	    (size_t)(s + n - b) > m + 16 || memcmp(b, "[repeated ", 10) != 0)
+		return n;
+	return (size_t)(b - 1 - s);
+}
+
+/* One logical line: its envelope, then its message. */
+static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
+{
+	uint32_t saved = r->vpath;
+	int err;
+
+	if (r->env.forms & HX_EV_WORKER)
+		n = ray_repeat(s, n);
+
+	if (!r->env.gpathlen)
+		return message(r, s + k, n - k);
+	{
+		int e = 0;
+		uint32_t id = hx_ev_intern(r->ev, r->env.gpath,
+					   r->env.gpathlen, &e);
+
+		if (e)
+			return r->err = e;
+		r->vpath = id;
+	}
+	err = message(r, s + k, n - k);
+	r->vpath = saved;
+	return err;
+}
+
+static int text_line(struct hx_reader *r, const char *s, size_t n)
+{
+	size_t k, cut;
+	int err;
+
+	if (n && s[n - 1] == '\r')
+		n--;
+	for (;;) {
+		k = hx_parse_envelope(s, n, &r->env);
+		cut = k ? glued(s, n, &r->env) : 0;
+		if (!cut)
+			return one_line(r, s, n, k);
+		/* the envelope of the first part, read again for it */
+		k = hx_parse_envelope(s, cut, &r->env);
+		if ((err = one_line(r, s, cut, k)) != 0)
+			return err;
+		s += cut;
+		n -= cut;
+	}
+}
+
+/*
+ * A JSON string holding log lines with "\n" escapes (docker's json-file
+ * driver: {"log":"EE9999: Inner Error!\n","stream":"stderr"}, or a whole
+ * log in one string): each string's lines, unescaped, as lines.
+ */
+static bool json_lines(const char *s, size_t n)
+{
+	return n > 4 && (s[0] == '{' || s[0] == '"') && hx_find(s, n, "\\n");
+}
+
+static int json_piece(struct hx_reader *r, const char *s, size_t n)
+{
+	char tmp[HX_HELD_LINE];
+	size_t i, m = 0;
+
+	for (i = 0; i < n && m < sizeof tmp; i++) {
+		char c = s[i];
+
+		if (c == '\\' && i + 1 < n) {
+			c = s[++i];
+			if (c == 't')
+				c = '\t';
+			else if (c == 'r')
+				continue;
+			else if (c == 'u' && i + 4 < n) {
+				i += 4;         /* \u001b and the like */
+				c = ' ';
+			}
+		}
+		tmp[m++] = c;
+	}
+	return text_line(r, tmp, m);
+}
+
+static int json_text(struct hx_reader *r, const char *s, size_t n)
+{
+	size_t i = 0, start = 0;
+	bool in = false;
+	int err = HANGDX_OK;
+
+	r->scratch = true;
+	for (i = 0; i < n && !err; i++) {
+		if (!in) {
+			if (s[i] == '"') {
+				in = true;
+				start = i + 1;
+			}
+			continue;
+		}
+		if (s[i] == '\\' && i + 1 < n && s[i + 1] == 'n') {
+			err = json_piece(r, s + start, i - start);
+			start = i + 2;
+			i++;
+		} else if (s[i] == '\\') {
+			i++;
+		} else if (s[i] == '"') {
+			if (i > start)
+				err = json_piece(r, s + start, i - start);
+			in = false;
+		}
+	}
+	return err;
+}
+
+/* r->scratch says whether s is a copy (the carry, the join buffer). */
+static int logical_line(struct hx_reader *r, const char *s, size_t n)
+{
+	bool scratch = r->scratch;
+	int err;
+
+	if (json_lines(s, n))
+		err = json_text(r, s, n);
+	else
+		err = text_line(r, s, n);
+	r->scratch = scratch;
+	return err;
+}
+
+/*
+ * Hard wraps.  A line cut where the terminal or a mail client folded it
+ * is put back together before anything else reads it:
+ *  - a line of exactly HX_WRAP_COLS bytes goes on with the next unless
+ *    that one starts a line of its own (fold -w 80, a terminal's copy);
+ *  - a line that ends inside a bracket ("...[FUNC:") goes on with the
+ *    next ("FuncErrorReason][FILE:...]");
+ *  - a device error message ("The error from device(...)") without its
+ *    "[FUNC:..][FILE:..][LINE:n]" tail goes on, a space between, until
+ *    the line that has the tail (a reporter's wrap).
+ */
+#define HX_WRAP_COLS 80
+#define HX_WRAP_MAX 64
+enum { J_NONE, J_FOLD, J_BRACKET, J_DEVICE };
+
+static bool open_bracket(const char *s, size_t n)
+{
+	size_t stop = n > 48 ? n - 48 : 0;
+	const char *b = memrchr(s + stop, '[', n - stop);
+
+	return b && !memchr(b, ']', (size_t)(s + n - b));
+}
+
+/* "EE9999[PID: 43311] The error from device(...), serial ..." with no
+ * "[LINE:n]" tail (behind an envelope or not). */
+static bool device_head(const char *s, size_t n)
+{
+	struct hx_envelope e;
+	size_t k = 0;
+
+	if (s[0] != 'E')
+		k = hx_parse_envelope(s, n, &e);
+	return em_code(s + k, n - k) &&
+	       hx_find(s + k, n - k < 512 ? n - k : 512,
+		       "The error from device") && !hx_find(s, n, "[LINE:");
+}
+
+/* Every line comes here: a plog line ("[DEBUG] ...") is only looked at
+ * for its length. */
+static int hold_kind(const char *s, size_t n)
+{
+	bool plog = s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z' && s[1] != 'W';
+
+	if (n < 8)
+		return J_NONE;
+	if (!plog && s[n - 1] != ']' && device_head(s, n))
+		return J_DEVICE;
+	if (n == HX_WRAP_COLS)
+		return J_FOLD;
+	if (!plog && s[n - 1] != ']' && open_bracket(s, n))
+		return J_BRACKET;
+	return J_NONE;
+}
+
+/* A line that starts on its own: never the tail of a wrapped one. */
+static bool line_start(const char *s, size_t n)
+{
+	struct hx_envelope e;
+
+	if (n == 0 || s[0] == '#')      /* "# file: PATH" markers too */
+		return true;
+	if (n >= 6 && (memcmp(s, "[FUNC:", 6) == 0 ||
+		       memcmp(s, "[FILE:", 6) == 0 ||
+		       memcmp(s, "[LINE:", 6) == 0))
+		return false;
+	if (hx_parse_envelope(s, n, &e) && !(e.forms & HX_EV_GREP))
+		return true;
+	if (s[0] == '[' && (hx_parse_prefix(s, n, &(struct hx_prefix){ 0 }) ||
+			    (n > 6 && memcmp(s, "[PID: ", 6) == 0)))
+		return true;
+	return em_code(s, n) || (n >= 9 && (memcmp(s, "Traceback", 9) == 0 ||
+					    memcmp(s, "TraceBack", 9) == 0));
+}
+
+static int join_flush(struct hx_reader *r)
+{
+	uint64_t line = r->line, off = r->off;
+	bool scratch = r->scratch;
+	int err;
+
+	if (!r->njoin)
+		return HANGDX_OK;
+	r->line = r->join_line;
+	r->off = r->join_off;
+	r->scratch = true;
+	err = logical_line(r, r->join, r->njoin);
+	r->scratch = scratch;
+	r->njoin = 0;
+	r->line = line;
+	r->off = off;
+	return err;
+}
+
+static void join_put(struct hx_reader *r, const char *s, size_t n, int how)
+{
+	r->join_how = how;
+	if (r->njoin == 0) {
+		r->join_line = r->line;
+		r->join_off = r->off;
+		r->join_parts = 0;
+	}
+	/* a hand wrap replaced a space; a fold at the terminal's width
+	 * (a piece of exactly HX_WRAP_COLS) cut anywhere */
+	if (how == J_DEVICE && r->njoin && n && s[0] != '[' &&
+	    r->join_last != HX_WRAP_COLS)
+		r->join[r->njoin++] = ' ';
+	r->join_last = n;
+	memcpy(r->join + r->njoin, s, n);
+	r->njoin += n;
+	r->join_parts++;
+}
+
+static int handle_line(struct hx_reader *r, const char *s, size_t n)
+{
+	int how;
+
+	if (n && s[n - 1] == '\r')
+		n--;
+	if (r->njoin) {
+		if (!line_start(s, n) && r->njoin + n + 1 <= r->lim->max_line &&
+		    r->join_parts < HX_WRAP_MAX) {
+			int prev = r->join_how;
+
+			join_put(r, s, n, prev);
+			how = hold_kind(s, n);
+			if (prev == J_DEVICE && !hx_find(s, n, "[LINE:"))
+				how = J_DEVICE;
+			if (how != J_NONE) {
+				r->join_how = how;
+				return HANGDX_OK;
+			}
+			return join_flush(r);
+		}
+		if (join_flush(r))
+			return r->err ? r->err : HANGDX_ENOMEM;
+	}
+	if (n == 0)
+		return logical_line(r, s, 0);
+	how = hold_kind(s, n);
+	if (how != J_NONE && r->join) {
+		join_put(r, s, n, how);
 		return HANGDX_OK;
 	}
-	r->ev->c.candidates++;
-	return hx_families_line(r, s, n);
+	return logical_line(r, s, n);
 }
 
 /* Keep the head of the last prefixed line of a chunk for the file's
@@ -273,6 +823,20 @@ static void save_lastpre(struct hx_reader *r)
 							  : sizeof r->lastpre;
 	memcpy(r->lastpre, r->lastpre_ptr, r->nlastpre);
 	r->lastpre_ptr = NULL;
+}
+
+/* The carried line (a copy): its message is read from there. */
+static int carry_line(struct hx_reader *r)
+{
+	int err;
+
+	r->scratch = true;
+	err = handle_line(r, r->carry, r->ncarry);
+	r->scratch = false;
+	if (r->lastpre_ptr >= r->carry &&
+	    r->lastpre_ptr < r->carry + r->ncarry)
+		r->lastpre_ptr = NULL;
+	return err;
 }
 
 static int feed_carry(struct hx_reader *r, const char *p, size_t n,
@@ -299,13 +863,8 @@ static int feed_carry(struct hx_reader *r, const char *p, size_t n,
 	if (!nl)
 		return HANGDX_OK;
 	r->off = r->carry_off;
-	err = handle_line(r, r->carry, r->ncarry);
 	r->lastpre_ptr = NULL;
-	if (r->carry[0] == '[') {
-		r->nlastpre = r->ncarry < sizeof r->lastpre ? r->ncarry
-							     : sizeof r->lastpre;
-		memcpy(r->lastpre, r->carry, r->nlastpre);
-	}
+	err = carry_line(r);
 	r->ncarry = 0;
 	return err;
 }
@@ -363,6 +922,7 @@ static void reader_begin(struct hx_reader *r, struct worker *w,
 	r->file = r->vpath = file;
 	r->path = hx_ev_str(w->ev, file);
 	r->carry = w->carry;
+	r->join = w->join;
 	r->held = w->held;
 	r->fs.path = file;
 	r->fs.first_ts = r->fs.last_ts = r->fs.pid = HX_NONE;
@@ -378,14 +938,13 @@ static int reader_end(struct hx_reader *r, int status)
 
 	if (r->ncarry && !r->skipping) {        /* last line, no newline */
 		r->off = r->carry_off;
-		err = handle_line(r, r->carry, r->ncarry);
-		if (r->carry[0] == '[') {
-			r->nlastpre = r->ncarry < sizeof r->lastpre
-					      ? r->ncarry : sizeof r->lastpre;
-			memcpy(r->lastpre, r->carry, r->nlastpre);
-		}
+		r->lastpre_ptr = NULL;
+		err = carry_line(r);
 		r->ncarry = 0;
 	}
+	if (!err)
+		err = join_flush(r);
+	save_lastpre(r);
 	if (!err)
 		err = hx_families_end(r);
 	if (r->nlastpre && hx_parse_prefix(r->lastpre, r->nlastpre, &p))
@@ -1279,8 +1838,10 @@ static int worker_init(struct worker *w, struct job *j,
 	w->ev = ev;
 	w->buf = hx_alloc(j->ctx, BUFSZ);
 	w->carry = hx_alloc(j->ctx, j->lim.max_line + 1);
+	w->join = hx_alloc(j->ctx, j->lim.max_line + 1);
 	w->held = hx_calloc(j->ctx, 2 * HX_KRUN_SLOTS, sizeof *w->held);
-	return w->buf && w->carry && w->held ? HANGDX_OK : HANGDX_ENOMEM;
+	return w->buf && w->carry && w->join && w->held ? HANGDX_OK
+							: HANGDX_ENOMEM;
 }
 
 static void worker_free(struct worker *w)
@@ -1289,6 +1850,7 @@ static void worker_free(struct worker *w)
 
 	hx_free(w->job->ctx, w->buf);
 	hx_free(w->job->ctx, w->carry);
+	hx_free(w->job->ctx, w->join);
 	hx_free(w->job->ctx, w->held);
 	for (i = 0; i < PIPE_BUFS; i++)
 		hx_free(w->job->ctx, w->pipebuf[i]);

@@ -431,6 +431,222 @@ static void test_numbers(void **state)
 	assert_false(hx_parse_i64("x1", 2, &i));
 }
 
+
+/* ---- the console envelope (docs/EVIDENCE.md, "Console envelope") ---- */
+
+static size_t env(const char *line, struct hx_envelope *e)
+{
+	return hx_parse_envelope(line, strlen(line), e);
+}
+
+static bool text_is(const char *line, const struct hx_envelope *e,
+		    const char *want)
+{
+	return strcmp(line + e->skip, want) == 0;
+}
+
+static void test_env_torchrun_rank(void **state)
+{
+	struct hx_envelope e;
+	const char *l1 = "[rank1]: EI0009: [PID: 2225827] 2025-09-24-20:59:48.119.066 Transport init error.";
+	const char *l2 = "[rank1]:         Solution: Check other NPUs that are not reporting errors.";
+	const char *l3 = "[rank0]:[E626 06:24:44.903881913 ProcessGroupHCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=808, OpType=ALLREDUCE)";
+
+	(void)state;
+	assert_int_equal(env(l1, &e), 9);                   /* field/27 */
+	assert_int_equal(e.rank, 1);
+	assert_int_equal(e.forms, HX_EV_RANK);
+	assert_true(text_is(l1, &e, "EI0009: [PID: 2225827] 2025-09-24-20:59:48.119.066 Transport init error."));
+	assert_int_equal(hx_classify(l1 + e.skip, strlen(l1) - e.skip), HX_CL_BARE);
+	env(l2, &e);                                        /* the block's body stays indented */
+	assert_true(text_is(l2, &e, "        Solution: Check other NPUs that are not reporting errors."));
+	env(l3, &e);                                        /* c10: no space */
+	assert_int_equal(e.rank, 0);
+	assert_true(text_is(l3, &e, "[E626 06:24:44.903881913 ProcessGroupHCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=808, OpType=ALLREDUCE)"));
+	assert_int_equal(hx_classify(l3 + e.skip, strlen(l3) - e.skip), HX_CL_BARE);
+}
+
+static void test_env_vllm_workers(void **state)
+{
+	struct hx_envelope e;
+	const char *l1 = "(VllmWorker TP1 pid=961) EE9999: Inner Error!";
+	const char *l2 = "(Worker_DP0_TP5_EP5 pid=818) ERROR 08-13 15:31:21 [multiproc_executor.py:945] EE9999[PID: 818] 2026-08-13-15:31:21.888.208 (EE9999):  The error from device(chipId:5, dieId:0), serial number is 1, event wait timeout occurred during task execution, stream_id:44, sq_id:5, task_id:61293, event_id=55, timeout=234s.";
+	const char *l3 = "(Worker pid=17148) (Worker_DP0_TP6_EP6 pid=17148) ERROR 03-25 06:14:02 [multiproc_executor.py:880]        synchronize stream with timeout failed, runtime result = 507011[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]";
+	const char *l4 = "(EngineCore_DP4 pid=3431) INFO 07-21 21:17:22 [shm_broadcast.py:705] No available shared memory broadcast block found in 60 seconds.";
+	const char *l5 = "[Worker_DP0_TP1_EP1 pid=40968] INFO 07-23 02:43:54 [model_runner_v1.py:3686] Loading draftter model..";
+	const char *l6 = "(VllmWorker rank=3 pid=50935) ERROR 09-10 03:36:31 [multiproc_executor.py:527]         Transport init error.";
+	const char *l7 = "ERROR 05-29 20:52:26 worker_base.py:581] EE1001: [PID: 1059] 2025-05-29-20:52:24.655.114 The argument is invalid.";
+
+	(void)state;
+	env(l1, &e);
+	assert_true(str_is(e.worker, e.workerlen, "VllmWorker TP1"));
+	assert_int_equal(e.pid, 961);
+	assert_int_equal(e.rank, -1);
+	assert_true(text_is(l1, &e, "EE9999: Inner Error!"));
+	env(l2, &e);                                        /* vllm-ascend#14214 */
+	assert_true(str_is(e.worker, e.workerlen, "Worker_DP0_TP5_EP5"));
+	assert_int_equal(e.pid, 818);
+	assert_int_equal(e.level, HX_LV_ERROR);
+	assert_int_equal(e.forms, HX_EV_WORKER | HX_EV_LOGGER);
+	assert_memory_equal(l2 + e.skip, "EE9999[PID: 818]", 16);
+	env(l3, &e);                                        /* field/54: doubled */
+	assert_true(str_is(e.worker, e.workerlen, "Worker_DP0_TP6_EP6"));
+	assert_int_equal(e.pid, 17148);
+	assert_true(text_is(l3, &e, "       synchronize stream with timeout failed, runtime result = 507011[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]"));
+	env(l4, &e);                                        /* field/41 */
+	assert_true(str_is(e.worker, e.workerlen, "EngineCore_DP4"));
+	assert_int_equal(e.level, HX_LV_INFO);
+	assert_true(text_is(l4, &e, "No available shared memory broadcast block found in 60 seconds."));
+	assert_int_equal(hx_classify(l4 + e.skip, strlen(l4) - e.skip), HX_CL_BARE);
+	env(l5, &e);                                        /* square brackets */
+	assert_true(str_is(e.worker, e.workerlen, "Worker_DP0_TP1_EP1"));
+	assert_int_equal(e.pid, 40968);
+	assert_true(text_is(l5, &e, "Loading draftter model.."));
+	env(l6, &e);                                        /* a worker's rank= is not the global rank */
+	assert_true(str_is(e.worker, e.workerlen, "VllmWorker rank=3"));
+	assert_int_equal(e.rank, -1);
+	env(l7, &e);                                        /* older logger, no '[' */
+	assert_true(text_is(l7, &e, "EE1001: [PID: 1059] 2025-05-29-20:52:24.655.114 The argument is invalid."));
+}
+
+static void test_env_ray_pdsh_mpi_compose(void **state)
+{
+	struct hx_envelope e;
+	const char *l1 = "(WorkerDict pid=1230, ip=10.0.0.7) [rank15]:[E510 00:18:19.328053719 ProcessGroupHCCL.cpp:629] [Rank 1] Watchdog caught collective operation timeout";
+	const char *l2 = "(TaskRunner pid=52177) EI0002: The wait execution of the Notify register times out.";
+	const char *l3 = "worker-1: EI9999: 2024-07-03-11:28:40.419.527  The error from device(chipId:0, dieId:0), serial number is 1";
+	const char *l4 = "10.0.0.1: [rank3]: EE9999: Inner Error!";
+	const char *l5 = "[1,3]<stderr>:EE9999: Inner Error!";
+	const char *l6 = "trainer   | [ERROR] HCCL(2717288,python3):2025-07-23-03:49:57.177.194 [hccl_socket_manager.cc:778] [2734049][Wait][LinkEstablish]wait socket establish timeout, role[1] rank[12] timeout[120]";
+
+	(void)state;
+	env(l1, &e);                                        /* verl#1309 */
+	assert_true(str_is(e.worker, e.workerlen, "WorkerDict"));
+	assert_int_equal(e.pid, 1230);
+	assert_true(str_is(e.node, e.nodelen, "10.0.0.7"));
+	assert_int_equal(e.rank, 15);
+	assert_memory_equal(l1 + e.skip, "[E510 ", 6);
+	env(l2, &e);
+	assert_true(str_is(e.worker, e.workerlen, "TaskRunner"));
+	assert_true(text_is(l2, &e, "EI0002: The wait execution of the Notify register times out."));
+	env(l3, &e);                                        /* Ascend/pytorch#43 */
+	assert_true(str_is(e.node, e.nodelen, "worker-1"));
+	assert_int_equal(e.forms, HX_EV_NODE);
+	assert_memory_equal(l3 + e.skip, "EI9999: 2024", 12);
+	env(l4, &e);
+	assert_true(str_is(e.node, e.nodelen, "10.0.0.1"));
+	assert_int_equal(e.rank, 3);
+	assert_true(text_is(l4, &e, "EE9999: Inner Error!"));
+	env(l5, &e);                                        /* Open MPI --tag-output */
+	assert_int_equal(e.rank, 3);
+	assert_int_equal(e.forms, HX_EV_MPI);
+	assert_true(text_is(l5, &e, "EE9999: Inner Error!"));
+	env(l6, &e);                                        /* docker compose */
+	assert_true(str_is(e.worker, e.workerlen, "trainer"));
+	assert_int_equal(e.forms, HX_EV_COMPOSE);
+	assert_memory_equal(l6 + e.skip, "[ERROR] HCCL(", 13);
+}
+
+static void test_env_grep_and_indent(void **state)
+{
+	struct hx_envelope e;
+	const char *l1 = "rank-3/train.log:1042:EE9999  fftsplus task execute failed, dev_id=7, stream_id=7, task_id=5990";
+	const char *l2 = "train.log-1043-        TraceBack (most recent call last):";
+	const char *l3 = "    [ERROR] HCCL(10261,python):2025-09-11-01:20:11.205.229 [topoinfo_exchange_server.cc:113] [57044][Get][Connection]topo exchange server get socket timeout! timeout[720 s]";
+	const char *l4 = "logs/out.log:7:worker-1: [rank3]: EE9999: Inner Error!";
+
+	(void)state;
+	env(l1, &e);
+	assert_true(str_is(e.gpath, e.gpathlen, "rank-3/train.log"));
+	assert_memory_equal(l1 + e.skip, "EE9999  fftsplus", 16);
+	env(l2, &e);                                        /* grep -A context line */
+	assert_true(str_is(e.gpath, e.gpathlen, "train.log"));
+	assert_true(text_is(l2, &e, "        TraceBack (most recent call last):"));
+	env(l3, &e);                                        /* field/57: page indentation */
+	assert_int_equal(e.forms, HX_EV_INDENT);
+	assert_memory_equal(l3 + e.skip, "[ERROR] HCCL(10261", 18);
+	env(l4, &e);
+	assert_int_equal(e.forms, HX_EV_GREP | HX_EV_NODE | HX_EV_RANK);
+	assert_int_equal(e.rank, 3);
+	assert_true(text_is(l4, &e, "EE9999: Inner Error!"));
+}
+
+/* What no envelope is: the lines a launcher prefix must not swallow. */
+static void test_env_not_fooled(void **state)
+{
+	static const char *const plain[] = {
+		"[ERROR] HCCL(2717288,python3):2025-07-23-03:47:57.070.463 [hccl_socket.cc:100] [2717288][HcclSocket][Listen] socket type[1]",
+		"EE9999: Inner Error!",
+		"EI0002:The wait execution of the Notify register times out.",
+		"EL0004: [PID: 553] 2025-09-17-04:55:13.065.712 Failed to allocate memory.",
+		"RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:390 NPU function error",
+		"torch.OutOfMemoryError: NPU out of memory. Tried to allocate 72.00 MiB",
+		"        TraceBack (most recent call last):",
+		" (function npuSynchronizeUsedDevices)",
+		"        [drv api] halCqReportRecv failed: device_id=0, ts_id=0",
+		"ProcessStarsWaitTimeoutErrorInfo:The error from device(chipId:2, dieId:0)",
+		"2024-07-03-11:28:40.419.527  The error from device",
+		"ERR00100: x", "stream_id=3, rtsq_id=3, sq_fsm=0x9",
+		"[PID: 3480365] 2025-12-24-14:10:31.094.189 Execution_Error_SDMA(EI0012): SDMA",
+		"[W NPUStream.cpp:382] Warning: NPU warning, error code is 107020[Error]: .",
+		"(function npuSynchronizeDevice)", "9999: Inner Error!",
+	};
+	struct hx_envelope e;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < HX_ARRAY_LEN(plain); i++) {
+		if (env(plain[i], &e) != 0)
+			fail_msg("envelope in \"%s\"", plain[i]);
+		assert_int_equal(e.rank, -1);
+	}
+}
+
+/* Paste damage the prefix grammar absorbs itself. */
+static void test_pasted_prefix_damage(void **state)
+{
+	struct hx_prefix p;
+
+	(void)state;
+	/* a lost leading '[' */
+	assert_true(prefix("ERROR] HCCL(2717288,python3):2025-07-23-03:49:57.177.194 [hccl_socket_manager.cc:778] [2734049][Wait][LinkEstablish]wait socket establish timeout, role[1] rank[12] timeout[120]", &p));
+	assert_int_equal(p.level, HX_LV_ERROR);
+	assert_int_equal(p.pid, 2717288);
+	assert_true(body_is(&p, "[Wait][LinkEstablish]wait socket"));
+	assert_int_equal(hx_classify("ERROR] HCCL(1,p):x", 18), HX_CL_PREFIXED);
+	assert_int_equal(hx_classify("INFO] HCCL(1,p):2025-01-01-00:00:00.000.000 [a.c:1] x", 53), HX_CL_NOISE);
+	/* an empty process name, "[file:line]tid" without a space (field/46) */
+	assert_true(prefix("[ERROR] RUNTIME(129179,):2026-03-25-16:51:14.620.951 [api_c_kernel.cc:78]129253 rtsLaunchKernelWithHostArgs:ErrCode=507048, desc=[fftsplus timeout], InnerCode=0x715006b", &p));
+	assert_int_equal(p.pnamelen, 0);
+	assert_int_equal(p.tid, 129253);
+	assert_true(body_is(&p, "rtsLaunchKernelWithHostArgs:ErrCode=507048"));
+	/* "[ERROR]HCCL(" without spaces (field/57 agent line's form, P2) */
+	assert_true(prefix("[ERROR]HCCL(350697,all_reduce_test):2025-10-23-14:56:18.215.964[topoinfo_exchange_agent.cc:534][350697][Verify][ClusterInfo]rank num[4] is different", &p));
+	assert_int_equal(p.tid, 350697);
+	assert_true(body_is(&p, "[Verify][ClusterInfo]rank num[4]"));
+}
+
+static void test_classify_console(void **state)
+{
+	static const char *const pass[] = {
+		"EE9999  fftsplus task execute failed, dev_id=7, stream_id=7, task_id=5990",
+		"EE9999 The error from device(chipId:3, dieId:0), serial number is 1, event wait timeout occurred",
+		"EE9999[PID: 43311] The error from device(chipId:1, dieId:0), serial number is 6.",
+		"EH9999: Inner Error!",
+		"[E324 13:00:25.428578250 ProcessGroupHCCL.cpp:1664] [PG 0 Rank 1] Watchdog caught collective operation timeout",
+		"No available shared memory broadcast block found in 60 seconds.",
+		"torch.OutOfMemoryError: NPU out of memory.",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < HX_ARRAY_LEN(pass); i++)
+		if (hx_classify(pass[i], strlen(pass[i])) == HX_CL_NOISE)
+			fail_msg("noise: \"%s\"", pass[i]);
+	assert_int_equal(hx_classify("EEE: x y z", 10), HX_CL_NOISE);
+	assert_int_equal(hx_classify("[I1206 18:44:12.7 x.cpp:1] y", 28), HX_CL_NOISE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,6 +677,13 @@ int main(void)
 		cmocka_unit_test(test_spellings_op_timeout_error),
 		cmocka_unit_test(test_kv_not_fooled),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_env_torchrun_rank),
+		cmocka_unit_test(test_env_vllm_workers),
+		cmocka_unit_test(test_env_ray_pdsh_mpi_compose),
+		cmocka_unit_test(test_env_grep_and_indent),
+		cmocka_unit_test(test_env_not_fooled),
+		cmocka_unit_test(test_pasted_prefix_damage),
+		cmocka_unit_test(test_classify_console),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

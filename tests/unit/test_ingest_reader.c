@@ -530,6 +530,336 @@ static void test_two_threads(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+
+/* ---- console output as pasted (docs/EVIDENCE.md, "Console envelope") ---- */
+
+static struct hangdx_evidence *console(struct hangdx_ctx *ctx,
+				       const char *text)
+{
+	struct hangdx_ingest_opts o = { .threads = 1 };
+	struct hangdx_evidence *ev;
+
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_mem(ev, "console.log", text,
+					   strlen(text), &o), HANGDX_OK);
+	return ev;
+}
+
+/* The nth record of a kind, or NULL. */
+static const struct hx_rec *find(const struct hangdx_evidence *ev, int kind,
+				 int nth)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nrec; i++)
+		if (ev->recs[i].kind == kind && nth-- == 0)
+			return &ev->recs[i];
+	return NULL;
+}
+
+static int64_t fnum(const struct hangdx_evidence *ev, const struct hx_rec *r,
+		    int key)
+{
+	const struct hx_field *f = hx_rec_field(ev, r, key);
+
+	return f ? f->num : -12345;
+}
+
+static const char *fstr(const struct hangdx_evidence *ev,
+			const struct hx_rec *r, int key)
+{
+	const struct hx_field *f = hx_rec_field(ev, r, key);
+
+	return f ? hx_ev_str(ev, f->str) : "";
+}
+
+/* field/22: "EE9999: Inner Error!" then "EE9999  text" (no colon): the
+ * body line's ids belong to the block; CRLF changes nothing. */
+static const char field22[] =
+	"[W NPUStream.cpp:382] Warning: NPU warning, error code is 107020[Error]: .\n"
+	"EE9999: Inner Error!\n"
+	"EE9999  fftsplus task execute failed, dev_id=7, stream_id=7, task_id=5990, context_id=6, thread_id=0, err_type=13[hccl fftsplus timeout][FUNC:GetError][FILE:stream.cc][LINE:1512]\n"
+	"        TraceBack (most recent call last):\n"
+	"        rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+	" (function npuSynchronizeUsedDevices)\n"
+	"[W NPUStream.cpp:365] Warning: NPU warning, error code is 107020[Error]: .\n";
+
+static void check_field22(const struct hangdx_evidence *ev)
+{
+	const struct hx_rec *r = find(ev, HX_K_RT_TASK_FAIL, 0);
+
+	assert_non_null(r);
+	assert_int_equal(r->line, 3);
+	assert_int_equal(fnum(ev, r, HX_F_STREAM), 7);
+	assert_int_equal(fnum(ev, r, HX_F_TASK), 5990);
+	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), 2);
+	r = find(ev, HX_K_RT_API_ERROR, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), 2);
+	/* the warning after the block is not part of it */
+	r = find(ev, HX_K_FRAMEWORK_ERROR, 1);
+	assert_non_null(r);
+	assert_int_equal(r->line, 7);
+	assert_false(hx_rec_field(ev, r, HX_F_PARENT_LINE));
+}
+
+static void test_console_em_block(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx, field22);
+	char crlf[2048];
+	size_t i, m = 0;
+
+	(void)state;
+	check_field22(ev);
+	hangdx_evidence_free(ev);
+	for (i = 0; field22[i]; i++) {
+		if (field22[i] == '\n')
+			crlf[m++] = '\r';
+		crlf[m++] = field22[i];
+	}
+	crlf[m] = '\0';
+	ev = console(ctx, crlf);
+	check_field22(ev);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* field/37 and field/39: a page lost the indentation of the body lines. */
+static void test_console_unindented_body(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"EE9999: Inner Error!\n"
+		"EE9999 The error from device(chipId:3, dieId:0), serial number is 1, event wait timeout occurred during task execution, stream_id:122, sq_id:122, task_id:790, event_id=73, timeout=1980.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1314]\n"
+		"TraceBack (most recent call last):\n"
+		"Task execute failed, device_id=3, stream_id=122, task_id=790, flip_num=0, task_type=3(EVENT_WAIT).[FUNC:GetError][FILE:stream.cc][LINE:1483]\n"
+		"\n"
+		"Task execute failed, device_id=3, stream_id=9, task_id=9, flip_num=0, task_type=3(EVENT_WAIT).[FUNC:GetError][FILE:stream.cc][LINE:1483]\n"
+		"EI0002:The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [4].base information: [streamID:[14],taskID[6], taskType[Notify Wait], tag[AllReduce_6629421139219749105_0].] task information: [notify id:[0x000000700000058], stage:[fffffff], remote rank:[4].]\n"
+		"there are(is) 1 abnormal device(s):\n"
+		"serverId[192.168.100.111], deviceId[4], Heartbeat Lost Occurred, Possible Reason: 1. Process has exited, 2. Network Disconnected\n");
+	const struct hx_rec *r;
+
+	(void)state;
+	r = find(ev, HX_K_RT_TIMEOUT, 0);
+	assert_non_null(r);
+	assert_string_equal(fstr(ev, r, HX_F_WHAT), "event_wait");
+	assert_int_equal(fnum(ev, r, HX_F_EVENT), 73);
+	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), 1);
+	r = find(ev, HX_K_RT_TASK_FAIL, 0);
+	assert_non_null(r);
+	assert_int_equal(r->line, 4);
+	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), 1);
+	/* a blank line ends the block: line 6 is no body of it */
+	assert_null(find(ev, HX_K_RT_TASK_FAIL, 1));
+	r = find(ev, HX_K_CLUSTER_EXCEPTION, 0);
+	assert_non_null(r);
+	assert_int_equal(r->line, 9);
+	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), 7);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* Launcher prefixes: stripped, kept as attribution; two workers'
+ * blocks interleaved stay apart. */
+static void test_console_launchers_interleaved(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"(Worker_DP0_TP5_EP5 pid=818) ERROR 08-13 15:31:21 [multiproc_executor.py:945] EE9999: Inner Error!\n"
+		"(Worker_DP0_TP6_EP6 pid=819) ERROR 08-13 15:31:21 [multiproc_executor.py:945] EE9999: Inner Error!\n"
+		"(Worker_DP0_TP5_EP5 pid=818) ERROR 08-13 15:31:21 [multiproc_executor.py:945] EE9999[PID: 818] 2026-08-13-15:31:21.888.208 (EE9999):  The error from device(chipId:5, dieId:0), serial number is 1, event wait timeout occurred during task execution, stream_id:44, sq_id:5, task_id:61293, event_id=55, timeout=234s.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1593]\n"
+		"(Worker_DP0_TP6_EP6 pid=819) ERROR 08-13 15:31:21 [multiproc_executor.py:945]         rtStreamSynchronize execute failed, reason=[the model stream execute failed][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+		"[rank3]: EI0002: [PID: 7] 2025-06-25-10:45:23.586.187 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [4].base information: [streamID:[14], taskID[6], tag[AllReduce_1].]\n"
+		"worker-1: [1,5]<stderr>:EE9999  Notify wait execute failed, device_id=1, stream_id=14, task_id=4, flip_num=0, notify_id=11[FUNC:GetError][FILE:stream.cc][LINE:921]\n");
+	const struct hx_rec *r;
+	struct hx_attrib *at;
+	struct hx_attr a;
+
+	(void)state;
+	r = find(ev, HX_K_ERR_CODE, 2);         /* the (EE9999): header */
+	assert_non_null(r);
+	assert_int_equal(r->line, 3);
+	assert_int_equal(r->pid, 818);
+	assert_int_equal(fnum(ev, r, HX_F_STREAM), 44);
+	assert_string_equal(fstr(ev, r, HX_F_WORKER), "Worker_DP0_TP5_EP5");
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 818);
+	r = find(ev, HX_K_RT_API_ERROR, 0);     /* worker 819's body */
+	assert_non_null(r);
+	assert_int_equal(r->line, 4);
+	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), 2);
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 819);
+	r = find(ev, HX_K_EI0002, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_RANK), 3);
+	assert_int_equal(hx_attrib_build(ev, &at), HANGDX_OK);
+	hx_attrib_rec(at, r, &a);
+	assert_int_equal(a.rank, 3);
+	assert_string_equal(a.rank_from, "console");
+	r = find(ev, HX_K_RT_TASK_FAIL, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_RANK), 5);
+	assert_string_equal(fstr(ev, r, HX_F_CONSOLE_NODE), "worker-1");
+	hx_attrib_rec(at, r, &a);
+	assert_int_equal(a.rank, 5);
+	assert_string_equal(a.node, "worker-1");
+	hx_attrib_free(ev, at);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* Lines a paste glued together (their newlines lost), each behind the
+ * same worker prefix: read as the lines they were. */
+static void test_console_glued(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"(VllmWorker rank=0 pid=234357) ERROR 09-26 01:47:48 [multiproc_executor.py:546] WorkerProc hit an exception."
+		"(VllmWorker rank=0 pid=234357) ERROR 09-26 01:47:48 [multiproc_executor.py:546] EE9999: Inner Error!"
+		"(VllmWorker rank=0 pid=234357) ERROR 09-26 01:47:48 [multiproc_executor.py:546] EE9999  fftsplus task execute failed, dev_id=7, stream_id=7, task_id=5990, err_type=13[hccl fftsplus timeout]\n");
+	const struct hx_rec *r;
+
+	(void)state;
+	r = find(ev, HX_K_ERR_CODE, 0);
+	assert_non_null(r);
+	assert_string_equal(fstr(ev, r, HX_F_TEXT), "Inner Error!");
+	r = find(ev, HX_K_RT_TASK_FAIL, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_TASK), 5990);
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 234357);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+static size_t occurrences(const char *s, const char *lit)
+{
+	size_t k = 0;
+
+	while ((s = strstr(s, lit)) != NULL) {
+		k++;
+		s++;
+	}
+	return k;
+}
+
+/* Several lines in one physical line (a JSON string, glued lines): their
+ * records share the line number and are all kept, none a duplicate. */
+static void test_console_one_line_many(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"\"EE9999: Inner Error!\\nEH9999: Inner Error!\\n\"\n"
+		"[rank1]: EI0002: first[rank1]: EI0002: second\n"
+		"(WorkerDict pid=833, ip=172.26.153.33) EE9999: Inner Error! [repeated 8x across cluster]\n");
+	char *out = jsonl(ev);
+
+	(void)state;
+	assert_int_equal(occurrences(out, "\"kind\":\"err_code\""), 3);
+	assert_null(strstr(out, "repeated"));
+	assert_int_equal(occurrences(out, "\"kind\":\"ei0002\""), 2);
+	free(out);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* A console rank and a rank-N/ path that disagree: ambiguous. */
+static void test_console_rank_vs_path(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		/* 80 bytes: the marker after it is no wrapped tail */
+		"Loading checkpoint shards: 100%|##########| 4/4 [00:12<00:00,  3.01s/it] done...\n"
+		"# file: job/rank-2/stdout.log\n"
+		"[rank3]: EE9999: Inner Error!\n"
+		"# file: job/rank-4/stdout.log\n"
+		"[rank4]: EE9999: Inner Error!\n");
+	struct hx_attrib *at;
+	struct hx_attr a;
+
+	(void)state;
+	assert_int_equal(hx_attrib_build(ev, &at), HANGDX_OK);
+	assert_string_equal(hx_ev_str(ev, find(ev, HX_K_ERR_CODE, 0)->vpath),
+			    "job/rank-2/stdout.log");
+	hx_attrib_rec(at, find(ev, HX_K_ERR_CODE, 0), &a);
+	assert_int_equal(a.rank, -1);
+	assert_string_equal(a.rank_from, "ambiguous");
+	hx_attrib_rec(at, find(ev, HX_K_ERR_CODE, 1), &a);
+	assert_int_equal(a.rank, 4);
+	assert_string_equal(a.rank_from, "path");
+	hx_attrib_free(ev, at);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* Hard wraps: a token split ("[FUNC:" / "FuncErrorReason]"), a fold at
+ * 80 columns, a device message wrapped by hand over 5 lines (field/60). */
+static void test_console_wraps(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"EH9999: Inner Error!\n"
+		"        rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:\n"
+		"FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+		"[rank3]: EE9999  fftsplus task execute failed, dev_id=7, stream_id=7, task_id=59\n"
+		"90, context_id=6, thread_id=0, err_type=13[hccl fftsplus timeout][FUNC:GetError]\n"
+		"[FILE:stream.cc][LINE:1512]\n"
+		"EE9999[PID: 43311] The error from device(chipId:1, dieId:0), serial number is 6.\n"
+		"there is a fftsplus sdma error, sdma channel is 2,\n"
+		"sdmaState=0x6, sdmaTslotid=0x4, sdmaCxtid=0x1, sdmaThreadid=0x0,\n"
+		"irqStatus=0x0, cqeStatus=0x70000.\n"
+		"[FUNC:ProcessCoreErrors][FILE:device_error_proc.cc][LINE:1714]\n"
+		"[W NPUStream.cpp:365] Warning: NPU warning, error code is 107020[Error]: .\n");
+	const struct hx_rec *r;
+
+	(void)state;
+	r = find(ev, HX_K_RT_API_ERROR, 0);
+	assert_non_null(r);
+	assert_int_equal(r->line, 2);
+	assert_string_equal(fstr(ev, r, HX_F_ERR_DESC), "task timeout");
+	r = find(ev, HX_K_RT_TASK_FAIL, 0);
+	assert_non_null(r);
+	assert_int_equal(r->line, 4);
+	assert_int_equal(fnum(ev, r, HX_F_TASK), 5990);
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_RANK), 3);
+	r = find(ev, HX_K_RT_TASK_FAIL, 1);
+	assert_non_null(r);
+	assert_int_equal(r->line, 7);
+	assert_int_equal(r->pid, 43311);
+	assert_non_null(strstr(fstr(ev, r, HX_F_TEXT),
+			       "fftsplus sdma error, sdma channel is 2, sdmaState=0x6"));
+	assert_non_null(strstr(fstr(ev, r, HX_F_TEXT), "cqeStatus=0x70000."));
+	r = find(ev, HX_K_FRAMEWORK_ERROR, 0);
+	assert_non_null(r);
+	assert_int_equal(r->line, 12);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* A log inside JSON strings: docker's json-file lines, and a whole log
+ * in one string with "\n" escapes. */
+static void test_console_json(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"{\"log\":\"EE9999: Inner Error!\\n\",\"stream\":\"stderr\",\"time\":\"2025-07-30T06:16:22.75Z\"}\n"
+		"{\"log\":\"EE9999  fftsplus task execute failed, dev_id=7, stream_id=7, task_id=5990, err_type=13[hccl fftsplus timeout]\\n\",\"stream\":\"stderr\"}\n"
+		"{\"error\": \"Traceback (most recent call last):\\n  File \\\"x.py\\\", line 1\\n[ERROR] HCCL(2717288,python3):2025-07-23-03:49:57.177.194 [hccl_socket_manager.cc:778] [2734049][Wait][LinkEstablish]wait socket establish timeout, role[1] rank[12] timeout[120]\\n\"}\n");
+	const struct hx_rec *r;
+
+	(void)state;
+	r = find(ev, HX_K_RT_TASK_FAIL, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_TASK), 5990);
+	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), 1);
+	r = find(ev, HX_K_LINK_ERROR, 0);
+	assert_non_null(r);
+	assert_int_equal(r->line, 3);
+	assert_int_equal(r->pid, 2717288);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +880,14 @@ int main(void)
 		cmocka_unit_test(test_path_nodes),
 		cmocka_unit_test(test_path_ranks),
 		cmocka_unit_test(test_two_threads),
+		cmocka_unit_test(test_console_em_block),
+		cmocka_unit_test(test_console_unindented_body),
+		cmocka_unit_test(test_console_launchers_interleaved),
+		cmocka_unit_test(test_console_glued),
+		cmocka_unit_test(test_console_one_line_many),
+		cmocka_unit_test(test_console_rank_vs_path),
+		cmocka_unit_test(test_console_wraps),
+		cmocka_unit_test(test_console_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

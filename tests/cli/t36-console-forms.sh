@@ -1,0 +1,29 @@
+#!/bin/sh
+# t36-console-forms.sh - console output as people paste it: every hang
+# excerpt of ../shared/samples/field (line 3 says hang=yes) written behind
+# every launcher prefix of docs/EVIDENCE.md ("Console envelope"), with
+# CRLF line ends, hard-wrapped at 80 columns and mixes of these, must give
+# (a) `parse --json` the same record kinds and ids, in order, and (b)
+# `diagnose --json` the same hang decision, category and ids as the file
+# itself.  Ranks are compared only for the forms that name none: a
+# "[rank7]:" prefix names rank 7, and then a rank the diagnosis names is
+# 7 or the one it names without the prefix.  The work is in
+# console-forms.py (one run per excerpt).
+. tests/cli/lib.sh
+F=$SHARED/samples/field
+H=tests/cli/console-forms.py
+
+n=0
+for f in "$F"/*.log; do
+	sed -n 3p "$f" | grep -q 'hang=yes' || continue
+	n=$((n + 1))
+	t_ok "$(basename "$f" .log): $(python3 $H forms | wc -l) forms, same records and diagnosis" \
+		python3 $H check "$HANGDX" "$f" "$T"
+done
+t_ok "hang excerpts found ($n)" test "$n" -ge 8
+
+# the rank of a "[rank3]:" line is the record's, from the console
+t_ok "[rankN]: names the global rank" sh -c "
+	printf '[rank3]: EI0002: [PID: 7] 2025-06-25-10:45:23.586.187 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [4].base information: [streamID:[14], taskID[6], tag[AllReduce_1].]\n' > '$T/r.log' &&
+	'$HANGDX' parse --json '$T/r.log' | grep '\"kind\":\"ei0002\"' | grep -q '\"rank\":3,\"rank_from\":\"console\"'"
+t_done
