@@ -1077,6 +1077,71 @@ static int link_error(struct hx_reader *r, const struct hx_prefix *p,
 	return emit(r, &b);
 }
 
+/* ---- connection set-up: root-info topology exchange, connect detection ---- */
+
+/* "[0000000000000008],[0000000000000010],..." (after "]: ") or
+ * "agent[9,]": the ranks, comma-separated, at most 64 of them. */
+static void put_rank_list(struct hx_recb *b, const char *s, size_t n)
+{
+	char out[512];
+	size_t o = 0, i = 0, cnt = 0;
+
+	while (i < n && cnt < 64) {
+		uint64_t v = 0;
+		size_t j = i;
+
+		while (j < n && s[j] >= '0' && s[j] <= '9' && j - i < 19)
+			v = v * 10 + (uint64_t)(s[j++] - '0');
+		if (j > i) {
+			int m = snprintf(out + o, sizeof out - o, "%s%llu",
+					 o ? "," : "", (unsigned long long)v);
+
+			if (m < 0 || (size_t)m >= sizeof out - o)
+				break;
+			o += (size_t)m;
+			cnt++;
+			i = j;
+		} else {
+			i++;
+		}
+	}
+	if (o)
+		hx_rb_str(b, HX_F_RANK_LIST, out, o);
+}
+
+static int connect_line(struct hx_reader *r, const struct hx_prefix *p,
+			const char *what)
+{
+	const char *s = p->body, *v;
+	size_t n = p->bodylen, vl;
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_LINK_ERROR, p);
+	put_lit(&b, HX_F_WHAT, what);
+	if (hx_after(s, n, "total connected num is [", "]", &v, &vl))
+		put_u64(&b, HX_F_COUNT, v, vl);
+	if ((v = hx_find(s, n, "rankinfo[LINE ")) != NULL &&
+	    (v = hx_find(v, n - (size_t)(v - s), "]:")) != NULL)
+		put_rank_list(&b, v + 2, n - (size_t)(v + 2 - s));
+	if (hx_after(s, n, "connect agent[", "]", &v, &vl)) {
+		put_rank_list(&b, v, vl);
+		if (vl && memchr(v, ',', vl) == v + vl - 1)
+			hx_rb_rank(&b, HX_F_REMOTE_RANK, v, vl - 1);
+	}
+	if ((v = hx_find(s, n, "dstRank (")) != NULL) {
+		size_t vn = n - (size_t)(v - s);
+
+		put_between(&b, HX_F_REMOTE_SERVER, v, vn, "server ", ",");
+		if (hx_after(v, vn, "device ID ", ")", &v, &vl))
+			put_i64(&b, HX_F_REMOTE_DEVICE, v, vl);
+	}
+	if (hx_after(s, n, "timeout[", "]", &v, &vl))
+		put_timeout(&b, v, vl, true);
+	if (!hx_rb_has(&b, HX_F_RANK_LIST))
+		hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
+	return emit(r, &b);
+}
+
 /* ---- the error manager: EI0002 and other codes (§2.1, §4.1) ---- */
 
 /* "EI0002", "EE9999", "E30008": 'E', five capitals or digits, the last
@@ -2060,6 +2125,16 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 		return link_error(r, p, "get_socket_timeout");
 	if (HAS(s, n, "Wait timeout for sockets recv"))
 		return link_error(r, p, "socket_recv_timeout");
+	if (HAS(s, n, "DisplayConnectedRank"))
+		return connect_line(r, p, "connected_ranks");
+	if (HAS(s, n, "Failed to connect agent["))
+		return connect_line(r, p, "connect_agent");
+	if (HAS(s, n, "CONNECT TIMEOUT DETECT RESULT") ||
+	    HAS(s, n, "fails to connect to dstRank"))
+		return connect_line(r, p, "connect_detect");
+	if (HAS(s, n, "the connection failure between this device and target "
+		      "device"))
+		return connect_line(r, p, "connect_reasons");
 	if (memchr(s, '|', n) && memchr(s, '(', n))
 		return link_table_row(r, p, s, n);
 	return HANGDX_OK;
@@ -2102,6 +2177,278 @@ static int prefixed_line(struct hx_reader *r, const struct hx_prefix *p)
 	if (mod_is(p, "KERNEL"))
 		return kernel_line(r, p);
 	return embedded_em(r, p);
+}
+
+/* ---- console text: launcher prefixes, messages anywhere on a line ---- */
+
+/*
+ * What pasted console output puts before a message: launcher prefixes
+ * ("[rank3]:", "(Worker_DP0_TP5_EP5 pid=818)", "(EngineCore_DP0 pid=N)",
+ * doubled), a vLLM logger head ("ERROR 09-24 20:59:57 [core.py:790]"),
+ * a c10 log head ("[E324 13:00:25.428029551 compiler_depend.ts:574]"),
+ * and indentation.  Returns the offset of the message.  The rank such a
+ * prefix names is attribution, not read here.
+ */
+static size_t skip_paren(const char *s, size_t n, size_t i)
+{
+	const char *e = memchr(s + i, ')', n - i < 96 ? n - i : 96);
+
+	if (s[i] != '(' || !e || !hx_find(s + i, (size_t)(e - s) - i, "pid="))
+		return i;
+	return (size_t)(e - s) + 1;
+}
+
+static size_t skip_rank(const char *s, size_t n, size_t i)
+{
+	size_t j = i + 5;
+
+	if (n - i < 8 || memcmp(s + i, "[rank", 5) != 0)
+		return i;
+	while (j < n && s[j] >= '0' && s[j] <= '9')
+		j++;
+	if (j == i + 5 || j + 1 >= n || s[j] != ']' || s[j + 1] != ':')
+		return i;
+	return j + 2;
+}
+
+/* "ERROR 09-24 20:59:57 [core.py:790] " */
+static size_t skip_logger(const char *s, size_t n, size_t i)
+{
+	static const char *const lv[] = { "ERROR ", "WARNING ", "INFO ",
+					   "DEBUG ", "CRITICAL " };
+	size_t k, l, j;
+	const char *e;
+
+	for (k = 0; k < sizeof lv / sizeof lv[0]; k++) {
+		l = strlen(lv[k]);
+		if (n - i > l + 16 && memcmp(s + i, lv[k], l) == 0)
+			break;
+	}
+	if (k == sizeof lv / sizeof lv[0])
+		return i;
+	j = i + l;
+	if (s[j + 2] != '-' || s[j + 5] != ' ' || s[j + 8] != ':' ||
+	    s[j + 14] != ' ' || s[j + 15] != '[')
+		return i;
+	e = memchr(s + j + 15, ']', n - j - 15 < 96 ? n - j - 15 : 96);
+	return e ? (size_t)(e - s) + 1 : i;
+}
+
+/* "[E324 13:00:25.428029551 compiler_depend.ts:574] " */
+static size_t skip_c10(const char *s, size_t n, size_t i)
+{
+	const char *e;
+
+	if (n - i < 8 || s[i] != '[' || !strchr("EWIF", s[i + 1]) ||
+	    s[i + 2] < '0' || s[i + 2] > '9')
+		return i;
+	e = memchr(s + i, ']', n - i < 128 ? n - i : 128);
+	if (!e || !memchr(s + i, ':', (size_t)(e - s) - i))
+		return i;
+	return (size_t)(e - s) + 1;
+}
+
+static size_t launcher_skip(const char *s, size_t n)
+{
+	size_t i = 0, j;
+	int round;
+
+	for (round = 0; round < 8 && i < n; round++) {
+		j = i;
+		while (j < n && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		if (j < n)
+			j = skip_c10(s, n, skip_logger(s, n,
+				     skip_paren(s, n, skip_rank(s, n, j))));
+		if (j == i)
+			break;
+		i = j;
+	}
+	return i;
+}
+
+/* The anchors a console line must hold to be worth a look: timeouts,
+ * errors, failures, memory, lost heartbeats (one pass per needle). */
+bool hx_field_candidate(const char *s, size_t n)
+{
+	return HAS(s, n, "imeout") || HAS(s, n, "rror") ||
+	       HAS(s, n, "ailed") || HAS(s, n, "emory") ||
+	       HAS(s, n, "imes out") || HAS(s, n, "Lost") ||
+	       HAS(s, n, "LOST") || HAS(s, n, "lost heartbeat");
+}
+
+/* An error-manager code inside a line: "... ERROR [x.py:1] EI0006: ..." */
+static const char *em_inside(const char *s, size_t n)
+{
+	const char *q = s, *end = s + n;
+
+	while ((q = memchr(q, 'E', (size_t)(end - q))) != NULL) {
+		if ((q == s || q[-1] == ' ' || q[-1] == ':') &&
+		    em_code_at(q, (size_t)(end - q)))
+			return q;
+		q++;
+	}
+	return NULL;
+}
+
+static void put_code_after(struct hx_recb *b, const char *s, size_t n,
+			   const char *lit)
+{
+	const char *v;
+	size_t vl = 0;
+
+	if (!hx_after(s, n, lit, " ,.[]", &v, &vl) || !vl)
+		return;
+	hx_rb_str(b, HX_F_RET_CODE, v, vl);
+}
+
+/* torch_npu's watchdog (the "[Rank N]" is the global rank):
+ * "[Rank 1] Watchdog caught collective operation timeout:
+ *  WorkHCCL(SeqNum=196, OpType=ALLREDUCE, Timeout(ms)=3600000) ran for
+ *  3600185 milliseconds before timing out." */
+static int collective_timeout(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	rb_start(r, &b, HX_K_COLLECTIVE_TIMEOUT, NULL);
+	b.rec.level = HX_LV_ERROR;
+	if (hx_after(s, n, "[Rank ", "]", &v, &vl))
+		hx_rb_rank(&b, HX_F_GLOBAL_RANK, v, vl);
+	put_between(&b, HX_F_NAME, s, n, "caught collective operation timeout: ",
+		    "(");
+	if (hx_after(s, n, "SeqNum=", ",)", &v, &vl))
+		put_u64(&b, HX_F_SEQ_NUM, v, vl);
+	put_between(&b, HX_F_OP_TYPE, s, n, "OpType=", ",)");
+	if (hx_after(s, n, "Timeout(ms)=", ",)", &v, &vl))
+		put_u64(&b, HX_F_TIMEOUT_MS, v, vl);
+	if (hx_after(s, n, "ran for ", " ", &v, &vl))
+		put_u64(&b, HX_F_ELAPSED_MS, v, vl);
+	return emit(r, &b);
+}
+
+/* vLLM: "No available shared memory broadcast block found in 60 seconds." */
+static int shm_stall(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+	uint64_t sec;
+
+	rb_start(r, &b, HX_K_STALL, NULL);
+	put_lit(&b, HX_F_WHAT, "shm_broadcast");
+	if (hx_after(s, n, "found in ", " ", &v, &vl) &&
+	    hx_parse_u64(v, vl, &sec) && sec < 1000000000)
+		hx_rb_num(&b, HX_F_TIMEOUT_MS, (int64_t)(sec * 1000));
+	return emit(r, &b);
+}
+
+/* A failure that stops a job without a wait: out of memory, a failed
+ * start-up, a device fault.  what names it; the text is kept. */
+static int failure(struct hx_reader *r, const char *what, const char *s,
+		   size_t n)
+{
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_FAILURE, NULL);
+	put_lit(&b, HX_F_WHAT, what);
+	kv_all(&b, L_RT, s, n);
+	drop_field(&b, HX_F_TEXT);
+	put_code_after(&b, s, n, "runtime result = ");
+	put_code_after(&b, s, n, "error code is ");
+	if (!hx_rb_has(&b, HX_F_ERR_DESC))
+		put_between(&b, HX_F_ERR_DESC, s, n, "reason=[", "]");
+	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	return emit(r, &b);
+}
+
+/* "wait for compute device to finish failed, runtime result = 507018." */
+static int runtime_result(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *e = hx_find(s, n, " failed");
+
+	rb_start(r, &b, HX_K_RT_API_ERROR, NULL);
+	if (e && e - s < 80)
+		hx_rb_str(&b, HX_F_NAME, s, (size_t)(e - s));
+	put_code_after(&b, s, n, "runtime result = ");
+	return emit(r, &b);
+}
+
+static const char *const failure_words[][2] = {
+	{ "out of memory", "out_of_memory" },
+	{ "OutOfMemoryError", "out_of_memory" },
+	{ "Failed to allocate memory", "out_of_memory" },
+	{ "lost heartbeat", "device_lost" },
+	{ "loses the heartbeat", "device_lost" },
+	{ "hwts sdma error", "sdma_error" },
+	{ "fftsplus sdma error", "sdma_error" },
+	{ "sdma copy error", "sdma_error" },
+	{ "aicpu exception", "aicpu_exception" },
+	{ "aicpu execution is abnormal", "aicpu_exception" },
+	{ "Failed to initialize the HCCP process", "hccp_init" },
+	{ "is not supported", "not_supported" },
+	{ "Invalid device ID", "device_id" },
+	{ "invalid device id", "device_id" },
+};
+
+/* The families of console text, wherever they sit on the line. */
+static int field_text(struct hx_reader *r, const char *s, size_t n)
+{
+	const char *at;
+	size_t i;
+
+	if (HAS(s, n, "Watchdog caught collective operation timeout"))
+		return collective_timeout(r, s, n);
+	if (HAS(s, n, "No available shared memory broadcast block"))
+		return shm_stall(r, s, n);
+	if ((at = hx_find(s, n, "The error from device")) != NULL ||
+	    (at = hx_find(s, n, "fftsplus task execute failed")) != NULL ||
+	    (at = hx_find(s, n, "Task execute failed")) != NULL)
+		return runtime_text(r, NULL, at, n - (size_t)(at - s));
+	if (HAS(s, n, "Heartbeat Lost Occurred") ||
+	    HAS(s, n, "Cluster Exception Location"))
+		return cluster_exception(r, NULL, s, n);
+	if ((at = em_inside(s, n)) != NULL)
+		return em_message(r, NULL, at, n - (size_t)(at - s));
+	for (i = 0; i < sizeof failure_words / sizeof failure_words[0]; i++)
+		if (HAS(s, n, failure_words[i][0]))
+			return failure(r, failure_words[i][1], s, n);
+	if (HAS(s, n, "execute failed, reason=[") ||
+	    HAS(s, n, "execution failed, reason="))
+		return rt_api_error(r, NULL, s, n);
+	if (HAS(s, n, "runtime result = ")) {
+		/* "EH9999  wait for ... failed": the code is not the name */
+		if (n > 8 && em_code6(s, n) && s[6] == ' ') {
+			size_t k = 6;
+
+			while (k < n && s[k] == ' ')
+				k++;
+			return runtime_result(r, s + k, n - k);
+		}
+		return runtime_result(r, s, n);
+	}
+	return HANGDX_OK;
+}
+
+/* A line no family took at its start: a plog line or a message behind a
+ * launcher prefix is read again without it; else the console families. */
+static int field_line(struct hx_reader *r, const char *s, size_t n)
+{
+	size_t k = launcher_skip(s, n);
+	uint16_t sub = r->sub;
+	int err;
+
+	if (k > 0 && k < n) {
+		if ((err = hx_families_line(r, s + k, n - k)) != 0)
+			return err;
+		r->cur = s;
+		r->ncur = n;
+		if (r->sub > sub)
+			return HANGDX_OK;
+	}
+	return field_text(r, s + k, n - k);
 }
 
 /* ---- lines without the plog prefix ---- */
@@ -2148,7 +2495,7 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 	return HANGDX_OK;
 }
 
-static int bare_line(struct hx_reader *r, const char *s, size_t n)
+static int bare_start(struct hx_reader *r, const char *s, size_t n)
 {
 	switch (s[0]) {
 	case '#':
@@ -2181,6 +2528,18 @@ static int bare_line(struct hx_reader *r, const char *s, size_t n)
 	default:
 		return HANGDX_OK;
 	}
+}
+
+/* A line without a plog prefix: the forms that start the line, then
+ * (comments aside) the console families anywhere on it. */
+static int bare_line(struct hx_reader *r, const char *s, size_t n)
+{
+	uint16_t sub = r->sub;
+	int err = bare_start(r, s, n);
+
+	if (err || r->sub > sub || s[0] == '#')
+		return err;
+	return field_line(r, s, n);
 }
 
 static void set_context(struct hx_reader *r, const struct hx_prefix *p)

@@ -50,7 +50,10 @@
 	XX(FRAMEWORK_ERROR, "framework_error")                         \
 	XX(WATCHDOG, "watchdog")                                       \
 	XX(TS_EXCEPTION, "ts_exception")                               \
-	XX(AICPU_KERNEL, "aicpu_kernel")
+	XX(AICPU_KERNEL, "aicpu_kernel")                               \
+	XX(COLLECTIVE_TIMEOUT, "collective_timeout")                   \
+	XX(STALL, "stall")                                             \
+	XX(FAILURE, "failure")
 
 enum hx_kind {
 #define HX_KIND_ENUM(name, text) HX_K_##name,
@@ -173,7 +176,8 @@ enum hx_ftype {
 	XX(PARENT_LINE, "parent_line", U64)                            \
 	XX(REPEATS, "repeats", U64)                                    \
 	XX(FOLDED_RUNS, "folded_runs", U64)                            \
-	XX(TEXT, "text", STR)
+	XX(TEXT, "text", STR)                                          \
+	XX(RANK_LIST, "rank_list", STR)
 
 enum hx_field_key {
 #define HX_FIELD_ENUM(name, json, type) HX_F_##name,
@@ -359,6 +363,9 @@ void hx_format_ts(int64_t us, char out[32]);
 /* Cheap pre-filter: may this line hold evidence?  0 = noise. */
 enum { HX_CL_NOISE, HX_CL_PREFIXED, HX_CL_BARE };
 int hx_classify(const char *s, size_t n);
+/* Console text without a plog prefix that may still hold a family
+ * (families.c): the pre-filter's second chance for a noise line. */
+bool hx_field_candidate(const char *s, size_t n);
 
 /* Key/value fields of a message body, keys normalised per §5 of the
  * format reference. */
