@@ -843,12 +843,13 @@ static const char *not_hang_name(const struct hangdx_diagnosis *d, uint32_t rec)
 	       "and framework versions match)";
 }
 
-/* The hang families, strongest first. */
-static bool field_hang(struct hangdx_diagnosis *d)
+/* The hang families, strongest first; with a wait chain across ranks
+ * already found, only those that name the kind of wait better. */
+static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 {
 	const struct hx_signals *s = &d->sig;
 
-	if (s->connect != HX_NOREC) {
+	if (s->connect != HX_NOREC && !chain) {
 		field_set(d, HX_CAT_CONNECT, 1, s->connect, (int32_t)s->missing_rank,
 			  "Hang at connection set-up: %s (%s). The ranks waited for a peer "
 			  "that never connected until HCCL_CONNECT_TIMEOUT fired.",
@@ -890,6 +891,8 @@ static bool field_hang(struct hangdx_diagnosis *d)
 		    "(its compute, its input, an exception on that rank alone).");
 		return true;
 	}
+	if (chain)      /* the chain across ranks says more than these */
+		return false;
 	if (s->notify_wait != HX_NOREC) {
 		field_set(d, HX_CAT_UNKNOWN, 1, s->notify_wait,
 			  (int32_t)hx_dnum(d, s->notify_wait, HX_F_REMOTE_RANK, -1),
@@ -997,11 +1000,14 @@ static void try_field(struct hangdx_diagnosis *d)
 				 "its process start, can it reach the server?",
 				 (long long)d->sig.missing_rank, where);
 		}
+		FIX("Find out why the peer did not connect in time: its process, its "
+		    "network (HCCL_IF_IP, HCCL_SOCKET_IFNAME), a port in use, and how "
+		    "late it started (HCCL_CONNECT_TIMEOUT bounds the start skew).");
 		return;
 	}
 	if (d->cat != HX_CAT_NONE && d->cat != HX_CAT_UNKNOWN)
 		return;
-	if (field_hang(d)) {
+	if (field_hang(d, d->cat == HX_CAT_UNKNOWN)) {
 		plog_missing(d);
 		return;
 	}
