@@ -176,6 +176,8 @@ struct hangdx_diagnosis {
 	int hang;                           /* 1 hung, 0 not a hang, -1 the
 					       text cannot tell */
 	uint32_t id_rec;                    /* the record whose ids decide */
+	bool by_signals;                    /* decided on the job-wide signals
+					       (verdict.c field_set) */
 	struct hx_signals sig;
 
 	struct hx_rankinfo *ranks;

@@ -804,6 +804,7 @@ static void field_set(struct hangdx_diagnosis *d, enum hx_cat cat, int hang,
 	d->hang = hang;
 	d->verdict = hang == 0 ? HANGDX_V_NO_HANG : HANGDX_V_HANG;
 	d->id_rec = rec;
+	d->by_signals = true;
 	d->root_rank = root;
 	d->nhops = 0;
 	hx_dwhere(d, rec, where, sizeof where);
@@ -841,6 +842,23 @@ static const char *not_hang_name(const struct hangdx_diagnosis *d, uint32_t rec)
 		return "a failed communicator initialisation";
 	return "a failed operator call (aclnn error; check that the CANN, driver "
 	       "and framework versions match)";
+}
+
+static void not_hang_fix(struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *what = not_hang_name(d, rec);
+
+	if (strncmp(what, "out of", 6) == 0)
+		FIX("Lower the device memory the job needs (batch size, sequence "
+		    "length, the memory fraction a server reserves) or spread it over "
+		    "more devices; PYTORCH_NPU_ALLOC_CONF (max_split_size_mb) helps "
+		    "when reserved memory is much larger than allocated.");
+	else if (strncmp(what, "a failed start of the HCCP", 26) == 0)
+		FIX("Stop the process that still holds the device (npu-smi info lists "
+		    "it), wait about 10 s, then start again.");
+	else if (strncmp(what, "a failed operator", 17) == 0)
+		FIX("Check that the CANN toolkit, the driver and the framework plugin "
+		    "(torch_npu, vllm-ascend) are versions made for each other.");
 }
 
 /* The hang families, strongest first; with a wait chain across ranks
@@ -919,6 +937,8 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 			  "taking work and no error says why.",
 			  "the vLLM engine found no free shared-memory broadcast block "
 			  "for 60 s");
+		FACT("%u stall report%s in the logs, and no error line.", s->nstall,
+		     s->nstall == 1 ? "" : "s");
 		FIX("Dump the Python stacks of the workers (py-spy dump) while it hangs, "
 		    "and collect their plogs.");
 		return true;
@@ -935,6 +955,7 @@ static bool field_failure(struct hangdx_diagnosis *d)
 		field_set(d, HX_CAT_NOT_HANG, 0, s->not_hang, (int32_t)s->named_rank,
 			  "Not a hang: the job stopped on %s at %s.",
 			  not_hang_name(d, s->not_hang));
+		not_hang_fix(d, s->not_hang);
 		return true;
 	}
 	if (s->device_fault != HX_NOREC) {
@@ -1300,6 +1321,7 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->cat = HX_CAT_NONE;
 	d->root_rank = -1;
 	d->id_rec = HX_NOREC;
+	d->by_signals = false;
 	hx_signals_collect(d);
 	first_failing(d);
 	if (!try_deadlock(d) && !try_lost(d) && !try_link(d) && !try_mismatch(d) &&

@@ -112,6 +112,53 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 		d->first_rank >= 0 ? ts : "", d->first_rank >= 0 ? ")" : "");
 }
 
+/* "stream 7, task 5990, error code 107020": the ids of the deciding
+ * record, for a decision taken on the job-wide signals. */
+static void text_ids(const struct hangdx_diagnosis *d, const struct out *o)
+{
+	static const struct { int key; const char *name; } k[] = {
+		{ HX_F_STREAM, "stream" }, { HX_F_TASK, "task" },
+		{ HX_F_EVENT, "event" }, { HX_F_CONTEXT, "context" },
+		{ HX_F_NOTIFY_RT, "notify" }, { HX_F_REMOTE_RANK, "remote rank" },
+		{ HX_F_GLOBAL_RANK, "rank" }, { HX_F_SEQ_NUM, "SeqNum" },
+		{ HX_F_TIMEOUT_MS, "timeout ms" },
+	};
+	const char *code, *sep = "";
+	size_t i;
+	int64_t v;
+
+	if (!d->by_signals || d->id_rec == HX_NOREC)
+		return;
+	code = hx_rec_code(d, d->id_rec);
+	if (!code && d->sig.code_rec != HX_NOREC)
+		code = hx_rec_code(d, d->sig.code_rec);
+	for (i = 0; i < sizeof k / sizeof k[0]; i++) {
+		v = hx_dnum(d, d->id_rec, k[i].key, -1);
+		if (k[i].key == HX_F_REMOTE_RANK && v < 0 && d->cat == HX_CAT_CONNECT)
+			v = d->sig.missing_rank;
+		if (v < 0)
+			continue;
+		fprintf(o->fp, "%s%s %lld", *sep ? sep : "      ", k[i].name,
+			(long long)v);
+		sep = ", ";
+	}
+	if (code) {
+		if (!*sep)
+			sep = "      ";
+		fprintf(o->fp, "%serror code ", sep);
+		put_clean(o->fp, code);
+		sep = ", ";
+	}
+	if (hx_dstr(d, d->id_rec, HX_F_ERR_DESC)) {
+		fprintf(o->fp, "%sreason \"", *sep ? sep : "      ");
+		put_clean(o->fp, hx_dstr(d, d->id_rec, HX_F_ERR_DESC));
+		fputc('"', o->fp);
+		sep = ", ";
+	}
+	if (*sep)
+		fputc('\n', o->fp);
+}
+
 static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 {
 	size_t i;
@@ -119,8 +166,12 @@ static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 
 	if (!d->nhops)
 		return;
-	fprintf(o->fp, "\n%schain%s (each waits for the next)\n", col(o, C_BOLD),
-		col(o, C_OFF));
+	if (d->by_signals)
+		fprintf(o->fp, "\n%s%s%s\n", col(o, C_BOLD),
+			d->hang == 0 ? "where it stopped" : "evidence", col(o, C_OFF));
+	else
+		fprintf(o->fp, "\n%schain%s (each waits for the next)\n",
+			col(o, C_BOLD), col(o, C_OFF));
 	for (i = 0; i < d->nhops; i++) {
 		const struct hx_hop *h = &d->hops[i];
 		fprintf(o->fp, "  %2zu. ", i + 1);
@@ -131,6 +182,8 @@ static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 			fprintf(o->fp, "      %s", col(o, C_DIM));
 			put_clean(o->fp, where);
 			fprintf(o->fp, "%s\n", col(o, C_OFF));
+			if (i == 0)
+				text_ids(d, o);
 		}
 		if (h->why[0] && (i + 1 < d->nhops || d->proven))
 			fprintf(o->fp, "      %s-- %s -->%s\n", col(o, C_YEL), h->why,
