@@ -1144,6 +1144,9 @@ static int connect_line(struct hx_reader *r, const struct hx_prefix *p,
 
 /* ---- the error manager: EI0002 and other codes (§2.1, §4.1) ---- */
 
+static int runtime_text(struct hx_reader *r, const struct hx_prefix *p,
+			const char *s, size_t n);
+
 /* "EI0002", "EE9999", "E30008": 'E', five capitals or digits, the last
  * four of them digits. */
 static bool em_code6(const char *s, size_t n)
@@ -1296,7 +1299,14 @@ static int em_message(struct hx_reader *r, const struct hx_prefix *p,
 		r->ctxline.module = HX_NOSTR;
 		r->ctxline.pname = HX_NOSTR;
 	}
-	return emit(r, &b);
+	if (emit(r, &b))
+		return r->err;
+	/* "EI9999: ts  The error from device(...), ... hccl fftsplus task
+	 * timeout ...": the RUNTIME device error it carries, too */
+	if (!p && b.rec.kind == HX_K_ERR_CODE &&
+	    (text = hx_find(text, n, "The error from device")) != NULL)
+		return runtime_text(r, NULL, text, (size_t)(end - text));
+	return HANGDX_OK;
 }
 
 /* ---- RUNTIME (§4.3, §4.6) ---- */
@@ -2403,6 +2413,8 @@ static int field_text(struct hx_reader *r, const char *s, size_t n)
 		return collective_timeout(r, s, n);
 	if (HAS(s, n, "No available shared memory broadcast block"))
 		return shm_stall(r, s, n);
+	if (HAS(s, n, "stuck notify wait context info"))
+		return rt_stuck_notify(r, NULL, s, n);
 	if ((at = hx_find(s, n, "The error from device")) != NULL ||
 	    (at = hx_find(s, n, "fftsplus task execute failed")) != NULL ||
 	    (at = hx_find(s, n, "Task execute failed")) != NULL)

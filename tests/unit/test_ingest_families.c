@@ -1049,6 +1049,28 @@ static void test_failures_not_hangs(void **state)
 	hangdx_evidence_free(ev);
 }
 
+static void test_em_carries_device_error(void **state)
+{
+	/* Ascend/pytorch#43 (log-formats §2.1, §4.3): an error-manager line
+	 * whose text is the RUNTIME FFTS+ timeout, then its stuck notifies */
+	struct hangdx_evidence *ev = ingest(
+		"EI9999: 2024-07-03-11:28:40.419.527  The error from device(chipId:0, dieId:0), serial number is 1, hccl fftsplus task timeout occurred during task execution, stream_id:4, sq_id:4, task_id:5, stuck notify num:7, timeout:1836.\n"
+		"        The 0 stuck notify wait context info:(context_id=2, notify_id=7).\n");
+	const struct hx_rec *r = rec(ev, HX_K_RT_TIMEOUT, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 0), HX_F_CODE), "EI9999");
+	assert_string_equal(str(ev, r, HX_F_WHAT), "fftsplus");
+	assert_int_equal(num(ev, r, HX_F_STREAM), 4);
+	assert_int_equal(num(ev, r, HX_F_STUCK_NUM), 7);
+	assert_int_equal(num(ev, r, HX_F_TIMEOUT_MS), 1836000);
+	r = rec(ev, HX_K_RT_STUCK_NOTIFY, 0);
+	assert_int_equal(num(ev, r, HX_F_IDX), 0);
+	assert_int_equal(num(ev, r, HX_F_CONTEXT), 2);
+	assert_int_equal(num(ev, r, HX_F_NOTIFY_RT), 7);
+	hangdx_evidence_free(ev);
+}
+
 static void test_console_comments_and_noise(void **state)
 {
 	/* a '#' header naming the messages is no evidence; plain console
@@ -1102,6 +1124,7 @@ int main(void)
 		cmocka_unit_test(test_heartbeat_old_forms),
 		cmocka_unit_test(test_failures_not_hangs),
 		cmocka_unit_test(test_console_comments_and_noise),
+		cmocka_unit_test(test_em_carries_device_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);
