@@ -948,6 +948,8 @@ static void sig_runtime(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->timeout, rec);
 	else if (has(desc, "sdma") || has(desc, "lost heartbeat"))
 		first(&s->device_fault, rec);
+	else if (has(desc, "device id error") || has(desc, "error device id"))
+		first(&s->not_hang, rec);
 	else if (kind != HX_K_RT_TASK_FAIL || !eq(what, "device_error"))
 		first(&s->stopped, rec);
 }
@@ -984,7 +986,8 @@ static void sig_code(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->dev_timeout, rec);
 	else if (eq(code, "EE1002"))
 		first(&s->timeout, rec);
-	else if (eq(code, "EL0004") || eq(code, "EJ0001"))
+	else if (eq(code, "EL0004") || eq(code, "EJ0001") || eq(code, "EZ3003") ||
+		 (eq(code, "EE1001") && has(text, "device")))
 		first(&s->not_hang, rec);
 	else if (eq(code, "EL0001"))
 		first(&s->device_fault, rec);
@@ -1109,6 +1112,8 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 			first(&s->lost, rec);
 		break;
 	case HX_K_FRAMEWORK_ERROR:
+		if (eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog"))
+			first(&s->stopped, rec);
 		if (s->named_rank < 0 && hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1) >= 0)
 			s->named_rank = hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1);
 		break;

@@ -823,6 +823,14 @@ static const char *fault_name(const struct hangdx_diagnosis *d, uint32_t rec)
 	return "the loss of the device (task scheduler heartbeat lost)";
 }
 
+static bool has_desc(const struct hangdx_diagnosis *d, uint32_t rec,
+		     const char *lit)
+{
+	const char *e = hx_dstr(d, rec, HX_F_ERR_DESC);
+
+	return e && strstr(e, lit);
+}
+
 static const char *not_hang_name(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_dstr(d, rec, HX_F_CODE);
@@ -834,9 +842,10 @@ static const char *not_hang_name(const struct hangdx_diagnosis *d, uint32_t rec)
 	if ((w && strcmp(w, "hccp_init") == 0) || (c && strcmp(c, "EJ0001") == 0))
 		return "a failed start of the HCCP process (a previous job may still "
 		       "hold the device)";
-	if (w && strcmp(w, "not_supported") == 0)
+	if ((w && strcmp(w, "not_supported") == 0) || (c && strcmp(c, "EZ3003") == 0))
 		return "an operator that is not supported";
-	if (w && strcmp(w, "device_id") == 0)
+	if ((w && strcmp(w, "device_id") == 0) || (c && strcmp(c, "EE1001") == 0) ||
+	    has_desc(d, rec, "device id"))
 		return "an invalid device id";
 	if (w && strcmp(w, "init_failed") == 0)
 		return "a failed communicator initialisation";
@@ -859,6 +868,21 @@ static void not_hang_fix(struct hangdx_diagnosis *d, uint32_t rec)
 	else if (strncmp(what, "a failed operator", 17) == 0)
 		FIX("Check that the CANN toolkit, the driver and the framework plugin "
 		    "(torch_npu, vllm-ascend) are versions made for each other.");
+}
+
+static const char *stopped_name(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_rec_code(d, rec);
+
+	if (w && strcmp(w, "hccl_watchdog") == 0)
+		return "the framework's HCCL watchdog thread ended with an exception";
+	if ((w && strcmp(w, "aicpu_exception") == 0) ||
+	    (c && strcmp(c, "507018") == 0) || has_desc(d, rec, "aicpu exception"))
+		return "an AICPU exception (507018)";
+	if ((c && strcmp(c, "507011") == 0) ||
+	    has_desc(d, rec, "model stream execute failed"))
+		return "a failed model stream (507011: a task of the stream failed)";
+	return "a device error";
 }
 
 /* The hang families, strongest first; with a wait chain across ranks
@@ -984,7 +1008,7 @@ static bool field_failure(struct hangdx_diagnosis *d)
 		field_set(d, HX_CAT_OTHER, -1, s->stopped, -1,
 			  "Failure, hang not determined: %s (%s). The text does not say "
 			  "whether a wait on another rank caused it.",
-			  "the job stopped on a device error");
+			  stopped_name(d, s->stopped));
 		return true;
 	}
 	return false;

@@ -8,6 +8,7 @@
  * errors and framework (torch_npu) errors.  A line that matches no family
  * costs a few memmem calls and leaves nothing behind.
  */
+#include <pthread.h>
 #include <string.h>
 #include "ingest.h"
 
@@ -2277,14 +2278,112 @@ static size_t launcher_skip(const char *s, size_t n)
 	return i;
 }
 
-/* The anchors a console line must hold to be worth a look: timeouts,
- * errors, failures, memory, lost heartbeats (one pass per needle). */
+/*
+ * The anchors a console line must hold to be worth a look, found in one
+ * pass over its bytes (a memmem per anchor costs more than the line):
+ * which of them a line holds decides which families are tried.
+ */
+enum {
+	A_TIMEOUT = 1u << 0,    /* "timeout", "Timeout", "times out" */
+	A_ERROR = 1u << 1,      /* "error", "Error", "ERROR" */
+	A_FAILED = 1u << 2,     /* "failed", "Failed" */
+	A_MEMORY = 1u << 3,     /* "memory", "Memory" */
+	A_LOST = 1u << 4,       /* "Lost", "LOST", "heartbeat" */
+	A_WATCHDOG = 1u << 5,   /* "watchdog", "Watchdog" */
+	A_STUCK = 1u << 6,      /* "stuck", "Stuck" */
+	A_EMCODE = 1u << 7      /* "EI0006:" after a space or ':' or at 0 */
+};
+
+static bool at4(const char *s, size_t n, size_t i, const char *lit)
+{
+	return i + 4 <= n && memcmp(s + i, lit, 4) == 0;
+}
+
+/* The first two bytes of every anchor, as a 65536-bit set: one bit test
+ * per byte of a line that holds none of them. */
+static uint8_t anchor_pairs[8192];
+static pthread_once_t anchor_once = PTHREAD_ONCE_INIT;
+
+static void pair_set(unsigned char a, unsigned char b)
+{
+	unsigned k = (unsigned)a << 8 | b;
+
+	anchor_pairs[k >> 3] = (uint8_t)(anchor_pairs[k >> 3] | 1u << (k & 7));
+}
+
+static void anchor_init(void)
+{
+	static const char *const pairs[] = { "me", "rr", "RR", "ai", "em",
+					     "ea", "Lo", "LO", "tc", "tu" };
+	const char *up = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t i;
+
+	for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+		pair_set((unsigned char)pairs[i][0], (unsigned char)pairs[i][1]);
+	for (i = 0; up[i]; i++)
+		pair_set('E', (unsigned char)up[i]);
+}
+
+static unsigned field_anchors(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned a = 0;
+	size_t i;
+
+	pthread_once(&anchor_once, anchor_init);
+	for (i = 0; i + 4 <= n; i++) {
+		unsigned k = (unsigned)u[i] << 8 | u[i + 1];
+
+		if (!(anchor_pairs[k >> 3] >> (k & 7) & 1))
+			continue;
+		switch (s[i]) {
+		case 'm':
+			if (at4(s, n, i, "meou") || at4(s, n, i, "mes "))
+				a |= A_TIMEOUT;
+			break;
+		case 'r':
+			if (at4(s, n, i, "rror"))
+				a |= A_ERROR;
+			break;
+		case 'R':
+			if (at4(s, n, i, "RROR"))
+				a |= A_ERROR;
+			break;
+		case 'a':
+			if (at4(s, n, i, "aile"))
+				a |= A_FAILED;
+			break;
+		case 'e':
+			if (at4(s, n, i, "emor"))
+				a |= A_MEMORY;
+			else if (at4(s, n, i, "eart"))
+				a |= A_LOST;
+			break;
+		case 'L':
+			if (at4(s, n, i, "Lost") || at4(s, n, i, "LOST"))
+				a |= A_LOST;
+			break;
+		case 't':
+			if (at4(s, n, i, "tchd"))
+				a |= A_WATCHDOG;
+			else if (at4(s, n, i, "tuck"))
+				a |= A_STUCK;
+			break;
+		case 'E':
+			if ((i == 0 || s[i - 1] == ' ' || s[i - 1] == ':') &&
+			    em_code_at(s + i, n - i))
+				a |= A_EMCODE;
+			break;
+		default:
+			break;
+		}
+	}
+	return a;
+}
+
 bool hx_field_candidate(const char *s, size_t n)
 {
-	return HAS(s, n, "imeout") || HAS(s, n, "rror") ||
-	       HAS(s, n, "ailed") || HAS(s, n, "emory") ||
-	       HAS(s, n, "imes out") || HAS(s, n, "Lost") ||
-	       HAS(s, n, "LOST") || HAS(s, n, "lost heartbeat");
+	return field_anchors(s, n) != 0;
 }
 
 /* An error-manager code inside a line: "... ERROR [x.py:1] EI0006: ..." */
@@ -2386,47 +2485,75 @@ static int runtime_result(struct hx_reader *r, const char *s, size_t n)
 	return emit(r, &b);
 }
 
-static const char *const failure_words[][2] = {
-	{ "out of memory", "out_of_memory" },
-	{ "OutOfMemoryError", "out_of_memory" },
-	{ "Failed to allocate memory", "out_of_memory" },
-	{ "lost heartbeat", "device_lost" },
-	{ "loses the heartbeat", "device_lost" },
-	{ "hwts sdma error", "sdma_error" },
-	{ "fftsplus sdma error", "sdma_error" },
-	{ "sdma copy error", "sdma_error" },
-	{ "aicpu exception", "aicpu_exception" },
-	{ "aicpu execution is abnormal", "aicpu_exception" },
-	{ "Failed to initialize the HCCP process", "hccp_init" },
-	{ "is not supported", "not_supported" },
-	{ "Invalid device ID", "device_id" },
-	{ "invalid device id", "device_id" },
+static const struct { const char *lit, *what; unsigned need; } failure_words[] = {
+	{ "out of memory", "out_of_memory", A_MEMORY },
+	{ "OutOfMemoryError", "out_of_memory", A_ERROR },
+	{ "Failed to allocate memory", "out_of_memory", A_MEMORY },
+	{ "lost heartbeat", "device_lost", A_LOST },
+	{ "loses the heartbeat", "device_lost", A_LOST },
+	{ "hwts sdma error", "sdma_error", A_ERROR },
+	{ "fftsplus sdma error", "sdma_error", A_ERROR },
+	{ "sdma copy error", "sdma_error", A_ERROR },
+	{ "aicpu exception", "aicpu_exception", A_FAILED | A_ERROR },
+	{ "aicpu execution is abnormal", "aicpu_exception", A_ERROR },
+	{ "Failed to initialize the HCCP process", "hccp_init", A_FAILED },
+	{ "No supported Ops kernel and engine", "not_supported", A_EMCODE },
+	{ "valid device range is", "device_id", A_EMCODE | A_FAILED },
 };
+
+/* torch_npu: "[Rank 7] HCCL watchdog thread terminated with exception:"
+ * (the exception text, an error-manager block, follows or is on the line) */
+static int hccl_watchdog(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, NULL);
+	b.rec.level = HX_LV_ERROR;
+	put_lit(&b, HX_F_WHAT, "hccl_watchdog");
+	if (hx_after(s, n, "[Rank ", "]", &v, &vl))
+		hx_rb_rank(&b, HX_F_GLOBAL_RANK, v, vl);
+	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	return emit(r, &b);
+}
 
 /* The families of console text, wherever they sit on the line. */
 static int field_text(struct hx_reader *r, const char *s, size_t n)
 {
+	unsigned a = field_anchors(s, n);
 	const char *at;
 	size_t i;
 
-	if (HAS(s, n, "Watchdog caught collective operation timeout"))
+	if ((a & A_WATCHDOG) &&
+	    HAS(s, n, "Watchdog caught collective operation timeout"))
 		return collective_timeout(r, s, n);
-	if (HAS(s, n, "No available shared memory broadcast block"))
+	if ((a & A_MEMORY) &&
+	    HAS(s, n, "No available shared memory broadcast block"))
 		return shm_stall(r, s, n);
-	if (HAS(s, n, "stuck notify wait context info"))
+	if ((a & A_WATCHDOG) &&
+	    HAS(s, n, "HCCL watchdog thread terminated with exception"))
+		return hccl_watchdog(r, s, n);
+	if ((a & A_STUCK) && HAS(s, n, "stuck notify wait context info"))
 		return rt_stuck_notify(r, NULL, s, n);
-	if ((at = hx_find(s, n, "The error from device")) != NULL ||
-	    (at = hx_find(s, n, "fftsplus task execute failed")) != NULL ||
-	    (at = hx_find(s, n, "Task execute failed")) != NULL)
+	if (((a & A_ERROR) &&
+	     (at = hx_find(s, n, "The error from device")) != NULL) ||
+	    ((a & A_FAILED) &&
+	     ((at = hx_find(s, n, "fftsplus task execute failed")) != NULL ||
+	      (at = hx_find(s, n, "Task execute failed")) != NULL)))
 		return runtime_text(r, NULL, at, n - (size_t)(at - s));
-	if (HAS(s, n, "Heartbeat Lost Occurred") ||
-	    HAS(s, n, "Cluster Exception Location"))
+	if ((a & (A_LOST | A_STUCK)) &&
+	    (HAS(s, n, "Heartbeat Lost Occurred") ||
+	     HAS(s, n, "Cluster Exception Location")))
 		return cluster_exception(r, NULL, s, n);
-	if ((at = em_inside(s, n)) != NULL)
+	if ((a & A_EMCODE) && (at = em_inside(s, n)) != NULL)
 		return em_message(r, NULL, at, n - (size_t)(at - s));
 	for (i = 0; i < sizeof failure_words / sizeof failure_words[0]; i++)
-		if (HAS(s, n, failure_words[i][0]))
-			return failure(r, failure_words[i][1], s, n);
+		if ((a & failure_words[i].need) &&
+		    HAS(s, n, failure_words[i].lit))
+			return failure(r, failure_words[i].what, s, n);
+	if (!(a & A_FAILED))
+		return HANGDX_OK;
 	if (HAS(s, n, "execute failed, reason=[") ||
 	    HAS(s, n, "execution failed, reason="))
 		return rt_api_error(r, NULL, s, n);

@@ -1071,6 +1071,27 @@ static void test_em_carries_device_error(void **state)
 	hangdx_evidence_free(ev);
 }
 
+static void test_startup_failures(void **state)
+{
+	/* EE1001 behind a vLLM worker prefix (vllm-ascend issue text), EZ3003
+	 * (CANN error-code reference), the HCCL watchdog exception line of
+	 * torch_npu */
+	struct hangdx_evidence *ev = ingest(
+		"(VllmWorkerProcess pid=1817) ERROR 07-01 22:45:31 [multiproc_worker_utils.py:239] EE1001: [PID: 1817] 2025-07-01-22:45:30.528.819 The argument is invalid.Reason: Set device failed, invalid device, set device=1, valid device range is [0, 1)\n"
+		"   EZ3003: 2024-06-26-16:57:38.215.381 No supported Ops kernel and engine are found for [aclnnAddCustom1], optype [aclnnAddCustom].\n"
+		"[rank7]:[E1229 13:22:34.138773119 compiler_depend.ts:1675] [Rank 7] HCCL watchdog thread terminated with exception:\n");
+	const struct hx_rec *r = rec(ev, HX_K_ERR_CODE, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, r, HX_F_CODE), "EE1001");
+	assert_int_equal(r->pid, 1817);
+	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 1), HX_F_CODE), "EZ3003");
+	r = rec(ev, HX_K_FRAMEWORK_ERROR, 0);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "hccl_watchdog");
+	assert_int_equal(num(ev, r, HX_F_GLOBAL_RANK), 7);
+	hangdx_evidence_free(ev);
+}
+
 static void test_console_comments_and_noise(void **state)
 {
 	/* a '#' header naming the messages is no evidence; plain console
@@ -1125,6 +1146,7 @@ int main(void)
 		cmocka_unit_test(test_failures_not_hangs),
 		cmocka_unit_test(test_console_comments_and_noise),
 		cmocka_unit_test(test_em_carries_device_error),
+		cmocka_unit_test(test_startup_failures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);
