@@ -1110,6 +1110,20 @@ static void put_rank_list(struct hx_recb *b, const char *s, size_t n)
 		hx_rb_str(b, HX_F_RANK_LIST, out, o);
 }
 
+/* "... fails to connect to dstRank (server 192.168.200.100, device ID 0)" */
+static void put_dst_rank(struct hx_recb *b, const char *s, size_t n)
+{
+	const char *v = hx_find(s, n, "dstRank ("), *d;
+	size_t vn, dl;
+
+	if (!v)
+		return;
+	vn = n - (size_t)(v - s);
+	put_between(b, HX_F_REMOTE_SERVER, v, vn, "server ", ",");
+	if (hx_after(v, vn, "device ID ", ")", &d, &dl))
+		put_i64(b, HX_F_REMOTE_DEVICE, d, dl);
+}
+
 static int connect_line(struct hx_reader *r, const struct hx_prefix *p,
 			const char *what)
 {
@@ -1129,13 +1143,7 @@ static int connect_line(struct hx_reader *r, const struct hx_prefix *p,
 		if (vl && memchr(v, ',', vl) == v + vl - 1)
 			hx_rb_rank(&b, HX_F_REMOTE_RANK, v, vl - 1);
 	}
-	if ((v = hx_find(s, n, "dstRank (")) != NULL) {
-		size_t vn = n - (size_t)(v - s);
-
-		put_between(&b, HX_F_REMOTE_SERVER, v, vn, "server ", ",");
-		if (hx_after(v, vn, "device ID ", ")", &v, &vl))
-			put_i64(&b, HX_F_REMOTE_DEVICE, v, vl);
-	}
+	put_dst_rank(&b, s, n);
 	if (hx_after(s, n, "timeout[", "]", &v, &vl))
 		put_timeout(&b, v, vl, true);
 	if (!hx_rb_has(&b, HX_F_RANK_LIST))
@@ -1288,6 +1296,8 @@ static int em_message(struct hx_reader *r, const struct hx_prefix *p,
 		ei0013_fields(&b, text, n);
 	else
 		kv_all(&b, L_HCCL, text, n);
+	if (HAS(code, 6, "EI0006"))
+		put_dst_rank(&b, text, n);
 	drop_empty_comm(&b);
 	put_alg(&b, text, n);
 	if (!p) {

@@ -952,6 +952,12 @@ static void test_console_launcher_prefixes(void **state)
 	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 1), HX_F_CODE), "EL0004");
 	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 2), HX_F_CODE), "EI0006");
 	hangdx_evidence_free(ev);
+	/* the EI0006 reason of the CANN error-code reference names the peer */
+	ev = ingest("EI0006: [PID: 17528] 2026-03-18-10:34:43.141.966 Getting socket times out. Reason: This node (server 192.168.200.100, device ID 1) detects that srcRank (server 192.168.200.100, device ID 1) fails to connect to dstRank (server 192.168.200.100, device ID 0). Continue to analyze the fault based on the logs of srcRank and dstRank.\n");
+	r = rec(ev, HX_K_ERR_CODE, 0);
+	assert_int_equal(num(ev, r, HX_F_REMOTE_DEVICE), 0);
+	assert_string_equal(str(ev, r, HX_F_REMOTE_SERVER), "192.168.200.100");
+	hangdx_evidence_free(ev);
 }
 
 static void test_console_watchdog_and_stall(void **state)
