@@ -2304,9 +2304,15 @@ enum {
 	A_EMCODE = 1u << 7      /* "EI0006:" after a space or ':' or at 0 */
 };
 
-static bool at4(const char *s, size_t n, size_t i, const char *lit)
+/* s[i..i+4) == lit, as one 32-bit compare (the caller has i + 4 <= n) */
+static inline bool at4(const char *s, size_t n, size_t i, const char *lit)
 {
-	return i + 4 <= n && memcmp(s + i, lit, 4) == 0;
+	uint32_t a, b;
+
+	(void)n;
+	memcpy(&a, s + i, 4);
+	memcpy(&b, lit, 4);
+	return a == b;
 }
 
 /* The first two bytes of every anchor, as a 65536-bit set: one bit test
@@ -2495,21 +2501,47 @@ static int runtime_result(struct hx_reader *r, const char *s, size_t n)
 	return emit(r, &b);
 }
 
-static const struct { const char *lit, *what; unsigned need; } failure_words[] = {
-	{ "out of memory", "out_of_memory", A_MEMORY },
-	{ "OutOfMemoryError", "out_of_memory", A_ERROR },
-	{ "Failed to allocate memory", "out_of_memory", A_MEMORY },
-	{ "lost heartbeat", "device_lost", A_LOST },
-	{ "loses the heartbeat", "device_lost", A_LOST },
-	{ "hwts sdma error", "sdma_error", A_ERROR },
-	{ "fftsplus sdma error", "sdma_error", A_ERROR },
-	{ "sdma copy error", "sdma_error", A_ERROR },
-	{ "aicpu exception", "aicpu_exception", A_FAILED | A_ERROR },
-	{ "aicpu execution is abnormal", "aicpu_exception", A_ERROR },
-	{ "Failed to initialize the HCCP process", "hccp_init", A_FAILED },
-	{ "No supported Ops kernel and engine", "not_supported", A_EMCODE },
-	{ "valid device range is", "device_id", A_EMCODE | A_FAILED },
+/* what a failure line says, the anchors it needs, and a word it shares
+ * with others (tested once per line) */
+enum { G_NONE, G_SDMA, G_AICPU };
+static const struct {
+	const char *lit, *what;
+	unsigned need, gate;
+} failure_words[] = {
+	{ "out of memory", "out_of_memory", A_MEMORY, G_NONE },
+	{ "OutOfMemoryError", "out_of_memory", A_MEMORY, G_NONE },
+	{ "Failed to allocate memory", "out_of_memory", A_MEMORY, G_NONE },
+	{ "lost heartbeat", "device_lost", A_LOST, G_NONE },
+	{ "loses the heartbeat", "device_lost", A_LOST, G_NONE },
+	{ "hwts sdma error", "sdma_error", A_ERROR, G_SDMA },
+	{ "fftsplus sdma error", "sdma_error", A_ERROR, G_SDMA },
+	{ "sdma copy error", "sdma_error", A_ERROR, G_SDMA },
+	{ "aicpu exception", "aicpu_exception", A_FAILED | A_ERROR, G_AICPU },
+	{ "aicpu execution is abnormal", "aicpu_exception", A_ERROR, G_AICPU },
+	{ "Failed to initialize the HCCP process", "hccp_init", A_FAILED, G_NONE },
+	{ "No supported Ops kernel and engine", "not_supported", A_EMCODE, G_NONE },
+	{ "valid device range is", "device_id", A_EMCODE | A_FAILED, G_NONE },
 };
+
+/* The failure a line names, or NULL; gates: -1 untested, 0 no, 1 yes. */
+static const char *failure_word(const char *s, size_t n, unsigned a)
+{
+	static const char *const gate_lit[] = { NULL, "sdma", "aicpu" };
+	int gate[3] = { 1, -1, -1 };
+	size_t i;
+
+	for (i = 0; i < sizeof failure_words / sizeof failure_words[0]; i++) {
+		unsigned g = failure_words[i].gate;
+
+		if (!(a & failure_words[i].need))
+			continue;
+		if (gate[g] < 0)
+			gate[g] = HAS(s, n, gate_lit[g]);
+		if (gate[g] && HAS(s, n, failure_words[i].lit))
+			return failure_words[i].what;
+	}
+	return NULL;
+}
 
 /* torch_npu: "[Rank 7] HCCL watchdog thread terminated with exception:"
  * (the exception text, an error-manager block, follows or is on the line) */
@@ -2532,8 +2564,7 @@ static int hccl_watchdog(struct hx_reader *r, const char *s, size_t n)
 static int field_text(struct hx_reader *r, const char *s, size_t n)
 {
 	unsigned a = field_anchors(s, n);
-	const char *at;
-	size_t i;
+	const char *at, *what;
 
 	if ((a & A_WATCHDOG) &&
 	    HAS(s, n, "Watchdog caught collective operation timeout"))
@@ -2558,10 +2589,8 @@ static int field_text(struct hx_reader *r, const char *s, size_t n)
 		return cluster_exception(r, NULL, s, n);
 	if ((a & A_EMCODE) && (at = em_inside(s, n)) != NULL)
 		return em_message(r, NULL, at, n - (size_t)(at - s));
-	for (i = 0; i < sizeof failure_words / sizeof failure_words[0]; i++)
-		if ((a & failure_words[i].need) &&
-		    HAS(s, n, failure_words[i].lit))
-			return failure(r, failure_words[i].what, s, n);
+	if ((what = failure_word(s, n, a)) != NULL)
+		return failure(r, what, s, n);
 	if (!(a & A_FAILED))
 		return HANGDX_OK;
 	if (HAS(s, n, "execute failed, reason=[") ||
