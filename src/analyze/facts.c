@@ -4,7 +4,9 @@
  * configuration (env echo, communicators), its first HCCL wait failure
  * and the peer it waited on (mapped from the communicator's rank to the
  * global one), lost peers, link errors, AICPU timeouts, STUCK reports, and
- * its clock offset estimated from the communicator-creation barrier.
+ * its clock offset estimated from the communicator-creation barrier;
+ * and the job-wide signals (hx_signals_collect): the first record of each
+ * class of outcome, console text included.
  */
 #include <stddef.h>
 #include <stdlib.h>

@@ -4,7 +4,9 @@
  * (counted AICPU cores included); then a lost rank, a link error, a
  * mismatched collective, an AICPU timeout, an event-wait chain, a wait
  * chain across ranks followed to its end; then silent hangs and start-up
- * risks.  It also picks the first failing rank, groups alike ranks, and
+ * risks; last the job-wide signals of console text refine or decide it
+ * (never "no hang" on a timeout; a failure that is not a hang is named).
+ * It also picks the first failing rank, groups alike ranks, and
  * writes the fixes and what evidence is missing.
  */
 #include <stdarg.h>

@@ -5,8 +5,10 @@
  * other error-manager codes, RUNTIME device errors and task failures,
  * device-side AICPU exception dumps, TSCH timeouts and stream dumps,
  * heartbeat / cluster exception / CQE lines, op retry, env echo, link
- * errors and framework (torch_npu) errors.  A line that matches no family
- * costs a few memmem calls and leaves nothing behind.
+ * errors and framework (torch_npu) errors; console text (launcher
+ * prefixes, messages anywhere on the line: watchdogs, stalls, failures).
+ * A line that matches no family costs a few memmem calls and leaves
+ * nothing behind.
  */
 #include <pthread.h>
 #include <string.h>
