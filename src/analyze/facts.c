@@ -1087,8 +1087,16 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	case HX_K_RT_TIMEOUT: case HX_K_RT_TASK_FAIL: case HX_K_RT_API_ERROR:
 		sig_runtime(s, d, rec, k);
 		break;
-	case HX_K_EI0002: case HX_K_HCCL_TASK_FAIL:
+	case HX_K_EI0002:
 		first(&s->notify_wait, rec);
+		break;
+	case HX_K_HCCL_TASK_FAIL:
+		/* a wait that timed out, or a task that failed (an SDMA copy) */
+		if (eq(hx_dstr(d, rec, HX_F_FAIL_KIND), "Timeout") ||
+		    has(hx_dstr(d, rec, HX_F_TASK_TYPE), "Notify Wait"))
+			first(&s->notify_wait, rec);
+		else
+			first(&s->stopped, rec);
 		break;
 	case HX_K_LINK_ERROR:
 		sig_link(s, d, rec);
