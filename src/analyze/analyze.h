@@ -29,14 +29,15 @@
 	XX(CONFIG, "config_mismatch", "configuration mismatch")          \
 	XX(SILENT, "silent_hang", "hang without an error line")          \
 	XX(UNKNOWN, "unknown", "hang of unknown cause")                  \
-	XX(CONNECT, "connect_timeout", "connection set-up timeout")      \
+	XX(CONNECT, "connect_timeout",                                   \
+	   "connection set-up timed out or failed")                      \
 	XX(FFTS, "fftsplus_timeout", "HCCL FFTS+ task timeout")          \
 	XX(COLLECTIVE, "collective_timeout",                             \
 	   "collective timeout reported by the framework watchdog")      \
 	XX(DEVICE_TIMEOUT, "device_timeout",                             \
 	   "device task timeout without a collective")                   \
 	XX(NOT_HANG, "not_a_hang", "not a hang: the job failed")         \
-	XX(OTHER, "other", "failure of unknown cause")
+	XX(OTHER, "other", "a failure outside the categories above")
 
 enum hx_cat {
 #define HX_CAT_ENUM(name, id, text) HX_CAT_##name,
