@@ -817,11 +817,12 @@ static void field_set(struct hangdx_diagnosis *d, enum hx_cat cat, int hang,
 static const char *fault_name(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_rec_code(d, rec);
+	const char *t = hx_dstr(d, rec, HX_F_TEXT);
 
+	if ((c && strcmp(c, "507049") == 0) || (t && strstr(t, "fftsplus sdma")))
+		return "an FFTS+ SDMA error on the device";
 	if ((w && strcmp(w, "sdma_error") == 0) || (c && strcmp(c, "507013") == 0))
 		return "a device DMA (SDMA) error";
-	if (c && strcmp(c, "507049") == 0)
-		return "an FFTS+ SDMA error on the device";
 	return "the loss of the device (task scheduler heartbeat lost)";
 }
 
