@@ -952,7 +952,10 @@ static void sig_runtime(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->device_fault, rec);
 	else if (has(desc, "device id error") || has(desc, "error device id"))
 		first(&s->not_hang, rec);
-	else if (kind != HX_K_RT_TASK_FAIL || !eq(what, "device_error"))
+	else if (eq(what, "device_error") &&
+		 has(hx_dstr(d, rec, HX_F_TEXT), "sdma"))
+		first(&s->device_fault, rec);     /* "there is a fftsplus sdma error" */
+	else
 		first(&s->stopped, rec);
 }
 

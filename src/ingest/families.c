@@ -1157,6 +1157,7 @@ static int connect_line(struct hx_reader *r, const struct hx_prefix *p,
 
 static int runtime_text(struct hx_reader *r, const struct hx_prefix *p,
 			const char *s, size_t n);
+static int em_carried(struct hx_reader *r, const char *s, size_t n);
 
 /* "EI0002", "EE9999", "E30008": 'E', five capitals or digits, the last
  * four of them digits. */
@@ -1314,11 +1315,8 @@ static int em_message(struct hx_reader *r, const struct hx_prefix *p,
 	}
 	if (emit(r, &b))
 		return r->err;
-	/* "EI9999: ts  The error from device(...), ... hccl fftsplus task
-	 * timeout ...": the RUNTIME device error it carries, too */
-	if (!p && b.rec.kind == HX_K_ERR_CODE &&
-	    (text = hx_find(text, n, "The error from device")) != NULL)
-		return runtime_text(r, NULL, text, (size_t)(end - text));
+	if (!p && b.rec.kind == HX_K_ERR_CODE)
+		return em_carried(r, text, (size_t)(end - text));
 	return HANGDX_OK;
 }
 
@@ -2560,6 +2558,39 @@ static int hccl_watchdog(struct hx_reader *r, const char *s, size_t n)
 		hx_rb_rank(&b, HX_F_GLOBAL_RANK, v, vl);
 	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
 	return emit(r, &b);
+}
+
+/*
+ * The text of a console error-manager message may carry a RUNTIME line
+ * ("EI9999: ts  The error from device(...), ... hccl fftsplus task timeout
+ * ..."), or a whole block joined into one line ("EH9999: Inner Error!
+ * rtDeviceSynchronize execute failed, reason=[sdma copy error] ..."):
+ * its records too.
+ */
+static int em_carried(struct hx_reader *r, const char *s, size_t n)
+{
+	unsigned a = field_anchors(s, n);
+	const char *at, *what;
+
+	if (!(a & (A_ERROR | A_FAILED | A_MEMORY | A_LOST | A_TIMEOUT)))
+		return HANGDX_OK;
+	if ((at = hx_find(s, n, "The error from device")) != NULL ||
+	    (at = hx_find(s, n, "fftsplus task execute failed")) != NULL ||
+	    (at = hx_find(s, n, "Task execute failed")) != NULL) {
+		if (runtime_text(r, NULL, at, n - (size_t)(at - s)))
+			return r->err;
+	} else if ((at = hx_find(s, n, "execute failed, reason=[")) != NULL ||
+		   (at = hx_find(s, n, "execution failed, reason=")) != NULL) {
+		while (at > s && at[-1] == ' ')
+			at--;
+		while (at > s && at[-1] != ' ')
+			at--;
+		if (rt_api_error(r, NULL, at, n - (size_t)(at - s)))
+			return r->err;
+	}
+	if ((what = failure_word(s, n, a)) != NULL)
+		return failure(r, what, s, n);
+	return HANGDX_OK;
 }
 
 /* The families of console text, wherever they sit on the line. */

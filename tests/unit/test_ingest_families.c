@@ -1098,6 +1098,26 @@ static void test_startup_failures(void **state)
 	hangdx_evidence_free(ev);
 }
 
+static void test_joined_blocks(void **state)
+{
+	/* a block joined into one line by the reader, and the device message
+	 * Ascend/pytorch#166 wrapped over five lines, joined back */
+	struct hangdx_evidence *ev = ingest(
+		"EH9999: Inner Error! rtDeviceSynchronize execute failed, reason=[sdma copy error][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+		"EE9999[PID: 43311] The error from device(chipId:1, dieId:0), serial number is 6. there is a fftsplus sdma error, sdma channel is 2, sdmaState=0x6, sdmaTslotid=0x4, sdmaCxtid=0x1, sdmaThreadid=0x0, irqStatus=0x0, cqeStatus=0x70000. [FUNC:ProcessCoreErrors][FILE:device_error_proc.cc][LINE:1714]\n");
+	const struct hx_rec *r = rec(ev, HX_K_RT_API_ERROR, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 0), HX_F_CODE), "EH9999");
+	assert_string_equal(str(ev, r, HX_F_NAME), "rtDeviceSynchronize");
+	assert_string_equal(str(ev, r, HX_F_ERR_DESC), "sdma copy error");
+	assert_string_equal(str(ev, rec(ev, HX_K_FAILURE, 0), HX_F_WHAT), "sdma_error");
+	r = rec(ev, HX_K_RT_TASK_FAIL, 0);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "device_error");
+	assert_non_null(strstr(str(ev, r, HX_F_TEXT), "fftsplus sdma error"));
+	hangdx_evidence_free(ev);
+}
+
 static void test_console_comments_and_noise(void **state)
 {
 	/* a '#' header naming the messages is no evidence; plain console
@@ -1153,6 +1173,7 @@ int main(void)
 		cmocka_unit_test(test_console_comments_and_noise),
 		cmocka_unit_test(test_em_carries_device_error),
 		cmocka_unit_test(test_startup_failures),
+		cmocka_unit_test(test_joined_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);
