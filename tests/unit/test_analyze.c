@@ -178,6 +178,24 @@ static void test_hang_undetermined(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* An AI Core timeout with no collective in the text (a DeepEP bench
+ * note quoting the screen): device_timeout, a hang. */
+static void test_device_timeout(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev;
+	struct hangdx_diagnosis *d = diagnose_text(ctx, &ev,
+		"[rank0] warmup...\n"
+		"EZ9999: Kernel task happen error, retCode=0x25, [aicore timeout]\n");
+
+	(void)state;
+	assert_int_equal(hangdx_diagnosis_verdict(d), HANGDX_V_HANG);
+	assert_string_equal(hangdx_diagnosis_category(d), "device_timeout");
+	hangdx_diagnosis_free(d);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
 /* An FFTS+ timeout with its stuck notifies (the A2 form of
  * Ascend/pytorch#43) lists them in the ids. */
 static void test_fftsplus_stuck_notifies(void **state)
@@ -359,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_not_a_hang),
 		cmocka_unit_test(test_hang_undetermined),
 		cmocka_unit_test(test_fftsplus_stuck_notifies),
+		cmocka_unit_test(test_device_timeout),
 		cmocka_unit_test(test_nomem),
 		cmocka_unit_test(test_reports_nomem),
 		cmocka_unit_test(test_deadlock_reports_nomem),
