@@ -28,7 +28,16 @@
 	XX(SQ_FULL, "sq_full", "submission queue full")                  \
 	XX(CONFIG, "config_mismatch", "configuration mismatch")          \
 	XX(SILENT, "silent_hang", "hang without an error line")          \
-	XX(UNKNOWN, "unknown", "hang of unknown cause")
+	XX(UNKNOWN, "unknown", "hang of unknown cause")                  \
+	XX(CONNECT, "connect_timeout",                                   \
+	   "connection set-up timed out or failed")                      \
+	XX(FFTS, "fftsplus_timeout", "HCCL FFTS+ task timeout")          \
+	XX(COLLECTIVE, "collective_timeout",                             \
+	   "collective timeout reported by the framework watchdog")      \
+	XX(DEVICE_TIMEOUT, "device_timeout",                             \
+	   "device task timeout without a collective")                   \
+	XX(NOT_HANG, "not_a_hang", "not a hang: the job failed")         \
+	XX(OTHER, "other", "a failure outside the categories above")
 
 enum hx_cat {
 #define HX_CAT_ENUM(name, id, text) HX_CAT_##name,
@@ -101,6 +110,34 @@ struct hx_rankinfo {
 	char state[160];          /* one line, for grouping alike ranks */
 };
 
+/* Console and plog signals of whole-job outcome, first record of each
+ * class in (file, line) order (facts.c hx_signals_collect): what decides
+ * when the logs hold no per-rank wait chain, and what says "not a hang". */
+struct hx_signals {
+	uint32_t fftsplus;        /* HCCL FFTS+ timeout (err_type 13, stuck
+				     notify num, desc fftsplus timeout) */
+	uint32_t event_wait;      /* event wait timeout, EVENT_WAIT failure */
+	uint32_t notify_wait;     /* notify wait timeout (EI0002, RUNTIME) */
+	uint32_t connect;         /* set-up timeout: EI0006, socket, topo */
+	uint32_t connect_fail;    /* set-up failure: EI0009, transport init */
+	uint32_t link_fail;       /* link failure checklist, no timeout */
+	uint32_t watchdog;        /* framework collective timeout, the one
+				     with the smallest SeqNum */
+	uint32_t lost;            /* heartbeat LOST */
+	uint32_t stall;           /* vLLM shared-memory broadcast stall */
+	uint32_t dev_timeout;     /* AI Core timeout */
+	uint32_t timeout;         /* stream sync / task timeout (cause unseen) */
+	uint32_t not_hang;        /* out of memory, failed start-up */
+	uint32_t device_fault;    /* device lost, SDMA error */
+	uint32_t stopped;         /* a failure that does not say why */
+	uint32_t code_rec;        /* first record with a numeric error code */
+	int64_t missing_rank;     /* not in the connected-rank lists, -1 */
+	int64_t behind_rank;      /* smallest SeqNum when ranks differ, -1 */
+	int64_t seq_min, seq_max;
+	int64_t named_rank;       /* RankID of a torch_npu screen line, -1 */
+	uint32_t nwatchdog, nstall;
+};
+
 /* One hop of the explained chain. */
 struct hx_hop {
 	int32_t rank;
@@ -150,6 +187,12 @@ struct hangdx_diagnosis {
 					       within HX_TIE_US, -1 */
 	int64_t tie_us;                     /* by how much */
 	char summary[1536];
+	int hang;                           /* 1 hung, 0 not a hang, -1 the
+					       text cannot tell */
+	uint32_t id_rec;                    /* the record whose ids decide */
+	bool by_signals;                    /* decided on the job-wide signals
+					       (verdict.c field_set) */
+	struct hx_signals sig;
 
 	struct hx_rankinfo *ranks;
 	uint32_t nranks;
@@ -187,6 +230,9 @@ int32_t hx_drank(const struct hangdx_diagnosis *d, uint32_t rec);
 /* "file:line" of a record (static buffer per call site: copy it). */
 void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,
 	       size_t n);
+
+void hx_signals_collect(struct hangdx_diagnosis *d);
+const char *hx_rec_code(const struct hangdx_diagnosis *d, uint32_t rec);
 
 /* snapshot.c */
 int hx_snapshot_build(struct hangdx_diagnosis *d);

@@ -4,8 +4,11 @@
  * configuration (env echo, communicators), its first HCCL wait failure
  * and the peer it waited on (mapped from the communicator's rank to the
  * global one), lost peers, link errors, AICPU timeouts, STUCK reports, and
- * its clock offset estimated from the communicator-creation barrier.
+ * its clock offset estimated from the communicator-creation barrier;
+ * and the job-wide signals (hx_signals_collect): the first record of each
+ * class of outcome, console text included.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
@@ -33,6 +36,8 @@ const char *hx_dstr(const struct hangdx_diagnosis *d, uint32_t rec, int key)
 
 	return f ? hx_ev_str(d->ev, f->str) : NULL;
 }
+
+static bool eq(const char *s, const char *lit);
 
 static int32_t attrib_rank(const struct hangdx_diagnosis *d, uint32_t rec)
 {
@@ -609,6 +614,10 @@ static void on_record(struct facts *f, uint32_t rec)
 		note_fail(d, ri, rec);
 		break;
 	case HX_K_LINK_ERROR:
+		/* a checklist or a list of connected ranks names no failure */
+		if (eq(hx_dstr(d, rec, HX_F_WHAT), "connect_reasons") ||
+		    eq(hx_dstr(d, rec, HX_F_WHAT), "connected_ranks"))
+			break;
 		ri->link_setup = true;
 		/* fall through */
 	case HX_K_CQE_ERROR:
@@ -1124,4 +1133,279 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 	hx_map_free(d->ctx, &f.memb);
 	hx_map_free(d->ctx, &f.tags);
 	return f.err;
+}
+
+/* ---- signals of the whole job: console text and failures ---- */
+
+static bool has(const char *s, const char *lit)
+{
+	return s && strstr(s, lit) != NULL;
+}
+
+static bool eq(const char *s, const char *lit)
+{
+	return s && strcmp(s, lit) == 0;
+}
+
+/* The numeric error code a record carries ("507011", "107020"), if any. */
+const char *hx_rec_code(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *c = hx_dstr(d, rec, HX_F_RET_CODE);
+
+	if (c && c[0] >= '0' && c[0] <= '9')
+		return c;
+	c = hx_dstr(d, rec, HX_F_CODE);
+	return c && c[0] >= '0' && c[0] <= '9' ? c : NULL;
+}
+
+static void first(uint32_t *slot, uint32_t rec)
+{
+	if (*slot == HX_NOREC)
+		*slot = rec;
+}
+
+static bool timeout_code(const char *c)
+{
+	return eq(c, "107020") || eq(c, "507046") || eq(c, "507048") ||
+	       eq(c, "507017");
+}
+
+static bool not_hang_code(const char *c)
+{
+	/* 207001 memory allocation, 5611xx aclnn call failures */
+	return eq(c, "207001") || (c && strncmp(c, "5611", 4) == 0);
+}
+
+static bool fault_code(const char *c)
+{
+	return eq(c, "507010") || eq(c, "507013") || eq(c, "507049");
+}
+
+static void sig_runtime(struct hx_signals *s, const struct hangdx_diagnosis *d,
+			uint32_t rec, int kind)
+{
+	const char *what = hx_dstr(d, rec, HX_F_WHAT);
+	const char *desc = hx_dstr(d, rec, HX_F_ERR_DESC);
+	const char *tt = hx_dstr(d, rec, HX_F_TASK_TYPE);
+
+	if (eq(what, "fftsplus") &&
+	    (kind == HX_K_RT_TIMEOUT || eq(hx_dstr(d, rec, HX_F_ERR_TYPE), "13") ||
+	     has(desc, "fftsplus timeout")))
+		first(&s->fftsplus, rec);
+	else if (has(desc, "fftsplus timeout"))
+		first(&s->fftsplus, rec);
+	else if (eq(what, "event_wait") || eq(what, "event_wait_task") ||
+		 has(tt, "EVENT_WAIT"))
+		first(&s->event_wait, rec);
+	else if (eq(what, "notify_wait") && kind == HX_K_RT_TIMEOUT)
+		first(&s->notify_wait, rec);
+	else if (has(desc, "aicore timeout"))
+		first(&s->dev_timeout, rec);
+	else if (kind == HX_K_RT_TIMEOUT || has(desc, "timeout"))
+		first(&s->timeout, rec);
+	else if (has(desc, "sdma") || has(desc, "lost heartbeat"))
+		first(&s->device_fault, rec);
+	else if (has(desc, "device id error") || has(desc, "error device id"))
+		first(&s->not_hang, rec);
+	else if (eq(what, "device_error") &&
+		 has(hx_dstr(d, rec, HX_F_TEXT), "sdma"))
+		first(&s->device_fault, rec);     /* "there is a fftsplus sdma error" */
+	else
+		first(&s->stopped, rec);
+}
+
+static void sig_link(struct hx_signals *s, const struct hangdx_diagnosis *d,
+		     uint32_t rec)
+{
+	const char *what = hx_dstr(d, rec, HX_F_WHAT);
+
+	if (eq(what, "connect_reasons"))
+		first(&s->link_fail, rec);
+	else if (eq(what, "connected_ranks"))
+		return;
+	else if (has(what, "timeout") || eq(what, "connect_detect") ||
+		 eq(what, "connect_agent"))
+		first(&s->connect, rec);
+	else
+		first(&s->connect_fail, rec);
+}
+
+static void sig_code(struct hx_signals *s, const struct hangdx_diagnosis *d,
+		     uint32_t rec)
+{
+	const char *code = hx_dstr(d, rec, HX_F_CODE);
+	const char *text = hx_dstr(d, rec, HX_F_TEXT);
+
+	if (eq(code, "EI0002"))
+		first(&s->notify_wait, rec);
+	else if (eq(code, "EI0006"))
+		first(&s->connect, rec);
+	else if (eq(code, "EI0009"))
+		first(&s->connect_fail, rec);
+	else if (has(text, "aicore timeout"))
+		first(&s->dev_timeout, rec);
+	else if (eq(code, "EE1002"))
+		first(&s->timeout, rec);
+	else if (eq(code, "EL0004") || eq(code, "EJ0001") || eq(code, "EZ3003") ||
+		 (eq(code, "EE1001") && has(text, "device")))
+		first(&s->not_hang, rec);
+	else if (eq(code, "EL0001"))
+		first(&s->device_fault, rec);
+}
+
+static void sig_failure(struct hx_signals *s, const struct hangdx_diagnosis *d,
+			uint32_t rec)
+{
+	const char *what = hx_dstr(d, rec, HX_F_WHAT);
+
+	if (eq(what, "device_lost") || eq(what, "sdma_error"))
+		first(&s->device_fault, rec);
+	else if (eq(what, "aicpu_exception"))
+		first(&s->stopped, rec);
+	else
+		first(&s->not_hang, rec);
+}
+
+static void sig_watchdog(struct hx_signals *s, const struct hangdx_diagnosis *d,
+			 uint32_t rec)
+{
+	int64_t seq = hx_dnum(d, rec, HX_F_SEQ_NUM, -1);
+
+	s->nwatchdog++;
+	if (seq < 0) {
+		first(&s->watchdog, rec);
+		return;
+	}
+	if (s->seq_min < 0 || seq < s->seq_min) {
+		s->seq_min = seq;
+		s->watchdog = rec;
+	}
+	if (seq > s->seq_max)
+		s->seq_max = seq;
+}
+
+/* The connected-rank lists of the root-info server: a rank below the
+ * highest listed one that is not in them never joined. */
+static void missing_rank(struct hx_signals *s, const struct hangdx_diagnosis *d)
+{
+	uint8_t seen[4096];
+	int64_t max = -1, r;
+	size_t i;
+
+	memset(seen, 0, sizeof seen);
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+		const char *l;
+
+		if (d->ev->recs[rec].kind != HX_K_LINK_ERROR ||
+		    !eq(hx_dstr(d, rec, HX_F_WHAT), "connected_ranks"))
+			continue;
+		for (l = hx_dstr(d, rec, HX_F_RANK_LIST); l && *l;) {
+			char *e;
+			long long v = strtoll(l, &e, 10);
+
+			if (e == l)
+				break;
+			if (v >= 0 && v < (long long)sizeof seen) {
+				seen[v] = 1;
+				if (v > max)
+					max = v;
+			}
+			l = *e == ',' ? e + 1 : e;
+		}
+	}
+	for (r = 0; r < max; r++)
+		if (!seen[r]) {
+			s->missing_rank = r;
+			return;
+		}
+}
+
+static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
+		       uint32_t rec)
+{
+	int k = d->ev->recs[rec].kind;
+	const char *c = hx_rec_code(d, rec);
+
+	if (c && s->code_rec == HX_NOREC)
+		s->code_rec = rec;
+	if (timeout_code(c) && !eq(c, "507048"))
+		first(&s->timeout, rec);
+	else if (eq(c, "507048") && !has(hx_dstr(d, rec, HX_F_ERR_DESC), "fftsplus"))
+		first(&s->timeout, rec);
+	else if (eq(c, "507014"))
+		first(&s->dev_timeout, rec);
+	else if (not_hang_code(c) || has(hx_dstr(d, rec, HX_F_TEXT), "call aclnn"))
+		first(&s->not_hang, rec);
+	else if (fault_code(c))
+		first(&s->device_fault, rec);
+	else if (c && k != HX_K_RT_API_ERROR)
+		first(&s->stopped, rec);
+	switch (k) {
+	case HX_K_RT_TIMEOUT: case HX_K_RT_TASK_FAIL: case HX_K_RT_API_ERROR:
+		sig_runtime(s, d, rec, k);
+		break;
+	case HX_K_EI0002:
+		first(&s->notify_wait, rec);
+		break;
+	case HX_K_HCCL_TASK_FAIL:
+		/* a wait that timed out, or a task that failed (an SDMA copy) */
+		if (eq(hx_dstr(d, rec, HX_F_FAIL_KIND), "Timeout") ||
+		    has(hx_dstr(d, rec, HX_F_TASK_TYPE), "Notify Wait"))
+			first(&s->notify_wait, rec);
+		else
+			first(&s->stopped, rec);
+		break;
+	case HX_K_LINK_ERROR:
+		sig_link(s, d, rec);
+		break;
+	case HX_K_ERR_CODE:
+		sig_code(s, d, rec);
+		break;
+	case HX_K_FAILURE:
+		sig_failure(s, d, rec);
+		break;
+	case HX_K_COLLECTIVE_TIMEOUT:
+		sig_watchdog(s, d, rec);
+		break;
+	case HX_K_STALL:
+		s->nstall++;
+		first(&s->stall, rec);
+		break;
+	case HX_K_TSCH_TIMEOUT:
+		first(&s->timeout, rec);
+		break;
+	case HX_K_HEARTBEAT: case HX_K_CLUSTER_EXCEPTION:
+		if (eq(hx_dstr(d, rec, HX_F_STATUS), "LOST"))
+			first(&s->lost, rec);
+		break;
+	case HX_K_FRAMEWORK_ERROR:
+		if (eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog"))
+			first(&s->stopped, rec);
+		if (s->named_rank < 0 && hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1) >= 0)
+			s->named_rank = hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1);
+		break;
+	case HX_K_COMM_INIT:
+		if (eq(hx_dstr(d, rec, HX_F_WHAT), "init_failed"))
+			first(&s->not_hang, rec);
+		break;
+	default:
+		break;
+	}
+}
+
+void hx_signals_collect(struct hangdx_diagnosis *d)
+{
+	struct hx_signals *s = &d->sig;
+	size_t i;
+
+	memset(s, 0xff, offsetof(struct hx_signals, missing_rank));
+	s->missing_rank = s->behind_rank = s->seq_min = s->seq_max = -1;
+	s->named_rank = -1;
+	s->nwatchdog = s->nstall = 0;
+	for (i = 0; i < d->norder; i++)
+		sig_record(s, d, d->order[i]);
+	missing_rank(s, d);
+	if (s->watchdog != HX_NOREC && s->seq_max > s->seq_min)
+		s->behind_rank = hx_dnum(d, s->watchdog, HX_F_GLOBAL_RANK, -1);
 }

@@ -4,7 +4,9 @@
  * (counted AICPU cores included); then a lost rank, a link error, a
  * mismatched collective, an AICPU timeout, an event-wait chain, a wait
  * chain across ranks followed to its end; then silent hangs and start-up
- * risks.  It also picks the first failing rank, groups alike ranks, and
+ * risks; last the job-wide signals of console text refine or decide it
+ * (never "no hang" on a timeout; a failure that is not a hang is named).
+ * It also picks the first failing rank, groups alike ranks, and
  * writes the fixes and what evidence is missing.
  */
 #include <stdarg.h>
@@ -871,6 +873,288 @@ static bool try_silent(struct hangdx_diagnosis *d)
 	return false;
 }
 
+/* ---- console and start-up evidence: the outcome when no per-rank wait
+ * chain decides it ---- */
+
+static void plog_missing(struct hangdx_diagnosis *d)
+{
+	MISSING("the host plogs of every rank (~/ascend/log/debug/plog/plog-PID_*.log, "
+		"or under ASCEND_PROCESS_LOG_PATH when it is set): they name the "
+		"communicator, the op index and the peer of each wait");
+	MISSING("the device logs (~/ascend/log/debug/device-N/): the TS stream dumps "
+		"and AICPU lines that show what each stuck stream waits for; set "
+		"ASCEND_GLOBAL_LOG_LEVEL=1 (INFO) before the run for the HCCL kernel "
+		"lines");
+}
+
+/* Decide on one record: category, hang state, the record whose ids the
+ * JSON shows, the summary. */
+static void field_set(struct hangdx_diagnosis *d, enum hx_cat cat, int hang,
+		      uint32_t rec, int32_t root, const char *fmt, const char *what)
+{
+	char where[512];
+
+	d->cat = cat;
+	d->hang = hang;
+	d->verdict = hang == 0 ? HANGDX_V_NO_HANG : HANGDX_V_HANG;
+	d->id_rec = rec;
+	d->by_signals = true;
+	d->root_rank = root;
+	d->nhops = 0;
+	hx_dwhere(d, rec, where, sizeof where);
+	snprintf(d->summary, sizeof d->summary, fmt, what, where);
+	hx_hop_add(d, root >= 0 ? root : -1, rec, "", "%s", what);
+}
+
+static const char *fault_name(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_rec_code(d, rec);
+	const char *t = hx_dstr(d, rec, HX_F_TEXT);
+
+	if ((c && strcmp(c, "507049") == 0) || (t && strstr(t, "fftsplus sdma")))
+		return "an FFTS+ SDMA error on the device";
+	if ((w && strcmp(w, "sdma_error") == 0) || (c && strcmp(c, "507013") == 0))
+		return "a device DMA (SDMA) error";
+	return "the loss of the device (task scheduler heartbeat lost)";
+}
+
+static bool has_desc(const struct hangdx_diagnosis *d, uint32_t rec,
+		     const char *lit)
+{
+	const char *e = hx_dstr(d, rec, HX_F_ERR_DESC);
+
+	return e && strstr(e, lit);
+}
+
+static const char *not_hang_name(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_dstr(d, rec, HX_F_CODE);
+	const char *rc = hx_rec_code(d, rec);
+
+	if ((w && strcmp(w, "out_of_memory") == 0) || (c && strcmp(c, "EL0004") == 0) ||
+	    (rc && strcmp(rc, "207001") == 0))
+		return "out of device memory";
+	if ((w && strcmp(w, "hccp_init") == 0) || (c && strcmp(c, "EJ0001") == 0))
+		return "a failed start of the HCCP process (a previous job may still "
+		       "hold the device)";
+	if ((w && strcmp(w, "not_supported") == 0) || (c && strcmp(c, "EZ3003") == 0))
+		return "an operator that is not supported";
+	if ((w && strcmp(w, "device_id") == 0) || (c && strcmp(c, "EE1001") == 0) ||
+	    has_desc(d, rec, "device id"))
+		return "an invalid device id";
+	if (w && strcmp(w, "init_failed") == 0)
+		return "a failed communicator initialisation";
+	return "a failed operator call (aclnn error; check that the CANN, driver "
+	       "and framework versions match)";
+}
+
+static void not_hang_fix(struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *what = not_hang_name(d, rec);
+
+	if (strncmp(what, "out of", 6) == 0)
+		FIX("Lower the device memory the job needs (batch size, sequence "
+		    "length, the memory fraction a server reserves) or spread it over "
+		    "more devices; PYTORCH_NPU_ALLOC_CONF (max_split_size_mb) helps "
+		    "when reserved memory is much larger than allocated.");
+	else if (strncmp(what, "a failed start of the HCCP", 26) == 0)
+		FIX("Stop the process that still holds the device (npu-smi info lists "
+		    "it), wait about 10 s, then start again.");
+	else if (strncmp(what, "a failed operator", 17) == 0)
+		FIX("Check that the CANN toolkit, the driver and the framework plugin "
+		    "(torch_npu, vllm-ascend) are versions made for each other.");
+}
+
+static const char *stopped_name(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_rec_code(d, rec);
+
+	if (w && strcmp(w, "hccl_watchdog") == 0)
+		return "the framework's HCCL watchdog thread ended with an exception";
+	if ((w && strcmp(w, "aicpu_exception") == 0) ||
+	    (c && strcmp(c, "507018") == 0) || has_desc(d, rec, "aicpu exception"))
+		return "an AICPU exception (507018)";
+	if ((c && strcmp(c, "507011") == 0) ||
+	    has_desc(d, rec, "model stream execute failed"))
+		return "a failed model stream (507011: a task of the stream failed)";
+	return "a device error";
+}
+
+/* The hang families, strongest first; with a wait chain across ranks
+ * already found, only those that name the kind of wait better. */
+static bool field_hang(struct hangdx_diagnosis *d, bool chain)
+{
+	const struct hx_signals *s = &d->sig;
+
+	if (s->connect != HX_NOREC && !chain) {
+		field_set(d, HX_CAT_CONNECT, 1, s->connect, (int32_t)s->missing_rank,
+			  "Hang at connection set-up: %s (%s). The ranks waited for a peer "
+			  "that never connected until HCCL_CONNECT_TIMEOUT fired.",
+			  s->missing_rank >= 0 ? "a rank never joined the root-info exchange"
+					       : "a link was not established in time");
+		FIX("Find out why the rank that never connected did not start or could "
+		    "not reach the others: its process, its network, HCCL_IF_IP / "
+		    "HCCL_SOCKET_IFNAME, a port already in use, and the start skew "
+		    "between ranks (raise HCCL_CONNECT_TIMEOUT if a rank starts late).");
+		return true;
+	}
+	if (s->fftsplus != HX_NOREC) {
+		field_set(d, HX_CAT_FFTS, 1, s->fftsplus, -1,
+			  "Hang in a collective run as an FFTS+ task: %s (%s); its notify "
+			  "waits did not complete before HCCL_EXEC_TIMEOUT.",
+			  "an HCCL FFTS+ task timed out");
+		FIX("Find the rank that did not reach this collective: compare the "
+		    "plogs of all ranks at the time of the timeout (the stuck notify "
+		    "ids name the waits that never completed).");
+		return true;
+	}
+	if (s->event_wait != HX_NOREC) {
+		field_set(d, HX_CAT_EVENT_CHAIN, 1, s->event_wait, -1,
+			  "Hang in an event-wait chain: %s (%s); the stream that records "
+			  "that event did not get there before the timeout.",
+			  "a stream waited for an event until the timeout");
+		FIX("Find what held the recording side: a long step on one rank (an "
+		    "evaluation, a checkpoint) longer than HCCL_EXEC_TIMEOUT makes the "
+		    "others time out; raise the timeout or keep all ranks in step.");
+		return true;
+	}
+	if (s->watchdog != HX_NOREC) {
+		field_set(d, HX_CAT_COLLECTIVE, 1, s->watchdog, (int32_t)s->behind_rank,
+			  "Hang in a collective: %s (%s).", s->behind_rank >= 0
+			  ? "the framework watchdog timed out a collective; the rank "
+			    "with the smallest SeqNum is behind the others"
+			  : "the framework watchdog timed out a collective");
+		FIX("Look at what the rank that is behind did before that collective "
+		    "(its compute, its input, an exception on that rank alone).");
+		return true;
+	}
+	if (chain)      /* the chain across ranks says more than these */
+		return false;
+	if (s->notify_wait != HX_NOREC) {
+		field_set(d, HX_CAT_UNKNOWN, 1, s->notify_wait,
+			  (int32_t)hx_dnum(d, s->notify_wait, HX_F_REMOTE_RANK, -1),
+			  "Hang: %s (%s).", "a notify wait timed out");
+		return true;
+	}
+	if (s->dev_timeout != HX_NOREC) {
+		field_set(d, HX_CAT_DEVICE_TIMEOUT, 1, s->dev_timeout, -1,
+			  "Hang on the device without a collective: %s (%s).",
+			  "an AI Core task timed out");
+		return true;
+	}
+	if (s->timeout != HX_NOREC) {
+		field_set(d, HX_CAT_OTHER, 1, s->timeout, -1,
+			  "Hang: %s (%s); the text does not show what the stream waited "
+			  "for. A rank that is still busy (data loading, evaluation) "
+			  "while the others wait in a collective does this.",
+			  "a stream or device synchronisation timed out");
+		return true;
+	}
+	if (s->stall != HX_NOREC) {
+		field_set(d, HX_CAT_SILENT, 1, s->stall, -1,
+			  "Hang without an error line: %s (%s); some worker stopped "
+			  "taking work and no error says why.",
+			  "the vLLM engine found no free shared-memory broadcast block "
+			  "for 60 s");
+		FACT("%u stall report%s in the logs, and no error line.", s->nstall,
+		     s->nstall == 1 ? "" : "s");
+		FIX("Dump the Python stacks of the workers (py-spy dump) while it hangs, "
+		    "and collect their plogs.");
+		return true;
+	}
+	return false;
+}
+
+/* Failures that are not hangs, and failures that do not say. */
+static bool field_failure(struct hangdx_diagnosis *d)
+{
+	const struct hx_signals *s = &d->sig;
+
+	if (s->not_hang != HX_NOREC) {
+		field_set(d, HX_CAT_NOT_HANG, 0, s->not_hang, (int32_t)s->named_rank,
+			  "Not a hang: the job stopped on %s at %s.",
+			  not_hang_name(d, s->not_hang));
+		not_hang_fix(d, s->not_hang);
+		return true;
+	}
+	if (s->device_fault != HX_NOREC) {
+		field_set(d, HX_CAT_OTHER, 0, s->device_fault, (int32_t)s->named_rank,
+			  "Not a hang: the job stopped on %s at %s. This is a fault of "
+			  "the device itself, not a wait between ranks.",
+			  fault_name(d, s->device_fault));
+		FIX("Check the device health (npu-smi info, the device logs under "
+		    "~/ascend/log/debug/device-N/) before running again.");
+		return true;
+	}
+	if (s->connect_fail != HX_NOREC) {
+		field_set(d, HX_CAT_CONNECT, -1, s->connect_fail, -1,
+			  "Failure at connection set-up: %s (%s). Whether the peer hung "
+			  "or failed first cannot be told from this text.",
+			  "a link to a peer could not be created");
+		return true;
+	}
+	if (s->link_fail != HX_NOREC) {
+		field_set(d, HX_CAT_LINK, 0, s->link_fail, -1,
+			  "Not a hang as far as this text shows: the job stopped on %s at %s.",
+			  "a failed connection to a peer device");
+		return true;
+	}
+	if (s->stopped != HX_NOREC) {
+		field_set(d, HX_CAT_OTHER, -1, s->stopped, -1,
+			  "Failure, hang not determined: %s (%s). The text does not say "
+			  "whether a wait on another rank caused it.",
+			  stopped_name(d, s->stopped));
+		return true;
+	}
+	return false;
+}
+
+/* After the per-rank analysis: refine its category from the console
+ * signals, or decide from them when it found nothing. */
+static void try_field(struct hangdx_diagnosis *d)
+{
+	const struct hx_signals *s = &d->sig;
+
+	if (d->verdict != HANGDX_V_NO_HANG) {
+		const struct hx_rankinfo *f = d->first_rank >= 0
+			? &d->ranks[d->first_rank] : NULL;
+
+		d->id_rec = f && f->wait_rec != HX_NOREC ? f->wait_rec
+			    : f && f->fail_rec != HX_NOREC ? f->fail_rec
+			    : s->notify_wait != HX_NOREC ? s->notify_wait
+			    : s->fftsplus != HX_NOREC ? s->fftsplus
+			    : s->event_wait != HX_NOREC ? s->event_wait : s->connect;
+	}
+	if (d->cat == HX_CAT_LINK && d->sig.connect != HX_NOREC) {
+		d->cat = HX_CAT_CONNECT;
+		d->id_rec = d->sig.connect;
+		if (d->root_rank < 0 && d->sig.missing_rank >= 0) {
+			char where[512];
+
+			d->root_rank = (int32_t)d->sig.missing_rank;
+			hx_dwhere(d, d->sig.connect, where, sizeof where);
+			snprintf(d->summary, sizeof d->summary,
+				 "Hang at connection set-up: rank %lld never joined: it is "
+				 "missing from the ranks the root-info server lists as "
+				 "connected when it timed out (%s). Look at that rank: did "
+				 "its process start, can it reach the server?",
+				 (long long)d->sig.missing_rank, where);
+		}
+		FIX("Find out why the peer did not connect in time: its process, its "
+		    "network (HCCL_IF_IP, HCCL_SOCKET_IFNAME), a port in use, and how "
+		    "late it started (HCCL_CONNECT_TIMEOUT bounds the start skew).");
+		return;
+	}
+	if (d->cat != HX_CAT_NONE && d->cat != HX_CAT_UNKNOWN)
+		return;
+	if (field_hang(d, d->cat == HX_CAT_UNKNOWN)) {
+		plog_missing(d);
+		return;
+	}
+	if (d->cat == HX_CAT_NONE && field_failure(d) && d->hang != 0)
+		plog_missing(d);
+}
+
 /* ---- fixes, risks, missing evidence ---- */
 
 static bool retry_on(const char *env)
@@ -1231,6 +1515,9 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->verdict = HANGDX_V_NO_HANG;
 	d->cat = HX_CAT_NONE;
 	d->root_rank = -1;
+	d->id_rec = HX_NOREC;
+	d->by_signals = false;
+	hx_signals_collect(d);
 	first_failing(d);
 	if (!try_deadlock(d) && !try_lost(d) && !try_link(d) && !try_mismatch(d) &&
 	    !try_behind(d) && !try_sq_full(d) && !try_aicpu_timeout(d) &&
@@ -1239,6 +1526,8 @@ int hx_verdict(struct hangdx_diagnosis *d)
 		snprintf(d->summary, sizeof d->summary,
 			 _("No hang found: no notify wait timeout, lost rank, link error or stuck "
 			 "report in %u rank%s of logs."), d->nranks, d->nranks == 1 ? "" : "s");
+	d->hang = d->verdict == HANGDX_V_NO_HANG ? 0 : 1;
+	try_field(d);
 	if (d->verdict != HANGDX_V_NO_HANG)
 		fixes(d);
 	risks(d);

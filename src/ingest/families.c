@@ -5,9 +5,12 @@
  * other error-manager codes, RUNTIME device errors and task failures,
  * device-side AICPU exception dumps, TSCH timeouts and stream dumps,
  * heartbeat / cluster exception / CQE lines, op retry, env echo, link
- * errors and framework (torch_npu) errors.  A line that matches no family
- * costs a few memmem calls and leaves nothing behind.
+ * errors and framework (torch_npu) errors; console text (launcher
+ * prefixes, messages anywhere on the line: watchdogs, stalls, failures).
+ * A line that matches no family costs a few memmem calls and leaves
+ * nothing behind.
  */
+#include <pthread.h>
 #include <string.h>
 #include "ingest.h"
 
@@ -1078,7 +1081,84 @@ static int link_error(struct hx_reader *r, const struct hx_prefix *p,
 	return emit(r, &b);
 }
 
+/* ---- connection set-up: root-info topology exchange, connect detection ---- */
+
+/* "[0000000000000008],[0000000000000010],..." (after "]: ") or
+ * "agent[9,]": the ranks, comma-separated, at most 64 of them. */
+static void put_rank_list(struct hx_recb *b, const char *s, size_t n)
+{
+	char out[512];
+	size_t o = 0, i = 0, cnt = 0;
+
+	while (i < n && cnt < 64) {
+		uint64_t v = 0;
+		size_t j = i;
+
+		while (j < n && s[j] >= '0' && s[j] <= '9' && j - i < 19)
+			v = v * 10 + (uint64_t)(s[j++] - '0');
+		if (j > i) {
+			int m = snprintf(out + o, sizeof out - o, "%s%llu",
+					 o ? "," : "", (unsigned long long)v);
+
+			if (m < 0 || (size_t)m >= sizeof out - o)
+				break;
+			o += (size_t)m;
+			cnt++;
+			i = j;
+		} else {
+			i++;
+		}
+	}
+	if (o)
+		hx_rb_str(b, HX_F_RANK_LIST, out, o);
+}
+
+/* "... fails to connect to dstRank (server 192.168.200.100, device ID 0)" */
+static void put_dst_rank(struct hx_recb *b, const char *s, size_t n)
+{
+	const char *v = hx_find(s, n, "dstRank ("), *d;
+	size_t vn, dl;
+
+	if (!v)
+		return;
+	vn = n - (size_t)(v - s);
+	put_between(b, HX_F_REMOTE_SERVER, v, vn, "server ", ",");
+	if (hx_after(v, vn, "device ID ", ")", &d, &dl))
+		put_i64(b, HX_F_REMOTE_DEVICE, d, dl);
+}
+
+static int connect_line(struct hx_reader *r, const struct hx_prefix *p,
+			const char *what)
+{
+	const char *s = p->body, *v;
+	size_t n = p->bodylen, vl;
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_LINK_ERROR, p);
+	put_lit(&b, HX_F_WHAT, what);
+	if (hx_after(s, n, "total connected num is [", "]", &v, &vl))
+		put_u64(&b, HX_F_COUNT, v, vl);
+	if ((v = hx_find(s, n, "rankinfo[LINE ")) != NULL &&
+	    (v = hx_find(v, n - (size_t)(v - s), "]:")) != NULL)
+		put_rank_list(&b, v + 2, n - (size_t)(v + 2 - s));
+	if (hx_after(s, n, "connect agent[", "]", &v, &vl)) {
+		put_rank_list(&b, v, vl);
+		if (vl && memchr(v, ',', vl) == v + vl - 1)
+			hx_rb_rank(&b, HX_F_REMOTE_RANK, v, vl - 1);
+	}
+	put_dst_rank(&b, s, n);
+	if (hx_after(s, n, "timeout[", "]", &v, &vl))
+		put_timeout(&b, v, vl, true);
+	if (!hx_rb_has(&b, HX_F_RANK_LIST))
+		hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
+	return emit(r, &b);
+}
+
 /* ---- the error manager: EI0002 and other codes (§2.1, §4.1) ---- */
+
+static int runtime_text(struct hx_reader *r, const struct hx_prefix *p,
+			const char *s, size_t n);
+static int em_carried(struct hx_reader *r, const char *s, size_t n);
 
 /* "EI0002", "EE9999", "E30008": 'E', five capitals or digits, the last
  * four of them digits. */
@@ -1220,6 +1300,8 @@ static int em_message(struct hx_reader *r, const struct hx_prefix *p,
 		ei0013_fields(&b, text, n);
 	else
 		kv_all(&b, L_HCCL, text, n);
+	if (HAS(code, 6, "EI0006"))
+		put_dst_rank(&b, text, n);
 	drop_empty_comm(&b);
 	put_alg(&b, text, n);
 	if (!p) {
@@ -1232,7 +1314,11 @@ static int em_message(struct hx_reader *r, const struct hx_prefix *p,
 		r->ctxline.module = HX_NOSTR;
 		r->ctxline.pname = HX_NOSTR;
 	}
-	return emit(r, &b);
+	if (emit(r, &b))
+		return r->err;
+	if (!p && b.rec.kind == HX_K_ERR_CODE)
+		return em_carried(r, text, (size_t)(end - text));
+	return HANGDX_OK;
 }
 
 /* ---- RUNTIME (§4.3, §4.6) ---- */
@@ -2061,6 +2147,16 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 		return link_error(r, p, "get_socket_timeout");
 	if (HAS(s, n, "Wait timeout for sockets recv"))
 		return link_error(r, p, "socket_recv_timeout");
+	if (HAS(s, n, "DisplayConnectedRank"))
+		return connect_line(r, p, "connected_ranks");
+	if (HAS(s, n, "Failed to connect agent["))
+		return connect_line(r, p, "connect_agent");
+	if (HAS(s, n, "CONNECT TIMEOUT DETECT RESULT") ||
+	    HAS(s, n, "fails to connect to dstRank"))
+		return connect_line(r, p, "connect_detect");
+	if (HAS(s, n, "the connection failure between this device and target "
+		      "device"))
+		return connect_line(r, p, "connect_reasons");
 	if (memchr(s, '|', n) && memchr(s, '(', n))
 		return link_table_row(r, p, s, n);
 	return HANGDX_OK;
@@ -2103,6 +2199,468 @@ static int prefixed_line(struct hx_reader *r, const struct hx_prefix *p)
 	if (mod_is(p, "KERNEL"))
 		return kernel_line(r, p);
 	return embedded_em(r, p);
+}
+
+/* ---- console text: launcher prefixes, messages anywhere on a line ---- */
+
+/*
+ * What pasted console output puts before a message: launcher prefixes
+ * ("[rank3]:", "(Worker_DP0_TP5_EP5 pid=818)", "(EngineCore_DP0 pid=N)",
+ * doubled), a vLLM logger head ("ERROR 09-24 20:59:57 [core.py:790]"),
+ * a c10 log head ("[E324 13:00:25.428029551 compiler_depend.ts:574]"),
+ * and indentation.  Returns the offset of the message.  The rank such a
+ * prefix names is attribution, not read here.
+ */
+static size_t skip_paren(const char *s, size_t n, size_t i)
+{
+	const char *e = memchr(s + i, ')', n - i < 96 ? n - i : 96);
+
+	if (s[i] != '(' || !e || !hx_find(s + i, (size_t)(e - s) - i, "pid="))
+		return i;
+	return (size_t)(e - s) + 1;
+}
+
+static size_t skip_rank(const char *s, size_t n, size_t i)
+{
+	size_t j = i + 5;
+
+	if (n - i < 8 || memcmp(s + i, "[rank", 5) != 0)
+		return i;
+	while (j < n && s[j] >= '0' && s[j] <= '9')
+		j++;
+	if (j == i + 5 || j + 1 >= n || s[j] != ']' || s[j + 1] != ':')
+		return i;
+	return j + 2;
+}
+
+/* "ERROR 09-24 20:59:57 [core.py:790] " */
+static size_t skip_logger(const char *s, size_t n, size_t i)
+{
+	static const char *const lv[] = { "ERROR ", "WARNING ", "INFO ",
+					   "DEBUG ", "CRITICAL " };
+	size_t k, l, j;
+	const char *e;
+
+	for (k = 0; k < sizeof lv / sizeof lv[0]; k++) {
+		l = strlen(lv[k]);
+		if (n - i > l + 16 && memcmp(s + i, lv[k], l) == 0)
+			break;
+	}
+	if (k == sizeof lv / sizeof lv[0])
+		return i;
+	j = i + l;
+	if (s[j + 2] != '-' || s[j + 5] != ' ' || s[j + 8] != ':' ||
+	    s[j + 14] != ' ' || s[j + 15] != '[')
+		return i;
+	e = memchr(s + j + 15, ']', n - j - 15 < 96 ? n - j - 15 : 96);
+	return e ? (size_t)(e - s) + 1 : i;
+}
+
+/* "[E324 13:00:25.428029551 compiler_depend.ts:574] " */
+static size_t skip_c10(const char *s, size_t n, size_t i)
+{
+	const char *e;
+
+	if (n - i < 8 || s[i] != '[' || !strchr("EWIF", s[i + 1]) ||
+	    s[i + 2] < '0' || s[i + 2] > '9')
+		return i;
+	e = memchr(s + i, ']', n - i < 128 ? n - i : 128);
+	if (!e || !memchr(s + i, ':', (size_t)(e - s) - i))
+		return i;
+	return (size_t)(e - s) + 1;
+}
+
+static size_t launcher_skip(const char *s, size_t n)
+{
+	size_t i = 0, j;
+	int round;
+
+	for (round = 0; round < 8 && i < n; round++) {
+		j = i;
+		while (j < n && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		if (j < n)
+			j = skip_c10(s, n, skip_logger(s, n,
+				     skip_paren(s, n, skip_rank(s, n, j))));
+		if (j == i)
+			break;
+		i = j;
+	}
+	return i;
+}
+
+/*
+ * The anchors a console line must hold to be worth a look, found in one
+ * pass over its bytes (a memmem per anchor costs more than the line):
+ * which of them a line holds decides which families are tried.
+ */
+enum {
+	A_TIMEOUT = 1u << 0,    /* "timeout", "Timeout", "times out" */
+	A_ERROR = 1u << 1,      /* "error", "Error", "ERROR" */
+	A_FAILED = 1u << 2,     /* "failed", "Failed" */
+	A_MEMORY = 1u << 3,     /* "memory", "Memory" */
+	A_LOST = 1u << 4,       /* "Lost", "LOST", "heartbeat" */
+	A_WATCHDOG = 1u << 5,   /* "watchdog", "Watchdog" */
+	A_STUCK = 1u << 6,      /* "stuck", "Stuck" */
+	A_EMCODE = 1u << 7      /* "EI0006:" after a space or ':' or at 0 */
+};
+
+/* s[i..i+4) == lit, as one 32-bit compare (the caller has i + 4 <= n) */
+static inline bool at4(const char *s, size_t n, size_t i, const char *lit)
+{
+	uint32_t a, b;
+
+	(void)n;
+	memcpy(&a, s + i, 4);
+	memcpy(&b, lit, 4);
+	return a == b;
+}
+
+/* The first two bytes of every anchor, as a 65536-bit set: one bit test
+ * per byte of a line that holds none of them. */
+static uint8_t anchor_pairs[8192];
+static pthread_once_t anchor_once = PTHREAD_ONCE_INIT;
+
+static void pair_set(unsigned char a, unsigned char b)
+{
+	unsigned k = (unsigned)a << 8 | b;
+
+	anchor_pairs[k >> 3] = (uint8_t)(anchor_pairs[k >> 3] | 1u << (k & 7));
+}
+
+static void anchor_init(void)
+{
+	static const char *const pairs[] = { "me", "rr", "RR", "ai", "em",
+					     "ea", "Lo", "LO", "tc", "tu" };
+	const char *up = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t i;
+
+	for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+		pair_set((unsigned char)pairs[i][0], (unsigned char)pairs[i][1]);
+	for (i = 0; up[i]; i++)
+		pair_set('E', (unsigned char)up[i]);
+}
+
+static unsigned field_anchors(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned a = 0;
+	size_t i;
+
+	pthread_once(&anchor_once, anchor_init);
+	for (i = 0; i + 4 <= n; i++) {
+		unsigned k = (unsigned)u[i] << 8 | u[i + 1];
+
+		if (!(anchor_pairs[k >> 3] >> (k & 7) & 1))
+			continue;
+		switch (s[i]) {
+		case 'm':
+			if (at4(s, n, i, "meou") || at4(s, n, i, "mes "))
+				a |= A_TIMEOUT;
+			break;
+		case 'r':
+			if (at4(s, n, i, "rror"))
+				a |= A_ERROR;
+			break;
+		case 'R':
+			if (at4(s, n, i, "RROR"))
+				a |= A_ERROR;
+			break;
+		case 'a':
+			if (at4(s, n, i, "aile"))
+				a |= A_FAILED;
+			break;
+		case 'e':
+			if (at4(s, n, i, "emor"))
+				a |= A_MEMORY;
+			else if (at4(s, n, i, "eart"))
+				a |= A_LOST;
+			break;
+		case 'L':
+			if (at4(s, n, i, "Lost") || at4(s, n, i, "LOST"))
+				a |= A_LOST;
+			break;
+		case 't':
+			if (at4(s, n, i, "tchd"))
+				a |= A_WATCHDOG;
+			else if (at4(s, n, i, "tuck"))
+				a |= A_STUCK;
+			break;
+		case 'E':
+			if ((i == 0 || s[i - 1] == ' ' || s[i - 1] == ':') &&
+			    em_code_at(s + i, n - i))
+				a |= A_EMCODE;
+			break;
+		default:
+			break;
+		}
+	}
+	return a;
+}
+
+bool hx_field_candidate(const char *s, size_t n)
+{
+	return field_anchors(s, n) != 0;
+}
+
+/* An error-manager code inside a line: "... ERROR [x.py:1] EI0006: ..." */
+static const char *em_inside(const char *s, size_t n)
+{
+	const char *q = s, *end = s + n;
+
+	while ((q = memchr(q, 'E', (size_t)(end - q))) != NULL) {
+		if ((q == s || q[-1] == ' ' || q[-1] == ':') &&
+		    em_code_at(q, (size_t)(end - q)))
+			return q;
+		q++;
+	}
+	return NULL;
+}
+
+static void put_code_after(struct hx_recb *b, const char *s, size_t n,
+			   const char *lit)
+{
+	const char *v;
+	size_t vl = 0;
+
+	if (!hx_after(s, n, lit, " ,.[]", &v, &vl) || !vl)
+		return;
+	hx_rb_str(b, HX_F_RET_CODE, v, vl);
+}
+
+/* torch_npu's watchdog (the "[Rank N]" is the global rank):
+ * "[Rank 1] Watchdog caught collective operation timeout:
+ *  WorkHCCL(SeqNum=196, OpType=ALLREDUCE, Timeout(ms)=3600000) ran for
+ *  3600185 milliseconds before timing out." */
+static int collective_timeout(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	rb_start(r, &b, HX_K_COLLECTIVE_TIMEOUT, NULL);
+	b.rec.level = HX_LV_ERROR;
+	if (hx_after(s, n, "[Rank ", "]", &v, &vl))
+		hx_rb_rank(&b, HX_F_GLOBAL_RANK, v, vl);
+	put_between(&b, HX_F_NAME, s, n, "caught collective operation timeout: ",
+		    "(");
+	if (hx_after(s, n, "SeqNum=", ",)", &v, &vl))
+		put_u64(&b, HX_F_SEQ_NUM, v, vl);
+	put_between(&b, HX_F_OP_TYPE, s, n, "OpType=", ",)");
+	if (hx_after(s, n, "Timeout(ms)=", ",)", &v, &vl))
+		put_u64(&b, HX_F_TIMEOUT_MS, v, vl);
+	if (hx_after(s, n, "ran for ", " ", &v, &vl))
+		put_u64(&b, HX_F_ELAPSED_MS, v, vl);
+	return emit(r, &b);
+}
+
+/* vLLM: "No available shared memory broadcast block found in 60 seconds." */
+static int shm_stall(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+	uint64_t sec;
+
+	rb_start(r, &b, HX_K_STALL, NULL);
+	put_lit(&b, HX_F_WHAT, "shm_broadcast");
+	if (hx_after(s, n, "found in ", " ", &v, &vl) &&
+	    hx_parse_u64(v, vl, &sec) && sec < 1000000000)
+		hx_rb_num(&b, HX_F_TIMEOUT_MS, (int64_t)(sec * 1000));
+	return emit(r, &b);
+}
+
+/* A failure that stops a job without a wait: out of memory, a failed
+ * start-up, a device fault.  what names it; the text is kept. */
+static int failure(struct hx_reader *r, const char *what, const char *s,
+		   size_t n)
+{
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_FAILURE, NULL);
+	put_lit(&b, HX_F_WHAT, what);
+	kv_all(&b, L_RT, s, n);
+	drop_field(&b, HX_F_TEXT);
+	put_code_after(&b, s, n, "runtime result = ");
+	put_code_after(&b, s, n, "error code is ");
+	if (!hx_rb_has(&b, HX_F_ERR_DESC))
+		put_between(&b, HX_F_ERR_DESC, s, n, "reason=[", "]");
+	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	return emit(r, &b);
+}
+
+/* "wait for compute device to finish failed, runtime result = 507018." */
+static int runtime_result(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *e = hx_find(s, n, " failed");
+
+	rb_start(r, &b, HX_K_RT_API_ERROR, NULL);
+	if (e && e - s < 80)
+		hx_rb_str(&b, HX_F_NAME, s, (size_t)(e - s));
+	put_code_after(&b, s, n, "runtime result = ");
+	return emit(r, &b);
+}
+
+/* what a failure line says, the anchors it needs, and a word it shares
+ * with others (tested once per line) */
+enum { G_NONE, G_SDMA, G_AICPU };
+static const struct {
+	const char *lit, *what;
+	unsigned need, gate;
+} failure_words[] = {
+	{ "out of memory", "out_of_memory", A_MEMORY, G_NONE },
+	{ "OutOfMemoryError", "out_of_memory", A_MEMORY, G_NONE },
+	{ "Failed to allocate memory", "out_of_memory", A_MEMORY, G_NONE },
+	{ "lost heartbeat", "device_lost", A_LOST, G_NONE },
+	{ "loses the heartbeat", "device_lost", A_LOST, G_NONE },
+	{ "hwts sdma error", "sdma_error", A_ERROR, G_SDMA },
+	{ "fftsplus sdma error", "sdma_error", A_ERROR, G_SDMA },
+	{ "sdma copy error", "sdma_error", A_ERROR, G_SDMA },
+	{ "aicpu exception", "aicpu_exception", A_FAILED | A_ERROR, G_AICPU },
+	{ "aicpu execution is abnormal", "aicpu_exception", A_ERROR, G_AICPU },
+	{ "Failed to initialize the HCCP process", "hccp_init", A_FAILED, G_NONE },
+	{ "No supported Ops kernel and engine", "not_supported", A_EMCODE, G_NONE },
+	{ "valid device range is", "device_id", A_EMCODE | A_FAILED, G_NONE },
+};
+
+/* The failure a line names, or NULL; gates: -1 untested, 0 no, 1 yes. */
+static const char *failure_word(const char *s, size_t n, unsigned a)
+{
+	static const char *const gate_lit[] = { NULL, "sdma", "aicpu" };
+	int gate[3] = { 1, -1, -1 };
+	size_t i;
+
+	for (i = 0; i < sizeof failure_words / sizeof failure_words[0]; i++) {
+		unsigned g = failure_words[i].gate;
+
+		if (!(a & failure_words[i].need))
+			continue;
+		if (gate[g] < 0)
+			gate[g] = HAS(s, n, gate_lit[g]);
+		if (gate[g] && HAS(s, n, failure_words[i].lit))
+			return failure_words[i].what;
+	}
+	return NULL;
+}
+
+/* torch_npu: "[Rank 7] HCCL watchdog thread terminated with exception:"
+ * (the exception text, an error-manager block, follows or is on the line) */
+static int hccl_watchdog(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, NULL);
+	b.rec.level = HX_LV_ERROR;
+	put_lit(&b, HX_F_WHAT, "hccl_watchdog");
+	if (hx_after(s, n, "[Rank ", "]", &v, &vl))
+		hx_rb_rank(&b, HX_F_GLOBAL_RANK, v, vl);
+	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	return emit(r, &b);
+}
+
+/*
+ * The text of a console error-manager message may carry a RUNTIME line
+ * ("EI9999: ts  The error from device(...), ... hccl fftsplus task timeout
+ * ..."), or a whole block joined into one line ("EH9999: Inner Error!
+ * rtDeviceSynchronize execute failed, reason=[sdma copy error] ..."):
+ * its records too.
+ */
+static int em_carried(struct hx_reader *r, const char *s, size_t n)
+{
+	unsigned a = field_anchors(s, n);
+	const char *at, *what;
+
+	if (!(a & (A_ERROR | A_FAILED | A_MEMORY | A_LOST | A_TIMEOUT)))
+		return HANGDX_OK;
+	if ((at = hx_find(s, n, "The error from device")) != NULL ||
+	    (at = hx_find(s, n, "fftsplus task execute failed")) != NULL ||
+	    (at = hx_find(s, n, "Task execute failed")) != NULL) {
+		if (runtime_text(r, NULL, at, n - (size_t)(at - s)))
+			return r->err;
+	} else if ((at = hx_find(s, n, "execute failed, reason=[")) != NULL ||
+		   (at = hx_find(s, n, "execution failed, reason=")) != NULL) {
+		while (at > s && at[-1] == ' ')
+			at--;
+		while (at > s && at[-1] != ' ')
+			at--;
+		if (rt_api_error(r, NULL, at, n - (size_t)(at - s)))
+			return r->err;
+	}
+	if ((what = failure_word(s, n, a)) != NULL)
+		return failure(r, what, s, n);
+	return HANGDX_OK;
+}
+
+/* The families of console text, wherever they sit on the line. */
+static int field_text(struct hx_reader *r, const char *s, size_t n)
+{
+	unsigned a = field_anchors(s, n);
+	const char *at, *what;
+
+	if ((a & A_WATCHDOG) &&
+	    HAS(s, n, "Watchdog caught collective operation timeout"))
+		return collective_timeout(r, s, n);
+	if ((a & A_MEMORY) &&
+	    HAS(s, n, "No available shared memory broadcast block"))
+		return shm_stall(r, s, n);
+	if ((a & A_WATCHDOG) &&
+	    HAS(s, n, "HCCL watchdog thread terminated with exception"))
+		return hccl_watchdog(r, s, n);
+	if ((a & A_STUCK) && HAS(s, n, "stuck notify wait context info"))
+		return rt_stuck_notify(r, NULL, s, n);
+	if (((a & A_ERROR) &&
+	     (at = hx_find(s, n, "The error from device")) != NULL) ||
+	    ((a & A_FAILED) &&
+	     ((at = hx_find(s, n, "fftsplus task execute failed")) != NULL ||
+	      (at = hx_find(s, n, "Task execute failed")) != NULL)))
+		return runtime_text(r, NULL, at, n - (size_t)(at - s));
+	if ((a & (A_LOST | A_STUCK)) &&
+	    (HAS(s, n, "Heartbeat Lost Occurred") ||
+	     HAS(s, n, "Cluster Exception Location")))
+		return cluster_exception(r, NULL, s, n);
+	if ((a & A_EMCODE) && (at = em_inside(s, n)) != NULL)
+		return em_message(r, NULL, at, n - (size_t)(at - s));
+	if ((what = failure_word(s, n, a)) != NULL)
+		return failure(r, what, s, n);
+	if (!(a & A_FAILED))
+		return HANGDX_OK;
+	if (HAS(s, n, "execute failed, reason=[") ||
+	    HAS(s, n, "execution failed, reason="))
+		return rt_api_error(r, NULL, s, n);
+	if (HAS(s, n, "runtime result = ")) {
+		/* "EH9999  wait for ... failed": the code is not the name */
+		if (n > 8 && em_code6(s, n) && s[6] == ' ') {
+			size_t k = 6;
+
+			while (k < n && s[k] == ' ')
+				k++;
+			return runtime_result(r, s + k, n - k);
+		}
+		return runtime_result(r, s, n);
+	}
+	return HANGDX_OK;
+}
+
+/* A line no family took at its start: a plog line or a message behind a
+ * launcher prefix is read again without it; else the console families. */
+static int field_line(struct hx_reader *r, const char *s, size_t n)
+{
+	size_t k = launcher_skip(s, n);
+	uint16_t sub = r->sub;
+	int err;
+
+	if (k > 0 && k < n) {
+		if ((err = hx_families_line(r, s + k, n - k)) != 0)
+			return err;
+		r->cur = s;
+		r->ncur = n;
+		if (r->sub > sub)
+			return HANGDX_OK;
+	}
+	return field_text(r, s + k, n - k);
 }
 
 /* ---- lines without the plog prefix ---- */
@@ -2149,7 +2707,7 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 	return HANGDX_OK;
 }
 
-static int bare_line(struct hx_reader *r, const char *s, size_t n)
+static int bare_start(struct hx_reader *r, const char *s, size_t n)
 {
 	switch (s[0]) {
 	case '#':
@@ -2182,6 +2740,18 @@ static int bare_line(struct hx_reader *r, const char *s, size_t n)
 	default:
 		return HANGDX_OK;
 	}
+}
+
+/* A line without a plog prefix: the forms that start the line, then
+ * (comments aside) the console families anywhere on it. */
+static int bare_line(struct hx_reader *r, const char *s, size_t n)
+{
+	uint16_t sub = r->sub;
+	int err = bare_start(r, s, n);
+
+	if (err || r->sub > sub || s[0] == '#')
+		return err;
+	return field_line(r, s, n);
 }
 
 static void set_context(struct hx_reader *r, const struct hx_prefix *p)

@@ -50,7 +50,10 @@
 	XX(FRAMEWORK_ERROR, "framework_error")                         \
 	XX(WATCHDOG, "watchdog")                                       \
 	XX(TS_EXCEPTION, "ts_exception")                               \
-	XX(AICPU_KERNEL, "aicpu_kernel")
+	XX(AICPU_KERNEL, "aicpu_kernel")                               \
+	XX(COLLECTIVE_TIMEOUT, "collective_timeout")                   \
+	XX(STALL, "stall")                                             \
+	XX(FAILURE, "failure")
 
 enum hx_kind {
 #define HX_KIND_ENUM(name, text) HX_K_##name,
@@ -177,7 +180,8 @@ enum hx_ftype {
 	XX(CONSOLE_RANK, "console_rank", RANK)                         \
 	XX(WORKER, "worker", STR)                                      \
 	XX(CONSOLE_PID, "console_pid", I64)                            \
-	XX(CONSOLE_NODE, "console_node", STR)
+	XX(CONSOLE_NODE, "console_node", STR)                          \
+	XX(RANK_LIST, "rank_list", STR)
 
 enum hx_field_key {
 #define HX_FIELD_ENUM(name, json, type) HX_F_##name,
@@ -415,6 +419,9 @@ size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e);
  * and "torch.*Error" lines: console texts some family reads. */
 enum { HX_CL_NOISE, HX_CL_PREFIXED, HX_CL_BARE };
 int hx_classify(const char *s, size_t n);
+/* Console text without a plog prefix that may still hold a family
+ * (families.c): the pre-filter's second chance for a noise line. */
+bool hx_field_candidate(const char *s, size_t n);
 
 /* Key/value fields of a message body, keys normalised per §5 of the
  * format reference. */

@@ -390,7 +390,7 @@ static bool is_em_code(const char *s, size_t n)
 	       is_digit((unsigned char)s[5]);
 }
 
-int hx_classify(const char *s, size_t n)
+static int classify_line(const char *s, size_t n)
 {
 	const char *b;
 
@@ -436,9 +436,28 @@ int hx_classify(const char *s, size_t n)
 	/* `grep -rn` output: "path:[LEVEL]..." or "path:123:[LEVEL]..." */
 	b = memchr(s, '[', n < 1024 ? n : 1024);
 	if (b && b > s && b[-1] == ':' && !memchr(s, ' ', (size_t)(b - s)))
-		return hx_classify(b, n - (size_t)(b - s)) != HX_CL_NOISE
+		return classify_line(b, n - (size_t)(b - s)) != HX_CL_NOISE
 			       ? HX_CL_PREFIXED : HX_CL_NOISE;
 	return HX_CL_NOISE;
+}
+
+/* A plog line of a level that is filtered above ("[INFO] ..."). */
+static bool plog_level(const char *s, size_t n)
+{
+	return n > 3 && s[0] == '[' && (s[1] == 'I' || s[1] == 'D' ||
+					 s[1] == 'E' || s[1] == 'T') &&
+	       s[2] >= 'A' && s[2] <= 'Z';
+}
+
+int hx_classify(const char *s, size_t n)
+{
+	int c = classify_line(s, n);
+
+	/* console text (launcher prefixes, messages not at the start of
+	 * the line): families.c has the last word */
+	if (c == HX_CL_NOISE && !plog_level(s, n) && hx_field_candidate(s, n))
+		return HX_CL_BARE;
+	return c;
 }
 
 /* ---- the prefix ---- */

@@ -98,7 +98,8 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 
 	fprintf(o->fp, "%shangdx: %s%s%s — %s%s\n\n", col(o, C_BOLD),
 		col(o, d->verdict == HANGDX_V_NO_HANG ? "" : C_RED),
-		verdict_name(d->verdict), col(o, C_OFF), hx_cat_text(d->cat),
+		d->hang < 0 ? _("FAILED, HANG NOT DETERMINED") : verdict_name(d->verdict),
+		col(o, C_OFF), hx_cat_text(d->cat),
 		d->proven ? _(" (proven)")
 		: d->verdict == HANGDX_V_DEADLOCK ? _(" (inferred)") : "");
 	wrap(o->fp, d->summary, 2, 0, 78);
@@ -128,6 +129,53 @@ static bool is_cycle(const struct hangdx_diagnosis *d)
 	return d->verdict == HANGDX_V_DEADLOCK && d->nhops == d->wg.ncycle;
 }
 
+/* "stream 7, task 5990, error code 107020": the ids of the deciding
+ * record, for a decision taken on the job-wide signals. */
+static void text_ids(const struct hangdx_diagnosis *d, const struct out *o)
+{
+	static const struct { int key; const char *name; } k[] = {
+		{ HX_F_STREAM, "stream" }, { HX_F_TASK, "task" },
+		{ HX_F_EVENT, "event" }, { HX_F_CONTEXT, "context" },
+		{ HX_F_NOTIFY_RT, "notify" }, { HX_F_REMOTE_RANK, "remote rank" },
+		{ HX_F_GLOBAL_RANK, "rank" }, { HX_F_SEQ_NUM, "SeqNum" },
+		{ HX_F_TIMEOUT_MS, "timeout ms" },
+	};
+	const char *code, *sep = "";
+	size_t i;
+	int64_t v;
+
+	if (!d->by_signals || d->id_rec == HX_NOREC)
+		return;
+	code = hx_rec_code(d, d->id_rec);
+	if (!code && d->sig.code_rec != HX_NOREC)
+		code = hx_rec_code(d, d->sig.code_rec);
+	for (i = 0; i < sizeof k / sizeof k[0]; i++) {
+		v = hx_dnum(d, d->id_rec, k[i].key, -1);
+		if (k[i].key == HX_F_REMOTE_RANK && v < 0 && d->cat == HX_CAT_CONNECT)
+			v = d->sig.missing_rank;
+		if (v < 0)
+			continue;
+		fprintf(o->fp, "%s%s %lld", *sep ? sep : "      ", k[i].name,
+			(long long)v);
+		sep = ", ";
+	}
+	if (code) {
+		if (!*sep)
+			sep = "      ";
+		fprintf(o->fp, "%serror code ", sep);
+		put_clean(o->fp, code);
+		sep = ", ";
+	}
+	if (hx_dstr(d, d->id_rec, HX_F_ERR_DESC)) {
+		fprintf(o->fp, "%sreason \"", *sep ? sep : "      ");
+		put_clean(o->fp, hx_dstr(d, d->id_rec, HX_F_ERR_DESC));
+		fputc('"', o->fp);
+		sep = ", ";
+	}
+	if (*sep)
+		fputc('\n', o->fp);
+}
+
 static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 {
 	size_t i;
@@ -135,8 +183,12 @@ static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 
 	if (!d->nhops)
 		return;
-	fprintf(o->fp, _("\n%schain%s (each waits for the next)\n"), col(o, C_BOLD),
-		col(o, C_OFF));
+	if (d->by_signals)
+		fprintf(o->fp, "\n%s%s%s\n", col(o, C_BOLD),
+			d->hang == 0 ? _("where it stopped") : _("evidence"), col(o, C_OFF));
+	else
+		fprintf(o->fp, _("\n%schain%s (each waits for the next)\n"),
+			col(o, C_BOLD), col(o, C_OFF));
 	for (i = 0; i < d->nhops; i++) {
 		const struct hx_hop *h = &d->hops[i];
 		fprintf(o->fp, "  %2zu. ", i + 1);
@@ -147,6 +199,8 @@ static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 			fprintf(o->fp, "      %s", col(o, C_DIM));
 			put_clean(o->fp, where);
 			fprintf(o->fp, "%s\n", col(o, C_OFF));
+			if (i == 0)
+				text_ids(d, o);
 		}
 		if (h->why[0] && (i + 1 < d->nhops || is_cycle(d)))
 			fprintf(o->fp, "      %s-- %s -->%s\n", col(o, C_YEL), h->why,
@@ -371,6 +425,89 @@ static void json_root(const struct hangdx_diagnosis *d, FILE *fp)
 	fprintf(fp, ", \"device\": %lld}", (long long)ri->device);
 }
 
+static void json_num(FILE *fp, bool *any, const char *key, int64_t v)
+{
+	if (v < 0)
+		return;
+	fprintf(fp, "%s\"%s\": %lld", *any ? ", " : "", key, (long long)v);
+	*any = true;
+}
+
+static void json_s(FILE *fp, bool *any, const char *key, const char *v)
+{
+	if (!v)
+		return;
+	fprintf(fp, "%s\"%s\": ", *any ? ", " : "", key);
+	jstr(fp, v);
+	*any = true;
+}
+
+/* The stuck notify waits an FFTS+ timeout lists after it. */
+static void json_stuck(const struct hangdx_diagnosis *d, FILE *fp, bool *any)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->norder && n < 64; i++) {
+		uint32_t rec = d->order[i];
+
+		if (d->ev->recs[rec].kind != HX_K_RT_STUCK_NOTIFY)
+			continue;
+		fprintf(fp, "%s{\"context_id\": %lld, \"notify_id\": %lld}",
+			n ? ", " : (*any ? ", \"stuck_notifies\": ["
+					 : "\"stuck_notifies\": ["),
+			(long long)hx_dnum(d, rec, HX_F_CONTEXT, -1),
+			(long long)hx_dnum(d, rec, HX_F_NOTIFY_RT, -1));
+		n++;
+	}
+	if (n) {
+		fputc(']', fp);
+		*any = true;
+	}
+}
+
+/* The ids of the record that decided: stream, task, notify, event, the
+ * rank a wait or a connection named, SeqNum, the code and reason. */
+static void json_ids(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	uint32_t rec = d->id_rec, c = d->sig.code_rec;
+	const struct hx_field *f;
+	const char *code;
+	bool any = false;
+	char hex[24];
+	int64_t rr;
+
+	if (rec == HX_NOREC)
+		return;
+	fprintf(fp, ",\n  \"ids\": {");
+	json_s(fp, &any, "kind", hx_kind_name(d->ev->recs[rec].kind));
+	json_num(fp, &any, "stream", hx_dnum(d, rec, HX_F_STREAM, -1));
+	json_num(fp, &any, "task", hx_dnum(d, rec, HX_F_TASK, -1));
+	if ((f = hx_df(d, rec, HX_F_NOTIFY_HCCL)) != NULL) {
+		snprintf(hex, sizeof hex, "0x%016llx", (unsigned long long)f->num);
+		json_s(fp, &any, "notify", hex);
+	} else {
+		json_num(fp, &any, "notify", hx_dnum(d, rec, HX_F_NOTIFY_RT, -1));
+	}
+	json_num(fp, &any, "event", hx_dnum(d, rec, HX_F_EVENT, -1));
+	json_num(fp, &any, "context_id", hx_dnum(d, rec, HX_F_CONTEXT, -1));
+	rr = hx_dnum(d, rec, HX_F_REMOTE_RANK, -1);
+	if (rr < 0 && d->cat == HX_CAT_CONNECT)
+		rr = d->sig.missing_rank;
+	json_num(fp, &any, "remote_rank", rr);
+	json_num(fp, &any, "global_rank", hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1));
+	json_num(fp, &any, "seq_num", hx_dnum(d, rec, HX_F_SEQ_NUM, -1));
+	json_s(fp, &any, "op_type", hx_dstr(d, rec, HX_F_OP_TYPE));
+	json_num(fp, &any, "timeout_ms", hx_dnum(d, rec, HX_F_TIMEOUT_MS, -1));
+	code = hx_rec_code(d, rec);
+	if (!code && c != HX_NOREC)
+		code = hx_rec_code(d, c);
+	json_s(fp, &any, "error_code", code);
+	json_s(fp, &any, "reason", hx_dstr(d, rec, HX_F_ERR_DESC));
+	if (d->cat == HX_CAT_FFTS)
+		json_stuck(d, fp, &any);
+	fputc('}', fp);
+}
+
 /* The failure of the first failing rank: where it stopped. */
 static void json_first(const struct hangdx_diagnosis *d, FILE *fp)
 {
@@ -404,8 +541,10 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 	char ts[32];
 
 	fprintf(fp, "{\n  \"format\": \"hangdx-diagnosis-1\",\n  \"verdict\": \"%s\",\n"
+		    "  \"hang\": %s,\n"
 		    "  \"category\": \"%s\",\n  \"proven\": %s,\n  \"summary\": ",
-		vnames[d->verdict], hx_cat_id(d->cat), d->proven ? "true" : "false");
+		vnames[d->verdict], d->hang > 0 ? "true" : d->hang == 0 ? "false" : "null",
+		hx_cat_id(d->cat), d->proven ? "true" : "false");
 	jstr(fp, d->summary);
 	fprintf(fp, ",\n  \"root_rank\": %d,\n  \"first_failing_rank\": %d,\n"
 		    "  \"aicpu_cores\": %u", d->root_rank, d->first_rank, d->cores);
@@ -413,6 +552,7 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 		hx_format_ts(d->first_ts, ts);
 		fprintf(fp, ",\n  \"first_error_time\": \"%s\"", ts);
 	}
+	json_ids(d, fp);
 	json_root(d, fp);
 	json_first(d, fp);
 	json_chain(d, fp);

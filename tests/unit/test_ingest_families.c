@@ -890,6 +890,248 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* ---- console text: launcher prefixes, messages anywhere on the line ---- */
+
+static void test_console_fftsplus_old_form(void **state)
+{
+	/* LlamaFactory#5347: the code, two spaces, the RUNTIME message */
+	struct hangdx_evidence *ev = ingest(
+		"EE9999: Inner Error!\n"
+		"EE9999  fftsplus task execute failed, dev_id=7, stream_id=7, task_id=5990, context_id=6, thread_id=0, err_type=13[hccl fftsplus timeout][FUNC:GetError][FILE:stream.cc][LINE:1512]\n");
+	const struct hx_rec *r = rec(ev, HX_K_RT_TASK_FAIL, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, r, HX_F_WHAT), "fftsplus");
+	assert_int_equal(num(ev, r, HX_F_STREAM), 7);
+	assert_int_equal(num(ev, r, HX_F_TASK), 5990);
+	assert_int_equal(num(ev, r, HX_F_CONTEXT), 6);
+	assert_string_equal(str(ev, r, HX_F_ERR_TYPE), "13");
+	assert_string_equal(str(ev, r, HX_F_ERR_DESC), "hccl fftsplus timeout");
+	hangdx_evidence_free(ev);
+}
+
+static void test_console_event_wait(void **state)
+{
+	/* discuss.mindspore.cn/t/topic/1156: screen log, no plog prefix */
+	struct hangdx_evidence *ev = ingest(
+		"EE9999 The error from device(chipId:3, dieId:0), serial number is 1, event wait timeout occurred during task execution, stream_id:122, sq_id:122, task_id:790, event_id=73, timeout=1980.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1314]\n"
+		"synchronize stream failed, runtime result = 507011[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+		"ProcessStarsWaitTimeoutErrorInfo:The error from device(chipId:2, dieId:0), serial number is 1, event wait timeout occurred during task execution, stream_id:122, sq_id:122, task_id:790, event_id=73, timeout=1980.\n");
+	const struct hx_rec *r;
+
+	(void)state;
+	assert_int_equal(count(ev, HX_K_RT_TIMEOUT), 2);
+	r = rec(ev, HX_K_RT_TIMEOUT, 1);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "event_wait");
+	assert_int_equal(num(ev, r, HX_F_STREAM), 122);
+	assert_int_equal(num(ev, r, HX_F_TASK), 790);
+	assert_int_equal(num(ev, r, HX_F_EVENT), 73);
+	assert_int_equal(num(ev, r, HX_F_TIMEOUT_MS), 1980000);
+	r = rec(ev, HX_K_RT_API_ERROR, 0);
+	assert_string_equal(str(ev, r, HX_F_RET_CODE), "507011");
+	hangdx_evidence_free(ev);
+}
+
+static void test_console_launcher_prefixes(void **state)
+{
+	/* vllm-ascend#3162, #7676, #1993: [rankN]:, (Name pid=N), doubled,
+	 * and a vLLM logger head before the message */
+	struct hangdx_evidence *ev = ingest(
+		"[rank1]: EI0009: [PID: 2225827] 2025-09-24-20:59:48.119.066 Transport init error. Reason: [Create][DestLink]Create Dest error! createLink para:rank[1]-localUserrank[1]-localIpAddr[172.16.0.114], dst_rank[0]-remoteUserrank[0]-remote_ip_addr[172.16.0.114]\n"
+		"(Worker pid=17148) (Worker_DP0_TP6_EP6 pid=17148) ERROR 03-25 06:14:02 [multiproc_executor.py:880]        synchronize stream with timeout failed, runtime result = 507011[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]\n"
+		"(EngineCore_DP0 pid=553) EL0004: [PID: 553] 2025-09-17-04:55:13.065.712 Failed to allocate memory.\n"
+		"ERROR 07-01 00:40:04 [engine.py:458] EI0006: [PID: 176930] 2025-07-01-00:40:04.135.732 Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the reason for the rank being stuck\n");
+	const struct hx_rec *r = rec(ev, HX_K_ERR_CODE, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, r, HX_F_CODE), "EI0009");
+	assert_int_equal(r->pid, 2225827);
+	assert_int_equal(num(ev, r, HX_F_REMOTE_RANK), 0);
+	r = rec(ev, HX_K_RT_API_ERROR, 0);
+	assert_string_equal(str(ev, r, HX_F_RET_CODE), "507011");
+	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 1), HX_F_CODE), "EL0004");
+	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 2), HX_F_CODE), "EI0006");
+	hangdx_evidence_free(ev);
+	/* the EI0006 reason of the CANN error-code reference names the peer */
+	ev = ingest("EI0006: [PID: 17528] 2026-03-18-10:34:43.141.966 Getting socket times out. Reason: This node (server 192.168.200.100, device ID 1) detects that srcRank (server 192.168.200.100, device ID 1) fails to connect to dstRank (server 192.168.200.100, device ID 0). Continue to analyze the fault based on the logs of srcRank and dstRank.\n");
+	r = rec(ev, HX_K_ERR_CODE, 0);
+	assert_int_equal(num(ev, r, HX_F_REMOTE_DEVICE), 0);
+	assert_string_equal(str(ev, r, HX_F_REMOTE_SERVER), "192.168.200.100");
+	hangdx_evidence_free(ev);
+}
+
+static void test_console_watchdog_and_stall(void **state)
+{
+	struct hangdx_evidence *ev = ingest(
+		"[rank1]:[E324 13:00:25.428029551 compiler_depend.ts:574] [Rank 1] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=196, OpType=ALLREDUCE, Timeout(ms)=3600000) ran for 3600185 milliseconds before timing out.\n"
+		"(EngineCore_DP4 pid=3431) INFO 07-21 21:17:22 [shm_broadcast.py:705] No available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization).\n");
+	const struct hx_rec *r = rec(ev, HX_K_COLLECTIVE_TIMEOUT, 0);
+
+	(void)state;
+	assert_int_equal(num(ev, r, HX_F_GLOBAL_RANK), 1);
+	assert_int_equal(num(ev, r, HX_F_SEQ_NUM), 196);
+	assert_string_equal(str(ev, r, HX_F_OP_TYPE), "ALLREDUCE");
+	assert_int_equal(num(ev, r, HX_F_TIMEOUT_MS), 3600000);
+	assert_int_equal(num(ev, r, HX_F_ELAPSED_MS), 3600185);
+	assert_string_equal(str(ev, r, HX_F_NAME), "WorkHCCL");
+	r = rec(ev, HX_K_STALL, 0);
+	assert_int_equal(num(ev, r, HX_F_TIMEOUT_MS), 60000);
+	hangdx_evidence_free(ev);
+}
+
+static void test_connect_setup(void **state)
+{
+	/* HCCL user guide hcclug_000036 (indented as stored) and the
+	 * connect detection banner */
+	struct hangdx_evidence *ev = ingest(
+		"    [ERROR] HCCL(10261,python):2025-09-11-01:20:11.205.229 [topoinfo_exchange_server.cc:113] [57044][Get][Connection]topo exchange server get socket timeout! timeout[720 s]\n"
+		"    [ERROR] HCCL(10261,python):2025-09-11-01:20:11.205.296 [topoinfo_exchange_server.cc:240][57044][TopoInfoExchangeServer][DisplayConnectedRank]total connected num is [15],line num is [2]\n"
+		"    [ERROR] HCCL(10261,python):2025-09-11-01:20:11.205.308 [topoinfo_exchange_server.cc:253][57044][TopoInfoExchangeServer][DisplayConnectedRank]connected rankinfo[LINE 1]: [0000000000000008],[0000000000000010],[0000000000000011];\n"
+		"    [ERROR] HCCL(350697,all_reduce_test):2025-10-23-14:56:18.215.877 [topoinfo_exchange_base.cc:119] [350697][Recv][ClusterInfoMsg] TopoDetect ERROR occur !!! fault_type[1], fault_info[\"Failed to connect agent[9,]\"]\n"
+		"[ERROR] HCCL(17528,python3):2026-03-18-10:34:43.141.966 [detect_connect_anomalies.cc:132] [18744]This node (server 192.168.200.100, device ID 1) detects that srcRank (server 192.168.200.100, device ID 1) fails to connect to dstRank (server 192.168.200.100, device ID 0). Continue to analyze the fault based on the logs of srcRank and dstRank.\n"
+		"[ERROR] HCCL(38011,python):2025-07-15-12:47:33.021.978 [hccl_socket_manager.cc:601] [87033]the connection failure between this device and target device may be due to the following reasons:\n");
+	const struct hx_rec *r = rec(ev, HX_K_LINK_ERROR, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, r, HX_F_WHAT), "get_socket_timeout");
+	assert_int_equal(num(ev, r, HX_F_TIMEOUT_MS), 720000);
+	assert_int_equal(r->pid, 10261);
+	r = rec(ev, HX_K_LINK_ERROR, 1);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "connected_ranks");
+	assert_int_equal(num(ev, r, HX_F_COUNT), 15);
+	r = rec(ev, HX_K_LINK_ERROR, 2);
+	assert_string_equal(str(ev, r, HX_F_RANK_LIST), "8,10,11");
+	r = rec(ev, HX_K_LINK_ERROR, 3);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "connect_agent");
+	assert_int_equal(num(ev, r, HX_F_REMOTE_RANK), 9);
+	r = rec(ev, HX_K_LINK_ERROR, 4);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "connect_detect");
+	assert_int_equal(num(ev, r, HX_F_REMOTE_DEVICE), 0);
+	assert_string_equal(str(ev, r, HX_F_REMOTE_SERVER), "192.168.200.100");
+	assert_string_equal(str(ev, rec(ev, HX_K_LINK_ERROR, 5), HX_F_WHAT),
+			    "connect_reasons");
+	hangdx_evidence_free(ev);
+}
+
+static void test_heartbeat_old_forms(void **state)
+{
+	struct hangdx_evidence *ev = ingest(
+		"serverId[192.168.100.111], deviceId[4], Heartbeat Lost Occurred, Possible Reason: 1. Process has exited, 2. Network Disconnected\n"
+		"[INFO] HCCL(989,python):2024-08-01-15:02:25.699.358 [heartbeat.cc:536][3851][HCCL_TRACE]rank [172.16.0.159/2]: rank [172.16.0.57/5] status[LOST] by rank [172.16.0.57/6]\n");
+	const struct hx_rec *r = rec(ev, HX_K_CLUSTER_EXCEPTION, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, r, HX_F_LOCATION), "192.168.100.111/4");
+	assert_string_equal(str(ev, r, HX_F_STATUS), "LOST");
+	r = rec(ev, HX_K_HEARTBEAT, 0);
+	assert_string_equal(str(ev, r, HX_F_CRIMER), "172.16.0.57/5");
+	assert_string_equal(str(ev, r, HX_F_STATUS), "LOST");
+	hangdx_evidence_free(ev);
+}
+
+static void test_failures_not_hangs(void **state)
+{
+	struct hangdx_evidence *ev = ingest(
+		"torch.OutOfMemoryError: NPU out of memory. Tried to allocate 72.00 MiB (NPU 0; 61.27 GiB total capacity; 56.05 GiB already allocated; 56.05 GiB current active; 5.04 MiB free; 58.39 GiB reserved in total by PyTorch).\n"
+		"  Message info[0]:RTS_HWTS: hwts sdma error, slot_id=29, stream_id=3\n"
+		"there is a fftsplus sdma error, sdma channel is 2,\n"
+		"        Device[0] lost heartbeat.[FUNC:SyncTask][FILE:direct_hwts_engine.cc][LINE:407]\n"
+		"EJ0001: 2024-05-21-11:57:54.167.645 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.\n"
+		"(EngineCore_DP0 pid=3473945) ERROR 12-10 10:52:09 [patch_core.py:58] RuntimeError: zero_:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:26 NPU function error: call aclnnInplaceZero failed, error code is 561103\n");
+	const struct hx_rec *r = rec(ev, HX_K_FAILURE, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, r, HX_F_WHAT), "out_of_memory");
+	r = rec(ev, HX_K_FAILURE, 1);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "sdma_error");
+	assert_int_equal(num(ev, r, HX_F_STREAM), 3);
+	assert_string_equal(str(ev, rec(ev, HX_K_FAILURE, 2), HX_F_WHAT), "sdma_error");
+	r = rec(ev, HX_K_FAILURE, 3);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "device_lost");
+	assert_int_equal(num(ev, r, HX_F_DEVICE_ID), 0);
+	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 0), HX_F_CODE), "EJ0001");
+	r = rec(ev, HX_K_FRAMEWORK_ERROR, 0);
+	assert_string_equal(str(ev, r, HX_F_CODE), "561103");
+	hangdx_evidence_free(ev);
+}
+
+static void test_em_carries_device_error(void **state)
+{
+	/* Ascend/pytorch#43 (log-formats §2.1, §4.3): an error-manager line
+	 * whose text is the RUNTIME FFTS+ timeout, then its stuck notifies */
+	struct hangdx_evidence *ev = ingest(
+		"EI9999: 2024-07-03-11:28:40.419.527  The error from device(chipId:0, dieId:0), serial number is 1, hccl fftsplus task timeout occurred during task execution, stream_id:4, sq_id:4, task_id:5, stuck notify num:7, timeout:1836.\n"
+		"        The 0 stuck notify wait context info:(context_id=2, notify_id=7).\n");
+	const struct hx_rec *r = rec(ev, HX_K_RT_TIMEOUT, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 0), HX_F_CODE), "EI9999");
+	assert_string_equal(str(ev, r, HX_F_WHAT), "fftsplus");
+	assert_int_equal(num(ev, r, HX_F_STREAM), 4);
+	assert_int_equal(num(ev, r, HX_F_STUCK_NUM), 7);
+	assert_int_equal(num(ev, r, HX_F_TIMEOUT_MS), 1836000);
+	r = rec(ev, HX_K_RT_STUCK_NOTIFY, 0);
+	assert_int_equal(num(ev, r, HX_F_IDX), 0);
+	assert_int_equal(num(ev, r, HX_F_CONTEXT), 2);
+	assert_int_equal(num(ev, r, HX_F_NOTIFY_RT), 7);
+	hangdx_evidence_free(ev);
+}
+
+static void test_startup_failures(void **state)
+{
+	/* EE1001 behind a vLLM worker prefix (vllm-ascend issue text), EZ3003
+	 * (CANN error-code reference), the HCCL watchdog exception line of
+	 * torch_npu */
+	struct hangdx_evidence *ev = ingest(
+		"(VllmWorkerProcess pid=1817) ERROR 07-01 22:45:31 [multiproc_worker_utils.py:239] EE1001: [PID: 1817] 2025-07-01-22:45:30.528.819 The argument is invalid.Reason: Set device failed, invalid device, set device=1, valid device range is [0, 1)\n"
+		"   EZ3003: 2024-06-26-16:57:38.215.381 No supported Ops kernel and engine are found for [aclnnAddCustom1], optype [aclnnAddCustom].\n"
+		"[rank7]:[E1229 13:22:34.138773119 compiler_depend.ts:1675] [Rank 7] HCCL watchdog thread terminated with exception:\n");
+	const struct hx_rec *r = rec(ev, HX_K_ERR_CODE, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, r, HX_F_CODE), "EE1001");
+	assert_int_equal(r->pid, 1817);
+	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 1), HX_F_CODE), "EZ3003");
+	r = rec(ev, HX_K_FRAMEWORK_ERROR, 0);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "hccl_watchdog");
+	assert_int_equal(num(ev, r, HX_F_GLOBAL_RANK), 7);
+	hangdx_evidence_free(ev);
+}
+
+static void test_joined_blocks(void **state)
+{
+	/* a block joined into one line by the reader, and the device message
+	 * Ascend/pytorch#166 wrapped over five lines, joined back */
+	struct hangdx_evidence *ev = ingest(
+		"EH9999: Inner Error! rtDeviceSynchronize execute failed, reason=[sdma copy error][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+		"EE9999[PID: 43311] The error from device(chipId:1, dieId:0), serial number is 6. there is a fftsplus sdma error, sdma channel is 2, sdmaState=0x6, sdmaTslotid=0x4, sdmaCxtid=0x1, sdmaThreadid=0x0, irqStatus=0x0, cqeStatus=0x70000. [FUNC:ProcessCoreErrors][FILE:device_error_proc.cc][LINE:1714]\n");
+	const struct hx_rec *r = rec(ev, HX_K_RT_API_ERROR, 0);
+
+	(void)state;
+	assert_string_equal(str(ev, rec(ev, HX_K_ERR_CODE, 0), HX_F_CODE), "EH9999");
+	assert_string_equal(str(ev, r, HX_F_NAME), "rtDeviceSynchronize");
+	assert_string_equal(str(ev, r, HX_F_ERR_DESC), "sdma copy error");
+	assert_string_equal(str(ev, rec(ev, HX_K_FAILURE, 0), HX_F_WHAT), "sdma_error");
+	r = rec(ev, HX_K_RT_TASK_FAIL, 0);
+	assert_string_equal(str(ev, r, HX_F_WHAT), "device_error");
+	assert_non_null(strstr(str(ev, r, HX_F_TEXT), "fftsplus sdma error"));
+	hangdx_evidence_free(ev);
+}
+
+static void test_console_comments_and_noise(void **state)
+{
+	/* a '#' header naming the messages is no evidence; plain console
+	 * noise stays noise */
+	struct hangdx_evidence *ev = ingest(
+		"# what happened: 'Failed to allocate memory' and 'No available shared memory broadcast block found in 60 seconds'\n"
+		"  1%|          | 10/1752 [00:29<1:22:01,  2.83s/it]\n"
+		"{'loss': 3.5534, 'grad_norm': 1.4142135381698608}\n");
+
+	(void)state;
+	assert_int_equal(ev->nrec, 0);
+	hangdx_evidence_free(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -921,6 +1163,17 @@ int main(void)
 		cmocka_unit_test(test_kernel_status_runs),
 		cmocka_unit_test(test_kernel_runs_fold),
 		cmocka_unit_test(test_markers_and_crlf),
+		cmocka_unit_test(test_console_fftsplus_old_form),
+		cmocka_unit_test(test_console_event_wait),
+		cmocka_unit_test(test_console_launcher_prefixes),
+		cmocka_unit_test(test_console_watchdog_and_stall),
+		cmocka_unit_test(test_connect_setup),
+		cmocka_unit_test(test_heartbeat_old_forms),
+		cmocka_unit_test(test_failures_not_hangs),
+		cmocka_unit_test(test_console_comments_and_noise),
+		cmocka_unit_test(test_em_carries_device_error),
+		cmocka_unit_test(test_startup_failures),
+		cmocka_unit_test(test_joined_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);
