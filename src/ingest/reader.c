@@ -478,7 +478,18 @@ static int message(struct hx_reader *r, const char *s, size_t n)
 			block_close(r, b);
 		return HANGDX_OK;
 	}
+	if (!b && r->ctxline.valid && r->ctxline.module == HX_NOSTR &&
+	    r->ctxline.level == HX_LV_NONE)
+		r->ctxline.valid = false;       /* another source's block */
 	f = s[0] == 'E' || s[0] == '[' ? em_form(s, n) : EM_NONE;
+	if (f == EM_NONE && (s[0] == ' ' || s[0] == '\t')) {
+		size_t k = 0;           /* "   EZ3003: ts text": a new header */
+
+		while (k < n && k < 16 && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		if (s[k] == 'E' && em_form(s + k, n - k) == EM_HEADER)
+			return em_line(r, EM_HEADER, key, s + k, n - k);
+	}
 	if (f != EM_NONE)
 		return em_line(r, f, key, s, n);
 	if (b) {
@@ -737,6 +748,10 @@ static bool line_start(const char *s, size_t n)
 	if (s[0] == '[' && (hx_parse_prefix(s, n, &(struct hx_prefix){ 0 }) ||
 			    (n > 6 && memcmp(s, "[PID: ", 6) == 0)))
 		return true;
+	while (n && (s[0] == ' ' || s[0] == '\t')) {  /* "   EZ3003: ..." */
+		s++;
+		n--;
+	}
 	return em_code(s, n) || (n >= 9 && (memcmp(s, "Traceback", 9) == 0 ||
 					    memcmp(s, "TraceBack", 9) == 0));
 }
@@ -786,7 +801,12 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 	if (n && s[n - 1] == '\r')
 		n--;
 	if (r->njoin) {
-		if (!line_start(s, n) && r->njoin + n + 1 <= r->lim->max_line &&
+		/* an indented line under a device message is a body line of
+		 * its block ("        The 0 stuck notify wait context
+		 * info:..."), not the rest of a message wrapped by hand */
+		bool body = r->join_how == J_DEVICE && n && (s[0] == ' ' || s[0] == '\t');
+
+		if (!body && !line_start(s, n) && r->njoin + n + 1 <= r->lim->max_line &&
 		    r->join_parts < HX_WRAP_MAX) {
 			int prev = r->join_how;
 

@@ -651,8 +651,12 @@ static void test_console_unindented_body(void **state)
 	assert_non_null(r);
 	assert_int_equal(r->line, 4);
 	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), 1);
-	/* a blank line ends the block: line 6 is no body of it */
-	assert_null(find(ev, HX_K_RT_TASK_FAIL, 1));
+	/* a blank line ends the block: line 6 is a failure of its own, no
+	 * body of it */
+	r = find(ev, HX_K_RT_TASK_FAIL, 1);
+	assert_non_null(r);
+	assert_int_equal(r->line, 6);
+	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), -12345);
 	r = find(ev, HX_K_CLUSTER_EXCEPTION, 0);
 	assert_non_null(r);
 	assert_int_equal(r->line, 9);
