@@ -888,7 +888,8 @@ static void plog_missing(struct hangdx_diagnosis *d)
 }
 
 /* Decide on one record: category, hang state, the record whose ids the
- * JSON shows, the summary. */
+ * JSON shows, the summary.  fmt and what are English, marked N_(), and
+ * translated here. */
 static void field_set(struct hangdx_diagnosis *d, enum hx_cat cat, int hang,
 		      uint32_t rec, int32_t root, const char *fmt, const char *what)
 {
@@ -902,8 +903,8 @@ static void field_set(struct hangdx_diagnosis *d, enum hx_cat cat, int hang,
 	d->root_rank = root;
 	d->nhops = 0;
 	hx_dwhere(d, rec, where, sizeof where);
-	snprintf(d->summary, sizeof d->summary, fmt, what, where);
-	hx_hop_add(d, root >= 0 ? root : -1, rec, "", "%s", what);
+	snprintf(d->summary, sizeof d->summary, _(fmt), _(what), where);
+	hx_hop_add(d, root >= 0 ? root : -1, rec, "", "%s", _(what));
 }
 
 static const char *fault_name(const struct hangdx_diagnosis *d, uint32_t rec)
@@ -912,10 +913,10 @@ static const char *fault_name(const struct hangdx_diagnosis *d, uint32_t rec)
 	const char *t = hx_dstr(d, rec, HX_F_TEXT);
 
 	if ((c && strcmp(c, "507049") == 0) || (t && strstr(t, "fftsplus sdma")))
-		return "an FFTS+ SDMA error on the device";
+		return N_("an FFTS+ SDMA error on the device");
 	if ((w && strcmp(w, "sdma_error") == 0) || (c && strcmp(c, "507013") == 0))
-		return "a device DMA (SDMA) error";
-	return "the loss of the device (task scheduler heartbeat lost)";
+		return N_("a device DMA (SDMA) error");
+	return N_("the loss of the device (task scheduler heartbeat lost)");
 }
 
 static bool has_desc(const struct hangdx_diagnosis *d, uint32_t rec,
@@ -933,19 +934,19 @@ static const char *not_hang_name(const struct hangdx_diagnosis *d, uint32_t rec)
 
 	if ((w && strcmp(w, "out_of_memory") == 0) || (c && strcmp(c, "EL0004") == 0) ||
 	    (rc && strcmp(rc, "207001") == 0))
-		return "out of device memory";
+		return N_("out of device memory");
 	if ((w && strcmp(w, "hccp_init") == 0) || (c && strcmp(c, "EJ0001") == 0))
-		return "a failed start of the HCCP process (a previous job may still "
-		       "hold the device)";
+		return N_("a failed start of the HCCP process (a previous job may still "
+		          "hold the device)");
 	if ((w && strcmp(w, "not_supported") == 0) || (c && strcmp(c, "EZ3003") == 0))
-		return "an operator that is not supported";
+		return N_("an operator that is not supported");
 	if ((w && strcmp(w, "device_id") == 0) || (c && strcmp(c, "EE1001") == 0) ||
 	    has_desc(d, rec, "device id"))
-		return "an invalid device id";
+		return N_("an invalid device id");
 	if (w && strcmp(w, "init_failed") == 0)
-		return "a failed communicator initialisation";
-	return "a failed operator call (aclnn error; check that the CANN, driver "
-	       "and framework versions match)";
+		return N_("a failed communicator initialisation");
+	return N_("a failed operator call (aclnn error; check that the CANN, driver "
+	          "and framework versions match)");
 }
 
 static void not_hang_fix(struct hangdx_diagnosis *d, uint32_t rec)
@@ -970,14 +971,14 @@ static const char *stopped_name(const struct hangdx_diagnosis *d, uint32_t rec)
 	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_rec_code(d, rec);
 
 	if (w && strcmp(w, "hccl_watchdog") == 0)
-		return "the framework's HCCL watchdog thread ended with an exception";
+		return N_("the framework's HCCL watchdog thread ended with an exception");
 	if ((w && strcmp(w, "aicpu_exception") == 0) ||
 	    (c && strcmp(c, "507018") == 0) || has_desc(d, rec, "aicpu exception"))
-		return "an AICPU exception (507018)";
+		return N_("an AICPU exception (507018)");
 	if ((c && strcmp(c, "507011") == 0) ||
 	    has_desc(d, rec, "model stream execute failed"))
-		return "a failed model stream (507011: a task of the stream failed)";
-	return "a device error";
+		return N_("a failed model stream (507011: a task of the stream failed)");
+	return N_("a device error");
 }
 
 /* The hang families, strongest first; with a wait chain across ranks
@@ -988,10 +989,10 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 
 	if (s->connect != HX_NOREC && !chain) {
 		field_set(d, HX_CAT_CONNECT, 1, s->connect, (int32_t)s->missing_rank,
-			  "Hang at connection set-up: %s (%s). The ranks waited for a peer "
-			  "that never connected until HCCL_CONNECT_TIMEOUT fired.",
-			  s->missing_rank >= 0 ? "a rank never joined the root-info exchange"
-					       : "a link was not established in time");
+			  N_("Hang at connection set-up: %s (%s). The ranks waited for a peer "
+			     "that never connected until HCCL_CONNECT_TIMEOUT fired."),
+			  s->missing_rank >= 0 ? N_("a rank never joined the root-info exchange")
+					       : N_("a link was not established in time"));
 		FIX("Find out why the rank that never connected did not start or could "
 		    "not reach the others: its process, its network, HCCL_IF_IP / "
 		    "HCCL_SOCKET_IFNAME, a port already in use, and the start skew "
@@ -1000,9 +1001,9 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 	}
 	if (s->fftsplus != HX_NOREC) {
 		field_set(d, HX_CAT_FFTS, 1, s->fftsplus, -1,
-			  "Hang in a collective run as an FFTS+ task: %s (%s); its notify "
-			  "waits did not complete before HCCL_EXEC_TIMEOUT.",
-			  "an HCCL FFTS+ task timed out");
+			  N_("Hang in a collective run as an FFTS+ task: %s (%s); its notify "
+			     "waits did not complete before HCCL_EXEC_TIMEOUT."),
+			  N_("an HCCL FFTS+ task timed out"));
 		FIX("Find the rank that did not reach this collective: compare the "
 		    "plogs of all ranks at the time of the timeout (the stuck notify "
 		    "ids name the waits that never completed).");
@@ -1010,9 +1011,9 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 	}
 	if (s->event_wait != HX_NOREC) {
 		field_set(d, HX_CAT_EVENT_CHAIN, 1, s->event_wait, -1,
-			  "Hang in an event-wait chain: %s (%s); the stream that records "
-			  "that event did not get there before the timeout.",
-			  "a stream waited for an event until the timeout");
+			  N_("Hang in an event-wait chain: %s (%s); the stream that records "
+			     "that event did not get there before the timeout."),
+			  N_("a stream waited for an event until the timeout"));
 		FIX("Find what held the recording side: a long step on one rank (an "
 		    "evaluation, a checkpoint) longer than HCCL_EXEC_TIMEOUT makes the "
 		    "others time out; raise the timeout or keep all ranks in step.");
@@ -1020,10 +1021,10 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 	}
 	if (s->watchdog != HX_NOREC) {
 		field_set(d, HX_CAT_COLLECTIVE, 1, s->watchdog, (int32_t)s->behind_rank,
-			  "Hang in a collective: %s (%s).", s->behind_rank >= 0
-			  ? "the framework watchdog timed out a collective; the rank "
-			    "with the smallest SeqNum is behind the others"
-			  : "the framework watchdog timed out a collective");
+			  N_("Hang in a collective: %s (%s)."), s->behind_rank >= 0
+			  ? N_("the framework watchdog timed out a collective; the rank "
+			       "with the smallest SeqNum is behind the others")
+			  : N_("the framework watchdog timed out a collective"));
 		FIX("Look at what the rank that is behind did before that collective "
 		    "(its compute, its input, an exception on that rank alone).");
 		return true;
@@ -1033,29 +1034,29 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 	if (s->notify_wait != HX_NOREC) {
 		field_set(d, HX_CAT_UNKNOWN, 1, s->notify_wait,
 			  (int32_t)hx_dnum(d, s->notify_wait, HX_F_REMOTE_RANK, -1),
-			  "Hang: %s (%s).", "a notify wait timed out");
+			  N_("Hang: %s (%s)."), N_("a notify wait timed out"));
 		return true;
 	}
 	if (s->dev_timeout != HX_NOREC) {
 		field_set(d, HX_CAT_DEVICE_TIMEOUT, 1, s->dev_timeout, -1,
-			  "Hang on the device without a collective: %s (%s).",
-			  "an AI Core task timed out");
+			  N_("Hang on the device without a collective: %s (%s)."),
+			  N_("an AI Core task timed out"));
 		return true;
 	}
 	if (s->timeout != HX_NOREC) {
 		field_set(d, HX_CAT_OTHER, 1, s->timeout, -1,
-			  "Hang: %s (%s); the text does not show what the stream waited "
-			  "for. A rank that is still busy (data loading, evaluation) "
-			  "while the others wait in a collective does this.",
-			  "a stream or device synchronisation timed out");
+			  N_("Hang: %s (%s); the text does not show what the stream waited "
+			     "for. A rank that is still busy (data loading, evaluation) "
+			     "while the others wait in a collective does this."),
+			  N_("a stream or device synchronisation timed out"));
 		return true;
 	}
 	if (s->stall != HX_NOREC) {
 		field_set(d, HX_CAT_SILENT, 1, s->stall, -1,
-			  "Hang without an error line: %s (%s); some worker stopped "
-			  "taking work and no error says why.",
-			  "the vLLM engine found no free shared-memory broadcast block "
-			  "for 60 s");
+			  N_("Hang without an error line: %s (%s); some worker stopped "
+			     "taking work and no error says why."),
+			  N_("the vLLM engine found no free shared-memory broadcast block "
+			     "for 60 s"));
 		FACT("%u stall report%s in the logs, and no error line.", s->nstall,
 		     s->nstall == 1 ? "" : "s");
 		FIX("Dump the Python stacks of the workers (py-spy dump) while it hangs, "
@@ -1072,15 +1073,15 @@ static bool field_failure(struct hangdx_diagnosis *d)
 
 	if (s->not_hang != HX_NOREC) {
 		field_set(d, HX_CAT_NOT_HANG, 0, s->not_hang, (int32_t)s->named_rank,
-			  "Not a hang: the job stopped on %s at %s.",
+			  N_("Not a hang: the job stopped on %s at %s."),
 			  not_hang_name(d, s->not_hang));
 		not_hang_fix(d, s->not_hang);
 		return true;
 	}
 	if (s->device_fault != HX_NOREC) {
 		field_set(d, HX_CAT_OTHER, 0, s->device_fault, (int32_t)s->named_rank,
-			  "Not a hang: the job stopped on %s at %s. This is a fault of "
-			  "the device itself, not a wait between ranks.",
+			  N_("Not a hang: the job stopped on %s at %s. This is a fault of "
+			     "the device itself, not a wait between ranks."),
 			  fault_name(d, s->device_fault));
 		FIX("Check the device health (npu-smi info, the device logs under "
 		    "~/ascend/log/debug/device-N/) before running again.");
@@ -1088,21 +1089,21 @@ static bool field_failure(struct hangdx_diagnosis *d)
 	}
 	if (s->connect_fail != HX_NOREC) {
 		field_set(d, HX_CAT_CONNECT, -1, s->connect_fail, -1,
-			  "Failure at connection set-up: %s (%s). Whether the peer hung "
-			  "or failed first cannot be told from this text.",
-			  "a link to a peer could not be created");
+			  N_("Failure at connection set-up: %s (%s). Whether the peer hung "
+			     "or failed first cannot be told from this text."),
+			  N_("a link to a peer could not be created"));
 		return true;
 	}
 	if (s->link_fail != HX_NOREC) {
 		field_set(d, HX_CAT_LINK, 0, s->link_fail, -1,
-			  "Not a hang as far as this text shows: the job stopped on %s at %s.",
-			  "a failed connection to a peer device");
+			  N_("Not a hang as far as this text shows: the job stopped on %s at %s."),
+			  N_("a failed connection to a peer device"));
 		return true;
 	}
 	if (s->stopped != HX_NOREC) {
 		field_set(d, HX_CAT_OTHER, -1, s->stopped, -1,
-			  "Failure, hang not determined: %s (%s). The text does not say "
-			  "whether a wait on another rank caused it.",
+			  N_("Failure, hang not determined: %s (%s). The text does not say "
+			     "whether a wait on another rank caused it."),
 			  stopped_name(d, s->stopped));
 		return true;
 	}
@@ -1134,10 +1135,10 @@ static void try_field(struct hangdx_diagnosis *d)
 			d->root_rank = (int32_t)d->sig.missing_rank;
 			hx_dwhere(d, d->sig.connect, where, sizeof where);
 			snprintf(d->summary, sizeof d->summary,
-				 "Hang at connection set-up: rank %lld never joined: it is "
-				 "missing from the ranks the root-info server lists as "
-				 "connected when it timed out (%s). Look at that rank: did "
-				 "its process start, can it reach the server?",
+				 _("Hang at connection set-up: rank %lld never joined: it is "
+				   "missing from the ranks the root-info server lists as "
+				   "connected when it timed out (%s). Look at that rank: did "
+				   "its process start, can it reach the server?"),
 				 (long long)d->sig.missing_rank, where);
 		}
 		FIX("Find out why the peer did not connect in time: its process, its "

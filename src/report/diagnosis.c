@@ -134,13 +134,14 @@ static bool is_cycle(const struct hangdx_diagnosis *d)
 static void text_ids(const struct hangdx_diagnosis *d, const struct out *o)
 {
 	static const struct { int key; const char *name; } k[] = {
-		{ HX_F_STREAM, "stream" }, { HX_F_TASK, "task" },
-		{ HX_F_EVENT, "event" }, { HX_F_CONTEXT, "context" },
-		{ HX_F_NOTIFY_RT, "notify" }, { HX_F_REMOTE_RANK, "remote rank" },
-		{ HX_F_GLOBAL_RANK, "rank" }, { HX_F_SEQ_NUM, "SeqNum" },
-		{ HX_F_TIMEOUT_MS, "timeout ms" },
+		{ HX_F_STREAM, N_("stream") }, { HX_F_TASK, N_("task") },
+		{ HX_F_EVENT, N_("event") }, { HX_F_CONTEXT, N_("context") },
+		{ HX_F_NOTIFY_RT, N_("notify") }, { HX_F_REMOTE_RANK, N_("remote rank") },
+		{ HX_F_GLOBAL_RANK, N_("rank") }, { HX_F_SEQ_NUM, N_("SeqNum") },
+		{ HX_F_TIMEOUT_MS, N_("timeout ms") },
 	};
-	const char *code, *sep = "";
+	/* TRANSLATORS: between two ids of the line "stream 7, task 5990" */
+	const char *code, *sep = "", *comma = _(", ");
 	size_t i;
 	int64_t v;
 
@@ -155,22 +156,23 @@ static void text_ids(const struct hangdx_diagnosis *d, const struct out *o)
 			v = d->sig.missing_rank;
 		if (v < 0)
 			continue;
-		fprintf(o->fp, "%s%s %lld", *sep ? sep : "      ", k[i].name,
+		fprintf(o->fp, "%s%s %lld", *sep ? sep : "      ", _(k[i].name),
 			(long long)v);
-		sep = ", ";
+		sep = comma;
 	}
 	if (code) {
 		if (!*sep)
 			sep = "      ";
-		fprintf(o->fp, "%serror code ", sep);
+		fprintf(o->fp, "%s%s ", sep, _("error code"));
 		put_clean(o->fp, code);
-		sep = ", ";
+		sep = comma;
 	}
 	if (hx_dstr(d, d->id_rec, HX_F_ERR_DESC)) {
-		fprintf(o->fp, "%sreason \"", *sep ? sep : "      ");
+		/* TRANSLATORS: the reason a log line gives, quoted after it */
+		fprintf(o->fp, "%s%s \"", *sep ? sep : "      ", _("reason"));
 		put_clean(o->fp, hx_dstr(d, d->id_rec, HX_F_ERR_DESC));
 		fputc('"', o->fp);
-		sep = ", ";
+		sep = comma;
 	}
 	if (*sep)
 		fputc('\n', o->fp);
