@@ -25,6 +25,8 @@ int hangdx_diagnose(const struct hangdx_evidence *ev,
 	hx_arena_init(&d->arena, d->ctx, 0);
 	d->wg.ctx = d->ctx;
 	err = hx_attrib_build(ev, &d->at);
+	if (!err && hx_attrib_groups_cut(d->at))
+		d->thr_hits |= HX_THR_GROUPS;
 	if (!err)
 		err = hx_ev_sorted(ev, &d->order, &d->norder);
 	if (!err)

@@ -79,6 +79,28 @@ int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,
 #define WARN(...) hx_dlist_add(d, &d->warnings, &d->nwarnings, &d->capwarnings, __VA_ARGS__)
 #define FACT(...) hx_dlist_add(d, &d->facts, &d->nfacts, &d->capfacts, __VA_ARGS__)
 
+/* A rank the logs do not give ("rank ?") is never shown as a number:
+ * "rank3 stream5 ..." of a hop on it becomes "rank? stream5 ...". */
+static void unnumber_pseudo(const struct hangdx_diagnosis *d, int32_t rank,
+			    char *s)
+{
+	char num[16], *p;
+	size_t k, n;
+
+	if (rank < 0 || (uint32_t)rank >= d->nranks || !d->ranks ||
+	    !d->ranks[rank].pseudo)
+		return;
+	k = (size_t)snprintf(num, sizeof num, "rank%d", rank);
+	for (p = strstr(s, num); p; p = strstr(p + 1, num)) {
+		if (p[k] >= '0' && p[k] <= '9')
+			continue;
+		n = strlen(p + k);
+		memmove(p + 5, p + k, n + 1);   /* "rank?" is never longer */
+		memcpy(p, "rank?", 5);
+		return;
+	}
+}
+
 int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,
 	       const char *why, const char *fmt, ...)
 {
@@ -105,6 +127,7 @@ int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,
 	va_start(ap, fmt);
 	vsnprintf(h->what, sizeof h->what, _(fmt), ap);
 	va_end(ap);
+	unnumber_pseudo(d, rank, h->what);
 	return HANGDX_OK;
 }
 
@@ -1502,6 +1525,10 @@ static int thr_notes(struct hangdx_diagnosis *d)
 		err = NOTE("The cycle shown is the shortest found from the first %d start "
 			   "nodes; a shorter one may exist (the deadlock does not depend on "
 			   "it).", HX_MAX_CYCLE_STARTS);
+	if (!err && (h & HX_THR_GROUPS))
+		err = NOTE("A process was in more than %d communicators: its records "
+			   "naming the others were attributed without them.",
+			   HX_GROUPS_PER_PROC);
 	if (!err && (h & HX_THR_LIST_CUT))
 		err = NOTE("A list of this diagnosis (chain, groups, fixes, notes, "
 			   "warnings or missing evidence) reached its limit of %d entries "

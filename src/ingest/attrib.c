@@ -303,6 +303,7 @@ struct hx_attrib {
 	size_t ngroups;
 	int64_t job_size;       /* ranks of the job: the largest group, 0 unknown */
 	bool sub_groups;        /* some group is smaller than the job */
+	bool groups_cut;        /* a process in more than HX_GROUPS_PER_PROC */
 	/* the last look-ups of hx_attrib_rec: records come file by file */
 	uint32_t last_vpath;
 	const struct hx_pathattr *last_pa;
@@ -431,9 +432,15 @@ const struct hx_pathattr *hx_attrib_vpath(const struct hx_attrib *at,
 	return vattr_of(at, id);
 }
 
+bool hx_attrib_groups_cut(const struct hx_attrib *at)
+{
+	return at && at->groups_cut;
+}
+
 /* A membership into the process's list; a second, different rank in the
- * same group is a conflict. */
-static void add_memb(struct proc *p, const struct memb *m)
+ * same group is a conflict.  False when the list is full (the group is
+ * not remembered). */
+static bool add_memb(struct proc *p, const struct memb *m)
 {
 	size_t h;
 
@@ -444,10 +451,12 @@ static void add_memb(struct proc *p, const struct memb *m)
 			p->g[h].crank = -2;
 		if (m->size > p->g[h].size)
 			p->g[h].size = m->size;
-		return;
+		return true;
 	}
-	if (p->ngroup < HX_GROUPS_PER_PROC)
-		p->g[p->ngroup++] = *m;
+	if (p->ngroup >= HX_GROUPS_PER_PROC)
+		return false;
+	p->g[p->ngroup++] = *m;
+	return true;
 }
 
 /* One comm-init record: its process, its group rank or device. */
@@ -529,8 +538,8 @@ static int fold_procs(struct hx_attrib *at, struct ientry *e, size_t m)
 		d = &at->procs[n - 1];
 		merge_val(&d->rank, e[i].rank);
 		merge_val(&d->device, e[i].device);
-		if (e[i].mb.group != HX_NOSTR)
-			add_memb(d, &e[i].mb);
+		if (e[i].mb.group != HX_NOSTR && !add_memb(d, &e[i].mb))
+			at->groups_cut = true;
 	}
 	at->nproc = n;
 	return HANGDX_OK;

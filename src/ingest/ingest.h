@@ -351,6 +351,9 @@ int hx_attrib_build(const struct hangdx_evidence *ev, struct hx_attrib **out);
 void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 		   struct hx_attr *a);
 void hx_attrib_free(const struct hangdx_evidence *ev, struct hx_attrib *at);
+/* Some process was in more communicators than HX_GROUPS_PER_PROC: the
+ * ones past it were not used to attribute its records. */
+bool hx_attrib_groups_cut(const struct hx_attrib *at);
 /* The global rank of communicator rank crank in group (HX_NOSTR: no group
  * named): itself in a world group, else through the group's creation
  * lines; -1 unknown, -2 claimed twice. */

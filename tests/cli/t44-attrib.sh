@@ -136,6 +136,20 @@ u=[r for r in d['ranks'] if r.get('rank_known') is False]
 assert len(u)==2 and {r['file'].split('/')[-2] for r in u}=={'host-0','host-1'}, d['ranks']"
 t_ok "rank ?: never shown as a rank number" sh -c "grep 'rank unknown' $T/dv.txt | grep -q ': ?\$' && ! grep 'rank unknown' $T/dv.txt | grep -q ': [0-9]'"
 
+# a process in more communicators than are remembered for attribution
+# (HX_GROUPS_PER_PROC, 16): the report says so
+$HANGDX simulate -q --preset reference --set communicators=17 -o "$T/g17" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/g17" > "$T/g17.json" 2>/dev/null
+$HANGDX simulate -q --preset reference -o "$T/g15" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/g15" > "$T/g15.json" 2>/dev/null
+t_ok "17 communicators a process: a note names the limit of 16" python3 -c "
+import json; d=json.load(open('$T/g17.json'))
+assert any('more than 16 communicators' in n for n in d['notes']), d['notes']"
+t_ok "15 communicators a process: no such note" python3 -c "
+import json; d=json.load(open('$T/g15.json'))
+assert not any('communicators:' in n for n in d['notes']), d['notes']"
+t_ok "rank ? in the chain: no rank number on a hop of an unknown rank" sh -c "! grep -E '^ +[0-9]+\. rank[0-9]' $T/dv.txt"
+
 # simulate -o DIR/ (a trailing slash)
 t_exit 1 "simulate -o DIR/: written" $HANGDX simulate -q -o "$T/slash/" "$T/tp.yaml"
 t_ok "simulate -o DIR/: the logs are in DIR" test -d "$T/slash/rank-0/ascend/log"
