@@ -257,8 +257,12 @@ static void put_rank(FILE *fp, const struct hangdx_diagnosis *d, int64_t r)
 
 /* ---- the verdict ---- */
 
-static const char *verdict_word(int v)
+static const char *verdict_word(const struct hangdx_diagnosis *d)
 {
+	int v = d->verdict;
+
+	if (d->hang < 0)        /* a failure the text cannot call a hang or not */
+		return _("FAILED, HANG NOT DETERMINED");
 	return v == HANGDX_V_DEADLOCK ? _("DEADLOCK") : v == HANGDX_V_HANG ? _("HANG")
 									 : _("NO HANG");
 }
@@ -283,7 +287,7 @@ static void page_head(const struct page *pg)
 			"<meta name=\"generator\" content=\"hangdx %s\">\n"
 			"<title>hangdx: %s \xe2\x80\x94 %s</title>\n<style>\n%s%s</style>\n"
 			"</head>\n<body>\n<main>\n",
-		hx_lang_tag(), HANGDX_VERSION, verdict_word(d->verdict), hx_cat_text(d->cat),
+		hx_lang_tag(), HANGDX_VERSION, verdict_word(d), hx_cat_text(d->cat),
 		css, hx_html_cjk_css());
 }
 
@@ -381,7 +385,7 @@ static void sec_verdict(const struct page *pg)
 
 	fprintf(pg->fp, _("<header class=\"verdict %s\">\n<p class=\"kicker\">hangdx "
 			"diagnosis</p>\n<h1 id=\"verdict\"><span class=\"badge\">%s</span>%s"),
-		verdict_class(d->verdict), verdict_word(d->verdict),
+		verdict_class(d->verdict), verdict_word(d),
 		hx_cat_text(d->cat));
 	if (d->proven)
 		fputs(_("<span class=\"proven\">proven</span>"), pg->fp);

@@ -27,4 +27,10 @@ for f in ../shared/samples/field/*.log; do
 	t_ok "$n: the same with prefixes stripped and block bodies joined" \
 		sh -c "python3 tests/field_check.py '$T/$n.joined.log' '$T/$n.joined.json' \$(cat '$T/$n.joined.rc')"
 done
+
+# the HTML page says what the text says when the text cannot tell
+f=$(ls "$SHARED"/samples/field/54-*.log)
+$HANGDX diagnose --html "$T/54.html" "$f" > /dev/null 2>&1
+t_ok "HTML: a failure that may or may not be a hang is not called HANG" \
+	grep -q 'class="badge">FAILED, HANG NOT DETERMINED' "$T/54.html"
 t_done
