@@ -90,7 +90,7 @@ def parse_sig(path):
 
 def unrank(v):
     if isinstance(v, str):
-        return re.sub(r"rank ?\d+", "rank_", v)
+        return re.sub(r"rank ?(\d+|\?)", "rank_", v)
     return v
 
 
