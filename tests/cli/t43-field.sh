@@ -18,6 +18,8 @@ for f in ../shared/samples/field/*.log; do
 		sh -c "python3 tests/field_check.py '$f' '$T/$n.json' \$(cat '$T/$n.rc')"
 	$HANGDX diagnose --color=never "$f" > "$T/$n.txt" 2>/dev/null
 	t_golden "$n: text" "$G/$n.txt" "$T/$n.txt"
+	$HANGDX --lang zh diagnose --color=never "$f" > "$T/$n.zh.txt" 2>/dev/null
+	t_golden "$n: text in Chinese" "$G-zh/$n.txt" "$T/$n.zh.txt"
 	$HANGDX diagnose --json - < "$f" > "$T/$n.stdin.json" 2>/dev/null
 	t_ok "$n: the same verdict from stdin" sh -c "
 		python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if (a[\"hang\"], a[\"category\"], a.get(\"ids\")) == (b[\"hang\"], b[\"category\"], b.get(\"ids\")) else 1)' '$T/$n.json' '$T/$n.stdin.json'"
