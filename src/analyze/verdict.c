@@ -182,10 +182,15 @@ static void first_failing(struct hangdx_diagnosis *d)
 	d->tie_rank = -1;
 	for (r = 0; best && r < d->nranks && d->tie_rank < 0; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
-		int64_t dt = ri->first_err_ts - best->first_err_ts;
+		int64_t dt;
+
 		if (ri == best || ri->fail_rec == HX_NOREC ||
-		    ri->first_err_ts == HX_NONE || dt >= 0 || dt < -HX_TIE_US)
+		    ri->first_err_ts == HX_NONE || best->first_err_ts == HX_NONE ||
+		    ri->first_err_ts >= best->first_err_ts)
 			continue;
+		if (ri->first_err_ts < best->first_err_ts - HX_TIE_US)
+			continue;       /* (no subtraction of two far-apart times) */
+		dt = ri->first_err_ts - best->first_err_ts;
 		if (ri->index >= 0 && best->index >= 0 && ri->index != best->index &&
 		    ri->group && best->group && strcmp(ri->group, best->group) == 0)
 			continue;       /* logical progress decided, not time */
