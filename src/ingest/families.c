@@ -161,6 +161,50 @@ static void put_timeout(struct hx_recb *b, const char *v, size_t n,
 	hx_rb_num(b, HX_F_TIMEOUT_MS, (int64_t)(x * mul));
 }
 
+#define NOT_MINE (-1)      /* a line of no kernel family */
+
+/* Body starts with lit: the memcmp every dispatch below begins with. */
+static bool starts(const char *s, size_t n, const char *lit)
+{
+	size_t l = strlen(lit);
+
+	return n >= l && memcmp(s, lit, l) == 0;
+}
+
+/* The number after lit, up to a non-digit. */
+static void num_after(struct hx_recb *b, int key, const char *s, size_t n,
+		      const char *lit)
+{
+	const char *v = hx_find(s, n, lit), *e, *end = s + n;
+
+	if (!v)
+		return;
+	v += strlen(lit);
+	for (e = v; e < end && e - v < 20 && *e >= '0' && *e <= '9'; e++)
+		;
+	if (e > v)
+		put_u64(b, key, v, (size_t)(e - v));
+}
+
+/* The text in brackets after lit ("group[" -> up to the next ']'). */
+static void str_after(struct hx_recb *b, int key, const char *s, size_t n,
+		      const char *lit)
+{
+	const char *v;
+	size_t vl;
+
+	if (hx_after(s, n, lit, "]", &v, &vl))
+		hx_rb_str(b, key, v, vl);
+}
+
+/* A record of kind with what and nothing more yet. */
+static void kstart(struct hx_reader *r, struct hx_recb *b,
+		   const struct hx_prefix *p, int kind, const char *what)
+{
+	rb_start(r, b, kind, p);
+	put_lit(b, HX_F_WHAT, what);
+}
+
 /* Op names seen in tags; a tag's op matches leniently ("Alleduce"). */
 static const char *const op_names[] = {
 	"AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Reduce",
@@ -922,12 +966,52 @@ static void env_timeout(struct hx_recb *b, const char *nm, size_t nl,
 		put_timeout(b, t, tl + extra, true);
 }
 
+static bool name_is(const char *nm, size_t nl, const char *lit)
+{
+	return nl == strlen(lit) && memcmp(nm, lit, nl) == 0;
+}
+
+/* The value an echo prints without "to [..]" (H platform/common/
+ * externalinput.cc): retry off at every level when HCCL_OP_RETRY_ENABLE
+ * is not set; the expansion mode from "aicpuUnfold is [1], aivMode is
+ * [0]"; the retry parameters after "is set, ". */
+static bool env_implied(struct hx_recb *b, const char *nm, size_t nl,
+			const char *s, size_t n, bool not_set)
+{
+	const char *v, *a;
+	size_t vl, al;
+
+	if (name_is(nm, nl, "HCCL_OP_RETRY_ENABLE") && not_set) {
+		put_lit(b, HX_F_VALUE, "L0:0,L1:0,L2:0");
+		return true;
+	}
+	if (name_is(nm, nl, "HCCL_OP_EXPANSION_MODE") && not_set &&
+	    hx_after(s, n, "aicpuUnfold is [", "]", &v, &vl)) {
+		bool aiv = hx_after(s, n, "aivMode is [", "]", &a, &al) &&
+			   al == 1 && a[0] == '1';
+
+		put_lit(b, HX_F_VALUE, vl == 1 && v[0] == '1' ? "AI_CPU"
+				       : aiv ? "AIV" : "HOST");
+		return true;
+	}
+	if (name_is(nm, nl, "HCCL_OP_RETRY_PARAMS") && !not_set &&
+	    hx_after(s, n, " is set, ", "", &v, &vl)) {
+		while (vl && v[vl - 1] == '.')
+			vl--;
+		hx_rb_str(b, HX_F_VALUE, v, vl);
+		return true;
+	}
+	return false;
+}
+
 static int env_echo(struct hx_reader *r, const struct hx_prefix *p)
 {
 	const char *s = p->body, *nm, *v, *end = s + p->bodylen;
 	size_t n = p->bodylen, nl, vl;
 	struct hx_recb b;
-	bool set_by = HAS(s, n, " set by "), is_set = HAS(s, n, " is set");
+	bool set_by = HAS(s, n, " set by "), not_set = HAS(s, n, "is not set");
+	bool is_set = !not_set && HAS(s, n, " is set");
+	bool env_is = HAS(s, n, "environmental variable ");
 
 	if (!env_name(s, n, &nm, &nl)) {
 		if (!HAS(s, n, "ExecTimeOut is set"))
@@ -935,21 +1019,26 @@ static int env_echo(struct hx_reader *r, const struct hx_prefix *p)
 		nm = "HCCL_EXEC_TIMEOUT";       /* ascend-fd's key line */
 		nl = 17;
 	}
-	if (!set_by && !is_set && !HAS(s, n, "is not set"))
+	if (!set_by && !is_set && !not_set && !env_is)
 		return HANGDX_OK;
 	rb_start(r, &b, HX_K_ENV, p);
 	hx_rb_str(&b, HX_F_NAME, nm, nl);
-	put_lit(&b, HX_F_SOURCE, (set_by && !HAS(s, n, "set by default")) ||
-				 is_set ? "environment" : "default");
+	put_lit(&b, HX_F_SOURCE, HAS(s, n, "set by commconfig") ? "commconfig"
+		: (set_by && !HAS(s, n, "set by default")) || is_set || env_is
+		? "environment" : "default");
 	if ((set_by && hx_after(s, n, " to [", "]", &v, &vl)) ||
 	    (is_set && hx_after(s, n, "timeOut[", "]", &v, &vl))) {
 		hx_rb_str(&b, HX_F_VALUE, v, vl);
 		env_timeout(&b, nm, nl, v, vl, v + vl + 1 <= end ? v + vl + 1
 								: NULL, end);
+	} else if (env_is && hx_after(s, n, " is [", "]", &v, &vl)) {
+		hx_rb_str(&b, HX_F_VALUE, v, vl);
 	} else if (hx_after(s, n, "default value ", "", &v, &vl)) {
 		while (vl && v[vl - 1] == '.')
 			vl--;
 		hx_rb_str(&b, HX_F_VALUE, v, vl);
+	} else {
+		env_implied(&b, nm, nl, s, n, not_set);
 	}
 	return emit(r, &b);
 }
@@ -1514,6 +1603,66 @@ static int runtime_line(struct hx_reader *r, const struct hx_prefix *p)
 
 /* ---- AICPU / CCECPU (§4.6) ---- */
 
+/* The text of a CCECPU line after "[Func][tid:N] " (the body as is when
+ * there is no [tid:] bracket among the first three). */
+static void ccecpu_text(const char *s, size_t n, const char **t, size_t *tn)
+{
+	size_t i = 0, k;
+
+	*t = s;
+	*tn = n;
+	for (k = 0; k < 3 && i < n && s[i] == '['; k++) {
+		const char *e = memchr(s + i, ']', n - i);
+		bool tid = n - i > 5 && memcmp(s + i, "[tid:", 5) == 0;
+
+		if (!e)
+			return;
+		i = (size_t)(e - s) + 1;
+		if (tid) {
+			while (i < n && s[i] == ' ')
+				i++;
+			*t = s + i;
+			*tn = n - i;
+			return;
+		}
+	}
+}
+
+/*
+ * The AICPU scheduler's task lines (R aicpusd_event_manager.cpp, main.cpp
+ * of hicann/runtime@681ef761): a TS kernel task begins on a worker and
+ * ends (its core freed), a KFC (HCCL) kernel starts, the scheduler
+ * starts.  Not one of them: NOT_MINE.
+ */
+static int aicpu_task(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s, *v;
+	size_t n, vl;
+	struct hx_recb b;
+	bool end = false;
+
+	ccecpu_text(p->body, p->bodylen, &s, &n);
+	if (starts(s, n, "Begin to ExecuteTsKernelTask,")) {
+		kstart(r, &b, p, HX_K_AICPU_TASK, "begin");
+	} else if (starts(s, n, "End send ack to Ts,")) {
+		kstart(r, &b, p, HX_K_AICPU_TASK, "end");
+		end = true;
+	} else if (starts(s, n, "kfc task, streamId[")) {
+		kstart(r, &b, p, HX_K_AICPU_TASK, "kfc");
+	} else if (starts(s, n, "Aicpu schedule start successfully")) {
+		kstart(r, &b, p, HX_K_AICPU_TASK, "sched_start");
+		return emit(r, &b);
+	} else {
+		return NOT_MINE;
+	}
+	num_after(&b, HX_F_STREAM, s, n, "streamId[");
+	num_after(&b, HX_F_TASK, s, n, "taskId[");
+	num_after(&b, HX_F_KERNEL_TYPE, s, n, "kernelType[");
+	if (end && hx_after(s, n, " result[", "]", &v, &vl))
+		hx_rb_str(&b, HX_F_RESULT, v, vl);
+	return emit(r, &b);
+}
+
 static int aicpu_line(struct hx_reader *r, const struct hx_prefix *p)
 {
 	const char *s = p->body;
@@ -1523,7 +1672,10 @@ static int aicpu_line(struct hx_reader *r, const struct hx_prefix *p)
 	struct hx_recb b;
 	const struct hx_kv *now, *start, *to, *fq;
 	uint64_t vn, vs, vt, vf;
+	int err;
 
+	if (p->level == HX_LV_INFO && (err = aicpu_task(r, p)) != NOT_MINE)
+		return err;
 	if (!HAS(s, n, "HandleTaskTimeout") && !HAS(s, n, "Send timeout to tsdaemon")) {
 		if (HAS(s, n, "failed") && p->level == HX_LV_ERROR)
 			return aicpu_kernel_fail(r, p, "ccecpu", s, n);
@@ -1978,6 +2130,8 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 		h = text_hash(s, n);
 		if (hx_after(s, n, "streamId:", ",. ", &v, &vl))
 			hx_parse_i64(v, vl, &stream);
+		else if (hx_after(s, n, "group[", "]", &v, &vl))
+			stream = -2 - (int64_t)(text_hash(v, vl) >> 2);
 		k = krun_slot(r, p->pid, stream);
 		if (k && k->nheld && (err = held_flush(r, k)) != 0)
 			return err;
@@ -2014,6 +2168,249 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 		}
 	}
 	return HANGDX_OK;
+}
+
+/* ---- real HCCL AICPU kernel lines (docs/HCCL-SOURCE-STRINGS.md §1-§6,
+ * libochao-huawei/hcomm@8958adbf) ---- */
+
+/* A host tag "<OpName>_<identifier>": the identifier is the group. */
+static void group_of_tag(struct hx_recb *b, const char *t, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && ((t[k] >= 'A' && t[k] <= 'Z') ||
+			 (t[k] >= 'a' && t[k] <= 'z')))
+		k++;
+	if (k && k + 1 < n && t[k] == '_')
+		hx_rb_str(b, HX_F_GROUP, t + k + 1, n - k - 1);
+}
+
+/* L1: "AicpuKfcTilingDataLaunchIn profName[..] tag[..] kfcOpStreamId[5]
+ * mainStreamId[3] kfcStreamId[5] isCapture[0] mode[1] " (host). */
+static int kernel_launch(struct hx_reader *r, const struct hx_prefix *p,
+			 const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	rb_start(r, &b, HX_K_AICPU_KERNEL, p);
+	put_lit(&b, HX_F_WHAT, "launch");
+	num_after(&b, HX_F_STREAM, s, n, "kfcOpStreamId[");
+	num_after(&b, HX_F_MAIN_STREAM, s, n, "mainStreamId[");
+	if (hx_after(s, n, " tag[", "]", &v, &vl)) {
+		put_tag(&b, v, vl);
+		group_of_tag(&b, v, vl);
+	}
+	return emit(r, &b);
+}
+
+/* "[HcclCommAicpu]..." after the tag: Orchestrate start (D6), ExecOp
+ * success (D11) and fail (D14), KFC timeout (T1).  Not one of them: NOT_MINE. */
+static int kernel_comm_aicpu(struct hx_reader *r, const struct hx_prefix *p,
+			     const char *s, size_t n)
+{
+	const char *t = s + 15;
+	size_t tn = n - 15;
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	if (starts(t, tn, "[Orchestrate]start tag[")) {
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "start");
+	} else if (starts(t, tn, "[ExecOp] executor op success")) {
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "done");
+	} else if (starts(t, tn, "[ExecOp] executor op fail, tag[")) {
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "fail");
+	} else if (starts(t, tn, "KFC timeout..")) {
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "timeout");
+		str_after(&b, HX_F_GROUP, t, tn, "group[");
+		return emit(r, &b);
+	} else {
+		return NOT_MINE;
+	}
+	if (hx_after(t, tn, "tag[", "]", &v, &vl))
+		put_tag(&b, v, vl);
+	str_after(&b, HX_F_ALG, t, tn, "algName[");
+	str_after(&b, HX_F_GROUP, t, tn, "identifier[");
+	return emit(r, &b);
+}
+
+/* "head:%u, tail:%u" and the like: the numbers of a wait line. */
+static void put_sq_head_tail(struct hx_recb *b, const char *s, size_t n)
+{
+	num_after(b, HX_F_SQ, s, n, "sqid:");
+	num_after(b, HX_F_HEAD, s, n, "head:");
+	num_after(b, HX_F_TAIL, s, n, "tail:");
+}
+
+/* Lines that start with '[' other than [HcclCommAicpu]: the SQ-full waits
+ * (R3, R4), "Rtsq full" on the batch path (R2) and the dump's "op is not
+ * activated" (W4).  Not one of them: NOT_MINE. */
+static int kernel_bracket(struct hx_reader *r, const struct hx_prefix *p,
+			  const char *s, size_t n)
+{
+	struct hx_recb b;
+
+	if (starts(s, n, "[LaunchTask][WaitLaunchWhileLoop]Current state.")) {
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "rtsq_wait");
+		put_sq_head_tail(&b, s, n);
+		num_after(&b, HX_F_COUNT, s, n, "cnt:");
+		return emit(r, &b);
+	}
+	if (starts(s, n, "[DispatcherAicpu][WaitRtsq] ")) {
+		const char *t = s + 28;
+		size_t tn = n - 28;
+
+		if (starts(t, tn, "Current state.")) {
+			kstart(r, &b, p, HX_K_AICPU_KERNEL, "rtsq_wait");
+			put_sq_head_tail(&b, t, tn);
+			num_after(&b, HX_F_COUNT, t, tn, "sqeCount:");
+			return emit(r, &b);
+		}
+		return NOT_MINE;       /* Rtsq full: the ERROR path */
+	}
+	if (starts(s, n, "[PrintTaskExceptionAllStreams] group[") &&
+	    HAS(s, n, "op is not activated")) {
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "not_activated");
+		str_after(&b, HX_F_GROUP, s, n, "group[");
+		return emit(r, &b);
+	}
+	return NOT_MINE;
+}
+
+/* C1 "AicpuComm: group[g], status[inExec], op[tag: t, newTag: n, index:
+ * 2], aicpuCoreNum[6]" and C2 "In Execution group num[6], total group
+ * num[8], bigger than Aicpu cores num[6]. ...". */
+static int aicpu_comm(struct hx_reader *r, const struct hx_prefix *p,
+		      const char *s, size_t n, bool overload)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	if (overload) {
+		kstart(r, &b, p, HX_K_AICPU_COMM, "overload");
+		num_after(&b, HX_F_BUSY, s, n, "In Execution group num[");
+		num_after(&b, HX_F_TOTAL, s, n, "total group num[");
+		num_after(&b, HX_F_CORES, s, n, "Aicpu cores num[");
+		return emit(r, &b);
+	}
+	kstart(r, &b, p, HX_K_AICPU_COMM, "comm");
+	str_after(&b, HX_F_GROUP, s, n, "group[");
+	str_after(&b, HX_F_STATUS, s, n, "status[");
+	if (hx_after(s, n, "op[tag: ", ",]", &v, &vl))
+		put_tag(&b, v, vl);
+	num_after(&b, HX_F_INDEX, s, n, " index: ");
+	num_after(&b, HX_F_CORES, s, n, "aicpuCoreNum[");
+	return emit(r, &b);
+}
+
+/* The other real lines, keyed on how the message text starts (s after
+ * "[TID]" and an HCCL_ENTRY_INFO ": ").  Not one of them: NOT_MINE. */
+static int kernel_plain(struct hx_reader *r, const struct hx_prefix *p,
+			const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	switch (s[0]) {
+	case 'A':
+		if (starts(s, n, "AicpuKfcTilingDataLaunchIn profName["))
+			return kernel_launch(r, p, s, n);
+		if (starts(s, n, "AicpuComm: group["))
+			return aicpu_comm(r, p, s, n, false);
+		return NOT_MINE;
+	case 'I':
+		if (starts(s, n, "In Execution group num["))
+			return aicpu_comm(r, p, s, n, true);
+		return NOT_MINE;
+	case 'R':
+		if (!starts(s, n, "RunAicpuRpcSrvLaunchV2 KFCTask"))
+			return NOT_MINE;
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "entry");
+		return emit(r, &b);
+	case 'e':
+		if (!starts(s, n, "end RunAicpuRpcSrvLaunchV2"))
+			return NOT_MINE;
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "end");
+		return emit(r, &b);
+	case 'a':
+		if (!starts(s, n, "aicpu is suspended"))
+			return NOT_MINE;
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "suspended");
+		return emit(r, &b);
+	case 'r':
+		if (!starts(s, n, "run AicpuRunRpcServerV2 failed."))
+			return NOT_MINE;
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "fail");
+		if (hx_after(s, n, "ret[", "]", &v, &vl))
+			hx_rb_str(&b, HX_F_RET_CODE, v, vl);
+		return emit(r, &b);
+	case 'H':
+		if (!starts(s, n, "HcclOpExecFsmInitProcess tag:"))
+			return NOT_MINE;
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "op_init");
+		if (hx_after(s, n, " tag:", ",", &v, &vl))
+			put_tag(&b, v, vl);
+		num_after(&b, HX_F_INDEX, s, n, "index:");
+		return emit(r, &b);
+	case 'h':
+		if (starts(s, n, "hccl aicpu launch hccl op task success.")) {
+			kstart(r, &b, p, HX_K_AICPU_KERNEL, "launched");
+			num_after(&b, HX_F_SQ, s, n, "sqid:");
+			num_after(&b, HX_F_HEAD, s, n, "begin:");
+			num_after(&b, HX_F_TAIL, s, n, "end:");
+			return emit(r, &b);
+		}
+		if (!starts(s, n, "hccl aicpu set kfcStatus["))
+			return NOT_MINE;
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "kfc_status");
+		str_after(&b, HX_F_STATUS, s, n, "kfcStatus[");
+		return emit(r, &b);
+	case 'K':
+		/* T2 (MC2): "stream %u" is the rank index, not a stream */
+		if (!starts(s, n, "KFC timeout..["))
+			return NOT_MINE;
+		kstart(r, &b, p, HX_K_AICPU_KERNEL, "timeout");
+		if (hx_after(s, n, "commId ", ",", &v, &vl))
+			hx_rb_str(&b, HX_F_COMM_ID, v, vl);
+		num_after(&b, HX_F_SQ, s, n, " sqid ");
+		num_after(&b, HX_F_HEAD, s, n, " head ");
+		num_after(&b, HX_F_TAIL, s, n, " tail ");
+		if (hx_after(s, n, "KFC timeout..[", "]", &v, &vl))
+			put_timeout(&b, v, vl, true);
+		return emit(r, &b);
+	default:
+		return NOT_MINE;
+	}
+}
+
+/* A real kernel line of HCCL: handled (true, *err set). */
+static bool kernel_real(struct hx_reader *r, const struct hx_prefix *p,
+			int *err)
+{
+	const char *s = p->body;
+	size_t n = p->bodylen;
+	int rc;
+
+	if (n > 2 && s[0] == ':' && s[1] == ' ') {     /* HCCL_ENTRY_INFO */
+		s += 2;
+		n -= 2;
+	}
+	if (n < 16)
+		return false;
+	if (s[0] != '[')
+		rc = kernel_plain(r, p, s, n);
+	else if (memcmp(s, "[HcclCommAicpu]", 15) == 0)
+		rc = kernel_comm_aicpu(r, p, s, n);
+	else
+		rc = kernel_bracket(r, p, s, n);
+	if (rc == NOT_MINE)
+		return false;
+	*err = rc;
+	return true;
 }
 
 static bool hccl_comm_init_line(const char *s, size_t n)
@@ -2081,7 +2478,7 @@ static int hccl_info_line(struct hx_reader *r, const struct hx_prefix *p)
 		return op_retry(r, p, at);
 	if ((HAS(s, n, "HCCL_") || HAS(s, n, "ExecTimeOut")) &&
 	    (HAS(s, n, " set by ") || HAS(s, n, "is not set") ||
-	     HAS(s, n, " is set")))
+	     HAS(s, n, " is set") || HAS(s, n, "environmental variable ")))
 		return env_echo(r, p);
 	return hccl_comm_init(r, p);
 }
@@ -2102,6 +2499,8 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 		if (HAS(s, n, "Current state."))
 			return aicpu_kernel(r, p, "status");
 	}
+	if (kernel_real(r, p, &err))
+		return err;
 	if (p->level != HX_LV_ERROR && p->level != HX_LV_WARNING &&
 	    p->level != HX_LV_CRITICAL)
 		return hccl_info_line(r, p);
@@ -2128,7 +2527,7 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 		return op_retry(r, p, at);
 	if ((HAS(s, n, "HCCL_") || HAS(s, n, "ExecTimeOut")) &&
 	    (HAS(s, n, " set by ") || HAS(s, n, "is not set") ||
-	     HAS(s, n, " is set")))
+	     HAS(s, n, " is set") || HAS(s, n, "environmental variable ")))
 		return env_echo(r, p);
 	if (hccl_comm_init_line(s, n))
 		return hccl_comm_init(r, p);

@@ -51,6 +51,8 @@
 	XX(WATCHDOG, "watchdog")                                       \
 	XX(TS_EXCEPTION, "ts_exception")                               \
 	XX(AICPU_KERNEL, "aicpu_kernel")                               \
+	XX(AICPU_COMM, "aicpu_comm")                                   \
+	XX(AICPU_TASK, "aicpu_task")                                   \
 	XX(COLLECTIVE_TIMEOUT, "collective_timeout")                   \
 	XX(STALL, "stall")                                             \
 	XX(FAILURE, "failure")
@@ -151,6 +153,11 @@ enum hx_ftype {
 	XX(SQ_PID, "sq_pid", I64)                                      \
 	XX(WAIT_TIME, "wait_time", U64)                                \
 	XX(CORE, "core", U64)                                          \
+	XX(CORES, "cores", U64)                                        \
+	XX(BUSY, "busy", U64)                                          \
+	XX(TOTAL, "total", U64)                                        \
+	XX(MAIN_STREAM, "main_stream", U64)                            \
+	XX(KERNEL_TYPE, "kernel_type", U64)                            \
 	XX(STATUS, "status", STR)                                      \
 	XX(LOCAL, "local", STR)                                        \
 	XX(CRIMER, "crimer", STR)                                      \

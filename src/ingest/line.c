@@ -281,6 +281,61 @@ static int parse_level(const char *s, size_t n, size_t *end)
 
 /* ---- the pre-filter ---- */
 
+static bool lit_at(const char *s, size_t n, const char *lit)
+{
+	size_t l = strlen(lit);
+
+	return n >= l && memcmp(s, lit, l) == 0;
+}
+
+/* The message text of an HCCL line (after "[TID]", and ": " in the
+ * HCCL_ENTRY_INFO form) starts a real AICPU kernel line that carries no
+ * bracket the walk below knows: launch, entry, op init, launched, end,
+ * suspended, KFC status, communicator status, SQ-full waits, "op is not
+ * activated" (docs/HCCL-SOURCE-STRINGS.md). */
+static bool kernel_text(const char *s, size_t n)
+{
+	if (n > 2 && s[0] == ':' && s[1] == ' ') {
+		s += 2;
+		n -= 2;
+	}
+	if (n < 16)
+		return false;
+	switch (s[0]) {
+	case 'A':
+		return lit_at(s, n, "AicpuKfcTilingDataLaunchIn ") ||
+		       lit_at(s, n, "AicpuComm: ");
+	case 'R':
+		return lit_at(s, n, "RunAicpuRpcSrvLaunchV2 KFCTask");
+	case 'H':
+		return lit_at(s, n, "HcclOpExecFsmInitProcess ");
+	case 'h':
+		return lit_at(s, n, "hccl aicpu launch hccl op task success") ||
+		       lit_at(s, n, "hccl aicpu set kfcStatus[");
+	case 'e':
+		return lit_at(s, n, "end RunAicpuRpcSrvLaunchV2");
+	case 'a':
+		return lit_at(s, n, "aicpu is suspended");
+	case '[':
+		return lit_at(s, n, "[LaunchTask][WaitLaunchWhileLoop]") ||
+		       lit_at(s, n, "[DispatcherAicpu][WaitRtsq] Current") ||
+		       lit_at(s, n, "[PrintTaskExceptionAllStreams] group[");
+	default:
+		return false;
+	}
+}
+
+/* "[5019]" at p: the text after it starts a kernel line. */
+static bool tid_then_kernel(const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	while (q < end && q - p < 12 && is_digit((unsigned char)*q))
+		q++;
+	return q > p + 1 && q < end && *q == ']' &&
+	       kernel_text(q + 1, (size_t)(end - q - 1));
+}
+
 /*
  * INFO/DEBUG/TRACE/EVENT lines matter only for a few HCCL families: the
  * communicator creation lines (rank[, ranks[, rankNum[, totalRanks[), env
@@ -315,16 +370,49 @@ static bool info_interesting(const char *s, size_t n)
 		/* HCCL kernel lifetime lines: who holds the AICPU cores */
 		if (end - p > 10 && memcmp(p + 1, "HcclCommAi", 10) == 0)
 			return true;
+		if (end - p > 2 && is_digit((unsigned char)p[1]) &&
+		    tid_then_kernel(p, end))
+			return true;
 		p++;
 	}
 	return false;
 }
 
-/* INFO/DEBUG/TRACE/EVENT: only some HCCL lines (s after the level). */
+/* The AICPU scheduler's task lines, "[file:line][Func][tid:N] text": a
+ * TS kernel task begins or ends, a KFC task starts, the scheduler starts
+ * (hicann/runtime aicpusd_event_manager.cpp, main.cpp). */
+static bool ccecpu_interesting(const char *s, size_t n)
+{
+	const char *t = hx_find(s, n < 256 ? n : 256, "[tid:"), *end = s + n;
+
+	if (!t || !(t = memchr(t, ']', (size_t)(end - t))))
+		return false;
+	while (++t < end && *t == ' ')
+		;
+	n = (size_t)(end - t);
+	switch (n > 10 ? *t : 0) {
+	case 'B':
+		return lit_at(t, n, "Begin to ExecuteTsKernelTask");
+	case 'E':
+		return lit_at(t, n, "End send ack to Ts");
+	case 'k':
+		return lit_at(t, n, "kfc task, ");
+	case 'A':
+		return lit_at(t, n, "Aicpu schedule start");
+	default:
+		return false;
+	}
+}
+
+/* INFO/DEBUG/TRACE/EVENT: only some HCCL and CCECPU lines (s after the
+ * level). */
 static int classify_info(const char *s, size_t n, size_t i)
 {
 	while (i < n && s[i] == ' ')
 		i++;
+	if (n - i > 7 && memcmp(s + i, "CCECPU(", 7) == 0)
+		return ccecpu_interesting(s + i, n - i) ? HX_CL_PREFIXED
+							 : HX_CL_NOISE;
 	if (n - i < 5 || memcmp(s + i, "HCCL(", 5) != 0)
 		return HX_CL_NOISE;
 	return info_interesting(s + i, n - i) ? HX_CL_PREFIXED : HX_CL_NOISE;
