@@ -163,6 +163,12 @@ static void put_timeout(struct hx_recb *b, const char *v, size_t n,
 
 #define NOT_MINE (-1)      /* a line of no kernel family */
 
+/* Roles of a line in the run of an AICPU worker (worker_fold). */
+enum { KR_NONE, KR_OPEN, KR_ENTRY, KR_MID, KR_CLOSE };
+static bool worker_fold(struct hx_reader *r, const struct hx_prefix *p,
+			int role, int *err);
+static int worker_flush(struct hx_reader *r, const struct hx_prefix *p);
+
 /* Body starts with lit: the memcmp every dispatch below begins with. */
 static bool starts(const char *s, size_t n, const char *lit)
 {
@@ -197,12 +203,15 @@ static void str_after(struct hx_recb *b, int key, const char *s, size_t n,
 		hx_rb_str(b, key, v, vl);
 }
 
-/* A record of kind with what and nothing more yet. */
+/* A record of kind with what (and folded_runs on the first line of a
+ * held run replayed). */
 static void kstart(struct hx_reader *r, struct hx_recb *b,
 		   const struct hx_prefix *p, int kind, const char *what)
 {
 	rb_start(r, b, kind, p);
 	put_lit(b, HX_F_WHAT, what);
+	if (r->replaying && r->replay_folded)   /* the first line of a run */
+		hx_rb_num(b, HX_F_FOLDED_RUNS, (int64_t)r->replay_folded);
 }
 
 /* Op names seen in tags; a tag's op matches leniently ("Alleduce"). */
@@ -1628,6 +1637,30 @@ static void ccecpu_text(const char *s, size_t n, const char **t, size_t *tn)
 	}
 }
 
+/* A scheduler task line held in its worker's run (true, *err set), or
+ * the worker's held run flushed before it. */
+static bool aicpu_task_fold(struct hx_reader *r, const struct hx_prefix *p,
+			    const char *s, size_t n, int *err)
+{
+	const char *v;
+	size_t vl;
+	int role = KR_NONE;
+
+	*err = HANGDX_OK;
+	if (starts(s, n, "kfc task, ") ||
+	    starts(s, n, "Begin to ExecuteTsKernelTask,"))
+		role = KR_OPEN;
+	else if (starts(s, n, "End send ack to Ts,") &&
+		 hx_after(s, n, " result[", "]", &v, &vl) && vl == 1 &&
+		 v[0] == '0')
+		role = KR_CLOSE;
+	if (role != KR_NONE && worker_fold(r, p, role, err))
+		return true;
+	if (!*err && role == KR_NONE)
+		*err = worker_flush(r, p);
+	return *err != 0;
+}
+
 /*
  * The AICPU scheduler's task lines (R aicpusd_event_manager.cpp, main.cpp
  * of hicann/runtime@681ef761): a TS kernel task begins on a worker and
@@ -1640,8 +1673,11 @@ static int aicpu_task(struct hx_reader *r, const struct hx_prefix *p)
 	size_t n, vl;
 	struct hx_recb b;
 	bool end = false;
+	int err;
 
 	ccecpu_text(p->body, p->bodylen, &s, &n);
+	if (aicpu_task_fold(r, p, s, n, &err))
+		return err;
 	if (starts(s, n, "Begin to ExecuteTsKernelTask,")) {
 		kstart(r, &b, p, HX_K_AICPU_TASK, "begin");
 	} else if (starts(s, n, "End send ack to Ts,")) {
@@ -2007,21 +2043,21 @@ static int replay(struct hx_reader *r, const struct hx_rawline *l,
 	return err;
 }
 
-/* The held kernel run of slot k becomes records: its start (with the
- * count of earlier runs folded into it) and its end. */
+/* The held kernel run of slot k becomes records: its first line (with
+ * the count of earlier runs folded into it) and the rest. */
 static int held_flush(struct hx_reader *r, struct hx_krun *k)
 {
-	struct hx_rawline *h = &r->held[2 * (size_t)(k - r->krun)];
-	uint8_t n = k->nheld;
+	struct hx_rawline *h =
+		&r->held[HX_HELD_PER_SLOT * (size_t)(k - r->krun)];
+	uint8_t n = k->nheld, i;
 	uint64_t folded = k->folded;
 	int err = HANGDX_OK;
 
 	k->nheld = 0;
+	k->closed = false;
 	k->folded = 0;
-	if (n >= 1)
-		err = replay(r, &h[0], folded);
-	if (!err && n == 2)
-		err = replay(r, &h[1], 0);
+	for (i = 0; i < n && !err; i++)
+		err = replay(r, &h[i], i == 0 ? folded : 0);
 	return err;
 }
 
@@ -2038,7 +2074,8 @@ static int held_flush_all(struct hx_reader *r)
 
 static void hold(struct hx_reader *r, struct hx_krun *k, int i)
 {
-	struct hx_rawline *l = &r->held[2 * (size_t)(k - r->krun) + (size_t)i];
+	struct hx_rawline *l =
+		&r->held[HX_HELD_PER_SLOT * (size_t)(k - r->krun) + (size_t)i];
 
 	l->line = r->line;
 	l->off = r->off;
@@ -2094,6 +2131,87 @@ static bool kernel_fold(struct hx_reader *r, const struct hx_prefix *p,
 	if (k->nheld)
 		*err = held_flush(r, k);
 	return false;
+}
+
+/* The slot of key, or NULL; none is taken. */
+static struct hx_krun *krun_find(struct hx_reader *r, int64_t pid,
+				 int64_t key)
+{
+	size_t i;
+
+	for (i = 0; i < HX_ARRAY_LEN(r->krun); i++)
+		if (r->krun[i].used && r->krun[i].pid == pid &&
+		    r->krun[i].stream == key)
+			return &r->krun[i];
+	return NULL;
+}
+
+/* The slot key of an AICPU worker thread: below every stream and group
+ * key (streams >= -1, groups > -2^62 - 2). */
+static int64_t worker_key(int64_t tid)
+{
+	return INT64_MIN + (tid & ((INT64_C(1) << 60) - 1));
+}
+
+/* Any other line of a worker turns its held run into records first. */
+static int worker_flush(struct hx_reader *r, const struct hx_prefix *p)
+{
+	struct hx_krun *k;
+
+	if (p->tid == HX_NONE || p->tid < 0 ||
+	    !(k = krun_find(r, p->pid, worker_key(p->tid))) || !k->nheld)
+		return HANGDX_OK;
+	return held_flush(r, k);
+}
+
+/*
+ * The real runs of one AICPU worker (pid, tid): the scheduler's "kfc
+ * task" or "Begin to ExecuteTsKernelTask" opens a run (or D1
+ * "RunAicpuRpcSrvLaunchV2 KFCTask" when no run is open), D6, D8, D10 and
+ * D11 go on, D13 "end RunAicpuRpcSrvLaunchV2" and "End send ack to Ts"
+ * with result[0] close it.  As for the start/end pairs above, the latest
+ * closed run is held as text and folded (counted in folded_runs of the
+ * first line of the run that is kept) when the next run opens; a run
+ * that does not close, any other line of the worker, a WARNING or ERROR,
+ * the end of the file turn what is held into records.  True if the line
+ * was taken.
+ */
+static bool worker_fold(struct hx_reader *r, const struct hx_prefix *p,
+			int role, int *err)
+{
+	struct hx_krun *k;
+
+	*err = HANGDX_OK;
+	if (r->no_fold || r->replaying || !r->held || !r->cur ||
+	    r->ncur > HX_HELD_LINE || p->level != HX_LV_INFO ||
+	    p->tid == HX_NONE || p->tid < 0 ||
+	    !(k = krun_slot(r, p->pid, worker_key(p->tid))))
+		return false;
+	if (role == KR_ENTRY)
+		role = k->nheld && !k->closed ? KR_MID : KR_OPEN;
+	if (role == KR_OPEN) {
+		if (k->nheld && k->closed) {
+			k->folded++;
+			r->fs.records += k->nheld;      /* counted as if kept */
+			k->nheld = 0;
+			k->closed = false;
+		} else if (k->nheld && (*err = held_flush(r, k)) != 0) {
+			return true;
+		}
+		hold(r, k, 0);
+		k->nheld = 1;
+		return true;
+	}
+	if (!k->nheld || k->nheld == HX_HELD_PER_SLOT ||
+	    (k->closed && role == KR_MID)) {
+		if (k->nheld)
+			*err = held_flush(r, k);
+		return false;
+	}
+	hold(r, k, k->nheld++);
+	if (role == KR_CLOSE)
+		k->closed = true;
+	return true;
 }
 
 int hx_families_end(struct hx_reader *r)
@@ -2388,12 +2506,40 @@ static int kernel_plain(struct hx_reader *r, const struct hx_prefix *p,
 }
 
 /* A real kernel line of HCCL: handled (true, *err set). */
+/* The role of a real kernel line in its worker's run: D1 entry, D6,
+ * D8, D10, D11 within, D13 closes; others KR_NONE. */
+static int kernel_role(const char *s, size_t n)
+{
+	switch (s[0]) {
+	case 'R':
+		return starts(s, n, "RunAicpuRpcSrvLaunchV2 KFCTask") ? KR_ENTRY
+								     : KR_NONE;
+	case 'e':
+		return starts(s, n, "end RunAicpuRpcSrvLaunchV2") ? KR_CLOSE
+								 : KR_NONE;
+	case 'H':
+		return starts(s, n, "HcclOpExecFsmInitProcess tag:") ? KR_MID
+								    : KR_NONE;
+	case 'h':
+		return starts(s, n, "hccl aicpu launch hccl op task success.")
+			       ? KR_MID : KR_NONE;
+	case '[':
+		return starts(s, n, "[HcclCommAicpu][Orchestrate]start tag[") ||
+		       starts(s, n, "[HcclCommAicpu][ExecOp] executor op "
+				    "success") ? KR_MID : KR_NONE;
+	default:
+		return KR_NONE;
+	}
+}
+
 static bool kernel_real(struct hx_reader *r, const struct hx_prefix *p,
 			int *err)
 {
 	const char *s = p->body;
 	size_t n = p->bodylen;
-	int rc;
+	int rc, role;
+
+	*err = HANGDX_OK;
 
 	if (n > 2 && s[0] == ':' && s[1] == ' ') {     /* HCCL_ENTRY_INFO */
 		s += 2;
@@ -2401,6 +2547,13 @@ static bool kernel_real(struct hx_reader *r, const struct hx_prefix *p,
 	}
 	if (n < 16)
 		return false;
+	role = kernel_role(s, n);
+	if (role != KR_NONE && worker_fold(r, p, role, err))
+		return true;
+	if (!*err && role == KR_NONE)
+		*err = worker_flush(r, p);
+	if (*err)
+		return true;
 	if (s[0] != '[')
 		rc = kernel_plain(r, p, s, n);
 	else if (memcmp(s, "[HcclCommAicpu]", 15) == 0)
@@ -2497,7 +2650,8 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 	/* the kernel status lines come every 30 s per kernel: test first */
 	if (n > 15 && memcmp(s, "[HcclCommAicpu]", 15) == 0) {
 		if (HAS(s, n, "Current state."))
-			return aicpu_kernel(r, p, "status");
+			return worker_flush(r, p) ? r->err
+						  : aicpu_kernel(r, p, "status");
 	}
 	if (kernel_real(r, p, &err))
 		return err;

@@ -305,6 +305,7 @@ int hx_field_from_name(const char *s, size_t n);
 /* Record builder: fields are interned as they are added. */
 #define HX_MAX_FIELDS 64
 #define HX_KRUN_SLOTS 64
+#define HX_HELD_PER_SLOT 8          /* lines of one held kernel run */
 #define HX_HELD_LINE 1024
 
 /* A log line held back unparsed (families.c: healthy kernel runs). */
@@ -576,12 +577,16 @@ struct hx_reader {
 		size_t len;         /* of body; SIZE_MAX: not kept */
 		size_t last;        /* record of the latest line, or SIZE_MAX */
 		char body[256];
-		/* healthy kernel runs: the latest start/end pair is held
-		 * (held[2 * slot], not yet records), earlier ones folded */
+		/* healthy kernel runs: the latest start/end pair, or the
+		 * latest entry-to-end run of one AICPU worker, is held
+		 * (held[HX_HELD_PER_SLOT * slot], not yet records), earlier
+		 * ones folded; closed: the held run has ended well */
 		uint8_t nheld;
+		bool closed;
 		uint64_t folded;
 	} krun[HX_KRUN_SLOTS];
-	struct hx_rawline *held;    /* 2 * HX_KRUN_SLOTS, the worker's */
+	struct hx_rawline *held;    /* HX_HELD_PER_SLOT * HX_KRUN_SLOTS,
+				     * the worker's */
 	bool no_fold;               /* an ERROR line was seen: keep all */
 	bool replaying;             /* parsing a held line, to keep it */
 	uint64_t replay_folded;     /* runs folded into the line replayed */

@@ -1859,7 +1859,8 @@ static int worker_init(struct worker *w, struct job *j,
 	w->buf = hx_alloc(j->ctx, BUFSZ);
 	w->carry = hx_alloc(j->ctx, j->lim.max_line + 1);
 	w->join = hx_alloc(j->ctx, j->lim.max_line + 1);
-	w->held = hx_calloc(j->ctx, 2 * HX_KRUN_SLOTS, sizeof *w->held);
+	w->held = hx_calloc(j->ctx, HX_HELD_PER_SLOT * HX_KRUN_SLOTS,
+			    sizeof *w->held);
 	return w->buf && w->carry && w->join && w->held ? HANGDX_OK
 							: HANGDX_ENOMEM;
 }

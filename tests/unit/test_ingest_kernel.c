@@ -239,6 +239,49 @@ static void test_status_fold_by_group(void **state)
 	hangdx_evidence_free(ev);
 }
 
+#define KT(ts, body) "[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:30:" ts " [a.cc:1] [5019]" body "\n"
+#define CT(ts, body) "[INFO] CCECPU(5007,aicpu_scheduler):2026-11-01-07:30:" ts " [aicpusd_event_manager.cpp:1][F][tid:5019] " body "\n"
+#define RUN(s) \
+	CT(s ".000.000", "kfc task, streamId[5], taskId[" s "].") \
+	KT(s ".000.001", "RunAicpuRpcSrvLaunchV2 KFCTask task 0x1, context 0x2, tilingData 0x3") \
+	KT(s ".000.002", "[HcclCommAicpu][Orchestrate]start tag[AllReduce_g] newTag[AllReduce_gX_device] algName[X] identifier[g]") \
+	KT(s ".000.003", "HcclOpExecFsmInitProcess tag:AllReduce_g, isDeviceMode:0, index:" s) \
+	KT(s ".000.004", "hccl aicpu launch hccl op task success. stream sqid:10 begin:0 end:4") \
+	KT(s ".000.005", "[HcclCommAicpu][ExecOp] executor op success tag[AllReduce_g], newTag[AllReduce_gX_device], algName[X], identifier[g].") \
+	KT(s ".000.006", "end RunAicpuRpcSrvLaunchV2") \
+	CT(s ".000.007", "End send ack to Ts, kernelType[5], deviceId[0], subevent_id[0], mailboxId[0], serialNo[1], streamId[5], taskId[" s "], result[0], originResult[0], status[0].")
+
+/* Healthy runs of one AICPU worker fold: three closed runs before a run
+ * that never ends are counted in folded_runs of its first line; a run
+ * that does not close is kept when the next one opens. */
+static void test_worker_runs_fold(void **state)
+{
+	struct hangdx_evidence *ev = ingest(
+		RUN("01") RUN("02") RUN("03")
+		CT("04.000.000", "kfc task, streamId[5], taskId[4].")
+		KT("04.000.001", "RunAicpuRpcSrvLaunchV2 KFCTask task 0x1, context 0x2, tilingData 0x3")
+		KT("04.000.002", "[HcclCommAicpu][Orchestrate]start tag[AllReduce_g] newTag[AllReduce_gX_device] algName[X] identifier[g]")
+		CT("05.000.000", "kfc task, streamId[5], taskId[5].")
+		KT("05.000.001", "RunAicpuRpcSrvLaunchV2 KFCTask task 0x1, context 0x2, tilingData 0x3"));
+	const struct hx_field *f;
+	size_t i;
+
+	(void)state;
+	/* run 4 (3 lines, kept: it never closed) and run 5 (2 lines) */
+	assert_int_equal(ev->nrec, 5);
+	for (i = 0; i < ev->nrec; i++)
+		assert_true(ev->recs[i].line > 24);
+	for (i = 0; i < ev->nrec && ev->recs[i].line != 25; i++)
+		;
+	assert_true(i < ev->nrec);
+	assert_int_equal(ev->recs[i].kind, HX_K_AICPU_TASK);
+	f = hx_rec_field(ev, &ev->recs[i], HX_F_FOLDED_RUNS);
+	assert_non_null(f);
+	assert_int_equal(f->num, 3);
+	assert_int_equal(ev->files[0].records, 29);  /* every line counted */
+	hangdx_evidence_free(ev);
+}
+
 /* The host AI_CPU block: its header opens the block of the four lines
  * (one hccl_task_fail, not two). */
 static void test_aicpu_block_header(void **state)
@@ -300,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_aicpu_task),
 		cmocka_unit_test(test_env_real),
 		cmocka_unit_test(test_status_fold_by_group),
+		cmocka_unit_test(test_worker_runs_fold),
 		cmocka_unit_test(test_aicpu_block_header),
 		cmocka_unit_test(test_prefilter),
 	};
