@@ -204,11 +204,16 @@ static void str_after(struct hx_recb *b, int key, const char *s, size_t n,
 }
 
 /* A record of kind with what (and folded_runs on the first line of a
- * held run replayed). */
+ * held run replayed), after the held run of the line's worker: a line
+ * that becomes a record, not one that no family takes, ends a run. */
 static void kstart(struct hx_reader *r, struct hx_recb *b,
 		   const struct hx_prefix *p, int kind, const char *what)
 {
+	int err = worker_flush(r, p);   /* a worker's held run goes first */
+
 	rb_start(r, b, kind, p);
+	if (err)
+		b->err = err;
 	put_lit(b, HX_F_WHAT, what);
 	if (r->replaying && r->replay_folded)   /* the first line of a run */
 		hx_rb_num(b, HX_F_FOLDED_RUNS, (int64_t)r->replay_folded);
@@ -1637,8 +1642,7 @@ static void ccecpu_text(const char *s, size_t n, const char **t, size_t *tn)
 	}
 }
 
-/* A scheduler task line held in its worker's run (true, *err set), or
- * the worker's held run flushed before it. */
+/* A scheduler task line held in its worker's run: true, *err set. */
 static bool aicpu_task_fold(struct hx_reader *r, const struct hx_prefix *p,
 			    const char *s, size_t n, int *err)
 {
@@ -1656,8 +1660,6 @@ static bool aicpu_task_fold(struct hx_reader *r, const struct hx_prefix *p,
 		role = KR_CLOSE;
 	if (role != KR_NONE && worker_fold(r, p, role, err))
 		return true;
-	if (!*err && role == KR_NONE)
-		*err = worker_flush(r, p);
 	return *err != 0;
 }
 
@@ -2153,7 +2155,8 @@ static int64_t worker_key(int64_t tid)
 	return INT64_MIN + (tid & ((INT64_C(1) << 60) - 1));
 }
 
-/* Any other line of a worker turns its held run into records first. */
+/* A record from any other line of a worker turns its held run into
+ * records first. */
 static int worker_flush(struct hx_reader *r, const struct hx_prefix *p)
 {
 	struct hx_krun *k;
@@ -2550,8 +2553,6 @@ static bool kernel_real(struct hx_reader *r, const struct hx_prefix *p,
 	role = kernel_role(s, n);
 	if (role != KR_NONE && worker_fold(r, p, role, err))
 		return true;
-	if (!*err && role == KR_NONE)
-		*err = worker_flush(r, p);
 	if (*err)
 		return true;
 	if (s[0] != '[')
@@ -2650,8 +2651,8 @@ static int hccl_line(struct hx_reader *r, const struct hx_prefix *p)
 	/* the kernel status lines come every 30 s per kernel: test first */
 	if (n > 15 && memcmp(s, "[HcclCommAicpu]", 15) == 0) {
 		if (HAS(s, n, "Current state."))
-			return worker_flush(r, p) ? r->err
-						  : aicpu_kernel(r, p, "status");
+			return (err = worker_flush(r, p)) != 0
+				       ? err : aicpu_kernel(r, p, "status");
 	}
 	if (kernel_real(r, p, &err))
 		return err;
