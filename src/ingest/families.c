@@ -2547,6 +2547,9 @@ static bool kernel_real(struct hx_reader *r, const struct hx_prefix *p,
 	if (n > 2 && s[0] == ':' && s[1] == ' ') {     /* HCCL_ENTRY_INFO */
 		s += 2;
 		n -= 2;
+	} else if (starts(s, n, "ErrToWarn: ")) {      /* an ERROR as WARNING */
+		s += 11;
+		n -= 11;
 	}
 	if (n < 16)
 		return false;

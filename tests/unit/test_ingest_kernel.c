@@ -135,6 +135,10 @@ static void test_kernel_failures(void **state)
 	one(DEVE "[aicpu_communicator.cc:2132] [5019][HcclCommAicpu][ExecOp] executor op fail, tag[AllGather_grp1AllGatherMeshExecutor_device], algName[AllGatherMeshExecutor], identifier[grp1]\n",
 	    "aicpu_kernel", 5019,
 	    "what=fail;tag=AllGather_grp1AllGatherMeshExecutor_device;op=AllGather;alg=AllGatherMeshExecutor;group=grp1");
+	/* under a LogControl guard (retry on) an ERROR prints as WARNING */
+	one("[WARNING] HCCL(5007,aicpu_scheduler):2026-11-01-08:00:01.000.000 [aicpu_communicator.cc:2132] [5019]ErrToWarn: [HcclCommAicpu][ExecOp] executor op fail, tag[AllGather_grp1AllGatherMeshExecutor_device], algName[AllGatherMeshExecutor], identifier[grp1]\n",
+	    "aicpu_kernel", 5019,
+	    "what=fail;tag=AllGather_grp1AllGatherMeshExecutor_device;op=AllGather;alg=AllGatherMeshExecutor;group=grp1");
 	one(DEVE "[hccl_aicpu_interface.cc:115] [5019]run AicpuRunRpcServerV2 failed. ret[9]\n",
 	    "aicpu_kernel", 5019, "what=fail;ret_code=9");
 	one(DEV "[hccl_aicpu_interface.cc:118] [5022]aicpu is suspended\n",
