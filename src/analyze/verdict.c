@@ -202,40 +202,93 @@ static void first_failing(struct hangdx_diagnosis *d)
 
 /* ---- categories ---- */
 
+static const char *edge_why(const struct hx_wgraph *g, uint32_t from,
+			    uint32_t to)
+{
+	size_t j;
+
+	for (j = 0; j < g->nedges; j++)
+		if (g->edges[j].from == from && g->edges[j].to == to)
+			return hx_wedge_why_name((enum hx_wedge_why)g->edges[j].why);
+	return "";
+}
+
+static int node_hop(struct hangdx_diagnosis *d, uint32_t from, uint32_t to)
+{
+	const struct hx_wnode *n = &d->wg.nodes[from];
+	const char *why = edge_why(&d->wg, from, to);
+	const struct hx_pool *p;
+	uint32_t prec;
+	char lab[256];
+	int err;
+
+	if (n->kind == HX_WN_TASK) {
+		const struct hx_task *t = &d->st.tasks[n->id];
+		hx_task_label(&d->st, n->id, lab, sizeof lab);
+		if (hx_hop_add(d, (int32_t)d->st.streams[t->stream].rank,
+			       d->task_rec[n->id], why, "%s", lab))
+			return -1;
+		snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "%s",
+			 hx_task_kind_name((enum hx_task_kind)t->kind));
+		d->hops[d->nhops - 1].stream_id = d->st.streams[t->stream].id == UINT32_MAX
+			? -1 : (int64_t)d->st.streams[t->stream].id;
+		d->hops[d->nhops - 1].task_id = t->task_id;
+		return 0;
+	}
+	prec = d->pool_rec ? d->pool_rec[n->id] : HX_NOREC;
+	p = &d->st.dev[n->id].pool;
+	err = n->id < d->nranks && d->ranks[n->id].kernels_inferred
+		? hx_hop_add(d, (int32_t)n->id, prec, why, "rank%u AICPU pool: %u of %u "
+			     "cores held by HCCL kernels (inferred)", n->id, p->busy, p->cap)
+		: hx_hop_add(d, (int32_t)n->id, prec, why, "rank%u AICPU pool: %u of %u "
+			     "cores held by HCCL kernels", n->id, p->busy, p->cap);
+
+	if (err)
+		return -1;
+	snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind,
+		 n->kind == HX_WN_POOL ? "AICPU_POOL" : "LOST_RANK");
+	return 0;
+}
+
+/* The chain: the path from the first error to the cycle, then the cycle
+ * from where the path enters it; d->cycle_at is that hop. */
 static void cycle_hops(struct hangdx_diagnosis *d)
 {
 	const struct hx_wgraph *g = &d->wg;
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < g->ncycle; i++) {
-		uint32_t from = g->cycle[i], to = g->cycle[(i + 1) % g->ncycle];
-		const struct hx_wnode *n = &g->nodes[from];
-		const char *why = "";
-		char lab[256];
+	for (i = 0; i < g->nlead; i++)
+		if (node_hop(d, g->lead[i], i + 1 < g->nlead ? g->lead[i + 1]
+							  : g->cycle[0]))
+			return;
+	d->cycle_at = d->nhops;
+	for (i = 0; i < g->ncycle; i++)
+		if (node_hop(d, g->cycle[i], g->cycle[(i + 1) % g->ncycle]))
+			return;
+}
 
-		for (j = 0; j < g->nedges; j++)
-			if (g->edges[j].from == from && g->edges[j].to == to)
-				why = hx_wedge_why_name((enum hx_wedge_why)g->edges[j].why);
-		if (n->kind == HX_WN_TASK) {
-			const struct hx_task *t = &d->st.tasks[n->id];
-			hx_task_label(&d->st, n->id, lab, sizeof lab);
-			if (hx_hop_add(d, (int32_t)d->st.streams[t->stream].rank,
-				       d->task_rec[n->id], why, "%s", lab))
-				return;
-			snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "%s",
-				 hx_task_kind_name((enum hx_task_kind)t->kind));
-			d->hops[d->nhops - 1].stream_id = d->st.streams[t->stream].id;
-			d->hops[d->nhops - 1].task_id = t->task_id;
-		} else {
-			const struct hx_pool *p = &d->st.dev[n->id].pool;
-			if (hx_hop_add(d, (int32_t)n->id, HX_NOREC, why,
-				       "rank%u AICPU pool: %u of %u cores held by HCCL "
-				       "kernels", n->id, p->busy, p->cap))
-				return;
-			snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind,
-				 n->kind == HX_WN_POOL ? "AICPU_POOL" : "LOST_RANK");
-		}
+/* The snapshot task of the first failing rank's first failing task. */
+static int32_t first_error_node(const struct hangdx_diagnosis *d)
+{
+	const struct hx_rankinfo *ri;
+	size_t i;
+
+	if (d->first_rank < 0 || (uint32_t)d->first_rank >= d->nranks ||
+	    (uint32_t)d->first_rank >= d->st.nranks)
+		return -1;
+	ri = &d->ranks[d->first_rank];
+	if (ri->stream < 0)
+		return -1;
+	for (i = 0; i < d->st.ntasks; i++) {
+		const struct hx_task *t = &d->st.tasks[i];
+		const struct hx_stream *st = &d->st.streams[t->stream];
+		if (st->rank != (uint32_t)d->first_rank || st->id != ri->stream)
+			continue;
+		if (ri->task >= 0 ? t->task_id == ri->task
+				  : hx_state_head(&d->st, t->stream) == (long)i)
+			return hx_wgraph_task_node(&d->wg, (uint32_t)i);
 	}
+	return -1;
 }
 
 static bool cycle_has_pool(const struct hangdx_diagnosis *d)
@@ -246,6 +299,20 @@ static bool cycle_has_pool(const struct hangdx_diagnosis *d)
 		if (d->wg.nodes[d->wg.cycle[i]].kind == HX_WN_POOL)
 			return true;
 	return false;
+}
+
+/* The rank of a pool in the cycle whose holders were inferred, or -1. */
+static int32_t pool_inferred(const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->wg.ncycle; i++) {
+		const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
+		if (n->kind == HX_WN_POOL && n->id < d->nranks &&
+		    d->ranks[n->id].kernels_inferred)
+			return (int32_t)n->id;
+	}
+	return -1;
 }
 
 static int32_t cycle_rank(const struct hangdx_diagnosis *d)
@@ -298,10 +365,10 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 			 "release the cycle."), part, part == 1 ? "" : "s");
 		return true;
 	}
-	if (d->nhops < d->wg.ncycle) {
+	if (d->nhops < d->wg.nlead + d->wg.ncycle) {
 		snprintf(buf, n, _("It assumes that the %zu tasks of the cycle past the "
-			 "first %zu shown would not release it."), d->wg.ncycle - d->nhops,
-			 d->nhops);
+			 "first %zu shown would not release it."),
+			 d->wg.nlead + d->wg.ncycle - d->nhops, d->nhops);
 		return true;
 	}
 	for (i = 0; i < d->nhops; i++)
@@ -311,6 +378,17 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 				 d->hops[i].what);
 			return true;
 		}
+	if (cycle_has_pool(d) && pool_inferred(d) >= 0) {
+		int32_t r = pool_inferred(d);
+		snprintf(buf, n, _("It assumes that the %u AICPU tasks alone at the heads "
+			 "of their streams on rank %d are HCCL kernels holding the AICPU "
+			 "cores, each resident until a main stream stuck behind the same "
+			 "stream drains, as op retry keeps them: no line in the logs shows "
+			 "which kernels held the cores (the device run log's "
+			 "WaitFinishWhileLoop and AicpuComm lines would)."),
+			 d->ranks[r].kernels_inferred, r);
+		return true;
+	}
 	if (cycle_has_pool(d) && d->cores_named) {
 		snprintf(buf, n, _("It assumes the devices have no AICPU core past core %u, "
 			 "the highest core the logs name, %s."), d->cores_named - 1,
@@ -326,12 +404,16 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 {
 	const char *how;
 	char tail[600] = "", alike[64] = "";
+	int32_t start;
 	uint32_t n;
 
 	if (!d->have_snapshot || d->wg.ncycle == 0)
 		return false;
 	d->verdict = HANGDX_V_DEADLOCK;
 	d->cat = cycle_has_pool(d) ? HX_CAT_AICPU_DEADLOCK : HX_CAT_WAIT_CYCLE;
+	start = first_error_node(d);
+	if (start >= 0 && hx_wgraph_anchor(&d->wg, (uint32_t)start))
+		return false;
 	d->root_rank = cycle_rank(d);
 	cycle_hops(d);
 	d->proven = !proof_assumes(d, d->assumption, sizeof d->assumption);
@@ -1185,6 +1267,11 @@ static void try_field(struct hangdx_diagnosis *d)
 }
 
 /* ---- fixes, risks, missing evidence ---- */
+
+bool hx_retry_env_on(const char *env)
+{
+	return retry_on(env);
+}
 
 static bool retry_on(const char *env)
 {
