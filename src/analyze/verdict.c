@@ -773,55 +773,190 @@ static bool try_behind(struct hangdx_diagnosis *d)
 
 /* A stream stuck at an event wait (the TS dump method of the vendor's
  * stuck-process guide): follow the event to the stream that records it. */
+static bool danger(const struct hangdx_diagnosis *d, const struct hx_rankinfo *ri);
+
+/*
+ * The chain ends at an ordinary AICPU operator at its stream's head that
+ * never finished, the pool's holders are not in the logs, and the rank
+ * runs op retry in AI_CPU mode with at least as many communicators as
+ * cores: the AICPU exhaustion deadlock, inferred from the configuration.
+ */
+static void starved_by_config(struct hangdx_diagnosis *d, int32_t rank,
+			      uint32_t task)
+{
+	const struct hx_rankinfo *ri = &d->ranks[rank];
+
+	if (!danger(d, ri) || d->st.dev[rank].pool.busy >= d->st.dev[rank].pool.cap)
+		return;
+	d->verdict = HANGDX_V_DEADLOCK;
+	d->cat = HX_CAT_AICPU_DEADLOCK;
+	d->proven = false;
+	snprintf(d->hops[d->nhops - 1].why, sizeof d->hops->why, "%s", N_("AICPU core"));
+	hx_hop_add(d, rank, HX_NOREC, "", "rank%d AICPU pool: all %u cores held by HCCL "
+		   "kernels (inferred from the configuration)", rank, d->cores);
+	snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "AICPU_POOL");
+	snprintf(d->assumption, sizeof d->assumption,
+		 _("It assumes that the HCCL kernels of %u of the rank's %u communicators "
+		 "(op retry on, AI_CPU mode) held the %u AICPU cores, each resident until "
+		 "its main stream drains behind this chain: the logs show neither the "
+		 "kernels nor their main streams (the device run log's "
+		 "WaitFinishWhileLoop and AicpuComm lines would)."), d->cores, ri->ncomm,
+		 d->cores);
+	snprintf(d->summary, sizeof d->summary,
+		 _("Deadlock, inferred: on rank %d the communication stream waits through "
+		 "an event on an ordinary AICPU operator (stream %u task %u) that never "
+		 "got a core, while op retry in AI_CPU mode with %u communicators lets "
+		 "their HCCL kernels hold all %u AICPU cores until their ops drain. "
+		 "Inferred, not proven. %s"), rank, d->st.streams[d->st.tasks[task].stream].id,
+		 d->st.tasks[task].task_id, ri->ncomm, d->cores, d->assumption);
+}
+
+/* A shortest path of wait-for edges from node a to node b, written to
+ * path (b excluded, a first); its length, or 0 when b is not reached. */
+static size_t wg_path(const struct hangdx_diagnosis *d, uint32_t a, uint32_t b,
+		      uint32_t *path)
+{
+	const struct hx_wgraph *g = &d->wg;
+	size_t nn = g->nnodes, i, qh = 0, qt = 0, len = 0;
+	uint32_t *first = hx_calloc(d->ctx, nn + 2, sizeof *first);
+	uint32_t *adj = hx_calloc(d->ctx, g->nedges + 1, sizeof *adj);
+	uint32_t *queue = hx_calloc(d->ctx, nn + 1, sizeof *queue);
+	int32_t *par = hx_calloc(d->ctx, nn + 1, sizeof *par);
+	int32_t x;
+
+	if (!first || !adj || !queue || !par || a >= nn || b >= nn)
+		goto out_free;
+	for (i = 0; i < g->nedges; i++)
+		first[g->edges[i].from + 2]++;
+	for (i = 2; i < nn + 2; i++)
+		first[i] += first[i - 1];
+	for (i = 0; i < g->nedges; i++)
+		adj[first[g->edges[i].from + 1]++] = g->edges[i].to;
+	for (i = 0; i < nn; i++)
+		par[i] = -2;
+	par[a] = -1;
+	queue[qt++] = a;
+	while (qh < qt && par[b] == -2) {
+		uint32_t n = queue[qh++], k;
+		for (k = first[n]; k < first[n + 1]; k++)
+			if (par[adj[k]] == -2) {
+				par[adj[k]] = (int32_t)n;
+				queue[qt++] = adj[k];
+			}
+	}
+	if (par[b] == -2 || a == b)
+		goto out_free;
+	for (x = par[b]; x >= 0; x = par[x])
+		len++;
+	for (i = len, x = par[b]; x >= 0; x = par[x])
+		path[--i] = (uint32_t)x;
+out_free:
+	hx_free(d->ctx, first);
+	hx_free(d->ctx, adj);
+	hx_free(d->ctx, queue);
+	hx_free(d->ctx, par);
+	return len;
+}
+
+/* Hops from the first error to the event wait at node w, if it leads
+ * there. */
+static void lead_hops(struct hangdx_diagnosis *d, int32_t start, uint32_t w)
+{
+	uint32_t *path;
+	size_t n, i;
+
+	if (start < 0)
+		return;
+	path = hx_calloc(d->ctx, d->wg.nnodes + 1, sizeof *path);
+	if (!path)
+		return;
+	n = wg_path(d, (uint32_t)start, w, path);
+	for (i = 0; i < n; i++)
+		if (node_hop(d, path[i], i + 1 < n ? path[i + 1] : w))
+			break;
+	hx_free(d->ctx, path);
+}
+
+/* The event wait stuck at a stream's head: the one the first error leads
+ * to, else the first. */
+static long pick_event_wait(struct hangdx_diagnosis *d, int32_t start)
+{
+	uint32_t *path = NULL;
+	long first = -1;
+	size_t i;
+
+	for (i = 0; i < d->st.nstreams; i++) {
+		long h = hx_state_head(&d->st, (uint32_t)i);
+		int32_t w;
+		if (h < 0 || d->st.tasks[h].kind != HX_T_EVENT_WAIT ||
+		    d->st.tasks[h].state != HX_TS_WAITING)
+			continue;
+		if (first < 0)
+			first = h;
+		if (start < 0)
+			break;
+		if (!path && !(path = hx_calloc(d->ctx, d->wg.nnodes + 1, sizeof *path)))
+			break;
+		w = hx_wgraph_task_node(&d->wg, (uint32_t)h);
+		if (w >= 0 && (w == start || wg_path(d, (uint32_t)start, (uint32_t)w, path))) {
+			first = h;
+			break;
+		}
+	}
+	hx_free(d->ctx, path);
+	return first;
+}
+
 static bool try_event_chain(struct hangdx_diagnosis *d)
 {
-	size_t i;
+	int32_t start, rank;
+	const struct hx_task *t;
+	char lab[256];
+	long h;
+	uint32_t i;
 
 	if (!d->have_snapshot)
 		return false;
-	for (i = 0; i < d->st.nstreams; i++) {
-		long h = hx_state_head(&d->st, (uint32_t)i);
-		const struct hx_task *t;
-		char lab[256];
-		int32_t rank;
-
-		if (h < 0)
-			continue;
-		t = &d->st.tasks[h];
-		if (t->kind != HX_T_EVENT_WAIT || t->state != HX_TS_WAITING)
-			continue;
-		rank = (int32_t)d->st.streams[i].rank;
-		d->verdict = HANGDX_V_HANG;
-		d->cat = HX_CAT_EVENT_CHAIN;
-		d->root_rank = rank;
-		hx_task_label(&d->st, (uint32_t)h, lab, sizeof lab);
-		hx_hop_add(d, rank, d->task_rec[h], N_("event"), "%s", lab);
-		if (t->dep >= 0) {
-			long rh = hx_state_head(&d->st, d->st.tasks[t->dep].stream);
-			hx_task_label(&d->st, (uint32_t)t->dep, lab, sizeof lab);
-			hx_hop_add(d, rank, d->task_rec[t->dep], N_("stream order"), "%s", lab);
-			if (rh >= 0 && rh != t->dep) {
-				hx_task_label(&d->st, (uint32_t)rh, lab, sizeof lab);
-				hx_hop_add(d, rank, d->task_rec[rh], "", "%s", lab);
-			}
-			snprintf(d->summary, sizeof d->summary,
-				 _("Hang in an event-wait chain: stream %u waits for %s, whose "
-				 "record is queued behind the task at the head of stream %u, "
-				 "which does not finish."), d->st.streams[i].id,
-				 d->snap_sc.events[t->event], d->st.streams[d->st.tasks[t->dep].stream].id);
-		} else {
-			MISSING("the stream that records %s is not in the TS dumps",
-				t->event >= 0 ? d->snap_sc.events[t->event] : _("the event"));
-			snprintf(d->summary, sizeof d->summary,
-				 _("Hang in an event-wait chain: stream %u is stuck at its head on "
-				 "an event wait (%s, task %u); the stream that records that event "
-				 "is not in the dumps, so the chain stops here. Dump or log that "
-				 "stream to see where it is stuck."), d->st.streams[i].id,
-				 t->event >= 0 ? d->snap_sc.events[t->event] : "?", t->task_id);
+	start = first_error_node(d);
+	h = pick_event_wait(d, start);
+	if (h < 0)
+		return false;
+	t = &d->st.tasks[h];
+	i = t->stream;
+	rank = (int32_t)d->st.streams[i].rank;
+	d->verdict = HANGDX_V_HANG;
+	d->cat = HX_CAT_EVENT_CHAIN;
+	d->root_rank = rank;
+	if (hx_wgraph_task_node(&d->wg, (uint32_t)h) >= 0)
+		lead_hops(d, start, (uint32_t)hx_wgraph_task_node(&d->wg, (uint32_t)h));
+	hx_task_label(&d->st, (uint32_t)h, lab, sizeof lab);
+	hx_hop_add(d, rank, d->task_rec[h], N_("event"), "%s", lab);
+	if (t->dep >= 0) {
+		long rh = hx_state_head(&d->st, d->st.tasks[t->dep].stream);
+		hx_task_label(&d->st, (uint32_t)t->dep, lab, sizeof lab);
+		hx_hop_add(d, rank, d->task_rec[t->dep], N_("stream order"), "%s", lab);
+		if (rh >= 0 && rh != t->dep) {
+			hx_task_label(&d->st, (uint32_t)rh, lab, sizeof lab);
+			hx_hop_add(d, rank, d->task_rec[rh], "", "%s", lab);
 		}
-		return true;
+		snprintf(d->summary, sizeof d->summary,
+			 _("Hang in an event-wait chain: stream %u waits for %s, whose "
+			 "record is queued behind the task at the head of stream %u, "
+			 "which does not finish."), d->st.streams[i].id,
+			 d->snap_sc.events[t->event], d->st.streams[d->st.tasks[t->dep].stream].id);
+		if (rh >= 0 && d->st.tasks[rh].kind == HX_T_AICPU)
+			starved_by_config(d, rank, (uint32_t)rh);
+	} else {
+		MISSING("the stream that records %s is not in the TS dumps",
+			t->event >= 0 ? d->snap_sc.events[t->event] : _("the event"));
+		snprintf(d->summary, sizeof d->summary,
+			 _("Hang in an event-wait chain: stream %u is stuck at its head on "
+			 "an event wait (%s, task %u); the stream that records that event "
+			 "is not in the dumps, so the chain stops here. Dump or log that "
+			 "stream to see where it is stuck."), d->st.streams[i].id,
+			 t->event >= 0 ? d->snap_sc.events[t->event] : "?", t->task_id);
 	}
-	return false;
+	return true;
 }
 
 static bool try_sq_full(struct hangdx_diagnosis *d)
@@ -1345,14 +1480,23 @@ static void fixes(struct hangdx_diagnosis *d)
 	}
 }
 
+static bool danger(const struct hangdx_diagnosis *d, const struct hx_rankinfo *ri)
+{
+	bool aicpu = !ri->mode || strcmp(ri->mode, "AI_CPU") == 0;
+
+	return retry_on(ri->retry_env) && aicpu && d->cores &&
+	       ri->ncomm >= d->cores;
+}
+
+/* The configuration that makes the AICPU exhaustion deadlock possible: a
+ * warning, or, when that deadlock is the verdict, a note of its cause. */
 static void risks(struct hangdx_diagnosis *d)
 {
 	uint32_t r, n = 0, first = 0, maxc = 0;
 
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
-		bool aicpu = !ri->mode || strcmp(ri->mode, "AI_CPU") == 0;
-		if (retry_on(ri->retry_env) && aicpu && ri->ncomm >= d->cores) {
+		if (danger(d, ri)) {
 			if (!n)
 				first = r;
 			n++;
@@ -1360,7 +1504,13 @@ static void risks(struct hangdx_diagnosis *d)
 				maxc = ri->ncomm;
 		}
 	}
-	if (n)
+	if (n && d->cat == HX_CAT_AICPU_DEADLOCK)
+		FACT("The configuration the logs echo is this deadlock's cause: %u rank%s "
+		     "(first: rank %u) run HCCL op retry in AI_CPU mode with up to %u "
+		     "communicators and %u AICPU cores per device; with %u or more "
+		     "communicators in flight their kernels hold every core.", n,
+		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
+	else if (n)
 		WARN("Danger zone: %u rank%s (first: rank %u) run HCCL op retry in AI_CPU mode "
 		     "with up to %u communicators and %u AICPU cores per device. Retry keeps "
 		     "each communicator's kernel on an AICPU core until its op drains; with "
@@ -1451,14 +1601,17 @@ static void missing(struct hangdx_diagnosis *d)
 	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG)
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");
-	if (d->have_snapshot && d->cat != HX_CAT_AICPU_DEADLOCK &&
-	    aicpu_waiting(d)) {
-		uint32_t k = 0;
-		for (r = 0; r < d->nranks; r++)
-			k += d->ranks[r].kernels;
-		if (k == 0)
-			MISSING("no HCCL kernel lines on the device (INFO level): which AICPU "
-				"tasks hold cores is unknown");
+	if (d->have_snapshot && aicpu_waiting(d)) {
+		uint32_t k = 0, inf = 0;
+		for (r = 0; r < d->nranks; r++) {
+			k += d->ranks[r].kernels - d->ranks[r].kernels_inferred;
+			inf += d->ranks[r].kernels_inferred;
+		}
+		if (k == 0 && (inf || d->cat != HX_CAT_AICPU_DEADLOCK || !d->proven))
+			MISSING("no line shows which HCCL kernels held the AICPU cores: the "
+				"device run log (ascend/log/run/device-N/) holds HCCL's "
+				"WaitFinishWhileLoop status and AicpuComm lines at any log "
+				"level, the device debug log its kernel entry and exit at INFO");
 	}
 }
 
