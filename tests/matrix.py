@@ -244,8 +244,16 @@ def check(hangdx, work, name, text, sets=(), base=None, keep=None):
         tk = [(c["node"]["kind"], c["node"].get("stream_id"), c["node"].get("task_id"))
               for c in truth["cycle"]]
         dk = [(h["kind"], h.get("stream_id"), h.get("task_id")) for h in dg["chain"]]
-        if tk != dk:
+        if not any(dk == tk[i:] + tk[:i] for i in range(len(tk))):
             bad.append("cycle %s, truth %s" % (dk, tk))
+        ff = dg.get("first_failure")
+        if ff and ff.get("task_id") is not None and any(
+                h["rank"] == ff["rank"] and h.get("stream_id") == ff["stream_id"]
+                and h.get("task_id") == ff["task_id"] for h in dg["chain"]):
+            h0 = dg["chain"][0]
+            if (h0["rank"], h0.get("stream_id"), h0.get("task_id")) != (
+                    ff["rank"], ff["stream_id"], ff["task_id"]):
+                bad.append("chain starts at %s, not at the first error %s" % (h0, ff))
         if not dg["proven"]:
             bad.append("deadlock not proven")
     return bad

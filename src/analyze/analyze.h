@@ -101,7 +101,8 @@ struct hx_rankinfo {
 	int64_t exec_timeout;     /* HCCL_EXEC_TIMEOUT, -1 unknown */
 	const char *mode;         /* HCCL_OP_EXPANSION_MODE */
 	uint32_t ncomm;           /* communicators created */
-	uint32_t kernels;         /* HCCL kernels seen holding a core */
+	uint32_t kernels;         /* HCCL kernels holding a core (seen or inferred) */
+	uint32_t kernels_inferred;/* of which inferred from the TS dumps alone */
 	uint32_t stalled;         /* resident kernels whose main stream did not
 				     move for HX_STALL_MIN_US or more */
 	int64_t stall_us;         /* the longest such stall */
@@ -174,6 +175,7 @@ struct hangdx_diagnosis {
 	int64_t last_ts;                    /* newest line of the whole job */
 	unsigned cores;                     /* AICPU cores per device */
 	bool cores_given;                   /* by --cores; else the product's */
+	bool cores_logged;                  /* by HCCL's aicpuCoreNum lines */
 	unsigned cores_named;               /* > cores given or the product's:
 					       widened to the highest core id
 					       the logs name + 1; else 0 */
@@ -198,6 +200,7 @@ struct hangdx_diagnosis {
 	uint32_t nranks;
 	struct hx_hop *hops;
 	size_t nhops, caphops;
+	size_t cycle_at;                    /* hop where the cycle begins */
 	struct hx_group *groups;
 	size_t ngroups, capgroups;
 	const char **fixes, **missing, **warnings, **facts;
@@ -210,6 +213,7 @@ struct hangdx_diagnosis {
 	struct hx_wgraph wg;
 	bool have_snapshot;
 	uint32_t *task_rec;                 /* snapshot task -> evidence */
+	uint32_t *pool_rec;                 /* rank -> record showing its pool */
 	size_t captask_rec;
 };
 
@@ -238,6 +242,8 @@ const char *hx_rec_code(const struct hangdx_diagnosis *d, uint32_t rec);
 int hx_snapshot_build(struct hangdx_diagnosis *d);
 
 /* verdict.c */
+/* HCCL_OP_RETRY_ENABLE's value turns retry on at some level. */
+bool hx_retry_env_on(const char *env);
 int hx_verdict(struct hangdx_diagnosis *d);
 int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,
 		 size_t *cap, const char *fmt, ...) HX_PRINTF(5, 6);

@@ -59,6 +59,7 @@ void hangdx_diagnosis_free(struct hangdx_diagnosis *d)
 	hx_arena_free(&d->snap_sc.arena);
 	hx_free(ctx, d->wg.nodes);
 	hx_free(ctx, d->task_rec);
+	hx_free(ctx, d->pool_rec);
 	hx_free(ctx, d->order);
 	hx_free(ctx, d->ranks);
 	hx_free(ctx, d->rank_of);

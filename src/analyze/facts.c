@@ -485,10 +485,12 @@ static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
 			ri->last_progress_ts = ts;
 		return;
 	}
+	if (ks < 0 && hx_dnum(d, rec, HX_F_SQ, -1) >= 0)    /* keyed by M_c's sq */
+		ks = (1ll << 32) | hx_dnum(d, rec, HX_F_SQ, -1);
 	if (ks < 0 || ts == HX_NONE || f->err)
 		return;
 	sl = hx_map_slot(d->ctx, &f->kmap,
-			 hx_map_key(((uint64_t)(uint32_t)ri->rank << 32) | (uint32_t)ks),
+			 hx_map_key(((uint64_t)(uint32_t)ri->rank << 40) ^ (uint64_t)ks),
 			 &f->err);
 	if (!sl)
 		return;

@@ -28,12 +28,31 @@ struct dump {                   /* one stream's first dump */
 	uint32_t state_stream;      /* in d->st */
 };
 
-struct kern {                   /* an HCCL kernel holding a core */
+/*
+ * A communicator whose HCCL kernel may hold an AICPU core on one rank.
+ * Real lines: the kernel's entry and exit on one AICPU worker thread
+ * (RunAicpuRpcSrvLaunchV2 ... end RunAicpuRpcSrvLaunchV2), the start of
+ * its orchestration naming the group, the resident kernel's status
+ * every 30 s (WaitFinishWhileLoop "Current state ... sqid ... group"),
+ * HCCL's own per-communicator report (AicpuComm: status[inExec]) and a
+ * KFC timeout; the host launch line names the kernel stream.  The older
+ * "kernel start ... core[c]" lines add a core number.
+ */
+struct kern {
 	int32_t rank;
-	int64_t kstream, msq, core;
-	uint32_t rec;
-	bool ended;
-	int64_t end_ts;
+	const char *group;          /* identifier; NULL: known by stream */
+	int64_t kstream, msq, core, index;
+	int64_t start_ts, end_ts, status_ts;
+	uint32_t start_rec, status_rec, comm_rec, timeout_rec;
+	bool open;                  /* started, not ended (by its thread) */
+	bool inexec;                /* HCCL's report: status[inExec] */
+	bool placed;
+};
+
+struct tidrun {                 /* the kernel run on one worker thread */
+	int32_t kern;               /* -1: none yet */
+	int64_t kstream;            /* from the scheduler's "kfc task" line */
+	uint32_t entry_rec;
 };
 
 struct snap {
@@ -42,7 +61,14 @@ struct snap {
 	size_t nsqe, capsqe;
 	struct hx_map notifies;        /* (rank, rt id) -> notify */
 	struct hx_map records;         /* (rank, event) -> first record task */
-	struct hx_map kmap;            /* (rank, kernel stream) -> last kern */
+	struct hx_map kmap;            /* (rank, group or stream) -> kern */
+	struct hx_map tmap;            /* (rank, thread) -> tidrun */
+	struct tidrun *runs;
+	size_t nrun, caprun;
+	uint32_t *pool_rec;            /* rank -> AicpuComm overload line */
+	uint32_t *cores_rec;           /* rank -> aicpuCoreNum line */
+	int f_cores, f_group;          /* field ids looked up by name */
+	int k_comm, k_task;            /* kind ids, -1 when unknown */
 	struct hx_map byid, bysq;      /* (rank, stream id / sq id) -> state stream */
 	struct dump *dumps;
 	size_t ndump, capdump;
@@ -180,41 +206,231 @@ static void collect_dump(struct snap *s, uint32_t rec)
 	s->ndump++;
 }
 
+static uint64_t gkey(int32_t rank, const char *group, int64_t ks)
+{
+	uint64_t h = group ? hx_hash(group, strlen(group)) : (uint64_t)ks * 0x9e37u;
+
+	return hx_map_key(h ^ ((uint64_t)(uint32_t)rank << 40) ^ (group ? 1u : 2u));
+}
+
+/* The kern of (rank, group) or, without a group, of (rank, stream). */
+static struct kern *kern_for(struct snap *s, int32_t rank, const char *group,
+			     int64_t ks)
+{
+	struct hangdx_diagnosis *d = s->d;
+	struct hx_map_slot *sl;
+	void *v = s->kerns;
+
+	if (s->err || rank < 0 || (!group && ks < 0))
+		return NULL;
+	sl = hx_map_slot(d->ctx, &s->kmap, gkey(rank, group, ks), &s->err);
+	if (!sl)
+		return NULL;
+	if (sl->val >= 0) {
+		struct kern *k = &s->kerns[sl->val];
+		if (k->rank == rank && (group ? k->group && !strcmp(k->group, group)
+					      : !k->group && k->kstream == ks))
+			return k;
+		return NULL;            /* a hash collision: keep the first */
+	}
+	s->err = hx_vec_reserve(d->ctx, &v, &s->capkern, s->nkern + 1,
+				sizeof *s->kerns, MAX_DUMP_STREAMS);
+	if (s->err)
+		return NULL;
+	s->kerns = v;
+	s->kerns[s->nkern] = (struct kern){ rank, group, group ? -1 : ks, -1, -1,
+		-1, HX_NONE, HX_NONE, HX_NONE, HX_NOREC, HX_NOREC, HX_NOREC,
+		HX_NOREC, false, false, false };
+	sl->val = (int32_t)s->nkern;
+	return &s->kerns[s->nkern++];
+}
+
+static struct tidrun *run_for(struct snap *s, int32_t rank, int64_t tid)
+{
+	struct hx_map_slot *sl;
+	void *v = s->runs;
+
+	if (s->err || rank < 0 || tid == HX_NONE)
+		return NULL;
+	sl = hx_map_slot(s->d->ctx, &s->tmap, mkey(rank, tid), &s->err);
+	if (!sl)
+		return NULL;
+	if (sl->val >= 0)
+		return &s->runs[sl->val];
+	s->err = hx_vec_reserve(s->d->ctx, &v, &s->caprun, s->nrun + 1,
+				sizeof *s->runs, MAX_DUMP_STREAMS);
+	if (s->err)
+		return NULL;
+	s->runs = v;
+	s->runs[s->nrun] = (struct tidrun){ -1, -1, HX_NOREC };
+	sl->val = (int32_t)s->nrun;
+	return &s->runs[s->nrun++];
+}
+
+static void kern_start(struct snap *s, struct kern *k, struct tidrun *tr,
+		       uint32_t rec)
+{
+	struct hangdx_diagnosis *d = s->d;
+
+	k->open = true;
+	k->start_ts = d->ev->recs[rec].ts;
+	k->end_ts = HX_NONE;
+	k->start_rec = tr && tr->entry_rec != HX_NOREC ? tr->entry_rec : rec;
+	if (k->index < 0)
+		k->index = hx_dnum(d, rec, HX_F_INDEX, -1);
+	if (tr) {
+		tr->kern = (int32_t)(k - s->kerns);
+		if (tr->kstream >= 0 && k->kstream < 0)
+			k->kstream = tr->kstream;
+		tr->entry_rec = HX_NOREC;
+	}
+}
+
+/* "start": the real orchestration start names the group; the older
+ * line names the kernel stream and core instead. */
+static void on_start(struct snap *s, uint32_t rec, int32_t rank,
+		     struct tidrun *tr)
+{
+	struct hangdx_diagnosis *d = s->d;
+	const char *group = hx_dstr(d, rec, HX_F_GROUP);
+	int64_t ks = hx_dnum(d, rec, HX_F_STREAM, -1);
+	int64_t core = hx_dnum(d, rec, HX_F_CORE, -1);
+	struct kern *k = NULL;
+
+	if (!group && tr && tr->kern >= 0 && s->kerns[tr->kern].open)
+		k = &s->kerns[tr->kern];        /* the same run, more detail */
+	if (!k)
+		k = kern_for(s, rank, group, ks);
+	if (!k)
+		return;
+	if (!k->open || !tr || tr->kern != (int32_t)(k - s->kerns))
+		kern_start(s, k, tr, rec);
+	if (ks >= 0)
+		k->kstream = ks;
+	if (core >= 0)
+		k->core = core;
+}
+
+static void on_end(struct snap *s, uint32_t rec, int32_t rank,
+		   struct tidrun *tr)
+{
+	struct hangdx_diagnosis *d = s->d;
+	int64_t ks = hx_dnum(d, rec, HX_F_STREAM, -1);
+	struct kern *k = NULL;
+
+	if (tr && tr->kern >= 0)
+		k = &s->kerns[tr->kern];
+	else if (ks >= 0)
+		k = kern_for(s, rank, NULL, ks);
+	if (tr)
+		tr->kern = -1;
+	if (!k || !k->open)
+		return;
+	k->open = false;
+	k->end_ts = d->ev->recs[rec].ts;
+}
+
+static void on_status(struct snap *s, uint32_t rec, int32_t rank)
+{
+	struct hangdx_diagnosis *d = s->d;
+	struct kern *k = kern_for(s, rank, hx_dstr(d, rec, HX_F_GROUP),
+				  hx_dnum(d, rec, HX_F_STREAM, -1));
+
+	if (!k)
+		return;
+	k->msq = hx_dnum(d, rec, HX_F_SQ, k->msq);
+	k->status_ts = d->ev->recs[rec].ts;
+	k->status_rec = rec;
+}
+
+/* The host launch line names the kernel stream of the group's op. */
+static void on_launch(struct snap *s, uint32_t rec, int32_t rank)
+{
+	struct hangdx_diagnosis *d = s->d;
+	const char *group = hx_dstr(d, rec, HX_F_GROUP);
+	int64_t ks = hx_dnum(d, rec, HX_F_STREAM, -1);
+	struct kern *k = group && ks >= 0 ? kern_for(s, rank, group, -1) : NULL;
+
+	if (k)
+		k->kstream = ks;
+}
+
 static void collect_kernel(struct snap *s, uint32_t rec)
 {
 	struct hangdx_diagnosis *d = s->d;
 	const char *what = hx_dstr(d, rec, HX_F_WHAT);
 	int32_t rank = hx_drank(d, rec);
-	int64_t ks = hx_dnum(d, rec, HX_F_STREAM, -1);
-	struct hx_map_slot *sl;
+	struct tidrun *tr;
 	struct kern *k;
-	void *v = s->kerns;
 
-	if (!what || rank < 0 || ks < 0 || s->err)
+	if (!what || rank < 0 || (uint32_t)rank >= d->nranks || s->err)
 		return;
-	sl = hx_map_slot(d->ctx, &s->kmap, mkey(rank, ks), &s->err);
-	if (!sl)
+	tr = d->ev->recs[rec].tid != HX_NONE
+	     ? run_for(s, rank, d->ev->recs[rec].tid) : NULL;
+	if (!strcmp(what, "entry")) {
+		if (tr)
+			tr->entry_rec = rec;
+	} else if (!strcmp(what, "start")) {
+		on_start(s, rec, rank, tr);
+	} else if (!strcmp(what, "end")) {
+		on_end(s, rec, rank, tr);
+	} else if (!strcmp(what, "status")) {
+		on_status(s, rec, rank);
+	} else if (!strcmp(what, "launch")) {
+		on_launch(s, rec, rank);
+	} else if (!strcmp(what, "timeout") &&
+		   (k = kern_for(s, rank, hx_dstr(d, rec, HX_F_GROUP), -1)) != NULL) {
+		k->timeout_rec = rec;
+	}
+}
+
+/* AicpuComm: group[..], status[inExec|unExec], ..., aicpuCoreNum[N]; and
+ * "In Execution group num[..] ... bigger than Aicpu cores num[..]". */
+static void collect_comm(struct snap *s, uint32_t rec)
+{
+	struct hangdx_diagnosis *d = s->d;
+	const char *what = hx_dstr(d, rec, HX_F_WHAT);
+	const char *st = hx_dstr(d, rec, HX_F_STATUS);
+	int32_t rank = hx_drank(d, rec);
+	int64_t cores = s->f_cores >= 0 ? hx_dnum(d, rec, s->f_cores, -1) : -1;
+	struct kern *k;
+
+	if (rank < 0 || (uint32_t)rank >= d->nranks || s->err)
 		return;
-	k = sl->val >= 0 ? &s->kerns[sl->val] : NULL;
-	if (k && !k->ended) {
-		if (strcmp(what, "end") == 0) {
-			k->ended = true;
-			k->end_ts = d->ev->recs[rec].ts;
-		}
-		else if (strcmp(what, "status") == 0)
-			k->msq = hx_dnum(d, rec, HX_F_SQ, k->msq);
+	if (cores > 0 && cores <= HX_MAX_CORE_ID + 1 &&
+	    s->cores_rec[rank] == HX_NOREC)
+		s->cores_rec[rank] = rec;
+	if (what && !strcmp(what, "overload")) {
+		if (s->pool_rec[rank] == HX_NOREC)
+			s->pool_rec[rank] = rec;
 		return;
 	}
-	if (strcmp(what, "start") != 0)
+	if (!st || strcmp(st, "inExec") != 0)
 		return;
-	s->err = hx_vec_reserve(d->ctx, &v, &s->capkern, s->nkern + 1,
-				sizeof *s->kerns, MAX_DUMP_STREAMS);
-	if (s->err)
+	k = kern_for(s, rank, hx_dstr(d, rec, HX_F_GROUP), -1);
+	if (k && !k->inexec) {
+		k->inexec = true;
+		k->comm_rec = rec;
+		if (k->index < 0)
+			k->index = hx_dnum(d, rec, HX_F_INDEX, -1);
+	}
+}
+
+/* "kfc task, streamId[K], taskId[t]": the AICPU scheduler hands an HCCL
+ * kernel of stream K to this worker thread. */
+static void collect_task(struct snap *s, uint32_t rec)
+{
+	struct hangdx_diagnosis *d = s->d;
+	const char *what = hx_dstr(d, rec, HX_F_WHAT);
+	int32_t rank = hx_drank(d, rec);
+	struct tidrun *tr;
+
+	if (!what || strcmp(what, "kfc") != 0 || rank < 0 ||
+	    (uint32_t)rank >= d->nranks || d->ev->recs[rec].tid == HX_NONE)
 		return;
-	s->kerns = v;
-	s->kerns[s->nkern] = (struct kern){ rank, ks, -1,
-		hx_dnum(d, rec, HX_F_CORE, -1), rec, false, HX_NONE };
-	sl->val = (int32_t)s->nkern++;
+	tr = run_for(s, rank, d->ev->recs[rec].tid);
+	if (tr)
+		tr->kstream = hx_dnum(d, rec, HX_F_STREAM, -1);
 }
 
 static int64_t event_index(struct snap *s, int64_t id)
@@ -240,6 +456,17 @@ static void collect(struct snap *s)
 	int kernel_kind = hx_kind_from_name("aicpu_kernel", 12);
 	size_t i;
 
+	s->k_comm = hx_kind_from_name("aicpu_comm", 10);
+	s->k_task = hx_kind_from_name("aicpu_task", 10);
+	s->f_cores = hx_field_from_name("cores", 5);
+	s->pool_rec = hx_alloc(d->ctx, (d->nranks + 1) * sizeof *s->pool_rec);
+	s->cores_rec = hx_alloc(d->ctx, (d->nranks + 1) * sizeof *s->cores_rec);
+	if (!s->pool_rec || !s->cores_rec) {
+		s->err = HANGDX_ENOMEM;
+		return;
+	}
+	for (i = 0; i <= d->nranks; i++)
+		s->pool_rec[i] = s->cores_rec[i] = HX_NOREC;
 	for (i = 0; i < d->norder && !s->err; i++) {
 		uint32_t rec = d->order[i];
 		int k = d->ev->recs[rec].kind;
@@ -248,6 +475,10 @@ static void collect(struct snap *s)
 			collect_dump(s, rec);
 		else if (kernel_kind >= 0 && k == kernel_kind)
 			collect_kernel(s, rec);
+		else if (s->k_comm >= 0 && k == s->k_comm)
+			collect_comm(s, rec);
+		else if (s->k_task >= 0 && k == s->k_task)
+			collect_task(s, rec);
 		else if (k == HX_K_TSCH_SQE) {
 			collect_sqe(s, rec);
 			if (hx_dnum(d, rec, HX_F_EVENT, -1) >= 0)
@@ -263,15 +494,26 @@ static void collect(struct snap *s)
 
 /* ---- the snapshot scenario and state ---- */
 
-/* The pool is never smaller than the product's count (or --cores); a core
- * id the logs name past it widens it, and the capacity is then inferred:
+/* The pool is the count HCCL's own AicpuComm lines print (aicpuCoreNum),
+ * else --cores or the product's count, never smaller; a core id the older
+ * kernel lines name past it widens it, and the capacity is then inferred:
  * the logs show the cores that exist, not that there are no more. */
 static void size_pool(struct snap *s)
 {
 	struct hangdx_diagnosis *d = s->d;
-	int64_t top = 0;
+	int64_t top = 0, logged = 0;
 	size_t i;
 
+	for (i = 0; i < d->nranks; i++)
+		if (s->cores_rec[i] != HX_NOREC) {
+			int64_t c = hx_dnum(d, s->cores_rec[i], s->f_cores, 0);
+			if (c > logged)
+				logged = c;
+		}
+	if (logged > 0 && !d->cores_given) {
+		d->cores = (unsigned)logged;
+		d->cores_logged = true;
+	}
 	for (i = 0; i < s->nkern; i++)
 		if (s->kerns[i].core >= 0 && s->kerns[i].core <= HX_MAX_CORE_ID &&
 		    s->kerns[i].core + 1 > top)
@@ -281,6 +523,48 @@ static void size_pool(struct snap *s)
 		d->cores = (unsigned)top;
 		d->thr_hits |= HX_THR_CORES_WIDE;
 	}
+}
+
+/* Each rank's first TS dump: the moment the snapshot shows. */
+static int dump_times(struct snap *s, int64_t **out)
+{
+	struct hangdx_diagnosis *d = s->d;
+	int64_t *when = hx_calloc(d->ctx, d->nranks + 1, sizeof *when);
+	size_t i;
+
+	if (!when)
+		return HANGDX_ENOMEM;
+	for (i = 0; i <= d->nranks; i++)
+		when[i] = INT64_MAX;
+	for (i = 0; i < s->ndump; i++) {
+		int64_t ts = d->ev->recs[s->dumps[i].rec].ts;
+		if (ts != HX_NONE && ts < when[s->dumps[i].rank])
+			when[s->dumps[i].rank] = ts;
+	}
+	*out = when;
+	return HANGDX_OK;
+}
+
+/* Held a core at the dump: some line shows the kernel running and it did
+ * not end before the dump after the last such line (an end after the
+ * dump is the error cascade). */
+static bool resident(const struct kern *k, int64_t when)
+{
+	int64_t last = k->start_ts > k->status_ts ? k->start_ts : k->status_ts;
+	bool seen = k->start_rec != HX_NOREC || k->status_rec != HX_NOREC ||
+		    k->inexec || k->timeout_rec != HX_NOREC;
+	bool ended = !k->open && k->end_ts != HX_NONE && k->end_ts < when &&
+		     (last == HX_NONE || k->end_ts >= last);
+
+	return seen && !ended;
+}
+
+/* The line that shows a kernel holding its core, best first. */
+static uint32_t kern_rec(const struct kern *k)
+{
+	return k->status_rec != HX_NOREC ? k->status_rec
+	       : k->comm_rec != HX_NOREC ? k->comm_rec
+	       : k->start_rec != HX_NOREC ? k->start_rec : k->timeout_rec;
 }
 
 static int snap_scenario(struct snap *s)
@@ -293,10 +577,12 @@ static int snap_scenario(struct snap *s)
 	if (!per)
 		return HANGDX_ENOMEM;
 	for (i = 0; i < s->nkern; i++)
-		if ((uint32_t)s->kerns[i].rank < d->nranks &&
-		    ++per[s->kerns[i].rank] > maxk)
+		if (s->kerns[i].placed && ++per[s->kerns[i].rank] > maxk)
 			maxk = per[s->kerns[i].rank];
 	hx_free(d->ctx, per);
+	for (i = 0; i < d->nranks; i++)
+		if (hx_retry_env_on(d->ranks[i].retry_env) && maxk < d->cores)
+			maxk = d->cores;        /* room for inferred kernels */
 	hx_scenario_defaults(sc);
 	sc->ctx = d->ctx;
 	hx_arena_init(&sc->arena, d->ctx, 0);
@@ -474,24 +760,75 @@ static void index_streams(struct snap *s)
 	}
 }
 
-/* A running HCCL kernel: the AICPU task at its stream's head holds a core
- * and, resident, waits for its main stream to drain (E1). */
+/* A kernel whose stream no dump shows: a stream of its own holding one
+ * running kernel task, its evidence the line that shows it. */
+static long kernel_stream(struct snap *s, const struct kern *k, uint32_t ci)
+{
+	struct hangdx_diagnosis *d = s->d;
+	struct hx_task t;
+	uint32_t sid, idx;
+	void *v;
+	int err;
+
+	memset(&t, 0, sizeof t);
+	t.kind = HX_T_AICPU;
+	t.comm = t.peer = t.dep = t.event = t.notify = -1;
+	err = hx_state_add_stream(&d->st, (uint32_t)k->rank, HX_SR_KERNEL,
+				  (int32_t)ci, &sid);
+	if (!err)
+		err = hx_state_append(&d->st, sid, &t, &idx);
+	v = d->task_rec;
+	if (!err)
+		err = hx_vec_reserve(d->ctx, &v, &d->captask_rec, d->st.ntasks,
+				     sizeof *d->task_rec, 1u << 28);
+	if (err) {
+		s->err = err;
+		return -1;
+	}
+	d->task_rec = v;
+	d->task_rec[idx] = kern_rec(k);
+	d->st.streams[sid].id = k->kstream >= 0 ? (uint32_t)k->kstream : UINT32_MAX;
+	return (long)sid;
+}
+
+static int32_t free_core(const struct hx_pool *p, int64_t want)
+{
+	uint32_t c;
+
+	if (want >= 0 && (uint64_t)want < p->cap && p->holder[want] < 0)
+		return (int32_t)want;
+	for (c = 0; c < p->cap; c++)
+		if (p->holder[c] < 0)
+			return (int32_t)c;
+	return -1;
+}
+
+/* A running HCCL kernel holds a core and, resident, waits for its main
+ * stream to drain (E1).  Its task is the AICPU task at the head of its
+ * kernel stream when a dump shows that stream, else a task of its own. */
 static void place_kernel(struct snap *s, const struct kern *k, uint32_t ci)
 {
 	struct hangdx_diagnosis *d = s->d;
 	struct hx_device *dev = &d->st.dev[k->rank];
-	long ks = find_stream(s, k->rank, k->kstream, false);
+	long ks = k->kstream >= 0 ? find_stream(s, k->rank, k->kstream, false) : -1;
 	long ms = k->msq >= 0 ? find_stream(s, k->rank, k->msq, true) : -1;
 	long h = ks >= 0 ? hx_state_head(&d->st, (uint32_t)ks) : -1;
+	int32_t core;
 	struct hx_task *t;
 
-	if (h < 0 || d->st.tasks[h].kind != HX_T_AICPU)
-		return;
+	if (h < 0 || d->st.tasks[h].kind != HX_T_AICPU) {
+		if (!k->group && k->status_rec == HX_NOREC)
+			return;         /* an older start line whose stream no dump shows */
+		ks = kernel_stream(s, k, ci);
+		if (ks < 0)
+			return;
+		h = hx_state_head(&d->st, (uint32_t)ks);
+	}
 	t = &d->st.tasks[h];
 	t->kind = HX_T_KERNEL;
 	t->state = HX_TS_RUNNING;
 	t->comm = (int32_t)ci;
-	t->op = (uint32_t)hx_dnum(d, k->rec, HX_F_INDEX, 0);
+	t->op = k->index > 0 ? (uint32_t)k->index : 0;
 	dev->comm[ci].me = 0;
 	dev->comm[ci].kstream = (uint32_t)ks;
 	d->st.streams[ks].role = HX_SR_KERNEL;
@@ -502,45 +839,173 @@ static void place_kernel(struct snap *s, const struct kern *k, uint32_t ci)
 		d->st.streams[ms].comm = (int32_t)ci;
 		t->end_pos = (uint32_t)d->st.streams[ms].n;
 	}
-	if (k->core >= 0 && (uint64_t)k->core < dev->pool.cap &&
-	    dev->pool.holder[k->core] < 0) {
-		dev->pool.holder[k->core] = (int32_t)h;
+	core = free_core(&dev->pool, k->core);
+	if (core >= 0) {
+		dev->pool.holder[core] = (int32_t)h;
 		dev->pool.busy++;
-		t->core = (int32_t)k->core;
+		t->core = core;
 	}
 	d->ranks[k->rank].kernels++;
 }
 
 /* The snapshot is the state at each rank's first TS dump: a kernel that
  * ended only after it (the error cascade) was still holding its core. */
+static void mark_resident(struct snap *s, const int64_t *when)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkern; i++) {
+		struct kern *k = &s->kerns[i];
+		k->placed = (uint32_t)k->rank < s->d->nranks &&
+			    when[k->rank] != INT64_MAX && resident(k, when[k->rank]);
+	}
+}
+
+static void infer_kernels(struct snap *s, uint32_t *next);
+
 static void place_kernels(struct snap *s)
 {
 	struct hangdx_diagnosis *d = s->d;
 	uint32_t *next = hx_calloc(d->ctx, d->nranks + 1, sizeof *next);
-	int64_t *when = hx_calloc(d->ctx, d->nranks + 1, sizeof *when);
 	size_t i;
 
-	if (!next || !when) {
+	if (!next) {
 		s->err = HANGDX_ENOMEM;
-		goto out_free;
+		return;
 	}
-	for (i = 0; i < d->nranks; i++)
-		when[i] = INT64_MAX;
-	for (i = 0; i < s->ndump; i++) {
-		int64_t ts = d->ev->recs[s->dumps[i].rec].ts;
-		if (ts != HX_NONE && ts < when[s->dumps[i].rank])
-			when[s->dumps[i].rank] = ts;
-	}
-	for (i = 0; i < s->nkern; i++) {
-		const struct kern *k = &s->kerns[i];
-		if ((uint32_t)k->rank >= d->nranks ||
-		    (k->ended && k->end_ts != HX_NONE && k->end_ts < when[k->rank]))
-			continue;
-		place_kernel(s, k, next[k->rank]++);
-	}
-out_free:
+	for (i = 0; i < s->nkern && !s->err; i++)
+		if (s->kerns[i].placed)
+			place_kernel(s, &s->kerns[i], next[s->kerns[i].rank]++);
+	infer_kernels(s, next);
 	hx_free(d->ctx, next);
-	hx_free(d->ctx, when);
+	for (i = 0; i < d->nranks; i++)
+		d->pool_rec[i] = s->pool_rec[i] != HX_NOREC ? s->pool_rec[i]
+				 : s->cores_rec[i];
+}
+
+/*
+ * Without a line that shows the kernels, holders are inferred from the TS
+ * dumps when op retry is on (each HCCL kernel then stays on its core until
+ * its main stream drains): a stream whose only queued task is an AICPU
+ * task at its head is taken for a kernel stream whose kernel holds a core,
+ * and a stream stuck at its head on a notify wait for a main stream it
+ * waits to drain (the first error's stream first).  Only when such kernels
+ * fill the cores; the assumption is stated with the verdict.
+ */
+static bool kernel_like(const struct hangdx_diagnosis *d, uint32_t sid)
+{
+	long h = hx_state_head(&d->st, sid);
+
+	return h >= 0 && d->st.tasks[h].kind == HX_T_AICPU &&
+	       d->st.streams[sid].role == HX_SR_USER && d->st.streams[sid].n == 1;
+}
+
+/* A stream stuck at its head on a notify wait whose record is queued on
+ * stream u (the stream the first error's record is queued on). */
+static bool main_like(const struct hangdx_diagnosis *d, const int32_t *rstream,
+		      uint32_t sid, int32_t u)
+{
+	long h = hx_state_head(&d->st, sid);
+	int32_t n;
+
+	if (h < 0 || d->st.tasks[h].kind != HX_T_NOTIFY_WAIT ||
+	    d->st.streams[sid].role != HX_SR_USER)
+		return false;
+	n = d->st.tasks[h].notify;
+	return n >= 0 && rstream[n] == u;
+}
+
+/* The stream that records the notify the head of stream sid waits on. */
+static int32_t recorder(const struct hangdx_diagnosis *d, const int32_t *rstream,
+			uint32_t sid)
+{
+	long h = hx_state_head(&d->st, sid);
+
+	if (h < 0 || d->st.tasks[h].kind != HX_T_NOTIFY_WAIT ||
+	    d->st.tasks[h].notify < 0)
+		return -1;
+	return rstream[d->st.tasks[h].notify];
+}
+
+/* Main streams for inferred kernels: the rank's first failing stream,
+ * then every other stream waiting behind the same recording stream. */
+static long next_main(const struct hangdx_diagnosis *d, const int32_t *rstream,
+		      uint32_t rank, uint32_t *from, int32_t *u)
+{
+	const struct hx_rankinfo *ri = &d->ranks[rank];
+	uint32_t i;
+
+	if (*u < 0 && ri->stream >= 0)
+		for (i = 0; i < d->st.nstreams && *u < 0; i++)
+			if (d->st.streams[i].rank == rank &&
+			    d->st.streams[i].id == ri->stream &&
+			    (*u = recorder(d, rstream, i)) >= 0) {
+				d->st.streams[i].role = HX_SR_MAIN;
+				return (long)i;
+			}
+	for (; *u >= 0 && *from < d->st.nstreams; (*from)++)
+		if (d->st.streams[*from].rank == rank &&
+		    main_like(d, rstream, *from, *u)) {
+			d->st.streams[*from].role = HX_SR_MAIN;
+			return (long)(*from)++;
+		}
+	return -1;
+}
+
+static void infer_rank(struct snap *s, const int32_t *rstream, uint32_t rank,
+		       uint32_t *next)
+{
+	struct hangdx_diagnosis *d = s->d;
+	struct hx_device *dev = &d->st.dev[rank];
+	uint32_t i, cand = 0, from = 0, need = dev->pool.cap - dev->pool.busy;
+	int32_t u = -1;
+
+	for (i = 0; i < d->st.nstreams; i++)
+		cand += d->st.streams[i].rank == rank && kernel_like(d, i);
+	if (need == 0 || cand < need)
+		return;
+	for (i = 0; i < d->st.nstreams && dev->pool.busy < dev->pool.cap; i++) {
+		struct kern k = { (int32_t)rank, NULL, -1, -1, -1, -1, HX_NONE,
+				  HX_NONE, HX_NONE, HX_NOREC, HX_NOREC, HX_NOREC,
+				  HX_NOREC, false, false, true };
+		long ms;
+		if (d->st.streams[i].rank != rank || !kernel_like(d, i))
+			continue;
+		if (next[rank] >= d->snap_sc.groups[0].count)
+			break;
+		k.kstream = d->st.streams[i].id;
+		ms = next_main(d, rstream, rank, &from, &u);
+		if (ms >= 0)
+			k.msq = d->st.streams[ms].sq_id;
+		d->st.streams[i].role = HX_SR_KERNEL;
+		place_kernel(s, &k, next[rank]++);
+		d->ranks[rank].kernels_inferred++;
+	}
+}
+
+static void infer_kernels(struct snap *s, uint32_t *next)
+{
+	struct hangdx_diagnosis *d = s->d;
+	int32_t *rstream = hx_alloc(d->ctx, (d->st.nnotifies + 1) * sizeof *rstream);
+	uint32_t r;
+	size_t i;
+
+	if (!rstream) {
+		s->err = HANGDX_ENOMEM;
+		return;
+	}
+	for (i = 0; i < d->st.nnotifies; i++)
+		rstream[i] = -1;
+	for (i = 0; i < d->st.ntasks; i++) {
+		const struct hx_task *t = &d->st.tasks[i];
+		if (t->kind == HX_T_NOTIFY_RECORD && t->notify >= 0 &&
+		    rstream[t->notify] < 0)
+			rstream[t->notify] = (int32_t)t->stream;
+	}
+	for (r = 0; r < d->nranks && r < d->st.nranks && !s->err; r++)
+		if (d->ranks[r].kernels == 0 && hx_retry_env_on(d->ranks[r].retry_env))
+			infer_rank(s, rstream, r, next);
+	hx_free(d->ctx, rstream);
 }
 
 /* An event wait waits for the nearest pending record of its event on the
@@ -571,13 +1036,27 @@ int hx_snapshot_build(struct hangdx_diagnosis *d)
 	struct snap s;
 	int err;
 
+	int64_t *when = NULL;
+	size_t i;
+
 	memset(&s, 0, sizeof s);
 	s.d = d;
 	collect(&s);
-	size_pool(&s);
 	err = s.err;
 	if (err || s.ndump == 0)
 		goto out_free;
+	size_pool(&s);
+	err = dump_times(&s, &when);
+	if (err)
+		goto out_free;
+	mark_resident(&s, when);
+	d->pool_rec = hx_alloc(d->ctx, (d->nranks + 1) * sizeof *d->pool_rec);
+	if (!d->pool_rec) {
+		err = HANGDX_ENOMEM;
+		goto out_free;
+	}
+	for (i = 0; i <= d->nranks; i++)
+		d->pool_rec[i] = HX_NOREC;
 	err = snap_scenario(&s);
 	if (err)
 		goto out_free;
@@ -594,8 +1073,13 @@ int hx_snapshot_build(struct hangdx_diagnosis *d)
 	if (!err)
 		hx_wgraph_detect(&d->wg, &d->st);
 out_free:
+	hx_free(d->ctx, when);
 	hx_free(d->ctx, s.dumps);
 	hx_free(d->ctx, s.kerns);
+	hx_free(d->ctx, s.runs);
+	hx_free(d->ctx, s.pool_rec);
+	hx_free(d->ctx, s.cores_rec);
+	hx_map_free(d->ctx, &s.tmap);
 	hx_free(d->ctx, s.events);
 	hx_free(d->ctx, s.sqes);
 	hx_map_free(d->ctx, &s.notifies);

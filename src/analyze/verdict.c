@@ -202,40 +202,93 @@ static void first_failing(struct hangdx_diagnosis *d)
 
 /* ---- categories ---- */
 
+static const char *edge_why(const struct hx_wgraph *g, uint32_t from,
+			    uint32_t to)
+{
+	size_t j;
+
+	for (j = 0; j < g->nedges; j++)
+		if (g->edges[j].from == from && g->edges[j].to == to)
+			return hx_wedge_why_name((enum hx_wedge_why)g->edges[j].why);
+	return "";
+}
+
+static int node_hop(struct hangdx_diagnosis *d, uint32_t from, uint32_t to)
+{
+	const struct hx_wnode *n = &d->wg.nodes[from];
+	const char *why = edge_why(&d->wg, from, to);
+	const struct hx_pool *p;
+	uint32_t prec;
+	char lab[256];
+	int err;
+
+	if (n->kind == HX_WN_TASK) {
+		const struct hx_task *t = &d->st.tasks[n->id];
+		hx_task_label(&d->st, n->id, lab, sizeof lab);
+		if (hx_hop_add(d, (int32_t)d->st.streams[t->stream].rank,
+			       d->task_rec[n->id], why, "%s", lab))
+			return -1;
+		snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "%s",
+			 hx_task_kind_name((enum hx_task_kind)t->kind));
+		d->hops[d->nhops - 1].stream_id = d->st.streams[t->stream].id == UINT32_MAX
+			? -1 : (int64_t)d->st.streams[t->stream].id;
+		d->hops[d->nhops - 1].task_id = t->task_id;
+		return 0;
+	}
+	prec = d->pool_rec ? d->pool_rec[n->id] : HX_NOREC;
+	p = &d->st.dev[n->id].pool;
+	err = n->id < d->nranks && d->ranks[n->id].kernels_inferred
+		? hx_hop_add(d, (int32_t)n->id, prec, why, "rank%u AICPU pool: %u of %u "
+			     "cores held by HCCL kernels (inferred)", n->id, p->busy, p->cap)
+		: hx_hop_add(d, (int32_t)n->id, prec, why, "rank%u AICPU pool: %u of %u "
+			     "cores held by HCCL kernels", n->id, p->busy, p->cap);
+
+	if (err)
+		return -1;
+	snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind,
+		 n->kind == HX_WN_POOL ? "AICPU_POOL" : "LOST_RANK");
+	return 0;
+}
+
+/* The chain: the path from the first error to the cycle, then the cycle
+ * from where the path enters it; d->cycle_at is that hop. */
 static void cycle_hops(struct hangdx_diagnosis *d)
 {
 	const struct hx_wgraph *g = &d->wg;
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < g->ncycle; i++) {
-		uint32_t from = g->cycle[i], to = g->cycle[(i + 1) % g->ncycle];
-		const struct hx_wnode *n = &g->nodes[from];
-		const char *why = "";
-		char lab[256];
+	for (i = 0; i < g->nlead; i++)
+		if (node_hop(d, g->lead[i], i + 1 < g->nlead ? g->lead[i + 1]
+							  : g->cycle[0]))
+			return;
+	d->cycle_at = d->nhops;
+	for (i = 0; i < g->ncycle; i++)
+		if (node_hop(d, g->cycle[i], g->cycle[(i + 1) % g->ncycle]))
+			return;
+}
 
-		for (j = 0; j < g->nedges; j++)
-			if (g->edges[j].from == from && g->edges[j].to == to)
-				why = hx_wedge_why_name((enum hx_wedge_why)g->edges[j].why);
-		if (n->kind == HX_WN_TASK) {
-			const struct hx_task *t = &d->st.tasks[n->id];
-			hx_task_label(&d->st, n->id, lab, sizeof lab);
-			if (hx_hop_add(d, (int32_t)d->st.streams[t->stream].rank,
-				       d->task_rec[n->id], why, "%s", lab))
-				return;
-			snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "%s",
-				 hx_task_kind_name((enum hx_task_kind)t->kind));
-			d->hops[d->nhops - 1].stream_id = d->st.streams[t->stream].id;
-			d->hops[d->nhops - 1].task_id = t->task_id;
-		} else {
-			const struct hx_pool *p = &d->st.dev[n->id].pool;
-			if (hx_hop_add(d, (int32_t)n->id, HX_NOREC, why,
-				       "rank%u AICPU pool: %u of %u cores held by HCCL "
-				       "kernels", n->id, p->busy, p->cap))
-				return;
-			snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind,
-				 n->kind == HX_WN_POOL ? "AICPU_POOL" : "LOST_RANK");
-		}
+/* The snapshot task of the first failing rank's first failing task. */
+static int32_t first_error_node(const struct hangdx_diagnosis *d)
+{
+	const struct hx_rankinfo *ri;
+	size_t i;
+
+	if (d->first_rank < 0 || (uint32_t)d->first_rank >= d->nranks ||
+	    (uint32_t)d->first_rank >= d->st.nranks)
+		return -1;
+	ri = &d->ranks[d->first_rank];
+	if (ri->stream < 0)
+		return -1;
+	for (i = 0; i < d->st.ntasks; i++) {
+		const struct hx_task *t = &d->st.tasks[i];
+		const struct hx_stream *st = &d->st.streams[t->stream];
+		if (st->rank != (uint32_t)d->first_rank || st->id != ri->stream)
+			continue;
+		if (ri->task >= 0 ? t->task_id == ri->task
+				  : hx_state_head(&d->st, t->stream) == (long)i)
+			return hx_wgraph_task_node(&d->wg, (uint32_t)i);
 	}
+	return -1;
 }
 
 static bool cycle_has_pool(const struct hangdx_diagnosis *d)
@@ -246,6 +299,20 @@ static bool cycle_has_pool(const struct hangdx_diagnosis *d)
 		if (d->wg.nodes[d->wg.cycle[i]].kind == HX_WN_POOL)
 			return true;
 	return false;
+}
+
+/* The rank of a pool in the cycle whose holders were inferred, or -1. */
+static int32_t pool_inferred(const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->wg.ncycle; i++) {
+		const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
+		if (n->kind == HX_WN_POOL && n->id < d->nranks &&
+		    d->ranks[n->id].kernels_inferred)
+			return (int32_t)n->id;
+	}
+	return -1;
 }
 
 static int32_t cycle_rank(const struct hangdx_diagnosis *d)
@@ -298,10 +365,10 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 			 "release the cycle."), part, part == 1 ? "" : "s");
 		return true;
 	}
-	if (d->nhops < d->wg.ncycle) {
+	if (d->nhops < d->wg.nlead + d->wg.ncycle) {
 		snprintf(buf, n, _("It assumes that the %zu tasks of the cycle past the "
-			 "first %zu shown would not release it."), d->wg.ncycle - d->nhops,
-			 d->nhops);
+			 "first %zu shown would not release it."),
+			 d->wg.nlead + d->wg.ncycle - d->nhops, d->nhops);
 		return true;
 	}
 	for (i = 0; i < d->nhops; i++)
@@ -311,6 +378,17 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 				 d->hops[i].what);
 			return true;
 		}
+	if (cycle_has_pool(d) && pool_inferred(d) >= 0) {
+		int32_t r = pool_inferred(d);
+		snprintf(buf, n, _("It assumes that the %u AICPU tasks alone at the heads "
+			 "of their streams on rank %d are HCCL kernels holding the AICPU "
+			 "cores, each resident until a main stream stuck behind the same "
+			 "stream drains, as op retry keeps them: no line in the logs shows "
+			 "which kernels held the cores (the device run log's "
+			 "WaitFinishWhileLoop and AicpuComm lines would)."),
+			 d->ranks[r].kernels_inferred, r);
+		return true;
+	}
 	if (cycle_has_pool(d) && d->cores_named) {
 		snprintf(buf, n, _("It assumes the devices have no AICPU core past core %u, "
 			 "the highest core the logs name, %s."), d->cores_named - 1,
@@ -326,12 +404,16 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 {
 	const char *how;
 	char tail[600] = "", alike[64] = "";
+	int32_t start;
 	uint32_t n;
 
 	if (!d->have_snapshot || d->wg.ncycle == 0)
 		return false;
 	d->verdict = HANGDX_V_DEADLOCK;
 	d->cat = cycle_has_pool(d) ? HX_CAT_AICPU_DEADLOCK : HX_CAT_WAIT_CYCLE;
+	start = first_error_node(d);
+	if (start >= 0 && hx_wgraph_anchor(&d->wg, (uint32_t)start))
+		return false;
 	d->root_rank = cycle_rank(d);
 	cycle_hops(d);
 	d->proven = !proof_assumes(d, d->assumption, sizeof d->assumption);
@@ -691,55 +773,190 @@ static bool try_behind(struct hangdx_diagnosis *d)
 
 /* A stream stuck at an event wait (the TS dump method of the vendor's
  * stuck-process guide): follow the event to the stream that records it. */
+static bool danger(const struct hangdx_diagnosis *d, const struct hx_rankinfo *ri);
+
+/*
+ * The chain ends at an ordinary AICPU operator at its stream's head that
+ * never finished, the pool's holders are not in the logs, and the rank
+ * runs op retry in AI_CPU mode with at least as many communicators as
+ * cores: the AICPU exhaustion deadlock, inferred from the configuration.
+ */
+static void starved_by_config(struct hangdx_diagnosis *d, int32_t rank,
+			      uint32_t task)
+{
+	const struct hx_rankinfo *ri = &d->ranks[rank];
+
+	if (!danger(d, ri) || d->st.dev[rank].pool.busy >= d->st.dev[rank].pool.cap)
+		return;
+	d->verdict = HANGDX_V_DEADLOCK;
+	d->cat = HX_CAT_AICPU_DEADLOCK;
+	d->proven = false;
+	snprintf(d->hops[d->nhops - 1].why, sizeof d->hops->why, "%s", N_("AICPU core"));
+	hx_hop_add(d, rank, HX_NOREC, "", "rank%d AICPU pool: all %u cores held by HCCL "
+		   "kernels (inferred from the configuration)", rank, d->cores);
+	snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "AICPU_POOL");
+	snprintf(d->assumption, sizeof d->assumption,
+		 _("It assumes that the HCCL kernels of %u of the rank's %u communicators "
+		 "(op retry on, AI_CPU mode) held the %u AICPU cores, each resident until "
+		 "its main stream drains behind this chain: the logs show neither the "
+		 "kernels nor their main streams (the device run log's "
+		 "WaitFinishWhileLoop and AicpuComm lines would)."), d->cores, ri->ncomm,
+		 d->cores);
+	snprintf(d->summary, sizeof d->summary,
+		 _("Deadlock, inferred: on rank %d the communication stream waits through "
+		 "an event on an ordinary AICPU operator (stream %u task %u) that never "
+		 "got a core, while op retry in AI_CPU mode with %u communicators lets "
+		 "their HCCL kernels hold all %u AICPU cores until their ops drain. "
+		 "Inferred, not proven. %s"), rank, d->st.streams[d->st.tasks[task].stream].id,
+		 d->st.tasks[task].task_id, ri->ncomm, d->cores, d->assumption);
+}
+
+/* A shortest path of wait-for edges from node a to node b, written to
+ * path (b excluded, a first); its length, or 0 when b is not reached. */
+static size_t wg_path(const struct hangdx_diagnosis *d, uint32_t a, uint32_t b,
+		      uint32_t *path)
+{
+	const struct hx_wgraph *g = &d->wg;
+	size_t nn = g->nnodes, i, qh = 0, qt = 0, len = 0;
+	uint32_t *first = hx_calloc(d->ctx, nn + 2, sizeof *first);
+	uint32_t *adj = hx_calloc(d->ctx, g->nedges + 1, sizeof *adj);
+	uint32_t *queue = hx_calloc(d->ctx, nn + 1, sizeof *queue);
+	int32_t *par = hx_calloc(d->ctx, nn + 1, sizeof *par);
+	int32_t x;
+
+	if (!first || !adj || !queue || !par || a >= nn || b >= nn)
+		goto out_free;
+	for (i = 0; i < g->nedges; i++)
+		first[g->edges[i].from + 2]++;
+	for (i = 2; i < nn + 2; i++)
+		first[i] += first[i - 1];
+	for (i = 0; i < g->nedges; i++)
+		adj[first[g->edges[i].from + 1]++] = g->edges[i].to;
+	for (i = 0; i < nn; i++)
+		par[i] = -2;
+	par[a] = -1;
+	queue[qt++] = a;
+	while (qh < qt && par[b] == -2) {
+		uint32_t n = queue[qh++], k;
+		for (k = first[n]; k < first[n + 1]; k++)
+			if (par[adj[k]] == -2) {
+				par[adj[k]] = (int32_t)n;
+				queue[qt++] = adj[k];
+			}
+	}
+	if (par[b] == -2 || a == b)
+		goto out_free;
+	for (x = par[b]; x >= 0; x = par[x])
+		len++;
+	for (i = len, x = par[b]; x >= 0; x = par[x])
+		path[--i] = (uint32_t)x;
+out_free:
+	hx_free(d->ctx, first);
+	hx_free(d->ctx, adj);
+	hx_free(d->ctx, queue);
+	hx_free(d->ctx, par);
+	return len;
+}
+
+/* Hops from the first error to the event wait at node w, if it leads
+ * there. */
+static void lead_hops(struct hangdx_diagnosis *d, int32_t start, uint32_t w)
+{
+	uint32_t *path;
+	size_t n, i;
+
+	if (start < 0)
+		return;
+	path = hx_calloc(d->ctx, d->wg.nnodes + 1, sizeof *path);
+	if (!path)
+		return;
+	n = wg_path(d, (uint32_t)start, w, path);
+	for (i = 0; i < n; i++)
+		if (node_hop(d, path[i], i + 1 < n ? path[i + 1] : w))
+			break;
+	hx_free(d->ctx, path);
+}
+
+/* The event wait stuck at a stream's head: the one the first error leads
+ * to, else the first. */
+static long pick_event_wait(struct hangdx_diagnosis *d, int32_t start)
+{
+	uint32_t *path = NULL;
+	long first = -1;
+	size_t i;
+
+	for (i = 0; i < d->st.nstreams; i++) {
+		long h = hx_state_head(&d->st, (uint32_t)i);
+		int32_t w;
+		if (h < 0 || d->st.tasks[h].kind != HX_T_EVENT_WAIT ||
+		    d->st.tasks[h].state != HX_TS_WAITING)
+			continue;
+		if (first < 0)
+			first = h;
+		if (start < 0)
+			break;
+		if (!path && !(path = hx_calloc(d->ctx, d->wg.nnodes + 1, sizeof *path)))
+			break;
+		w = hx_wgraph_task_node(&d->wg, (uint32_t)h);
+		if (w >= 0 && (w == start || wg_path(d, (uint32_t)start, (uint32_t)w, path))) {
+			first = h;
+			break;
+		}
+	}
+	hx_free(d->ctx, path);
+	return first;
+}
+
 static bool try_event_chain(struct hangdx_diagnosis *d)
 {
-	size_t i;
+	int32_t start, rank;
+	const struct hx_task *t;
+	char lab[256];
+	long h;
+	uint32_t i;
 
 	if (!d->have_snapshot)
 		return false;
-	for (i = 0; i < d->st.nstreams; i++) {
-		long h = hx_state_head(&d->st, (uint32_t)i);
-		const struct hx_task *t;
-		char lab[256];
-		int32_t rank;
-
-		if (h < 0)
-			continue;
-		t = &d->st.tasks[h];
-		if (t->kind != HX_T_EVENT_WAIT || t->state != HX_TS_WAITING)
-			continue;
-		rank = (int32_t)d->st.streams[i].rank;
-		d->verdict = HANGDX_V_HANG;
-		d->cat = HX_CAT_EVENT_CHAIN;
-		d->root_rank = rank;
-		hx_task_label(&d->st, (uint32_t)h, lab, sizeof lab);
-		hx_hop_add(d, rank, d->task_rec[h], N_("event"), "%s", lab);
-		if (t->dep >= 0) {
-			long rh = hx_state_head(&d->st, d->st.tasks[t->dep].stream);
-			hx_task_label(&d->st, (uint32_t)t->dep, lab, sizeof lab);
-			hx_hop_add(d, rank, d->task_rec[t->dep], N_("stream order"), "%s", lab);
-			if (rh >= 0 && rh != t->dep) {
-				hx_task_label(&d->st, (uint32_t)rh, lab, sizeof lab);
-				hx_hop_add(d, rank, d->task_rec[rh], "", "%s", lab);
-			}
-			snprintf(d->summary, sizeof d->summary,
-				 _("Hang in an event-wait chain: stream %u waits for %s, whose "
-				 "record is queued behind the task at the head of stream %u, "
-				 "which does not finish."), d->st.streams[i].id,
-				 d->snap_sc.events[t->event], d->st.streams[d->st.tasks[t->dep].stream].id);
-		} else {
-			MISSING("the stream that records %s is not in the TS dumps",
-				t->event >= 0 ? d->snap_sc.events[t->event] : _("the event"));
-			snprintf(d->summary, sizeof d->summary,
-				 _("Hang in an event-wait chain: stream %u is stuck at its head on "
-				 "an event wait (%s, task %u); the stream that records that event "
-				 "is not in the dumps, so the chain stops here. Dump or log that "
-				 "stream to see where it is stuck."), d->st.streams[i].id,
-				 t->event >= 0 ? d->snap_sc.events[t->event] : "?", t->task_id);
+	start = first_error_node(d);
+	h = pick_event_wait(d, start);
+	if (h < 0)
+		return false;
+	t = &d->st.tasks[h];
+	i = t->stream;
+	rank = (int32_t)d->st.streams[i].rank;
+	d->verdict = HANGDX_V_HANG;
+	d->cat = HX_CAT_EVENT_CHAIN;
+	d->root_rank = rank;
+	if (hx_wgraph_task_node(&d->wg, (uint32_t)h) >= 0)
+		lead_hops(d, start, (uint32_t)hx_wgraph_task_node(&d->wg, (uint32_t)h));
+	hx_task_label(&d->st, (uint32_t)h, lab, sizeof lab);
+	hx_hop_add(d, rank, d->task_rec[h], N_("event"), "%s", lab);
+	if (t->dep >= 0) {
+		long rh = hx_state_head(&d->st, d->st.tasks[t->dep].stream);
+		hx_task_label(&d->st, (uint32_t)t->dep, lab, sizeof lab);
+		hx_hop_add(d, rank, d->task_rec[t->dep], N_("stream order"), "%s", lab);
+		if (rh >= 0 && rh != t->dep) {
+			hx_task_label(&d->st, (uint32_t)rh, lab, sizeof lab);
+			hx_hop_add(d, rank, d->task_rec[rh], "", "%s", lab);
 		}
-		return true;
+		snprintf(d->summary, sizeof d->summary,
+			 _("Hang in an event-wait chain: stream %u waits for %s, whose "
+			 "record is queued behind the task at the head of stream %u, "
+			 "which does not finish."), d->st.streams[i].id,
+			 d->snap_sc.events[t->event], d->st.streams[d->st.tasks[t->dep].stream].id);
+		if (rh >= 0 && d->st.tasks[rh].kind == HX_T_AICPU)
+			starved_by_config(d, rank, (uint32_t)rh);
+	} else {
+		MISSING("the stream that records %s is not in the TS dumps",
+			t->event >= 0 ? d->snap_sc.events[t->event] : _("the event"));
+		snprintf(d->summary, sizeof d->summary,
+			 _("Hang in an event-wait chain: stream %u is stuck at its head on "
+			 "an event wait (%s, task %u); the stream that records that event "
+			 "is not in the dumps, so the chain stops here. Dump or log that "
+			 "stream to see where it is stuck."), d->st.streams[i].id,
+			 t->event >= 0 ? d->snap_sc.events[t->event] : "?", t->task_id);
 	}
-	return false;
+	return true;
 }
 
 static bool try_sq_full(struct hangdx_diagnosis *d)
@@ -1186,6 +1403,11 @@ static void try_field(struct hangdx_diagnosis *d)
 
 /* ---- fixes, risks, missing evidence ---- */
 
+bool hx_retry_env_on(const char *env)
+{
+	return retry_on(env);
+}
+
 static bool retry_on(const char *env)
 {
 	return env && (strstr(env, "L0:1") || strstr(env, "L1:1") ||
@@ -1258,14 +1480,23 @@ static void fixes(struct hangdx_diagnosis *d)
 	}
 }
 
+static bool danger(const struct hangdx_diagnosis *d, const struct hx_rankinfo *ri)
+{
+	bool aicpu = !ri->mode || strcmp(ri->mode, "AI_CPU") == 0;
+
+	return retry_on(ri->retry_env) && aicpu && d->cores &&
+	       ri->ncomm >= d->cores;
+}
+
+/* The configuration that makes the AICPU exhaustion deadlock possible: a
+ * warning, or, when that deadlock is the verdict, a note of its cause. */
 static void risks(struct hangdx_diagnosis *d)
 {
 	uint32_t r, n = 0, first = 0, maxc = 0;
 
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
-		bool aicpu = !ri->mode || strcmp(ri->mode, "AI_CPU") == 0;
-		if (retry_on(ri->retry_env) && aicpu && ri->ncomm >= d->cores) {
+		if (danger(d, ri)) {
 			if (!n)
 				first = r;
 			n++;
@@ -1273,7 +1504,13 @@ static void risks(struct hangdx_diagnosis *d)
 				maxc = ri->ncomm;
 		}
 	}
-	if (n)
+	if (n && d->cat == HX_CAT_AICPU_DEADLOCK)
+		FACT("The configuration the logs echo is this deadlock's cause: %u rank%s "
+		     "(first: rank %u) run HCCL op retry in AI_CPU mode with up to %u "
+		     "communicators and %u AICPU cores per device; with %u or more "
+		     "communicators in flight their kernels hold every core.", n,
+		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
+	else if (n)
 		WARN("Danger zone: %u rank%s (first: rank %u) run HCCL op retry in AI_CPU mode "
 		     "with up to %u communicators and %u AICPU cores per device. Retry keeps "
 		     "each communicator's kernel on an AICPU core until its op drains; with "
@@ -1364,14 +1601,17 @@ static void missing(struct hangdx_diagnosis *d)
 	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG)
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");
-	if (d->have_snapshot && d->cat != HX_CAT_AICPU_DEADLOCK &&
-	    aicpu_waiting(d)) {
-		uint32_t k = 0;
-		for (r = 0; r < d->nranks; r++)
-			k += d->ranks[r].kernels;
-		if (k == 0)
-			MISSING("no HCCL kernel lines on the device (INFO level): which AICPU "
-				"tasks hold cores is unknown");
+	if (d->have_snapshot && aicpu_waiting(d)) {
+		uint32_t k = 0, inf = 0;
+		for (r = 0; r < d->nranks; r++) {
+			k += d->ranks[r].kernels - d->ranks[r].kernels_inferred;
+			inf += d->ranks[r].kernels_inferred;
+		}
+		if (k == 0 && (inf || d->cat != HX_CAT_AICPU_DEADLOCK || !d->proven))
+			MISSING("no line shows which HCCL kernels held the AICPU cores: the "
+				"device run log (ascend/log/run/device-N/) holds HCCL's "
+				"WaitFinishWhileLoop status and AicpuComm lines at any log "
+				"level, the device debug log its kernel entry and exit at INFO");
 	}
 }
 

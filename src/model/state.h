@@ -232,6 +232,8 @@ struct hx_wgraph {
 	size_t nedges, capedges;
 	uint32_t *cycle;     /* node indices of one minimal cycle */
 	size_t ncycle;
+	uint32_t *lead;      /* after hx_wgraph_anchor: the path to the cycle */
+	size_t nlead;
 	uint8_t *released;   /* per node, after detection */
 	size_t ndead;        /* nodes never released */
 	bool starts_cut;     /* the cycle search stopped at its start limit */
@@ -248,6 +250,15 @@ int hx_wgraph_build(struct hx_wgraph *g, const struct hx_state *st);
  * deadlocked nodes.
  */
 size_t hx_wgraph_detect(struct hx_wgraph *g, const struct hx_state *st);
+/*
+ * Begin the chain at node start (the first error's task): when start is
+ * never released, g->cycle becomes a shortest cycle through start or,
+ * when start only leads to one, the cycle nearest to it (begun where the
+ * path enters it) with that path in g->lead.  Otherwise nothing changes.
+ */
+int hx_wgraph_anchor(struct hx_wgraph *g, uint32_t start);
+/* The node of a task, or -1 (linear: called once per diagnosis). */
+int32_t hx_wgraph_task_node(const struct hx_wgraph *g, uint32_t task);
 const char *hx_wedge_why_name(enum hx_wedge_why w);
 void hx_wgraph_free(struct hx_wgraph *g);
 

@@ -470,6 +470,89 @@ out_free:
 	return err;
 }
 
+/* Shortest path from start to the first node (in BFS order) that lies on
+ * a cycle of never-released nodes; that cycle, begun at that node, then
+ * replaces g->cycle and the path before it goes to g->lead. */
+static int anchor_lead(struct hx_wgraph *g, const struct csr *fw,
+		       uint32_t start, int32_t *parent, uint32_t *queue,
+		       uint32_t *best, int32_t *pred)
+{
+	size_t qh = 0, qt = 0, tries = 0, len = 0, i, n;
+	uint32_t k, m = start;
+	int32_t x;
+
+	for (i = 0; i < g->nnodes; i++)
+		pred[i] = -2;
+	pred[start] = -1;
+	queue[qt++] = start;
+	while (qh < qt && tries < HX_MAX_CYCLE_STARTS) {
+		uint32_t *q2 = queue + g->nnodes;   /* bfs_cycle's own queue */
+		m = queue[qh++];
+		tries++;
+		len = bfs_cycle(g, fw, m, parent, q2, best, 0);
+		if (len)
+			break;
+		for (k = fw->first[m]; k < fw->first[m + 1]; k++) {
+			uint32_t y = fw->adj[k];
+			if (g->released[y] || pred[y] != -2)
+				continue;
+			pred[y] = (int32_t)m;
+			queue[qt++] = y;
+		}
+	}
+	if (!len)
+		return 0;
+	for (n = 0, x = pred[m]; x >= 0; x = pred[x])
+		n++;
+	hx_free(g->ctx, g->lead);
+	g->lead = n ? hx_alloc(g->ctx, n * sizeof *g->lead) : NULL;
+	if (n && !g->lead)
+		return HANGDX_ENOMEM;
+	for (i = n, x = pred[m]; x >= 0; x = pred[x])
+		g->lead[--i] = (uint32_t)x;
+	g->nlead = n;
+	memcpy(g->cycle, best, len * sizeof *best);
+	g->ncycle = len;
+	return 0;
+}
+
+int hx_wgraph_anchor(struct hx_wgraph *g, uint32_t start)
+{
+	struct csr fw;
+	size_t nn = g->nnodes + 1;
+	int32_t *parent = hx_alloc(g->ctx, nn * sizeof *parent);
+	int32_t *pred = hx_alloc(g->ctx, nn * sizeof *pred);
+	uint32_t *queue = hx_alloc(g->ctx, 2 * nn * sizeof *queue);
+	uint32_t *best = hx_alloc(g->ctx, nn * sizeof *best);
+	int err = csr_build(g, &fw, false);
+
+	if (err || !parent || !pred || !queue || !best) {
+		err = HANGDX_ENOMEM;
+		goto out_free;
+	}
+	if (start >= g->nnodes || !g->released || g->released[start] ||
+	    !g->ncycle)
+		goto out_free;
+	err = anchor_lead(g, &fw, start, parent, queue, best, pred);
+out_free:
+	hx_free(g->ctx, parent);
+	hx_free(g->ctx, pred);
+	hx_free(g->ctx, queue);
+	hx_free(g->ctx, best);
+	csr_free(g, &fw);
+	return err;
+}
+
+int32_t hx_wgraph_task_node(const struct hx_wgraph *g, uint32_t task)
+{
+	size_t i;
+
+	for (i = 0; i < g->nnodes; i++)
+		if (g->nodes[i].kind == HX_WN_TASK && g->nodes[i].id == task)
+			return (int32_t)i;
+	return -1;
+}
+
 size_t hx_wgraph_detect(struct hx_wgraph *g, const struct hx_state *st)
 {
 	if (reduce(g, st) || g->ndead == 0)
@@ -488,6 +571,7 @@ void hx_wgraph_free(struct hx_wgraph *g)
 	hx_free(ctx, g->nodes);
 	hx_free(ctx, g->edges);
 	hx_free(ctx, g->cycle);
+	hx_free(ctx, g->lead);
 	hx_free(ctx, g->released);
 	memset(g, 0, sizeof *g);
 	g->ctx = ctx;

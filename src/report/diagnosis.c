@@ -126,7 +126,8 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 /* The chain is a cycle: a deadlock, proven or inferred. */
 static bool is_cycle(const struct hangdx_diagnosis *d)
 {
-	return d->verdict == HANGDX_V_DEADLOCK && d->nhops == d->wg.ncycle;
+	return d->verdict == HANGDX_V_DEADLOCK &&
+	       d->nhops == d->cycle_at + d->wg.ncycle;
 }
 
 /* "stream 7, task 5990, error code 107020": the ids of the deciding
@@ -209,7 +210,7 @@ static void text_chain(const struct hangdx_diagnosis *d, const struct out *o)
 				col(o, C_OFF));
 	}
 	if (is_cycle(d))
-		fprintf(o->fp, _("      (back to 1)\n"));
+		fprintf(o->fp, _("      (back to %zu)\n"), d->cycle_at + 1);
 }
 
 /* Sorted ranks as ranges, "0,2-5,9": at most max ranges, then how many

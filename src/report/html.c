@@ -449,7 +449,8 @@ static void hop_meta(const struct page *pg, const struct hx_hop *h)
 static void sec_chain(const struct page *pg)
 {
 	const struct hangdx_diagnosis *d = pg->d;
-	bool cycle = d->verdict == HANGDX_V_DEADLOCK && d->nhops == d->wg.ncycle;
+	bool cycle = d->verdict == HANGDX_V_DEADLOCK &&
+		     d->nhops == d->cycle_at + d->wg.ncycle;
 	const char *cyc = cycle ? " cyc" : "";
 	size_t i;
 
@@ -478,8 +479,8 @@ static void sec_chain(const struct page *pg)
 		}
 	}
 	if (cycle)
-		fputs(_("<li class=\"back\">\xe2\x86\xba back to 1: the cycle closes; "
-		      "nothing in it can move</li>\n"), pg->fp);
+		fprintf(pg->fp, _("<li class=\"back\">\xe2\x86\xba back to %zu: the cycle "
+				"closes; nothing in it can move</li>\n"), d->cycle_at + 1);
 	fputs("</ol>\n</section>\n", pg->fp);
 }
 

@@ -120,7 +120,7 @@ import json
 t=json.load(open('$T/dr-wit/truth.json')); d=json.load(open('$T/dr-wit.json'))
 tk=[(c['node']['kind'], c['node'].get('stream_id'), c['node'].get('task_id')) for c in t['cycle']]
 dk=[(h['kind'], h.get('stream_id'), h.get('task_id')) for h in d['chain']]
-assert tk and tk == dk and d['proven'], (tk, dk)"
+assert tk and any(dk == tk[i:] + tk[:i] for i in range(len(tk))) and d['proven'], (tk, dk)"
 check_cycle "$T/dr.txt" > "$T/dr.cyc"; truth_cycle "$T/dr-wit/truth.json" > "$T/dr-w.cyc"
 t_golden "duration-race: the replay's truth.json names the witness cycle" "$T/dr.cyc" "$T/dr-w.cyc"
 printf 'program:\n  - aicore: {stream: s, duration: 5ms..1ms}\n' > "$T/badr.yaml"
