@@ -1,0 +1,82 @@
+#!/bin/sh
+# t45-real-evidence.sh - the reference incident proven from evidence real
+# logs hold: the simulator's invented lines reworded or removed change
+# nothing; at the default log level the device run log's kernel status
+# lines prove it; without them the holders are inferred (from the TS
+# dumps, then from the configuration), with the assumption stated; the
+# chain starts at the first error.
+. tests/cli/lib.sh
+
+python3 tests/rewrite_invented.py "$HANGDX" "$T/rw" reference rank-death link-error \
+	mismatch slow-rank training-hang > "$T/rw.tap" 2>&1
+t_ok "invented lines reworded or removed: the same verdict, roots and chain" \
+	sh -c "! grep -q '^not ok' $T/rw.tap && test \$(grep -c '^ok' $T/rw.tap) -eq 6"
+grep '^not ok' -A8 "$T/rw.tap" | head -30
+
+# verified fidelity at log level error: what a default collection holds
+$HANGDX simulate -q --preset reference --log-fidelity verified --set log_level=error \
+	-o "$T/ve" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/ve" > "$T/ve.json"
+t_ok "error level, verified lines: AICPU exhaustion deadlock, proven" python3 -c "
+import json; d=json.load(open('$T/ve.json'))
+assert d['category']=='aicpu_exhaustion_deadlock' and d['proven'], (d['category'], d['proven'], d['summary'])
+ff=d['first_failure']; h=d['chain'][0]
+assert (h['rank'], h['stream_id'], h['task_id'])==(ff['rank'], ff['stream_id'], ff['task_id']), (h, ff)
+assert [h['kind'] for h in d['chain']]==['NOTIFY_WAIT','NOTIFY_RECORD','EVENT_WAIT','EVENT_RECORD','AICPU','AICPU_POOL','KERNEL_HCCL'], d['chain']"
+t_ok "error level: the kernel hop cites the run log's status line" python3 -c "
+import json; d=json.load(open('$T/ve.json'))
+k=[h for h in d['chain'] if h['kind']=='KERNEL_HCCL'][0]
+assert '/run/device-' in k['evidence'], k"
+t_ok "error level: no danger-zone warning beside the verdict, its cause a note" python3 -c "
+import json; d=json.load(open('$T/ve.json'))
+assert not any('Danger zone' in w for w in d['warnings']), d['warnings']
+assert any('this deadlock' in n for n in d['notes']), d['notes']"
+
+# without the device run log: the holders inferred from the TS dumps
+rm -rf "$T/ve"/rank-*/ascend/log/run/device-*
+$HANGDX diagnose --json "$T/ve" > "$T/vd.json"
+t_ok "no device run log: the deadlock inferred, the assumption stated" python3 -c "
+import json; d=json.load(open('$T/vd.json'))
+assert d['category']=='aicpu_exhaustion_deadlock' and not d['proven'], (d['category'], d['proven'])
+assert 'It assumes that the 6 AICPU tasks alone at the heads' in d['summary'], d['summary']
+assert any('device run log' in m for m in d['missing']), d['missing']
+assert d['chain'][0]['kind']=='NOTIFY_WAIT' and d['chain'][-2]['kind']=='AICPU_POOL', d['chain']"
+t_ok "no device run log: the fix is not 'collect INFO logs'" python3 -c "
+import json; d=json.load(open('$T/vd.json'))
+assert not any('INFO logs' in f for f in d['fixes']), d['fixes']"
+
+# nor the kernels' streams in the dumps: inferred from the configuration
+python3 - "$T/ve" <<'EOF'
+import glob, sys
+for f in glob.glob(sys.argv[1] + '/**/device-*.log', recursive=True):
+    out, blk = [], None
+    for ln in open(f).read().split('\n'):
+        if 'stars_wait_sqe_is_timeout' in ln:
+            blk, hashes = [ln], 0
+            continue
+        if blk is not None:
+            blk.append(ln)
+            if ln.startswith('####'):
+                hashes += 1
+                if hashes == 2:
+                    pos = [x for x in blk if x.startswith('pos=')]
+                    if not (len(pos) == 1 and 'sqe_type=1,' in pos[0]):
+                        out += blk
+                    blk = None
+            continue
+        out.append(ln)
+    open(f, 'w').write('\n'.join(out))
+EOF
+$HANGDX diagnose --json "$T/ve" > "$T/vc.json"
+t_ok "no kernel streams either: inferred from the configuration" python3 -c "
+import json; d=json.load(open('$T/vc.json'))
+assert d['category']=='aicpu_exhaustion_deadlock' and not d['proven'], (d['category'], d['proven'])
+assert 'op retry on, AI_CPU mode' in d['summary'], d['summary']
+assert d['chain'][0]['kind']=='NOTIFY_WAIT' and d['chain'][-1]['kind']=='AICPU_POOL', d['chain']"
+
+# retry off: the same bundle shape is no AICPU exhaustion deadlock
+$HANGDX simulate -q --preset reference --set retry=off --log-fidelity verified \
+	--set log_level=error -o "$T/off" > /dev/null 2>&1
+t_exit 0 "retry off: no hang" $HANGDX diagnose -q "$T/off"
+
+t_done
