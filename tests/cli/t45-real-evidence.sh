@@ -77,6 +77,6 @@ assert d['chain'][0]['kind']=='NOTIFY_WAIT' and d['chain'][-1]['kind']=='AICPU_P
 # retry off: the same bundle shape is no AICPU exhaustion deadlock
 $HANGDX simulate -q --preset reference --set retry=off --log-fidelity verified \
 	--set log_level=error -o "$T/off" > /dev/null 2>&1
-t_exit 0 "retry off: no hang" $HANGDX diagnose -q "$T/off"
+t_exit 0 "retry off: no hang" $HANGDX diagnose "$T/off"
 
 t_done
