@@ -2761,58 +2761,11 @@ static int prefixed_line(struct hx_reader *r, const struct hx_prefix *p)
 /* ---- console text: launcher prefixes, messages anywhere on a line ---- */
 
 /*
- * What pasted console output puts before a message: launcher prefixes
- * ("[rank3]:", "(Worker_DP0_TP5_EP5 pid=818)", "(EngineCore_DP0 pid=N)",
- * doubled), a vLLM logger head ("ERROR 09-24 20:59:57 [core.py:790]"),
- * a c10 log head ("[E324 13:00:25.428029551 compiler_depend.ts:574]"),
- * and indentation.  Returns the offset of the message.  The rank such a
- * prefix names is attribution, not read here.
+ * What is left before a console message once the line envelope (line.c,
+ * hx_parse_envelope) has taken the launcher prefixes and logger heads:
+ * indentation and a c10 log head ("[E324 13:00:25.428029551
+ * compiler_depend.ts:574]").  Returns the offset of the message.
  */
-static size_t skip_paren(const char *s, size_t n, size_t i)
-{
-	const char *e = memchr(s + i, ')', n - i < 96 ? n - i : 96);
-
-	if (s[i] != '(' || !e || !hx_find(s + i, (size_t)(e - s) - i, "pid="))
-		return i;
-	return (size_t)(e - s) + 1;
-}
-
-static size_t skip_rank(const char *s, size_t n, size_t i)
-{
-	size_t j = i + 5;
-
-	if (n - i < 8 || memcmp(s + i, "[rank", 5) != 0)
-		return i;
-	while (j < n && s[j] >= '0' && s[j] <= '9')
-		j++;
-	if (j == i + 5 || j + 1 >= n || s[j] != ']' || s[j + 1] != ':')
-		return i;
-	return j + 2;
-}
-
-/* "ERROR 09-24 20:59:57 [core.py:790] " */
-static size_t skip_logger(const char *s, size_t n, size_t i)
-{
-	static const char *const lv[] = { "ERROR ", "WARNING ", "INFO ",
-					   "DEBUG ", "CRITICAL " };
-	size_t k, l, j;
-	const char *e;
-
-	for (k = 0; k < sizeof lv / sizeof lv[0]; k++) {
-		l = strlen(lv[k]);
-		if (n - i > l + 16 && memcmp(s + i, lv[k], l) == 0)
-			break;
-	}
-	if (k == sizeof lv / sizeof lv[0])
-		return i;
-	j = i + l;
-	if (s[j + 2] != '-' || s[j + 5] != ' ' || s[j + 8] != ':' ||
-	    s[j + 14] != ' ' || s[j + 15] != '[')
-		return i;
-	e = memchr(s + j + 15, ']', n - j - 15 < 96 ? n - j - 15 : 96);
-	return e ? (size_t)(e - s) + 1 : i;
-}
-
 /* "[E324 13:00:25.428029551 compiler_depend.ts:574] " */
 static size_t skip_c10(const char *s, size_t n, size_t i)
 {
@@ -2827,18 +2780,17 @@ static size_t skip_c10(const char *s, size_t n, size_t i)
 	return (size_t)(e - s) + 1;
 }
 
-static size_t launcher_skip(const char *s, size_t n)
+static size_t message_skip(const char *s, size_t n)
 {
 	size_t i = 0, j;
 	int round;
 
-	for (round = 0; round < 8 && i < n; round++) {
+	for (round = 0; round < 4 && i < n; round++) {
 		j = i;
 		while (j < n && (s[j] == ' ' || s[j] == '\t'))
 			j++;
 		if (j < n)
-			j = skip_c10(s, n, skip_logger(s, n,
-				     skip_paren(s, n, skip_rank(s, n, j))));
+			j = skip_c10(s, n, j);
 		if (j == i)
 			break;
 		i = j;
@@ -3205,7 +3157,7 @@ static int field_text(struct hx_reader *r, const char *s, size_t n)
  * launcher prefix is read again without it; else the console families. */
 static int field_line(struct hx_reader *r, const char *s, size_t n)
 {
-	size_t k = launcher_skip(s, n);
+	size_t k = message_skip(s, n);
 	uint16_t sub = r->sub;
 	int err;
 
