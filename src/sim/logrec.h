@@ -16,8 +16,10 @@ enum hx_lr_kind {
 	HX_LR_OP_LAUNCH,     /* host: an HCCL op was issued (INFO) */
 	HX_LR_KERNEL_START,  /* device: HCCL kernel got a core (INFO) */
 	HX_LR_KERNEL_END,    /* device: HCCL kernel returned (INFO) */
-	HX_LR_KERNEL_STATUS, /* device: resident kernel, every 30 s (INFO) */
-	HX_LR_AICPU_OP,      /* device: ordinary AICPU op ran (DEBUG) */
+	HX_LR_KERNEL_STATUS, /* device: waiting kernel, every 30 s (RUN_INFO) */
+	HX_LR_KERNEL_EXPANDED, /* device: kernel wrote its op's SQEs (INFO) */
+	HX_LR_AICPU_OP,      /* device: ordinary AICPU op started, or ended
+				(text "end") on its core (INFO) */
 	HX_LR_COMPUTE,       /* host: AI Core kernel launched (DEBUG) */
 	HX_LR_NOTIFY_TIMEOUT,/* a notify wait timed out (see below) */
 	HX_LR_LINK_ERROR,    /* SDMA/RDMA error CQE on a copy */
@@ -86,6 +88,7 @@ struct hx_logrec {
 	uint8_t dtype;           /* enum hx_dtype */
 	uint64_t bytes;
 	uint32_t retry_cnt;
+	uint32_t sqe_cnt;        /* KERNEL_STATUS rtsq: SQEs to write */
 	const char *name;        /* op name or tag source */
 	const char *text;
 	const char *trail;
