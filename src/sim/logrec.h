@@ -63,7 +63,8 @@ struct hx_lr_stream {
  *  LINK_ERROR: like NOTIFY_TIMEOUT, with rdma, and peer = other end.
  *  RETRY: text = state transition ("RUNNING -> CMD_STOP_AICPU"), retry_cnt.
  *  HEARTBEAT_*: peer = the crimer (lost / stuck rank), rank = observer.
- *  KERNEL_START/END/STATUS: comm, op, core, stream (K_c), head/tail of M_c.
+ *  KERNEL_START/END: comm, op, core, stream (K_c); KERNEL_EXPANDED and
+ *    KERNEL_STATUS: head/tail = SQ positions of M_c (docs/LOGS-SIMULATED.md).
  *  STREAM_DUMP: first_stream / nstreams (usually 1).
  */
 struct hx_logrec {
@@ -110,9 +111,11 @@ struct hx_simlog_input {
 };
 
 /*
- * Write rank-N/ascend/log/debug/plog/plog-PID_TS.log and
- * rank-N/ascend/log/debug/device-D/device-PID_TS.log for every rank under
- * dir (which exists), honouring sc->log_level for INFO/DEBUG noise.
+ * Write rank-N/ascend/log/debug/plog/plog-PID_TS.log,
+ * rank-N/ascend/log/debug/device-D/device-PID_TS.log and the run logs
+ * run/plog/ and run/device-D/ for every rank under dir (which exists; or
+ * the node / flat layout), honouring sc->log_level for INFO/DEBUG noise
+ * and sc->log_fidelity (verified: no invented line).
  * Deterministic: same input, same bytes.
  */
 int hx_simlog_write(struct hangdx_ctx *ctx, const char *dir,
