@@ -3,9 +3,10 @@
  * records (logrec.h) into CANN log files laid out and worded like a real
  * cluster's (shared/docs/log-formats.md), so that real tools and hangdx's
  * own ingest read them.  The simulator decides what happens; this file
- * decides only how it looks.  Ranks are written one after another (three
+ * decides only how it looks.  Ranks are written one after another (four
  * files open at a time), each from a per-rank bucket of record indices.
- * Conventions (ids, addresses, invented lines): docs/LOGS-SIMULATED.md.
+ * Every line carries its status (verbatim, format string, invented) for
+ * log_fidelity.  Conventions and sources: docs/LOGS-SIMULATED.md.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -757,21 +758,28 @@ static const char *alg_name(uint8_t coll)
 	return coll < HX_COLL_COUNT ? coll_exec[coll] : "Executor";
 }
 
+/* The communicator of a kernel record as this device saw it, or NULL. */
 static struct sl_comm *kcomm(struct sl_rank *r, const struct hx_logrec *rec)
 {
-	static struct sl_comm none;
+	return rec->comm >= 0 ? &r->cs[rec->comm] : NULL;
+}
 
-	if (rec->comm < 0)
-		return memset(&none, 0, sizeof none);
-	return &r->cs[rec->comm];
+static void kernel_freed(struct sl_rank *r, const struct hx_logrec *rec)
+{
+	struct sl_comm *c = kcomm(r, rec);
+
+	if (c)
+		c->in_exec = false;
 }
 
 static void kernel_start(struct sl_rank *r, const struct hx_logrec *rec)
 {
 	uint32_t t = worker_tid(r, rec->core);
-	struct sl_comm *c = kcomm(r, rec);
+	struct sl_comm none = { 0 }, *c = kcomm(r, rec);
 	char tag[256], dtag[256];
 
+	if (!c)
+		c = &none;
 	c->in_exec = true;
 	c->exec_idx++;
 	c->coll = rec->coll;
@@ -863,7 +871,7 @@ static void kernel_fail(struct sl_rank *r, const struct hx_logrec *rec,
 	comm_status(r, t);
 	say(r, W_DHCCL, LV_ERROR, S_FMT, "[hccl_aicpu_interface.cc:115] [%u]run AicpuRunRpcServerV2 failed. ret[%d]",
 	    t, ret);
-	kcomm(r, rec)->in_exec = false;
+	kernel_freed(r, rec);
 }
 
 static void kernel_end(struct sl_rank *r, const struct hx_logrec *rec)
@@ -886,7 +894,7 @@ static void kernel_end(struct sl_rank *r, const struct hx_logrec *rec)
 	}
 	say(r, W_DHCCL, LV_INFO, S_FMT, "[hccl_aicpu_interface.cc:122] [%u]end RunAicpuRpcSrvLaunchV2",
 	    t);
-	kcomm(r, rec)->in_exec = false;
+	kernel_freed(r, rec);
 }
 
 static void on_kernel(struct sl_rank *r, const struct hx_logrec *rec)
