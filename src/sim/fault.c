@@ -281,9 +281,14 @@ static void other_timeout(struct sim *s, uint32_t task)
 		sim_error(s, rank, (int32_t)task, kind, text);
 		r = sim_rec(s, HX_LR_KERNEL_TIMEOUT, rank);
 		if (r) {
+			const struct hx_comm_rank *cr =
+				&s->st.dev[rank].comm[t->comm];
+
 			sim_rec_task(s, r, task);
 			r->text = t->state == HX_TS_WAITING ? "launch"
 				  : t->kstate ? "rtsq" : "kfc";
+			/* R1 prints M_c's head position (curhead) */
+			r->head = s->st.streams[cr->mstream].head;
 		}
 		s->resident[rank * s->st.ncomms + (uint32_t)t->comm] = -1;
 		sim_fail_task(s, task, HX_TS_FAILED);

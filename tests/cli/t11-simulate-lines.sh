@@ -92,5 +92,9 @@ t_ok "flat layout: no run directory, W1 in the device file" sh -c "test ! -d $T/
 # Rtsq full: R3 every 30 s while the kernel cannot write its SQEs
 $HANGDX simulate -q --preset reference --set sq_depth=4 --log-fidelity verified -o "$T/sq" >/dev/null 2>&1
 t_ok "R3 in its real shape while M_c is full" grep -Eq "$R3" $(dev0 "$T/sq")
+R1='\[ERROR\] HCCL\([0-9]+,aicpu_scheduler\):[0-9:.-]+ \[dispatcher_aicpu\.cc:[0-9]+\] \[[0-9]+\]Rtsq full, timeout [0-9]+s\. curhead:[0-9]+, sqId:-?[0-9]+$'
+$HANGDX simulate -q --preset reference --set sq_depth=4 --set communicators=1 --set retry=off -o "$T/sq1" >/dev/null 2>&1
+t_ok "R1 in its real shape when the SQ stays full" grep -Eq "$R1" $T/sq1/rank-1/ascend/log/debug/device-1/device-*.log
+t_ok "Rtsq full exit: C1, then D16 with ret 20" sh -c "grep -q 'AicpuComm: group' $T/sq1/rank-1/ascend/log/debug/device-1/device-*.log && grep -q 'run AicpuRunRpcServerV2 failed. ret\[20\]\$' $T/sq1/rank-1/ascend/log/debug/device-1/device-*.log"
 
 t_done

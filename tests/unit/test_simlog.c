@@ -751,6 +751,41 @@ static void test_device_run_log(void **state)
 	free(f);
 }
 
+/* Rtsq full: R3 every 30 s, then R1, R6 and the failure exit, ret 20. */
+static void test_rtsq_full(void **state)
+{
+	struct fix *f = fix_new();
+	struct hx_logrec *r;
+	char *d, *d0;
+
+	(void)state;
+	f->in.nrecs = 5;
+	add_op(f, HX_LR_KERNEL_START, 3);
+	r = add_op(f, HX_LR_KERNEL_STATUS, 30003);
+	r->text = "rtsq";
+	r->head = 2047;
+	r->tail = 2048 + 2040;
+	r->sqe_cnt = 18;
+	r = add_op(f, HX_LR_KERNEL_TIMEOUT, 1856003);
+	r->text = "rtsq";
+	r->timeout_s = 1856;
+	r->head = 2047;
+	d = write_fix(f);
+	d0 = slurp(d, D0);
+	has(d0, "[INFO] HCCL(5000,aicpu_scheduler):2026-11-01-07:00:30.003.000 [dispatcher_aicpu.cc:759] [5012][LaunchTask][WaitLaunchWhileLoop]Current state. sqid:153, head:2047, tail:2040, cnt:18\n");
+	has(d0, "[ERROR] HCCL(5000,aicpu_scheduler):2026-11-01-07:30:56.003.000 [dispatcher_aicpu.cc:750] [5012]Rtsq full, timeout 1856s. curhead:2047, sqId:153\n");
+	has(d0, "[aicpu_communicator.cc:3722] [5012][HcclCommAicpu][LaunchTask]algName[AllReduceMeshExecutor] ret = 20\n");
+	has(d0, "[5012]AicpuComm: group[" IDENT "], status[inExec], ");
+	has(d0, "[hccl_aicpu_interface.cc:115] [5012]run AicpuRunRpcServerV2 failed. ret[20]\n");
+	assert_null(strstr(d0, "WaitRtsqAvailable"));
+	free(d0);
+	d0 = slurp(d, DR0);
+	has(d0, "[LaunchTask][WaitLaunchWhileLoop]Current state. sqid:153, ");
+	free(d0);
+	rmdir_free(d);
+	free(f);
+}
+
 /* log_fidelity verified: no invented line; full keeps them. */
 static void test_fidelity(void **state)
 {
@@ -859,6 +894,7 @@ int main(void)
 		cmocka_unit_test(test_other_kinds),
 		cmocka_unit_test(test_device_run_log),
 		cmocka_unit_test(test_fidelity),
+		cmocka_unit_test(test_rtsq_full),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_nomem),
