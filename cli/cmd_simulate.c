@@ -23,6 +23,9 @@ const struct cli_cmd cmd_simulate = {
 	"      --layout L        rank (rank-N/ascend/log), node (host-N/ascend/log\n"
 	"                        with every process of the node) or flat (every\n"
 	"                        log in DIR/logs); same as --set layout=L\n"
+	"      --log-fidelity F  full (every line) or verified (only lines worded\n"
+	"                        as real logs or HCCL source format strings);\n"
+	"                        same as --set log_fidelity=F\n"
 	"  -s, --set KEY=VALUE   override a parameter (repeatable), e.g.\n"
 	"                        communicators=10 cores=4 retry=off seed=7\n"
 	"      --seed N          same as --set seed=N\n"
@@ -55,6 +58,7 @@ static const struct option longopts[] = {
 	{ "set", required_argument, NULL, 's' },
 	{ "seed", required_argument, NULL, 'S' },
 	{ "layout", required_argument, NULL, 'Y' },
+	{ "log-fidelity", required_argument, NULL, 'F' },
 	{ "no-logs", no_argument, NULL, 'L' },
 	{ "no-trace", no_argument, NULL, 'T' },
 	{ "list-presets", no_argument, NULL, 'l' },
@@ -77,7 +81,7 @@ static int add_set(struct sim_args *a, char *kv)
 
 static int parse_args(int argc, char **argv, struct sim_args *a)
 {
-	static char seedbuf[64], layoutbuf[64];
+	static char seedbuf[64], layoutbuf[64], fidbuf[64];
 	int c;
 
 	memset(a, 0, sizeof *a);
@@ -99,6 +103,12 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		case 'Y':
 			snprintf(layoutbuf, sizeof layoutbuf, "layout=%s", optarg);
 			if (add_set(a, layoutbuf))
+				return EXIT_SYSERR;
+			break;
+		case 'F':
+			snprintf(fidbuf, sizeof fidbuf, "log_fidelity=%s",
+				 optarg);
+			if (add_set(a, fidbuf))
 				return EXIT_SYSERR;
 			break;
 		case 'L': a->logs = 0; break;

@@ -45,6 +45,9 @@ enum hx_loglevel { HX_LOG_DEBUG, HX_LOG_INFO, HX_LOG_WARNING, HX_LOG_ERROR };
  * node (every process of the node in one ascend/log); every file in one
  * directory. */
 enum hx_layout { HX_LAYOUT_RANK, HX_LAYOUT_NODE, HX_LAYOUT_FLAT };
+/* Which log lines are written: every line, or only those whose wording
+ * is a real log line or a source format string (docs/LOGS-SIMULATED.md). */
+enum hx_fidelity { HX_FID_FULL, HX_FID_VERIFIED };
 /* Names of the node directories: host-N, node-N, the node's IP. */
 enum hx_nodedir { HX_NODEDIR_HOST, HX_NODEDIR_NODE, HX_NODEDIR_IP };
 
@@ -231,6 +234,7 @@ struct hangdx_scenario {
 	enum hx_loglevel log_level;
 	/* what a real collection looks like (the logs only) */
 	enum hx_layout layout;
+	enum hx_fidelity log_fidelity; /* full, or verified lines only */
 	enum hx_nodedir node_dirs;
 	bool same_pids;               /* containers: every node has the same pids */
 	uint64_t start_spread_ns;     /* ranks start up to this much apart */

@@ -950,12 +950,14 @@ static const char *const level_names[] = { "debug", "info", "warning",
 					   "error", NULL };
 static const char *const layout_names[] = { "rank", "node", "flat", NULL };
 static const char *const nodedir_names[] = { "host", "node", "ip", NULL };
+static const char *const fidelity_names[] = { "full", "verified", NULL };
 
 _Static_assert(sizeof(enum hx_product) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum hx_grant) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum hx_loglevel) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum hx_layout) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum hx_nodedir) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum hx_fidelity) == sizeof(int), "enum size");
 
 /* One scalar parameter of the scenario struct. */
 struct knob {
@@ -1014,6 +1016,8 @@ static const struct knob run_knobs[] = {
 	{ "time_limit", "time_limit", T_DUR(1), SC_OFF(time_limit_ns), 0 },
 	{ "log_level", "log_level", T_ENUM(level_names), SC_OFF(log_level), 0 },
 	{ "layout", "layout", T_ENUM(layout_names), SC_OFF(layout), 0 },
+	{ "log_fidelity", "log_fidelity", T_ENUM(fidelity_names),
+	  SC_OFF(log_fidelity), 0 },
 	{ "node_dirs", "node_dirs", T_ENUM(nodedir_names), SC_OFF(node_dirs), 0 },
 	{ "same_pids", "same_pids", T_BOOL, SC_OFF(same_pids), 0 },
 	{ "start_spread", "start_spread", T_DUR(0), SC_OFF(start_spread_ns), 0 },

@@ -281,9 +281,14 @@ static void other_timeout(struct sim *s, uint32_t task)
 		sim_error(s, rank, (int32_t)task, kind, text);
 		r = sim_rec(s, HX_LR_KERNEL_TIMEOUT, rank);
 		if (r) {
+			const struct hx_comm_rank *cr =
+				&s->st.dev[rank].comm[t->comm];
+
 			sim_rec_task(s, r, task);
 			r->text = t->state == HX_TS_WAITING ? "launch"
 				  : t->kstate ? "rtsq" : "kfc";
+			/* R1 prints M_c's head position (curhead) */
+			r->head = s->st.streams[cr->mstream].head;
 		}
 		s->resident[rank * s->st.ncomms + (uint32_t)t->comm] = -1;
 		sim_fail_task(s, task, HX_TS_FAILED);
@@ -451,7 +456,13 @@ void sim_stuck_check(struct sim *s, uint32_t rank)
 		sim_push(s, s->now + third, EV_STUCK, rank, 0);
 }
 
-void sim_status(struct sim *s, uint32_t task)
+/*
+ * Every 30 s of a kernel that waits: for M_c to drain (resident, W1:
+ * head re-read, tail as read once when the wait began, i.e. the end of
+ * its op) or, sqfull, for room in M_c (R3: head, tail, SQEs to write).
+ * Positions, not task ids.  A chain ends when its wait does.
+ */
+void sim_status(struct sim *s, uint32_t task, uint32_t sqfull)
 {
 	const struct hx_task *t = &s->st.tasks[task];
 	uint32_t rank = s->st.streams[t->stream].rank;
@@ -459,14 +470,16 @@ void sim_status(struct sim *s, uint32_t task)
 	const struct hx_stream *m = &s->st.streams[cr->mstream];
 	struct hx_logrec *r;
 
-	if (t->state != HX_TS_RUNNING)
+	if (t->state != HX_TS_RUNNING || (sqfull != 0) != (t->kstate != 0))
 		return;
 	r = sim_rec(s, HX_LR_KERNEL_STATUS, rank);
 	if (r) {
 		sim_rec_task(s, r, task);
-		r->head = m->head < m->n ? s->st.tasks[m->q[m->head]].task_id
-					 : m->next_task_id;
-		r->tail = m->next_task_id;
+		r->sq_id = m->sq_id;
+		r->head = m->head;
+		r->tail = sqfull ? (uint32_t)m->n : t->end_pos;
+		r->text = sqfull ? "rtsq" : NULL;
+		r->sqe_cnt = sqfull ? sim_hccl_expand_room(s, task) : 0;
 	}
-	sim_push(s, s->now + STATUS_NS, EV_STATUS, task, 0);
+	sim_push(s, s->now + STATUS_NS, EV_STATUS, task, sqfull);
 }

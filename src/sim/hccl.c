@@ -326,6 +326,34 @@ static bool expansion_fits(struct sim *s, const struct hx_comm_rank *cr,
 	return s->sc->slave_streams == 0 || sim_sq_room(s, cr->sstream[0], n);
 }
 
+/* SQEs the kernel of task needs room for in M_c (R3's cnt). */
+uint32_t sim_hccl_expand_room(struct sim *s, uint32_t task)
+{
+	const struct hx_task *t = &s->st.tasks[task];
+	struct hx_opdesc d;
+
+	if (t->xref >= s->nops)
+		return 0;
+	op_desc(s, &s->ops[t->xref], &d);
+	return hx_opseq_expand_room(&d);
+}
+
+/* The kernel wrote its op's SQEs to M_c, positions begin..end (D10). */
+static void expanded_record(struct sim *s, uint32_t task, uint32_t rank,
+			    uint32_t begin)
+{
+	const struct hx_task *t = &s->st.tasks[task];
+	const struct hx_comm_rank *cr = &s->st.dev[rank].comm[t->comm];
+	struct hx_logrec *r = sim_rec(s, HX_LR_KERNEL_EXPANDED, rank);
+
+	if (!r)
+		return;
+	sim_rec_task(s, r, task);
+	r->sq_id = s->st.streams[cr->mstream].sq_id;
+	r->head = begin;
+	r->tail = t->end_pos;
+}
+
 /* The algorithm tasks of one op on main (M_c, or U in HOST mode), with
  * the exchange on S0 when there are slave streams. */
 static void expand(struct sim *s, uint32_t rank, uint32_t opi, uint32_t main,
@@ -426,7 +454,7 @@ static void kernel_resident(struct sim *s, uint32_t task, uint32_t rank)
 		t->arm++;
 		sim_push(s, t->t_start + t->timeout_ns, EV_TIMEOUT, task, t->arm);
 	}
-	if (s->want_logs && s->sc->log_level <= HX_LOG_INFO)
+	if (s->want_logs)       /* W1 is a run-level line: every log level */
 		sim_push(s, s->now + STATUS_NS, EV_STATUS, task, 0);
 	sim_hccl_stream_moved(s, cr->mstream);
 }
@@ -437,6 +465,7 @@ void sim_hccl_expanded(struct sim *s, uint32_t task)
 	uint32_t rank = s->st.streams[t->stream].rank;
 	struct hx_comm_rank *cr = &s->st.dev[rank].comm[t->comm];
 	const struct sim_op *o = &s->ops[t->xref];
+	uint32_t begin;
 
 	if (t->state != HX_TS_RUNNING)
 		return;
@@ -452,6 +481,9 @@ void sim_hccl_expanded(struct sim *s, uint32_t task)
 			sim_push(s, s->now + exec_timeout_ns(s, task) +
 					 SQFULL_INC_S * HX_NS_PER_S,
 				 EV_TIMEOUT, task, t->arm);
+			if (s->want_logs)       /* R3 every 30 s */
+				sim_push(s, s->now + STATUS_NS, EV_STATUS,
+					 task, 1);
 		}
 		return;
 	}
@@ -463,9 +495,11 @@ void sim_hccl_expanded(struct sim *s, uint32_t task)
 		t->arm++;               /* the SQ-full timer no longer applies */
 	}
 	sim_gate_pass(s, task);
+	begin = (uint32_t)s->st.streams[cr->mstream].n;
 	expand(s, rank, t->xref, cr->mstream, true);
 	t = &s->st.tasks[task];   /* expansion grew the task array */
 	t->end_pos = (uint32_t)s->st.streams[cr->mstream].n;
+	expanded_record(s, task, rank, begin);
 	if (cr->retry) {
 		kernel_resident(s, task, rank);
 		return;

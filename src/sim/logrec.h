@@ -16,8 +16,10 @@ enum hx_lr_kind {
 	HX_LR_OP_LAUNCH,     /* host: an HCCL op was issued (INFO) */
 	HX_LR_KERNEL_START,  /* device: HCCL kernel got a core (INFO) */
 	HX_LR_KERNEL_END,    /* device: HCCL kernel returned (INFO) */
-	HX_LR_KERNEL_STATUS, /* device: resident kernel, every 30 s (INFO) */
-	HX_LR_AICPU_OP,      /* device: ordinary AICPU op ran (DEBUG) */
+	HX_LR_KERNEL_STATUS, /* device: waiting kernel, every 30 s (RUN_INFO) */
+	HX_LR_KERNEL_EXPANDED, /* device: kernel wrote its op's SQEs (INFO) */
+	HX_LR_AICPU_OP,      /* device: ordinary AICPU op started, or ended
+				(text "end") on its core (INFO) */
 	HX_LR_COMPUTE,       /* host: AI Core kernel launched (DEBUG) */
 	HX_LR_NOTIFY_TIMEOUT,/* a notify wait timed out (see below) */
 	HX_LR_LINK_ERROR,    /* SDMA/RDMA error CQE on a copy */
@@ -61,7 +63,8 @@ struct hx_lr_stream {
  *  LINK_ERROR: like NOTIFY_TIMEOUT, with rdma, and peer = other end.
  *  RETRY: text = state transition ("RUNNING -> CMD_STOP_AICPU"), retry_cnt.
  *  HEARTBEAT_*: peer = the crimer (lost / stuck rank), rank = observer.
- *  KERNEL_START/END/STATUS: comm, op, core, stream (K_c), head/tail of M_c.
+ *  KERNEL_START/END: comm, op, core, stream (K_c); KERNEL_EXPANDED and
+ *    KERNEL_STATUS: head/tail = SQ positions of M_c (docs/LOGS-SIMULATED.md).
  *  STREAM_DUMP: first_stream / nstreams (usually 1).
  */
 struct hx_logrec {
@@ -86,6 +89,7 @@ struct hx_logrec {
 	uint8_t dtype;           /* enum hx_dtype */
 	uint64_t bytes;
 	uint32_t retry_cnt;
+	uint32_t sqe_cnt;        /* KERNEL_STATUS rtsq: SQEs to write */
 	const char *name;        /* op name or tag source */
 	const char *text;
 	const char *trail;
@@ -107,9 +111,11 @@ struct hx_simlog_input {
 };
 
 /*
- * Write rank-N/ascend/log/debug/plog/plog-PID_TS.log and
- * rank-N/ascend/log/debug/device-D/device-PID_TS.log for every rank under
- * dir (which exists), honouring sc->log_level for INFO/DEBUG noise.
+ * Write rank-N/ascend/log/debug/plog/plog-PID_TS.log,
+ * rank-N/ascend/log/debug/device-D/device-PID_TS.log and the run logs
+ * run/plog/ and run/device-D/ for every rank under dir (which exists; or
+ * the node / flat layout), honouring sc->log_level for INFO/DEBUG noise
+ * and sc->log_fidelity (verified: no invented line).
  * Deterministic: same input, same bytes.
  */
 int hx_simlog_write(struct hangdx_ctx *ctx, const char *dir,

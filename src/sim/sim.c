@@ -276,6 +276,10 @@ static void pool_grant(struct sim *s, struct hx_pool *p, uint32_t task)
 	} else {
 		uint32_t rank = s->st.streams[t->stream].rank;
 		uint64_t d = (uint64_t)((double)t->dur_ns * sim_slow(s, rank));
+		struct hx_logrec *r = sim_rec(s, HX_LR_AICPU_OP, rank);
+
+		if (r)
+			sim_rec_task(s, r, task);
 
 		sim_push(s, s->now + d + dispatch_ns(s), EV_DONE, task, 0);
 		if (s->sc->aicpu_timeout_ns && d > s->sc->aicpu_timeout_ns) {
@@ -661,6 +665,14 @@ void sim_complete(struct sim *s, uint32_t task)
 			sim_rec_task(s, r, task);
 			r->core = t->core;
 			r->text = "ok";
+		}
+	}
+	if (t->kind == HX_T_AICPU && s->want_logs) {
+		struct hx_logrec *r = sim_rec(s, HX_LR_AICPU_OP,
+					      s->st.streams[t->stream].rank);
+		if (r) {
+			sim_rec_task(s, r, task);
+			r->text = "end";
 		}
 	}
 	if (t->kind == HX_T_AICPU || t->kind == HX_T_KERNEL)
@@ -1250,7 +1262,7 @@ static void dispatch(struct sim *s, const struct sim_event *ev)
 		sim_stuck_check(s, ev->a);
 		break;
 	case EV_STATUS:
-		sim_status(s, ev->a);
+		sim_status(s, ev->a, ev->b != 0);
 		break;
 	}
 }

@@ -22,7 +22,8 @@ enum sim_ev {
 	EV_RETRY,       /* a = copy task: retried after HoldTime */
 	EV_LOST,        /* a = dead rank: heartbeat LOST after 30 s */
 	EV_STUCK,       /* a = rank: heartbeat STUCK check (passive) */
-	EV_STATUS,      /* a = kernel task: 30 s status line (passive) */
+	EV_STATUS,      /* a = kernel task, b = 1 while its SQ is full: 30 s
+			 * status line (passive) */
 	EV_GATE         /* a sequence step is next: do it if it was held */
 };
 
@@ -230,7 +231,8 @@ void sim_copy_failed(struct sim *s, uint32_t task);
 void sim_copy_retry(struct sim *s, uint32_t task);
 void sim_heartbeat_lost(struct sim *s, uint32_t dead);
 void sim_stuck_check(struct sim *s, uint32_t rank);
-void sim_status(struct sim *s, uint32_t task);
+void sim_status(struct sim *s, uint32_t task, uint32_t sqfull);
+uint32_t sim_hccl_expand_room(struct sim *s, uint32_t task);
 void sim_error(struct sim *s, uint32_t rank, int32_t task, const char *kind,
 	       const char *text);
 void sim_stop_device(struct sim *s, uint32_t rank);

@@ -3,9 +3,10 @@
  * records (logrec.h) into CANN log files laid out and worded like a real
  * cluster's (shared/docs/log-formats.md), so that real tools and hangdx's
  * own ingest read them.  The simulator decides what happens; this file
- * decides only how it looks.  Ranks are written one after another (three
+ * decides only how it looks.  Ranks are written one after another (four
  * files open at a time), each from a per-rank bucket of record indices.
- * Conventions (ids, addresses, invented lines): docs/LOGS-SIMULATED.md.
+ * Every line carries its status (verbatim, format string, invented) for
+ * log_fidelity.  Conventions and sources: docs/LOGS-SIMULATED.md.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -25,12 +26,19 @@
 
 enum sl_lv { LV_DEBUG, LV_INFO, LV_WARNING, LV_ERROR };  /* = hx_loglevel */
 static const char *const lv_name[] = { "DEBUG", "INFO", "WARNING", "ERROR" };
+#define RUN 8   /* or-ed into a level: a run-level line (HCCL_RUN_INFO ...) */
 
-enum sl_fileid { F_PLOG, F_DEV, F_RUN, F_COUNT };
+/* How far a line's wording is backed (docs/LOGS-SIMULATED.md): the shape
+ * of a real log line, the text of a source format string, or invented.
+ * log_fidelity=verified writes no S_INV line. */
+enum sl_st { S_VERB, S_FMT, S_INV };
+
+/* host debug plog, device debug log, host run plog, device run log */
+enum sl_fileid { F_PLOG, F_DEV, F_RUN, F_DRUN, F_COUNT };
 
 /* Who speaks: module, side and (through the rank) pid and process name. */
 enum sl_who { W_HCCL, W_RT, W_ATRACE, W_ROCE, W_HCCP,
-	      W_DHCCL, W_DAICPU, W_TSCH };
+	      W_DHCCL, W_DAICPU, W_CCECPU, W_TSCH };
 static const struct {
 	const char *module;
 	uint8_t file;
@@ -38,7 +46,8 @@ static const struct {
 	[W_HCCL] = { "HCCL", F_PLOG },     [W_RT] = { "RUNTIME", F_PLOG },
 	[W_ATRACE] = { "ATRACE", F_PLOG }, [W_ROCE] = { "ROCE", F_PLOG },
 	[W_HCCP] = { "HCCP", F_PLOG },     [W_DHCCL] = { "HCCL", F_DEV },
-	[W_DAICPU] = { "AICPU", F_DEV },   [W_TSCH] = { "TSCH", F_DEV },
+	[W_DAICPU] = { "AICPU", F_DEV },   [W_CCECPU] = { "CCECPU", F_DEV },
+	[W_TSCH] = { "TSCH", F_DEV },
 };
 
 /* Thread ids: pid + a fixed offset per role (docs/LOGS-SIMULATED.md). */
@@ -61,6 +70,7 @@ struct sl_writer {
 	char *vbuf;         /* F_COUNT stdio buffers */
 	size_t *doff;       /* debug level: nranks + 2 bounds in done */
 	struct sl_done *done;   /* finished tasks by rank, by end time */
+	struct sl_comm *cs;     /* ncomms: the rank being written */
 };
 
 struct sl_done {
@@ -85,6 +95,16 @@ struct sl_rank {
 	uint32_t aicpu_serial;
 	uint64_t early_us;  /* started this long before the last rank */
 	bool init_done;     /* the first communicator is created */
+	bool verified;      /* log_fidelity verified: no invented line */
+	struct sl_comm *cs; /* per communicator, as this device saw it */
+};
+
+/* One communicator as the rank's device saw it so far (C1 lines). */
+struct sl_comm {
+	bool open;          /* created on this rank */
+	bool in_exec;       /* its kernel is running (holds a core) */
+	uint32_t exec_idx;  /* ops executed, from 1 (HCCL's op index) */
+	uint8_t coll;       /* last op, for the C1 tags */
 };
 
 /* ---- tables: HCCL spellings of the model's enums ---- */
@@ -344,17 +364,23 @@ static size_t line_end(char *line, size_t len, int n)
 	return len;
 }
 
-static void vsay(struct sl_rank *r, enum sl_who w, int lv, bool run,
+/* The one place a prefixed line is written: lv is a level, or-ed with
+ * RUN for run-level lines, which go to the run log of their side whatever
+ * the level; st is the line's status, which log_fidelity filters on. */
+static void vsay(struct sl_rank *r, enum sl_who w, int lv, enum sl_st st,
 		 const char *fmt, va_list ap)
 {
 	char line[SL_LINE], ts[SL_TSBUF];
 	int file = who_tab[w].file;
-	uint64_t us = tick(r, file);
-	bool dbg = lv >= r->level;
+	uint64_t us = tick(r, file);  /* same timestamps at every fidelity */
+	bool run = (lv & RUN) != 0;
+	bool dbg;
 	size_t len;
 	int n;
 
-	if (!dbg && !run)
+	lv &= ~RUN;
+	dbg = lv >= r->level;
+	if ((!dbg && !run) || (st == S_INV && r->verified))
 		return;
 	fmt_ts(r, us, ts);
 	if (w == W_TSCH)
@@ -371,43 +397,37 @@ static void vsay(struct sl_rank *r, enum sl_who w, int lv, bool run,
 	if (dbg)
 		put(r, file, line, len);
 	if (run && r->in->sc->layout == HX_LAYOUT_FLAT) {
-		if (!dbg)       /* one plog per process: the run lines too */
-			put(r, F_PLOG, line, len);
+		if (!dbg)       /* one file per process and side: run lines too */
+			put(r, file, line, len);
 	} else if (run) {
-		put(r, F_RUN, line, len);
+		put(r, file == F_DEV ? F_DRUN : F_RUN, line, len);
 	}
 }
 
-/* A prefixed line in the debug log of its side, if the level allows. */
-HX_PRINTF(4, 5)
-static void say(struct sl_rank *r, enum sl_who w, int lv, const char *fmt, ...)
+/* A prefixed line: in the debug log of its side if the level allows, and
+ * in the run log of its side when lv has RUN. */
+HX_PRINTF(5, 6)
+static void say(struct sl_rank *r, enum sl_who w, int lv, enum sl_st st,
+		const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsay(r, w, lv, false, fmt, ap);
-	va_end(ap);
-}
-
-/* A run-log line: always in the run plog, in the debug plog by level. */
-HX_PRINTF(3, 4)
-static void sayrun(struct sl_rank *r, enum sl_who w, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsay(r, w, LV_INFO, true, fmt, ap);
+	vsay(r, w, lv, st, fmt, ap);
 	va_end(ap);
 }
 
 /* A line without the prefix (error-manager text, TSCH dump body). */
-HX_PRINTF(3, 4)
-static void raw(struct sl_rank *r, int file, const char *fmt, ...)
+HX_PRINTF(4, 5)
+static void raw(struct sl_rank *r, int file, enum sl_st st,
+		const char *fmt, ...)
 {
 	char line[SL_LINE];
 	va_list ap;
 	int n;
 
+	if (st == S_INV && r->verified)
+		return;
 	va_start(ap, fmt);
 	n = vsnprintf(line, SL_LINE, fmt, ap);
 	va_end(ap);
@@ -545,6 +565,47 @@ static uint32_t stream_sq_of(const struct sl_rank *r, uint32_t s,
 
 /* ---- PROC_START, COMM_INIT, OP_LAUNCH, noise ---- */
 
+static uint8_t retry_level(const struct hx_env *e, char *v, size_t n)
+{
+	if (e->retry_has_l0)
+		snprintf(v, n, "L0:%u,L1:%u,L2:%u", e->retry[0], e->retry[1],
+			 e->retry[2]);
+	else
+		snprintf(v, n, "L1:%u,L2:%u", e->retry[1], e->retry[2]);
+	return (uint8_t)(e->retry[0] | e->retry[1] | e->retry[2]);
+}
+
+/* The HCCL_OP_RETRY_* and HCCL_OP_EXPANSION_MODE echo of
+ * externalinput.cc (docs/HCCL-SOURCE-STRINGS.md §8, §11). */
+static void env_retry_mode(struct sl_rank *r, const struct hx_env *e)
+{
+	uint32_t pid = tid(r, T_MAIN);
+	unsigned unfold = e->mode == HX_MODE_AI_CPU;
+	char v[64];
+
+	retry_level(e, v, sizeof v);
+	if (e->set_retry)
+		say(r, W_HCCL, LV_INFO | RUN, S_FMT, "[externalinput.cc:1881] [%u][HCCL_ENV][ParseRetryEnable] HCCL_OP_RETRY_ENABLE set by environment variable to [%s].",
+		    pid, v);
+	else
+		say(r, W_HCCL, LV_INFO | RUN, S_FMT, "[externalinput.cc:1856] [%u][HCCL_ENV][ParseRetryEnable] HCCL_OP_RETRY_ENABLE is not set. The retryEnable of all levels is set to false.",
+		    pid);
+	if (e->set_params)
+		say(r, W_HCCL, LV_INFO | RUN, S_FMT, "[externalinput.cc:1916] [%u][HCCL_ENV] HCCL_OP_RETRY_PARAMS is set, MaxCnt is [%u], HoldTime is [%u]ms, IntervalTime is [%u]ms.",
+		    pid, e->retry_max_cnt, e->retry_hold_ms,
+		    e->retry_interval_ms);
+	else
+		say(r, W_HCCL, LV_INFO | RUN, S_FMT, "[externalinput.cc:1892] [%u][HCCL_ENV] HCCL_OP_RETRY_PARAMS is not set, default value MaxCnt is [%u], HoldTime is [%u]ms, IntervalTime is [%u]ms",
+		    pid, e->retry_max_cnt, e->retry_hold_ms,
+		    e->retry_interval_ms);
+	if (e->set_mode)
+		say(r, W_HCCL, LV_INFO | RUN, S_FMT, "[externalinput.cc:1750] [%u][HCCL_ENV] environmental variable HCCL_OP_EXPANSION_MODE is [%s], aicpuUnfold[%u], aivMode[0], enableFfts[%u], aicpuCacheEnable[%u]",
+		    pid, hx_mode_name(e->mode), unfold, !unfold, unfold);
+	else
+		say(r, W_HCCL, LV_INFO | RUN, S_FMT, "[externalinput.cc:1712] [%u][HCCL_ENV] HCCL_OP_EXPANSION_MODE is not set, aicpuUnfold is [%u], aivMode is [0], aicpuCacheEnable is [%u]",
+		    pid, unfold, unfold);
+}
+
 static const char *set_by(bool set)
 {
 	return set ? "environment variable" : "default";
@@ -554,38 +615,24 @@ static void env_lines(struct sl_rank *r)
 {
 	const struct hx_env *e = hx_scenario_env(r->in->sc, r->rank);
 	uint32_t pid = tid(r, T_MAIN);
-	char v[64];
 
-	if (e->retry_has_l0)
-		snprintf(v, sizeof v, "L0:%u,L1:%u,L2:%u", e->retry[0],
-			 e->retry[1], e->retry[2]);
-	else
-		snprintf(v, sizeof v, "L1:%u,L2:%u", e->retry[1], e->retry[2]);
-	sayrun(r, W_HCCL, "[env_config.cc:612] [%u][HCCL_ENV][ParseRetryEnable] HCCL_OP_RETRY_ENABLE set by %s to [%s].",
-	       pid, set_by(e->set_retry), v);
-	sayrun(r, W_HCCL, "[env_config.cc:668] [%u]HCCL_OP_RETRY_PARAMS is %s, %svalue MaxCnt is [%u], HoldTime is [%u]ms, IntervalTime is [%u]ms",
-	       pid, e->set_params ? "set" : "not set",
-	       e->set_params ? "" : "default ", e->retry_max_cnt,
-	       e->retry_hold_ms, e->retry_interval_ms);
-	sayrun(r, W_HCCL, "[env_config.cc:271] [%u][HCCL_ENV] HCCL_EXEC_TIMEOUT set by %s to [%u]s",
-	       pid, set_by(e->set_exec_timeout), e->exec_timeout_s);
-	sayrun(r, W_HCCL, "[env_config.cc:240] [%u]HCCL_CONNECT_TIMEOUT set by %s to [%u]s",
-	       pid, set_by(e->set_connect), e->connect_timeout_s);
-	sayrun(r, W_HCCL, "[env_config.cc:733] [%u][HCCL_ENV] HCCL_OP_EXPANSION_MODE set by %s to [%s].",
-	       pid, set_by(e->set_mode), hx_mode_name(e->mode));
+	env_retry_mode(r, e);
+	say(r, W_HCCL, LV_INFO | RUN, S_VERB, "[env_config.cc:271] [%u][HCCL_ENV] HCCL_EXEC_TIMEOUT set by %s to [%u]s",
+	    pid, set_by(e->set_exec_timeout), e->exec_timeout_s);
+	say(r, W_HCCL, LV_INFO | RUN, S_VERB, "[env_config.cc:240] [%u]HCCL_CONNECT_TIMEOUT set by %s to [%u]s",
+	    pid, set_by(e->set_connect), e->connect_timeout_s);
 }
 
 static void on_proc_start(struct sl_rank *r)
 {
 	uint32_t pid = tid(r, T_MAIN);
 
-	sayrun(r, W_ATRACE, "[trace_attr.c:189](tid:%u) attr init success, timeout=0ms.",
-	       pid);
+	say(r, W_ATRACE, LV_INFO | RUN, S_VERB, "[trace_attr.c:189](tid:%u) attr init success, timeout=0ms.",
+	    pid);
 	env_lines(r);
-	say(r, W_RT, LV_INFO, "[runtime.cc:1905] %u Init:open device success, device_id=%u, pid=%u.",
+	say(r, W_RT, LV_INFO, S_INV, "[runtime.cc:1905] %u Init:open device success, device_id=%u, pid=%u.",
 	    pid, r->dev->device_id, r->dev->host_pid);
-	say(r, W_DAICPU, LV_INFO, "[aicpusd_main.cpp:373][AICPU][main():373][tid:%u]:aicpu scheduler start, device_id=%u, host_pid=%u, ts_pid=%u.",
-	    r->dev->dev_pid, r->dev->device_id, r->dev->host_pid,
+	say(r, W_CCECPU, LV_INFO | RUN, S_FMT, "[main.cpp:352][ComputeProcessMain][tid:%u] Aicpu schedule start successfully, LD_LIBRARY_PATH=/usr/lib64:/usr/lib64/aicpu_kernels/0/aicpu_kernels_device",
 	    r->dev->dev_pid);
 }
 
@@ -598,79 +645,106 @@ static void on_comm_init(struct sl_rank *r, const struct hx_logrec *rec)
 
 	if (!c)
 		return;
+	r->cs[rec->comm].open = true;
 	if (c->nmembers > 0)
 		rank_ip(r->in, c->members[0], root_ip, sizeof root_ip);
 	else
 		snprintf(root_ip, sizeof root_ip, "%s", r->ip);
-	sayrun(r, W_HCCL, "[op_base.cc:1292] [%u]Entry-HcclCommInitRootInfoInner:ranks[%u], rank[%u], rootinfo: host ip[%s] port[60000] nicDeploy[1] identifier[%s], deviceLogicId[%u]",
-	       pid, c->nmembers, (uint32_t)my_crank(r, rec->comm), root_ip,
-	       c->identifier, r->dev->device_id);
+	say(r, W_HCCL, LV_INFO | RUN, S_VERB, "[op_base.cc:1292] [%u]Entry-HcclCommInitRootInfoInner:ranks[%u], rank[%u], rootinfo: host ip[%s] port[60000] nicDeploy[1] identifier[%s], deviceLogicId[%u]",
+	    pid, c->nmembers, (uint32_t)my_crank(r, rec->comm), root_ip,
+	    c->identifier, r->dev->device_id);
 	/* the first creation waits in its barrier for the last rank */
 	if (!r->init_done) {
 		r->rec_us += r->early_us;
 		wait_us += r->early_us;
 		r->init_done = true;
 	}
-	sayrun(r, W_HCCL, "[hccl_comm.cc:129] [%u]hcclCommInitInfo:commId[hccl-%u-%d-%" PRIu64 "-%s], rank[%u], totalRanks[%u], serverId[%s], deviceType[4],logicDevId[%u], identifier[%s]",
-	       pid, r->dev->host_pid, rec->comm, r->rec_us / 1000000, c->name,
-	       (uint32_t)my_crank(r, rec->comm), c->nmembers, r->ip,
-	       r->dev->device_id, c->identifier);
-	sayrun(r, W_HCCL, "[op_base.cc:489][%u][HCCL_TRACE]HcclCommInitRootInfo success,take time [%" PRIu64 "]us, rankNum[%u], rank[%u],rootInfo identifier[%s], server[%s], logicDevId[%u]",
-	       pid, wait_us, c->nmembers, (uint32_t)my_crank(r, rec->comm),
-	       c->identifier, r->ip, r->dev->device_id);
+	say(r, W_HCCL, LV_INFO | RUN, S_VERB, "[hccl_comm.cc:129] [%u]hcclCommInitInfo:commId[hccl-%u-%d-%" PRIu64 "-%s], rank[%u], totalRanks[%u], serverId[%s], deviceType[4],logicDevId[%u], identifier[%s]",
+	    pid, r->dev->host_pid, rec->comm, r->rec_us / 1000000, c->name,
+	    (uint32_t)my_crank(r, rec->comm), c->nmembers, r->ip,
+	    r->dev->device_id, c->identifier);
+	say(r, W_HCCL, LV_INFO | RUN, S_VERB, "[op_base.cc:489][%u][HCCL_TRACE]HcclCommInitRootInfo success,take time [%" PRIu64 "]us, rankNum[%u], rank[%u],rootInfo identifier[%s], server[%s], logicDevId[%u]",
+	    pid, wait_us, c->nmembers, (uint32_t)my_crank(r, rec->comm),
+	    c->identifier, r->ip, r->dev->device_id);
 }
 
-static const char *entry_name(uint8_t coll)
+/* GetCMDTypeEnumStr: the lower-case op name of profName[...AicpuKernel] */
+static const char *cmd_str(uint8_t coll)
 {
 	static const char *const n[] = {
-		[HX_COLL_ALLREDUCE] = "HcclAllReduce",
-		[HX_COLL_ALLGATHER] = "HcclAllGather",
-		[HX_COLL_REDUCESCATTER] = "HcclReduceScatter",
-		[HX_COLL_BROADCAST] = "HcclBroadcast",
-		[HX_COLL_ALLTOALL] = "HcclAlltoAll",
-		[HX_COLL_SEND] = "HcclSend", [HX_COLL_RECV] = "HcclRecv",
+		[HX_COLL_ALLREDUCE] = "allreduce",
+		[HX_COLL_ALLGATHER] = "allgather",
+		[HX_COLL_REDUCESCATTER] = "reduce_scatter",
+		[HX_COLL_BROADCAST] = "broadcast",
+		[HX_COLL_ALLTOALL] = "alltoall",
+		[HX_COLL_SEND] = "send", [HX_COLL_RECV] = "receive",
 	};
-	return coll < HX_ARRAY_LEN(n) ? n[coll] : "HcclUnknown";
+	return coll < HX_ARRAY_LEN(n) && n[coll] ? n[coll] : NULL;
 }
 
-static void on_op_launch(struct sl_rank *r, const struct hx_logrec *rec)
+/* Device addresses of a kernel's launch arguments (invented values):
+ * 0 KFC task, 1 context, 2 tiling data. */
+static uint64_t kfc_addr(const struct hx_logrec *rec, unsigned which)
 {
-	uint32_t pid = tid(r, T_MAIN);
-	uint32_t ks = rec->comm >= 0 && r->dev->comm
+	uint64_t c = rec->comm < 0 ? 0 : (uint64_t)rec->comm;
+
+	return UINT64_C(0x12c100000000) + ((c & 0xfff) << 24) + which * UINT64_C(0x1000);
+}
+
+static uint32_t kfc_stream(const struct sl_rank *r, const struct hx_logrec *rec)
+{
+	return rec->comm >= 0 && r->dev->comm
 		? stream_id_of(r, r->dev->comm[rec->comm].kstream,
 			       rec->stream_id)
 		: rec->stream_id;
+}
+
+/* L1, L3, L5 of HcclCommunicator::AicpuKfcTilingDataLaunchIn and
+ * AicpuUnfoldKernelLaunchV2 (HCCL-SOURCE-STRINGS.md §1).  The op entry
+ * line is not written: HCCL prints it only with HCCL_ENTRY_LOG_ENABLE. */
+static void on_op_launch(struct sl_rank *r, const struct hx_logrec *rec)
+{
+	uint32_t pid = tid(r, T_MAIN), ks = kfc_stream(r, rec);
+	const char *cmd = cmd_str(rec->coll);
 	char tag[256];
 
 	op_tag(r, rec, tag, sizeof tag);
-	say(r, W_HCCL, LV_INFO, "[op_base.cc:1790] [%u]Entry-%s:tag[%s], index[%u], sendBuf[0x%" PRIx64 "], recvBuf[0x%" PRIx64 "], count[%" PRIu64 "], dataType[%s], op[%s], streamId[%u], deviceLogicId[%u]",
-	    pid, entry_name(rec->coll), tag, rec->op, op_addr(rec, 0),
-	    op_addr(rec, 1), rec_count(rec), dt_name(rec->dtype),
-	    coll_reduces(rec->coll) ? "sum" : "none", rec->stream_id,
-	    r->dev->device_id);
-	say(r, W_RT, LV_INFO, "[kernel.cc:1206] %u KernelLaunch:launch aicpu kernel, device_id=%u, stream_id=%u, kernel_name=RunAicpuKfcSrvLaunch, op_tag=%s.",
-	    pid, r->dev->device_id, ks, tag);
-	say(r, W_RT, LV_DEBUG, "[notify.cc:262] %u Record:notify record, device_id=%u, stream_id=%u.",
+	say(r, W_HCCL, LV_INFO, S_FMT, "[hccl_communicator_host.cc:7998] [%u]AicpuKfcTilingDataLaunchIn profName[%s%s] tag[%s] kfcOpStreamId[%u] mainStreamId[%u] kfcStreamId[%u] isCapture[0] mode[1] ",
+	    pid, cmd ? cmd : "HcclOp", "AicpuKernel", tag, ks,
+	    rec->stream_id, ks);
+	say(r, W_HCCL, LV_INFO, S_FMT, "[hccl_communicator_host.cc:8219] [%u][HcclCommunicator]context[0x%" PRIx64 "] tilingDataPtr[0x%" PRIx64 "] tilingData[0x2c8]",
+	    pid, kfc_addr(rec, 1), kfc_addr(rec, 2) + UINT64_C(0x100000000000));
+	say(r, W_HCCL, LV_INFO, S_FMT, "[hccl_communicator_host.cc:8241] [%u][HcclCommunicator][AicpuUnfoldKernelLaunchV2] exec succ, isCustom[0].",
+	    pid);
+	say(r, W_RT, LV_DEBUG, S_INV, "[notify.cc:262] %u Record:notify record, device_id=%u, stream_id=%u.",
 	    pid, r->dev->device_id, rec->stream_id);
-	say(r, W_RT, LV_DEBUG, "[notify.cc:318] %u Wait:notify wait, device_id=%u, stream_id=%u.",
+	say(r, W_RT, LV_DEBUG, S_INV, "[notify.cc:318] %u Wait:notify wait, device_id=%u, stream_id=%u.",
 	    pid, r->dev->device_id, rec->stream_id);
 }
 
 static void on_compute(struct sl_rank *r, const struct hx_logrec *rec)
 {
-	say(r, W_RT, LV_DEBUG, "[kernel.cc:1184] %u KernelLaunch:launch kernel, device_id=%u, stream_id=%u, task_id=%u, kernel_name=%s.",
+	say(r, W_RT, LV_DEBUG, S_INV, "[kernel.cc:1184] %u KernelLaunch:launch kernel, device_id=%u, stream_id=%u, task_id=%u, kernel_name=%s.",
 	    tid(r, T_MAIN), r->dev->device_id, rec->stream_id, rec->task_id,
 	    rec->name ? rec->name : "unknown");
 }
 
+/* An ordinary AICPU op on a core: the AICPU scheduler's start and ack
+ * lines (§10; kernelType 2).  serialNo follows the task id (invented). */
 static void on_aicpu_op(struct sl_rank *r, const struct hx_logrec *rec)
 {
-	say(r, W_DAICPU, LV_DEBUG, "[aicpusd_event_process.cpp:412][AICPU][ExecuteTsKernelTask():412][tid:%u]:execute kernel, op name[%s], stream_id=%u, task_id=%u, thread index[%d].",
-	    worker_tid(r, rec->core), rec->name ? rec->name : "unknown",
-	    rec->stream_id, rec->task_id, rec->core);
+	uint32_t w = worker_tid(r, rec->core);
+
+	if (rec->text && !strcmp(rec->text, "end"))
+		say(r, W_CCECPU, LV_INFO, S_FMT, "[aicpusd_event_manager.cpp:754][ProcessHWTSKernelEvent][tid:%u] End send ack to Ts, kernelType[2], deviceId[%u], subevent_id[0], mailboxId[0], serialNo[%u], streamId[%u], taskId[%u], result[0], originResult[0], status[0].",
+		    w, r->dev->device_id, rec->task_id, rec->stream_id,
+		    rec->task_id);
+	else
+		say(r, W_CCECPU, LV_INFO, S_FMT, "[aicpusd_event_manager.cpp:769][ExecuteHWTSEventTask][tid:%u] Begin to ExecuteTsKernelTask, mailboxId[0], serialNo[%u], streamId[%u], taskId[%u], dataDumpEnableMode[0], kernelType[2], subeventId[0].",
+		    w, rec->task_id, rec->stream_id, rec->task_id);
 }
 
-/* ---- resident HCCL kernels ---- */
+/* ---- HCCL kernels on the AICPU (§2-§6 of HCCL-SOURCE-STRINGS.md) ---- */
 
 static uint32_t main_sq(const struct sl_rank *r, const struct hx_logrec *rec)
 {
@@ -679,51 +753,186 @@ static uint32_t main_sq(const struct sl_rank *r, const struct hx_logrec *rec)
 	return stream_sq_of(r, r->dev->comm[rec->comm].mstream, rec->sq_id);
 }
 
-static void on_kernel(struct sl_rank *r, const struct hx_logrec *rec)
+static const char *alg_name(uint8_t coll)
+{
+	return coll < HX_COLL_COUNT ? coll_exec[coll] : "Executor";
+}
+
+/* The communicator of a kernel record as this device saw it, or NULL. */
+static struct sl_comm *kcomm(struct sl_rank *r, const struct hx_logrec *rec)
+{
+	return rec->comm >= 0 ? &r->cs[rec->comm] : NULL;
+}
+
+static void kernel_freed(struct sl_rank *r, const struct hx_logrec *rec)
+{
+	struct sl_comm *c = kcomm(r, rec);
+
+	if (c)
+		c->in_exec = false;
+}
+
+static void kernel_start(struct sl_rank *r, const struct hx_logrec *rec)
+{
+	uint32_t t = worker_tid(r, rec->core);
+	struct sl_comm none = { 0 }, *c = kcomm(r, rec);
+	char tag[256], dtag[256];
+
+	if (!c)
+		c = &none;
+	c->in_exec = true;
+	c->exec_idx++;
+	c->coll = rec->coll;
+	op_tag(r, rec, tag, sizeof tag);
+	dev_tag(r, rec, dtag, sizeof dtag);
+	say(r, W_CCECPU, LV_INFO, S_FMT, "[aicpusd_event_manager.cpp:667][ExecuteHWTSKFCEventTask][tid:%u] kfc task, streamId[%u], taskId[%u].",
+	    t, rec->stream_id, rec->task_id);
+	say(r, W_DHCCL, LV_INFO, S_FMT, "[hccl_aicpu_interface.cc:69] [%u]RunAicpuRpcSrvLaunchV2 KFCTask task 0x%" PRIx64 ", context 0x%" PRIx64 ", tilingData 0x%" PRIx64,
+	    t, kfc_addr(rec, 0), kfc_addr(rec, 1), kfc_addr(rec, 2));
+	say(r, W_DHCCL, LV_INFO, S_INV, "[aicpu_communicator.cc:2378] [%u][HcclCommAicpu][Orchestrate]kernel start, tag[%s], index[%u], streamId:%u, core[%d].",
+	    t, dtag, rec->op, rec->stream_id, rec->core);
+	say(r, W_DHCCL, LV_INFO, S_FMT, "[aicpu_communicator.cc:2387] [%u][HcclCommAicpu][Orchestrate]start tag[%s] newTag[%s] algName[%s] identifier[%s]",
+	    t, tag, dtag, alg_name(rec->coll), ident(r, rec->comm));
+	say(r, W_DHCCL, LV_INFO, S_FMT, "[aicpu_communicator.cc:2631] [%u]HcclOpExecFsmInitProcess tag:%s, isDeviceMode:0, index:%u",
+	    t, tag, c->exec_idx);
+}
+
+static void kernel_expanded(struct sl_rank *r, const struct hx_logrec *rec)
+{
+	say(r, W_DHCCL, LV_INFO, S_FMT, "[aicpu_communicator.cc:3739] [%u]hccl aicpu launch hccl op task success. stream sqid:%u begin:%u end:%u",
+	    worker_tid(r, rec->core), main_sq(r, rec), sqpos(r, rec->head),
+	    sqpos(r, rec->tail));
+}
+
+/* W1 (resident kernel waiting for M_c to drain) or R3 (SQ full). */
+static void kernel_status(struct sl_rank *r, const struct hx_logrec *rec)
 {
 	uint32_t t = worker_tid(r, rec->core);
 	char tag[256];
 
-	dev_tag(r, rec, tag, sizeof tag);
+	if (rec->text && !strcmp(rec->text, "rtsq")) {
+		say(r, W_DHCCL, LV_INFO | RUN, S_FMT, "[dispatcher_aicpu.cc:759] [%u][LaunchTask][WaitLaunchWhileLoop]Current state. sqid:%u, head:%u, tail:%u, cnt:%u",
+		    t, main_sq(r, rec), sqpos(r, rec->head),
+		    sqpos(r, rec->tail), rec->sqe_cnt);
+		return;
+	}
+	op_tag(r, rec, tag, sizeof tag);
+	say(r, W_DHCCL, LV_INFO | RUN, S_FMT, "[aicpu_communicator.cc:3888] [%u][HcclCommAicpu][WaitFinishWhileLoop]Current state. devId:%u sqid:%u, head:%u, tail:%u, group[%s] tag[%s]",
+	    t, r->dev->device_id, main_sq(r, rec), sqpos(r, rec->head),
+	    sqpos(r, rec->tail), ident(r, rec->comm), tag);
+}
+
+/* C1 for every communicator open on the device, C2 when the busy ones
+ * fill the cores and there are more communicators than cores (§5). */
+static void comm_status(struct sl_rank *r, uint32_t t)
+{
+	const struct hx_state *st = r->in->st;
+	long long cores = r->in->sc->cores, busy = 0;
+	uint32_t i, total = 0;
+	char tag[256], dtag[256];
+
+	for (i = 0; i < st->ncomms; i++) {
+		struct hx_logrec op = { .comm = (int32_t)i,
+					.coll = r->cs[i].coll };
+
+		if (!r->cs[i].open)
+			continue;
+		total++;
+		busy += r->cs[i].in_exec;
+		op_tag(r, &op, tag, sizeof tag);
+		dev_tag(r, &op, dtag, sizeof dtag);
+		say(r, W_DHCCL, LV_INFO | RUN, S_FMT, "[aicpu_communicator.cc:3526] [%u]AicpuComm: group[%s], status[%s], op[tag: %s, newTag: %s, index: %u], aicpuCoreNum[%lld]",
+		    t, st->comms[i].identifier,
+		    r->cs[i].in_exec ? "inExec" : "unExec",
+		    r->cs[i].exec_idx ? tag : "", r->cs[i].exec_idx ? dtag : "",
+		    r->cs[i].exec_idx, cores);
+	}
+	if (busy >= cores && total > cores)
+		say(r, W_DHCCL, LV_WARNING | RUN, S_FMT, "[aicpu_communicator.cc:3533] [%u]In Execution group num[%lld], total group num[%u], bigger than Aicpu cores num[%lld]. Aicpu core being fully utilized may cause tasks to get stuck, and it is necessary to reduce the num of comm.",
+		    t, busy, total, cores);
+}
+
+/* The exit of a failing kernel (§4 T1a, §6): K1, D14, D15 with retry on,
+ * C1/C2, D16 with HcclResult ret; then its core is free. */
+static void kernel_fail(struct sl_rank *r, const struct hx_logrec *rec,
+			int ret)
+{
+	uint32_t t = worker_tid(r, rec->core);
+	char dtag[256];
+
+	dev_tag(r, rec, dtag, sizeof dtag);
+	say(r, W_DHCCL, LV_INFO, S_FMT, "[aicpu_communicator.cc:2556] [%u]hccl aicpu set kfcStatus[2]",
+	    t);
+	say(r, W_DHCCL, LV_ERROR, S_FMT, "[aicpu_communicator.cc:2132] [%u][HcclCommAicpu][ExecOp] executor op fail, tag[%s], algName[%s], identifier[%s]",
+	    t, dtag, alg_name(rec->coll), ident(r, rec->comm));
+	if (rec->comm >= 0 && r->dev->comm && r->dev->comm[rec->comm].retry)
+		say(r, W_DHCCL, LV_ERROR, S_FMT, "[aicpu_communicator.cc:2136] [%u][HcclCommAicpu][ExecOp] executor op fail, some error logs may be recorded in the log/run/device directory, search keyword [ErrToWarn]",
+		    t);
+	comm_status(r, t);
+	say(r, W_DHCCL, LV_ERROR, S_FMT, "[hccl_aicpu_interface.cc:115] [%u]run AicpuRunRpcServerV2 failed. ret[%d]",
+	    t, ret);
+	kernel_freed(r, rec);
+}
+
+static void kernel_end(struct sl_rank *r, const struct hx_logrec *rec)
+{
+	uint32_t t = worker_tid(r, rec->core);
+	bool ok = !rec->text || !strcmp(rec->text, "ok") ||
+		  !strcmp(rec->text, "END");
+	char tag[256], dtag[256];
+
+	op_tag(r, rec, tag, sizeof tag);
+	dev_tag(r, rec, dtag, sizeof dtag);
+	if (ok)
+		say(r, W_DHCCL, LV_INFO, S_FMT, "[aicpu_communicator.cc:2146] [%u][HcclCommAicpu][ExecOp] executor op success tag[%s], newTag[%s], algName[%s], identifier[%s].",
+		    t, tag, dtag, alg_name(rec->coll), ident(r, rec->comm));
+	say(r, W_DHCCL, LV_INFO, S_INV, "[aicpu_communicator.cc:2561] [%u][HcclCommAicpu][Orchestrate]kernel end, tag[%s], index[%u], streamId:%u, state[%s].",
+	    t, dtag, rec->op, rec->stream_id, rec->text ? rec->text : "END");
+	if (!ok) {
+		kernel_fail(r, rec, 4);         /* HCCL_E_INTERNAL */
+		return;
+	}
+	say(r, W_DHCCL, LV_INFO, S_FMT, "[hccl_aicpu_interface.cc:122] [%u]end RunAicpuRpcSrvLaunchV2",
+	    t);
+	kernel_freed(r, rec);
+}
+
+static void on_kernel(struct sl_rank *r, const struct hx_logrec *rec)
+{
 	switch (rec->kind) {
-	case HX_LR_KERNEL_START:
-		say(r, W_DHCCL, LV_INFO, "[aicpu_communicator.cc:2378] [%u][HcclCommAicpu][Orchestrate]kernel start, tag[%s], index[%u], streamId:%u, core[%d].",
-		    t, tag, rec->op, rec->stream_id, rec->core);
-		break;
-	case HX_LR_KERNEL_END:
-		say(r, W_DHCCL, LV_INFO, "[aicpu_communicator.cc:2561] [%u][HcclCommAicpu][Orchestrate]kernel end, tag[%s], index[%u], streamId:%u, state[%s].",
-		    t, tag, rec->op, rec->stream_id, rec->text ? rec->text : "END");
-		break;
-	default:
-		say(r, W_DHCCL, LV_INFO, "[aicpu_communicator.cc:3871] [%u][HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:%u, head:%u, tail:%u, tag[%s], index[%u], streamId:%u.",
-		    t, main_sq(r, rec), rec->head, rec->tail, tag, rec->op,
-		    rec->stream_id);
-		break;
+	case HX_LR_KERNEL_START: kernel_start(r, rec); break;
+	case HX_LR_KERNEL_EXPANDED: kernel_expanded(r, rec); break;
+	case HX_LR_KERNEL_END: kernel_end(r, rec); break;
+	default: kernel_status(r, rec); break;
 	}
 }
 
 static void on_kernel_timeout(struct sl_rank *r, const struct hx_logrec *rec)
 {
+	uint32_t t = worker_tid(r, rec->core);
+
 	/* text: "rtsq" (SQ full inside the kernel, HCCL_E_AGAIN after
 	 * T_exec + 20 s), "launch" (never got a core, T_exec + 25 s), else
 	 * the KFC poll of a resident kernel */
 	if (rec->text && strcmp(rec->text, "rtsq") == 0) {
-		say(r, W_DHCCL, LV_ERROR, "[dispatcher_aicpu.cc:752] [%u][Dispatcher][WaitRtsqAvailable]Rtsq full, timeout[%" PRIu64 "]s, streamId:%u, taskId:%u, sqid:%u, head:%u, tail:%u, ret[HCCL_E_AGAIN], commId %s",
-		    worker_tid(r, rec->core), rec->timeout_s, rec->stream_id,
-		    rec->task_id, main_sq(r, rec), rec->head, rec->tail,
-		    ident(r, rec->comm));
+		say(r, W_DHCCL, LV_ERROR, S_FMT, "[dispatcher_aicpu.cc:750] [%u]Rtsq full, timeout %" PRIu64 "s. curhead:%u, sqId:%u",
+		    t, rec->timeout_s, sqpos(r, rec->head), main_sq(r, rec));
+		say(r, W_DHCCL, LV_ERROR, S_FMT, "[aicpu_communicator.cc:3722] [%u][HcclCommAicpu][LaunchTask]algName[%s] ret = 20",
+		    t, alg_name(rec->coll));
+		kernel_fail(r, rec, 20);        /* HCCL_E_AGAIN */
 		return;
 	}
 	if (rec->text && strcmp(rec->text, "launch") == 0) {
-		say(r, W_RT, LV_ERROR, "[stream.cc:1133]%u GetError:Aicpu kernel execute failed, device_id=%u, stream_id=%u, task_id=%u, flip_num=0, fault so_name=libccl_kernel.so, fault kernel_name=RunAicpuKfcResInitV2, fault op_name=, extend_info=(info_type:4, info_len:0, msg_info:).",
+		say(r, W_RT, LV_ERROR, S_VERB, "[stream.cc:1133]%u GetError:Aicpu kernel execute failed, device_id=%u, stream_id=%u, task_id=%u, flip_num=0, fault so_name=libccl_kernel.so, fault kernel_name=RunAicpuRpcSrvLaunchV2_%s, fault op_name=, extend_info=(info_type:4, info_len:0, msg_info:).",
 		    tid(r, T_CALLBACK), r->dev->device_id, rec->stream_id,
-		    rec->task_id);
+		    rec->task_id, cmd_str(rec->coll) ? cmd_str(rec->coll) : "allreduce");
 		return;
 	}
-	say(r, W_DHCCL, LV_ERROR, "[aicpu_communicator.cc:3905] [%u][HcclCommAicpu][WaitFinishWhileLoop]KFC timeout..[%" PRIu64 "]s, commId %s, stream %u sqid %u head %u tail %u. SqeInfo:taskId:%u, type:NOTIFY WAIT",
-	    worker_tid(r, rec->core), rec->timeout_s, ident(r, rec->comm),
-	    rec->stream_id, main_sq(r, rec), rec->head, rec->tail,
-	    rec->task_id);
+	say(r, W_DHCCL, LV_ERROR, S_FMT, "[aicpu_communicator.cc:3909] [%u][HcclCommAicpu]KFC timeout.. group[%s].",
+	    t, ident(r, rec->comm));
+	say(r, W_DHCCL, LV_ERROR, S_FMT, "[aicpu_communicator.cc:2694] [%u]WaitTaskFinish failed, ret:9, identifier[%s]",
+	    t, ident(r, rec->comm));
+	kernel_fail(r, rec, 9);                 /* HCCL_E_TIMEOUT */
 }
 
 /* ---- device-side [TaskException] dump ---- */
@@ -755,7 +964,7 @@ static void exc_base(struct sl_rank *r, const struct hx_logrec *rec,
 		a1 = op_addr(rec, 1);
 		a2 = op_addr(rec, 0);
 	}
-	say(r, W_DHCCL, LV_ERROR, "%s [%u]%sbase information is streamId:%u, sqid:%u, head:%u, tail:%u, type:%s, localRank:%u, remoteRank:%u, taskId:%u, notifyId:%u, addr1High:0x%" PRIx64 ", addr1Low:0x%" PRIx64 ", addr2High:0x%" PRIx64 ", addr2Low:0x%" PRIx64 ".",
+	say(r, W_DHCCL, LV_ERROR, S_VERB, "%s [%u]%sbase information is streamId:%u, sqid:%u, head:%u, tail:%u, type:%s, localRank:%u, remoteRank:%u, taskId:%u, notifyId:%u, addr1High:0x%" PRIx64 ", addr1Low:0x%" PRIx64 ", addr2High:0x%" PRIx64 ", addr2Low:0x%" PRIx64 ".",
 	    srcline, dtid(r, T_DEXCEPT),
 	    kind == HX_T_COPY ? "[TaskException][AICPU]" : "[TaskException]",
 	    s->stream_id, s->sq_id, sqpos(r, s->head_pos),
@@ -772,7 +981,7 @@ static void exc_opdata(struct sl_rank *r, const struct hx_logrec *rec)
 	char tag[256];
 
 	dev_tag(r, rec, tag, sizeof tag);
-	say(r, W_DHCCL, LV_ERROR, "[aicpu_communicator.cc:3806] [%u][TaskException]opData information is tag:%s, group:%s, opIndex:%u, count:%" PRIu64 ", dataType:%u, opType:%u, rootId:4294967295, dstAddr:0x%" PRIx64 ", srcAddr:0x%" PRIx64 ".",
+	say(r, W_DHCCL, LV_ERROR, S_VERB, "[aicpu_communicator.cc:3806] [%u][TaskException]opData information is tag:%s, group:%s, opIndex:%u, count:%" PRIu64 ", dataType:%u, opType:%u, rootId:4294967295, dstAddr:0x%" PRIx64 ", srcAddr:0x%" PRIx64 ".",
 	    dtid(r, T_DEXCEPT), tag, ident(r, rec->comm), rec->op,
 	    rec_count(rec), dt_num(rec->dtype),
 	    rec->coll < HX_COLL_COUNT ? coll_cmd[rec->coll] : 0U,
@@ -786,7 +995,7 @@ static void trail_line(struct sl_rank *r, const struct hx_logrec *rec)
 
 	if (strncmp(rec->trail, "OP(", 3) != 0)
 		snprintf(op, sizeof op, "OP(%u),", rec->op);
-	say(r, W_DHCCL, LV_ERROR, "[aicpu_communicator.cc:3807] [%u][TaskException]task sequence is %s%s",
+	say(r, W_DHCCL, LV_ERROR, S_VERB, "[aicpu_communicator.cc:3807] [%u][TaskException]task sequence is %s%s",
 	    dtid(r, T_DEXCEPT), op, rec->trail);
 }
 
@@ -798,7 +1007,7 @@ static void device_dump(struct sl_rank *r, const struct hx_logrec *rec,
 	if (rec->nstreams == 0)
 		return;  /* op not activated: HCCL prints nothing (§7) */
 	if (rec->kind == HX_LR_LINK_ERROR)
-		say(r, W_DHCCL, LV_ERROR, "[aicpu_communicator.cc:3737] [%u][HcclCommAicpu][PrintTaskExceptionByTaskId]streamId:%u tail:%u cqeType:%u",
+		say(r, W_DHCCL, LV_ERROR, S_VERB, "[aicpu_communicator.cc:3737] [%u][HcclCommAicpu][PrintTaskExceptionByTaskId]streamId:%u tail:%u cqeType:%u",
 		    dtid(r, T_DEXCEPT), rec->stream_id, sqpos(r, rec->tail),
 		    sqe_type(HX_T_COPY, rec->rdma));
 	for (i = 0; i < rec->nstreams; i++)
@@ -824,7 +1033,7 @@ static void blk_base(struct sl_rank *r, const struct hx_logrec *rec,
 	char tag[256];
 
 	op_tag(r, rec, tag, sizeof tag);
-	say(r, W_HCCL, LV_ERROR, "[task_exception_handler.cc:908] [%u][TaskExecStage][%s][%s]Task run failed, base information is streamID:[%u], taskID[%u], taskType[%s], tag[%s], index[%u], AlgType(level 0-1-2):[" SL_ALG "].",
+	say(r, W_HCCL, LV_ERROR, S_VERB, "[task_exception_handler.cc:908] [%u][TaskExecStage][%s][%s]Task run failed, base information is streamID:[%u], taskID[%u], taskType[%s], tag[%s], index[%u], AlgType(level 0-1-2):[" SL_ALG "].",
 	    tid(r, T_CALLBACK), b->kind, b->mode, rec->stream_id, rec->task_id,
 	    b->task_type, tag, rec->op);
 }
@@ -843,11 +1052,11 @@ static void blk_para(struct sl_rank *r, const struct hx_logrec *rec,
 		snprintf(tag, sizeof tag, ", tag[%s]", dt);
 	}
 	if (b->link)
-		say(r, W_HCCL, LV_ERROR, "[task_exception_handler.cc:842] [%u][TaskExecStage][%s][%s]Task run failed, para information is src:[0x%" PRIx64 "], dst:[0x%" PRIx64 "], size:[0x%" PRIx64 "], notify id:[0xffffffffffffffff], link type:[%s], remote rank:[%s]%s.",
+		say(r, W_HCCL, LV_ERROR, S_VERB, "[task_exception_handler.cc:842] [%u][TaskExecStage][%s][%s]Task run failed, para information is src:[0x%" PRIx64 "], dst:[0x%" PRIx64 "], size:[0x%" PRIx64 "], notify id:[0xffffffffffffffff], link type:[%s], remote rank:[%s]%s.",
 		    tid(r, T_CALLBACK), b->kind, b->mode, op_addr(rec, 0),
 		    op_addr(rec, 1), rec->bytes, b->link, peer, tag);
 	else
-		say(r, W_HCCL, LV_ERROR, "[task_exception_handler.cc:842] [%u][TaskExecStage][%s][%s]Task run failed, para information is notify id:[0x%016" PRIx64 "], stage:[ffffffff], remote rank:[%s]%s.",
+		say(r, W_HCCL, LV_ERROR, S_VERB, "[task_exception_handler.cc:842] [%u][TaskExecStage][%s][%s]Task run failed, para information is notify id:[0x%016" PRIx64 "], stage:[ffffffff], remote rank:[%s]%s.",
 		    tid(r, T_CALLBACK), b->kind, b->mode, rec->notify_hccl, peer,
 		    tag);
 }
@@ -855,7 +1064,7 @@ static void blk_para(struct sl_rank *r, const struct hx_logrec *rec,
 static void blk_group(struct sl_rank *r, const struct hx_logrec *rec,
 		      const struct blk *b)
 {
-	say(r, W_HCCL, LV_ERROR, "[task_exception_handler.cc:771] [%u][TaskExecStage][%s][%s]Task run failed, groupRank information is group:[%s], user define information[], rankSize[%u], rankId[%u %u].",
+	say(r, W_HCCL, LV_ERROR, S_VERB, "[task_exception_handler.cc:771] [%u][TaskExecStage][%s][%s]Task run failed, groupRank information is group:[%s], user define information[], rankSize[%u], rankId[%u %u].",
 	    tid(r, T_CALLBACK), b->kind, b->mode, ident(r, rec->comm),
 	    comm_size(r, rec->comm), (uint32_t)my_crank(r, rec->comm),
 	    (uint32_t)crank(r->in, rec->peer, rec->comm));
@@ -873,7 +1082,7 @@ static void blk_opdata(struct sl_rank *r, const struct hx_logrec *rec,
 		fmt_ts(r, r->rec_us > wait ? r->rec_us - wait : 0, ts);
 		snprintf(start, sizeof start, "timeStamp:[%s], ", ts);
 	}
-	say(r, W_HCCL, LV_ERROR, "[task_exception_handler.cc:704] [%u][TaskExecStage][%s][%s]Task run failed, opData information is %sdeviceId%s[%u], index[%u], count[%" PRIu64 "], %ssrc[0x%" PRIx64 "], dst[0x%" PRIx64 "], dataType[%s].",
+	say(r, W_HCCL, LV_ERROR, S_VERB, "[task_exception_handler.cc:704] [%u][TaskExecStage][%s][%s]Task run failed, opData information is %sdeviceId%s[%u], index[%u], count[%" PRIu64 "], %ssrc[0x%" PRIx64 "], dst[0x%" PRIx64 "], dataType[%s].",
 	    tid(r, T_CALLBACK), b->kind, b->mode, start, host ? "" : ":",
 	    r->dev->device_id, rec->op, rec_count(rec),
 	    coll_reduces(rec->coll) ? "reduceType[sum], " : "",
@@ -883,6 +1092,9 @@ static void blk_opdata(struct sl_rank *r, const struct hx_logrec *rec,
 static void host_block(struct sl_rank *r, const struct hx_logrec *rec,
 		       const struct blk *b)
 {
+	if (strcmp(b->mode, "AICPU") == 0)      /* PrintAicpuErrorMessage */
+		say(r, W_HCCL, LV_ERROR, S_FMT, "[task_exception_handler.cc:1365] [%u][TaskExecStage][%s][AICPU]Task from HCCL run failed.",
+		    tid(r, T_CALLBACK), b->kind);
 	blk_base(r, rec, b);
 	blk_para(r, rec, b);
 	blk_group(r, rec, b);
@@ -893,7 +1105,7 @@ static void host_block(struct sl_rank *r, const struct hx_logrec *rec,
 
 static void rt_notify_timeout(struct sl_rank *r, const struct hx_logrec *rec)
 {
-	say(r, W_RT, LV_ERROR, "[device_error_proc.cc:1593]%u ProcessStarsWaitTimeoutErrorInfo:The error from device(chipId:%u, dieId:0), serial number is %u, notify wait timeout occurred during task execution, stream_id:%u, sq_id:%u, task_id:%u, notify_id=%u, timeout=%" PRIu64 "s.",
+	say(r, W_RT, LV_ERROR, S_FMT, "[device_error_proc.cc:1593]%u ProcessStarsWaitTimeoutErrorInfo:The error from device(chipId:%u, dieId:0), serial number is %u, notify wait timeout occurred during task execution, stream_id:%u, sq_id:%u, task_id:%u, notify_id=%u, timeout=%" PRIu64 "s.",
 	    tid(r, T_CALLBACK), r->dev->device_id, ++r->serial, rec->stream_id,
 	    rec->sq_id, rec->task_id, rec->notify_rt, rec->timeout_s);
 }
@@ -909,7 +1121,7 @@ static void ei0002(struct sl_rank *r, const struct hx_logrec *rec)
 	dev_tag(r, rec, tag, sizeof tag);
 	peer_str(r, rec, "4294967295", peer, sizeof peer);
 	peer_str(r, rec, "local", local, sizeof local);
-	raw(r, F_PLOG, "[PID: %u] %s Communication_Error_Timeout(EI0002): An timeout occurs when the Notify register waits for execution. Waiting peer rank: %s; task information: streamID:[%u], taskID[%u], taskType[Notify Wait], tag[%s], AlgType(level 0-1-2):[" SL_ALG "].; communication operator information: notify id:[0x%016" PRIx64 "], stage:[ffffffff], remote rank:[%s]; communicator: %s.",
+	raw(r, F_PLOG, S_FMT, "[PID: %u] %s Communication_Error_Timeout(EI0002): An timeout occurs when the Notify register waits for execution. Waiting peer rank: %s; task information: streamID:[%u], taskID[%u], taskType[Notify Wait], tag[%s], AlgType(level 0-1-2):[" SL_ALG "].; communication operator information: notify id:[0x%016" PRIx64 "], stage:[ffffffff], remote rank:[%s]; communicator: %s.",
 	    r->dev->host_pid, ts, peer, rec->stream_id, rec->task_id, tag,
 	    rec->notify_hccl, local, ident(r, rec->comm));
 }
@@ -940,14 +1152,14 @@ static void sdma_error(struct sl_rank *r, const struct hx_logrec *rec)
 	static const struct blk b = { "RunFailed", "AICPU", "Memcpy", "HCCS" };
 	char ts[SL_TSBUF], tag[256], peer[16];
 
-	say(r, W_RT, LV_ERROR, "[task_info.cc:1170]%u PrintSdmaErrorInfoForFftsPlusTask:fftsplus task execute failed, dev_id=%u, stream_id=%u, task_id=%u, context_id=0, thread_id=0, err_type=4[fftsplus sdma error]",
+	say(r, W_RT, LV_ERROR, S_VERB, "[task_info.cc:1170]%u PrintSdmaErrorInfoForFftsPlusTask:fftsplus task execute failed, dev_id=%u, stream_id=%u, task_id=%u, context_id=0, thread_id=0, err_type=4[fftsplus sdma error]",
 	    tid(r, T_CALLBACK), r->dev->device_id, rec->stream_id,
 	    rec->task_id);
 	host_block(r, rec, &b);
 	fmt_ts(r, tick(r, F_PLOG), ts);
 	op_tag(r, rec, tag, sizeof tag);
 	peer_str(r, rec, "4294967295", peer, sizeof peer);
-	raw(r, F_PLOG, "[PID: %u] %s Execution_Error_SDMA(EI0012): SDMA memory copy task exception occurred. Remote rank: [%s]. Base information: [streamID:[%u], taskID[%u], taskType[Memcpy], tag[%s], AlgType(level 0-1-2):[" SL_ALG "].]. Task information: [src:[0x%" PRIx64 "], dst:[0x%" PRIx64 "], size:[0x%" PRIx64 "], notify id:[0xffffffffffffffff], link type:[HCCS], remote rank:[%s]]. Communicator information: [group:[%s], user define information[], rankSize[%u], rankId[%u]].",
+	raw(r, F_PLOG, S_VERB, "[PID: %u] %s Execution_Error_SDMA(EI0012): SDMA memory copy task exception occurred. Remote rank: [%s]. Base information: [streamID:[%u], taskID[%u], taskType[Memcpy], tag[%s], AlgType(level 0-1-2):[" SL_ALG "].]. Task information: [src:[0x%" PRIx64 "], dst:[0x%" PRIx64 "], size:[0x%" PRIx64 "], notify id:[0xffffffffffffffff], link type:[HCCS], remote rank:[%s]]. Communicator information: [group:[%s], user define information[], rankSize[%u], rankId[%u]].",
 	    r->dev->host_pid, ts, peer, rec->stream_id, rec->task_id, tag,
 	    op_addr(rec, 0), op_addr(rec, 1), rec->bytes, peer,
 	    ident(r, rec->comm), comm_size(r, rec->comm),
@@ -960,11 +1172,11 @@ static void roce_dump(struct sl_rank *r)
 					   0, 0, 0, 0 };
 	unsigned i;
 
-	say(r, W_ROCE, LV_ERROR, "[hns_roce_lite.c:630]hns_roce_lite_handle_error_cqe(630) : error cqe status: 0x15");
+	say(r, W_ROCE, LV_ERROR, S_VERB, "[hns_roce_lite.c:630]hns_roce_lite_handle_error_cqe(630) : error cqe status: 0x15");
 	for (i = 0; i < 8; i++)
-		say(r, W_ROCE, LV_ERROR, "[hns_roce_lite.c:747]dump_err_cqe(747) : CQ(0x10) CQE(0x5) INDEX(0x%08x): 0x%08x",
+		say(r, W_ROCE, LV_ERROR, S_VERB, "[hns_roce_lite.c:747]dump_err_cqe(747) : CQ(0x10) CQE(0x5) INDEX(0x%08x): 0x%08x",
 		    i, words[i]);
-	say(r, W_HCCP, LV_ERROR, "[ra_hdc_lite.c:794]tid:%u,ra_hdc_lite_period_poll_cqe : [create][ra_hdc_period_poll]failed CQE status[12], wr[0]",
+	say(r, W_HCCP, LV_ERROR, S_VERB, "[ra_hdc_lite.c:794]tid:%u,ra_hdc_lite_period_poll_cqe : [create][ra_hdc_period_poll]failed CQE status[12], wr[0]",
 	    tid(r, T_POLL));
 }
 
@@ -978,14 +1190,14 @@ static void rdma_error(struct sl_rank *r, const struct hx_logrec *rec)
 	dev_ip(peer, pdip, sizeof pdip);
 	roce_dump(r);
 	fmt_cqe_time(r->rec_us, cqe);
-	say(r, W_HCCL, LV_ERROR, "[heartbeat.cc:1229] [%u][TaskExecStage][HeartbeatAbnormal][ROCE CQE ERROR]cqe error status[12], time:[%s],localInfo{server[%s],deviceId[%s],deviceIp[%s]}, remoteIP{server[%s],deviceId[%s],deviceIp[%s]}",
+	say(r, W_HCCL, LV_ERROR, S_VERB, "[heartbeat.cc:1229] [%u][TaskExecStage][HeartbeatAbnormal][ROCE CQE ERROR]cqe error status[12], time:[%s],localInfo{server[%s],deviceId[%s],deviceIp[%s]}, remoteIP{server[%s],deviceId[%s],deviceIp[%s]}",
 	    tid(r, T_HEARTBEAT), cqe, r->ip, r->ip, dip, pip, pip, pdip);
 	fmt_ts(r, tick(r, F_PLOG), ts);
-	raw(r, F_PLOG, "[PID: %u] %s Execution Error ROCE CQE(EI0013): An error CQE occurred during operator execution. Local information: server %s, device ID %u, device IP %s. Peer information: server %s, device ID %u, device IP %s.",
+	raw(r, F_PLOG, S_VERB, "[PID: %u] %s Execution Error ROCE CQE(EI0013): An error CQE occurred during operator execution. Local information: server %s, device ID %u, device IP %s. Peer information: server %s, device ID %u, device IP %s.",
 	    r->dev->host_pid, ts, r->ip, r->dev->device_id, dip, pip,
 	    r->in->st->dev[peer].device_id, pdip);
-	raw(r, F_PLOG, "Possible Cause: 1. The network between two devices is abnormal. For example, the network port is intermittently disconnected.2. The peer process exits abnormally in advance. As a result, the local end cannot receive the response from the peer end.");
-	raw(r, F_PLOG, "Solution: 1. Check whether the network devices between the two ends are abnormal.2. Check whether the peer process exits first. If yes, check the cause of the process exit.");
+	raw(r, F_PLOG, S_VERB, "Possible Cause: 1. The network between two devices is abnormal. For example, the network port is intermittently disconnected.2. The peer process exits abnormally in advance. As a result, the local end cannot receive the response from the peer end.");
+	raw(r, F_PLOG, S_VERB, "Solution: 1. Check whether the network devices between the two ends are abnormal.2. Check whether the peer process exits first. If yes, check the cause of the process exit.");
 }
 
 static void on_link_error(struct sl_rank *r, const struct hx_logrec *rec)
@@ -1023,42 +1235,53 @@ static bool retry_transfer(struct sl_rank *r, const struct hx_logrec *rec,
 		;
 	if (end == t || !*next)
 		return false;
-	sayrun(r, W_HCCL, "[opretry_base.cc:128] [%u][OpRetry][%s]State Transfer, cur state %.*s, next state %s",
+	say(r, W_HCCL, LV_INFO | RUN, S_FMT, "[opretry_base.h:236] [%u][OpRetry][%s]State Transfer, cur state %.*s, next state %s",
 	       tid(r, T_RETRY), role, end - t > 200 ? 200 : (int)(end - t), t,
 	       next);
+	return true;
+}
+
+/* Device lines of the op retry FSM (§7): levels and texts of ac.cc. */
+static bool retry_device(struct sl_rank *r, const struct hx_logrec *rec,
+			 const char *t)
+{
+	uint32_t wt = worker_tid(r, rec->core);
+	char tag[256];
+
+	op_tag(r, rec, tag, sizeof tag);
+	if (!strcmp(t, "stop"))
+		say(r, W_DHCCL, LV_INFO | RUN, S_FMT, "[aicpu_communicator.cc:2952] [%u][OpRetry][AICPU]hccl aicpu stop by sdma/write task exception, can retry.", wt);
+	else if (!strcmp(t, "retry"))
+		say(r, W_DHCCL, LV_INFO | RUN, S_FMT, "[aicpu_communicator.cc:3427] [%u][OpRetry][AICPU]retry launch start, retryCnt:%u, tag[%s].",
+		    wt, rec->retry_cnt, tag);
+	else if (!strcmp(t, "wait_timeout"))
+		say(r, W_DHCCL, LV_ERROR, S_FMT, "[aicpu_communicator.cc:2491] [%u][OpRetry][AICPU]hccl aicpu wait retry timeout[%" PRIu64 " ms].",
+		    wt, rec->timeout_s * 1000);
+	else if (!strcmp(t, "inplace"))
+		say(r, W_DHCCL, LV_ERROR, S_FMT, "[aicpu_communicator.cc:2905] [%u][Opretry][AICPU][HcclOpExecFsmStoppedProcess]can not retry for inpace error.", wt);
+	else
+		return false;
 	return true;
 }
 
 static void on_retry(struct sl_rank *r, const struct hx_logrec *rec)
 {
 	const char *t = rec->text;
-	uint32_t rt = tid(r, T_RETRY), wt = worker_tid(r, rec->core);
-	char tag[256];
+	uint32_t rt = tid(r, T_RETRY);
 
 	if (!t || !*t)
 		return;
-	dev_tag(r, rec, tag, sizeof tag);
-	if (retry_transfer(r, rec, t))
+	if (retry_transfer(r, rec, t) || retry_device(r, rec, t))
 		return;
-	if (!strcmp(t, "stop"))
-		say(r, W_DHCCL, LV_WARNING, "[aicpu_communicator.cc:3337] [%u][OpRetry][AICPU]hccl aicpu stop by sdma/write task exception, can retry.", wt);
-	else if (!strcmp(t, "retry"))
-		say(r, W_DHCCL, LV_INFO, "[aicpu_communicator.cc:3768] [%u][OpRetry][AICPU]retry launch start, retryCnt:%u, tag[%s].",
-		    wt, rec->retry_cnt, tag);
-	else if (!strcmp(t, "wait_timeout"))
-		say(r, W_DHCCL, LV_ERROR, "[aicpu_communicator.cc:3781] [%u][OpRetry][AICPU]hccl aicpu wait retry timeout[%" PRIu64 " ms].",
-		    wt, rec->timeout_s * 1000);
-	else if (!strcmp(t, "inplace"))
-		say(r, W_DHCCL, LV_ERROR, "[aicpu_communicator.cc:3352] [%u][Opretry][AICPU][HcclOpExecFsmStoppedProcess]can not retry for inpace error.", wt);
-	else if (!strcmp(t, "error"))
-		sayrun(r, W_HCCL, "[opretry_agent.cc:214] [%u][OpRetry][Agent]Get ErrorCode[%d] rertryCnt[%u]",
-		       rt, rec->rdma ? 2 : 1, rec->retry_cnt);
+	if (!strcmp(t, "error"))        /* HCCL logs no ErrorCode 2 (RDMA) */
+		say(r, W_HCCL, LV_INFO | RUN, rec->rdma ? S_INV : S_FMT, "[opretry_agent.cc:343] [%u][OpRetry][Agent]Get ErrorCode[%d] rertryCnt[%u]",
+		    rt, rec->rdma ? 2 : 1, rec->retry_cnt);
 	else if (!strcmp(t, "constraint"))
-		say(r, W_HCCL, LV_ERROR, "[opretry_agent.cc:301] [%u][OpRetry][Agent]can not retry for constraint", rt);
+		say(r, W_HCCL, LV_ERROR, S_FMT, "[opretry_agent.cc:591] [%u][OpRetry][Agent]can not retry for constraint", rt);
 	else if (!strcmp(t, "cmd_timeout"))
-		say(r, W_HCCL, LV_ERROR, "[opretry_base.cc:96] [%u][OpRetry]WaitCommand timeout", rt);
+		say(r, W_HCCL, LV_ERROR, S_FMT, "[opretry_agent.cc:400] [%u][OpRetry]WaitCommand timeout", rt);
 	else
-		sayrun(r, W_HCCL, "[opretry_base.cc:140] [%u][OpRetry]%s", rt, t);
+		say(r, W_HCCL, LV_INFO | RUN, S_INV, "[opretry_base.cc:140] [%u][OpRetry]%s", rt, t);
 }
 
 /* ---- heartbeat ---- */
@@ -1071,15 +1294,15 @@ static void on_heartbeat(struct sl_rank *r, const struct hx_logrec *rec)
 	if (rec->peer < 0)
 		return;
 	rank_ip(r->in, (uint32_t)rec->peer, pip, sizeof pip);
-	sayrun(r, W_HCCL, "[heartbeat.cc:951] [%u][TaskExecStage][HeartbeatAbnormal]local rank [%s/%u]: crimer rank [%s/%d] status[%s] by informer rank [%s/%u]",
+	say(r, W_HCCL, LV_INFO | RUN, S_VERB, "[heartbeat.cc:951] [%u][TaskExecStage][HeartbeatAbnormal]local rank [%s/%u]: crimer rank [%s/%d] status[%s] by informer rank [%s/%u]",
 	       tid(r, T_HEARTBEAT), r->ip, r->rank, pip, rec->peer,
 	       lost ? "LOST" : "STUCK", r->ip, r->rank);
 	fmt_ctime(r->rec_us, when);
 	if (lost)
-		say(r, W_HCCL, LV_ERROR, "[task_exception_handler.cc:610] [%u][TaskExecStage][HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[%s/%d], Arrival Time:[%s], Discoverer:[%s/%u], ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network Disconnected",
+		say(r, W_HCCL, LV_ERROR, S_VERB, "[task_exception_handler.cc:610] [%u][TaskExecStage][HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[%s/%d], Arrival Time:[%s], Discoverer:[%s/%u], ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network Disconnected",
 		    tid(r, T_CALLBACK), pip, rec->peer, when, r->ip, r->rank);
 	else
-		say(r, W_HCCL, LV_ERROR, "[task_exception_handler.cc:610] [%u][TaskExecStage][HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[%s/%d], Arrival Time:[%s], ExceptionType:[Stuck Occurred], Possible Reason:1.Host process is stuck, 2.Device task is stuck",
+		say(r, W_HCCL, LV_ERROR, S_VERB, "[task_exception_handler.cc:610] [%u][TaskExecStage][HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[%s/%d], Arrival Time:[%s], ExceptionType:[Stuck Occurred], Possible Reason:1.Host process is stuck, 2.Device task is stuck",
 		    tid(r, T_CALLBACK), pip, rec->peer, when);
 }
 
@@ -1091,14 +1314,14 @@ static void on_aicpu_timeout(struct sl_rank *r, const struct hx_logrec *rec)
 	uint64_t now = SL_TICK_BOOT + rec->t_ns / (1000000000ULL / SL_TICK_HZ);
 	uint64_t lim = rec->timeout_s * SL_TICK_HZ;
 
-	say(r, W_DAICPU, LV_ERROR, "[aicpusd_monitor.cpp:437][HandleTaskTimeout][tid:%u] Send timeout to tsdaemon, tsdaemon will kill aicpu-sd process, thread index[%d], op name[%s], serialNo=%u, stream_id=%u, task_id=%u, nowTick:%" PRIu64 ", startTick:%" PRIu64 ", timeOut:%" PRIu64 ", tickFreq:%llu.",
+	say(r, W_DAICPU, LV_ERROR, S_VERB, "[aicpusd_monitor.cpp:437][HandleTaskTimeout][tid:%u] Send timeout to tsdaemon, tsdaemon will kill aicpu-sd process, thread index[%d], op name[%s], serialNo=%u, stream_id=%u, task_id=%u, nowTick:%" PRIu64 ", startTick:%" PRIu64 ", timeOut:%" PRIu64 ", tickFreq:%llu.",
 	    dtid(r, T_DMONITOR), rec->core < 0 ? 0 : rec->core, op,
 	    ++r->aicpu_serial, rec->stream_id, rec->task_id, now,
 	    now > lim ? now - lim : 0, lim, SL_TICK_HZ);
-	say(r, W_RT, LV_ERROR, "[task_info.cc:1495]%u PrintAicpuErrorInfo:Aicpu kernel execute failed, device_id=%u, stream_id=%u, task_id=%u, flip_num=0, fault so_name=, fault kernel_name=, fault op_name=%s, extend_info=(info_type:4, info_len:%zu, msg_info:%s).",
+	say(r, W_RT, LV_ERROR, S_VERB, "[task_info.cc:1495]%u PrintAicpuErrorInfo:Aicpu kernel execute failed, device_id=%u, stream_id=%u, task_id=%u, flip_num=0, fault so_name=, fault kernel_name=, fault op_name=%s, extend_info=(info_type:4, info_len:%zu, msg_info:%s).",
 	    tid(r, T_CALLBACK), r->dev->device_id, rec->stream_id,
 	    rec->task_id, op, strlen(op), op);
-	say(r, W_RT, LV_ERROR, "[api_c.cc:661]%u rtStreamSynchronize:[EXEC][DEFAULT]ErrCode=507017, desc=[aicpu timeout], InnerCode=0x715002a",
+	say(r, W_RT, LV_ERROR, S_VERB, "[api_c.cc:661]%u rtStreamSynchronize:[EXEC][DEFAULT]ErrCode=507017, desc=[aicpu timeout], InnerCode=0x715002a",
 	    tid(r, T_MAIN));
 }
 
@@ -1110,31 +1333,31 @@ static void dump_pos(struct sl_rank *r, const struct hx_lr_stream *s,
 
 	switch (p->kind) {
 	case HX_T_EVENT_WAIT:
-		raw(r, F_DEV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=5, Event Wait, event_id=%d",
+		raw(r, F_DEV, S_VERB, "pos=%u: stream_id=%u, task_id=%u, sqe_type=5, Event Wait, event_id=%d",
 		    at, s->stream_id, p->task_id, p->event);
 		break;
 	case HX_T_EVENT_RECORD:
-		raw(r, F_DEV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=4, Event Record, event_id=%d, isSync=0",
+		raw(r, F_DEV, S_VERB, "pos=%u: stream_id=%u, task_id=%u, sqe_type=4, Event Record, event_id=%d, isSync=0",
 		    at, s->stream_id, p->task_id, p->event);
 		break;
 	case HX_T_NOTIFY_WAIT:
-		raw(r, F_DEV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=7, Notify Wait, notify_id=%d",
+		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=7, Notify Wait, notify_id=%d",
 		    at, s->stream_id, p->task_id, p->notify_rt);
 		break;
 	case HX_T_NOTIFY_RECORD:
-		raw(r, F_DEV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=6, Notify Record, notify_id=%d",
+		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=6, Notify Record, notify_id=%d",
 		    at, s->stream_id, p->task_id, p->notify_rt);
 		break;
 	case HX_T_AICORE:
-		raw(r, F_DEV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=0, FFTS",
+		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=0, FFTS",
 		    at, s->stream_id, p->task_id);
 		break;
 	case HX_T_COPY:
-		raw(r, F_DEV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=11, SDMA",
+		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=11, SDMA",
 		    at, s->stream_id, p->task_id);
 		break;
 	default:
-		raw(r, F_DEV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=1, AICPU",
+		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=1, AICPU",
 		    at, s->stream_id, p->task_id);
 		break;
 	}
@@ -1151,20 +1374,20 @@ static void dump_stream(struct sl_rank *r, const struct hx_logrec *rec,
 	uint32_t pid = r->dev->host_pid, hp = sqpos(r, s->head_pos), i;
 
 	if (rec->timeout_s)
-		say(r, W_TSCH, LV_ERROR, "(dieid:0,cpuid:0) stars_timewheel.c:90 stars_wait_sqe_is_timeout: Timeout: sq_pid=%u, sq_id=%u, is_need_process=1, exe_time=%" PRIu64 ", time_out=%" PRIu64 ", stream_id=%u, task_id=%u, cur_head=%u, wait_sqe_head=%u.",
+		say(r, W_TSCH, LV_ERROR, S_VERB, "(dieid:0,cpuid:0) stars_timewheel.c:90 stars_wait_sqe_is_timeout: Timeout: sq_pid=%u, sq_id=%u, is_need_process=1, exe_time=%" PRIu64 ", time_out=%" PRIu64 ", stream_id=%u, task_id=%u, cur_head=%u, wait_sqe_head=%u.",
 		    pid, s->sq_id, waited, rec->timeout_s, s->stream_id,
 		    s->head_task_id, hp, hp);
-	say(r, W_TSCH, LV_ERROR, "(dieid:0,cpuid:0) stars_interrupt.c:1221 stars_proc_wait_timeout: wait task timeout, rtsq_id=%u, type=%u, sq_pid=%u",
+	say(r, W_TSCH, LV_ERROR, S_VERB, "(dieid:0,cpuid:0) stars_interrupt.c:1221 stars_proc_wait_timeout: wait task timeout, rtsq_id=%u, type=%u, sq_pid=%u",
 	    s->sq_id, type, pid);
-	raw(r, F_DEV, "%s", sep);
-	raw(r, F_DEV, "stream_id=%u, rtsq_id=%u, sq_fsm=0x9, cur_wait_time=%" PRIu64 ", head=%u, tail=%u, is_model=0, model_id=65535, exe_times=65535, sq_en=1, swap_in=0, cq_head=%u, cq_tail=%u, pid=%u, vf_id=0, is_mc2_sq=0",
+	raw(r, F_DEV, S_VERB, "%s", sep);
+	raw(r, F_DEV, S_VERB, "stream_id=%u, rtsq_id=%u, sq_fsm=0x9, cur_wait_time=%" PRIu64 ", head=%u, tail=%u, is_model=0, model_id=65535, exe_times=65535, sq_en=1, swap_in=0, cq_head=%u, cq_tail=%u, pid=%u, vf_id=0, is_mc2_sq=0",
 	    s->stream_id, s->sq_id, waited, hp, sqpos(r, s->tail_pos),
 	    hp % 1024, hp % 1024, pid);
-	raw(r, F_DEV, "stream_id=%u, overflow_en=0, ge_op_tag=4294967295, has_overflow=0",
+	raw(r, F_DEV, S_VERB, "stream_id=%u, overflow_en=0, ge_op_tag=4294967295, has_overflow=0",
 	    s->stream_id);
 	for (i = 0; i < s->npos; i++)
 		dump_pos(r, s, i);
-	raw(r, F_DEV, "%s", sep);
+	raw(r, F_DEV, S_VERB, "%s", sep);
 }
 
 static void on_stream_dump(struct sl_rank *r, const struct hx_logrec *rec)
@@ -1177,7 +1400,7 @@ static void on_stream_dump(struct sl_rank *r, const struct hx_logrec *rec)
 
 static void on_stream_abort(struct sl_rank *r, const struct hx_logrec *rec)
 {
-	say(r, W_RT, LV_ERROR, "[stars_engine.cc:1551]%u ProcLogicCqReport:[FINAL][FINAL]Task run failed, device_id=%u, stream_id=%u, task_id=%u, sqe_type=3(place holder), errType=0x20(sq sw status error), sqSwStatus=0x105",
+	say(r, W_RT, LV_ERROR, S_VERB, "[stars_engine.cc:1551]%u ProcLogicCqReport:[FINAL][FINAL]Task run failed, device_id=%u, stream_id=%u, task_id=%u, sqe_type=3(place holder), errType=0x20(sq sw status error), sqSwStatus=0x105",
 	    tid(r, T_CALLBACK), r->dev->device_id, rec->stream_id,
 	    rec->task_id);
 }
@@ -1190,6 +1413,7 @@ static void write_rec(struct sl_rank *r, const struct hx_logrec *rec)
 	case HX_LR_OP_LAUNCH: on_op_launch(r, rec); break;
 	case HX_LR_KERNEL_START:
 	case HX_LR_KERNEL_END:
+	case HX_LR_KERNEL_EXPANDED:
 	case HX_LR_KERNEL_STATUS: on_kernel(r, rec); break;
 	case HX_LR_AICPU_OP: on_aicpu_op(r, rec); break;
 	case HX_LR_COMPUTE: on_compute(r, rec); break;
@@ -1349,6 +1573,9 @@ static void rank_init(const struct sl_writer *w, struct sl_rank *r,
 	r->ts_sec = INT64_MIN;
 	r->tsch_seq = 1000;
 	r->early_us = early_us(w->in, rank);
+	r->verified = w->in->sc->log_fidelity == HX_FID_VERIFIED;
+	r->cs = w->cs;
+	memset(w->cs, 0, (size_t)w->in->st->ncomms * sizeof *w->cs);
 	node_ip(r->dev->node, r->ip, sizeof r->ip);
 }
 
@@ -1419,7 +1646,16 @@ static int rank_dirs(const struct sl_writer *w, const struct sl_rank *r,
 			       r->dev->device_id);
 	if (!err)
 		err = fmt_path(dirs[F_RUN], 4096, "%s/ascend/log/run/plog", top);
+	if (!err)
+		err = fmt_path(dirs[F_DRUN], 4096,
+			       "%s/ascend/log/run/device-%u", top,
+			       r->dev->device_id);
 	return err;
+}
+
+static bool is_run(int file)
+{
+	return file == F_RUN || file == F_DRUN;
 }
 
 static int open_files(struct sl_writer *w, struct sl_rank *r, uint64_t start)
@@ -1433,12 +1669,14 @@ static int open_files(struct sl_writer *w, struct sl_rank *r, uint64_t start)
 	snprintf(names[F_PLOG], sizeof names[F_PLOG], "plog-%u_%s.log", pid, ts);
 	snprintf(names[F_DEV], sizeof names[F_DEV], "device-%u_%s.log", pid, ts);
 	snprintf(names[F_RUN], sizeof names[F_RUN], "plog-%u_%s.log", pid, ts);
+	snprintf(names[F_DRUN], sizeof names[F_DRUN], "device-%u_%s.log", pid,
+		 ts);
 	err = rank_dirs(w, r, dirs);
 	if (err)
 		return err;
 	for (i = 0; i < F_COUNT; i++) {
-		if (i == F_RUN && w->in->sc->layout == HX_LAYOUT_FLAT)
-			continue;       /* its lines are in the plog */
+		if (is_run(i) && w->in->sc->layout == HX_LAYOUT_FLAT)
+			continue;       /* its lines are in the debug file */
 		err = open_one(w, &r->f[i], w->vbuf + (size_t)i * SL_VBUF,
 			       dirs[i], names[i]);
 		if (err)
@@ -1459,7 +1697,7 @@ static int commit_files(struct sl_writer *w, struct sl_rank *r)
 	int i, err = HANGDX_OK;
 
 	for (i = 0; i < F_COUNT; i++) {
-		if (i == F_RUN && w->in->sc->layout == HX_LAYOUT_FLAT)
+		if (is_run(i) && w->in->sc->layout == HX_LAYOUT_FLAT)
 			continue;
 		if (err)
 			hx_outfile_abort(w->ctx, &r->f[i].o);
@@ -1540,7 +1778,7 @@ static size_t trace_until(struct sl_rank *r, const struct sl_writer *w,
 		r->rec_us = wall_us(r->in, r->rank, w->done[d].t);
 		for (i = 0; i < F_COUNT; i++)
 			r->f[i].k = 0;
-		say(r, W_RT, LV_DEBUG, "[npu_driver.cc:1393] %u LogicCqReportV2:logic_cq real cnt=1",
+		say(r, W_RT, LV_DEBUG, S_VERB, "[npu_driver.cc:1393] %u LogicCqReportV2:logic_cq real cnt=1",
 		    tid(r, T_POLL));
 	}
 	return d;
@@ -1580,7 +1818,8 @@ static int write_rank(struct sl_writer *w, uint32_t rank)
 int hx_simlog_write(struct hangdx_ctx *ctx, const char *dir,
 		    const struct hx_simlog_input *in)
 {
-	struct sl_writer w = { ctx, dir, in, NULL, NULL, NULL, NULL, NULL };
+	struct sl_writer w = { ctx, dir, in, NULL, NULL, NULL, NULL, NULL,
+			       NULL };
 	uint32_t r;
 	int err;
 
@@ -1595,7 +1834,9 @@ int hx_simlog_write(struct hangdx_ctx *ctx, const char *dir,
 	if (err)
 		goto out_free_index;
 	w.vbuf = hx_alloc(ctx, (size_t)F_COUNT * SL_VBUF);
-	if (!w.vbuf) {
+	w.cs = hx_calloc(ctx, in->st->ncomms ? in->st->ncomms : 1, sizeof *w.cs);
+	if (!w.vbuf || !w.cs) {
+		hx_free(ctx, w.vbuf);
 		err = HANGDX_ENOMEM;
 		goto out_free_index;
 	}
@@ -1603,6 +1844,7 @@ int hx_simlog_write(struct hangdx_ctx *ctx, const char *dir,
 		err = write_rank(&w, r);
 	hx_free(ctx, w.vbuf);
 out_free_index:
+	hx_free(ctx, w.cs);
 	hx_free(ctx, w.done);
 	hx_free(ctx, w.doff);
 	hx_free(ctx, w.idx);

@@ -64,7 +64,8 @@ assert all(r['no_progress_s'] > 500 for r in d['ranks']), d['ranks']"
 
 # one rank's device log missing: the proof still stands on rank 0, and the
 # gap is named
-cp -r "$T/ref" "$T/nodev" && rm -rf "$T/nodev/rank-1/ascend/log/debug/device-1"
+cp -r "$T/ref" "$T/nodev" && rm -rf "$T/nodev/rank-1/ascend/log/debug/device-1" \
+	"$T/nodev/rank-1/ascend/log/run/device-1"
 t_ok "missing device log named" sh -c "$HANGDX diagnose $T/nodev | grep -q 'no device log for rank 1'"
 
 # retry off: no hang

@@ -2,7 +2,8 @@
  * test_simlog.c - unit tests of src/sim/simlog.c: a hand-built two-rank
  * state and a few records become CANN log files; the tests check the file
  * names, exact lines, the prefix grammar, clock skew, PROC_EXIT, log
- * levels, determinism, bad input and allocation failures.
+ * levels, the device run log, log_fidelity, determinism, bad input and
+ * allocation failures.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -25,7 +26,7 @@ struct fix {
 	struct hx_stream streams[4];
 	struct hx_lr_stream lrs[3];
 	struct hx_lr_pos pos[5];
-	struct hx_logrec recs[48];
+	struct hx_logrec recs[64];
 	int64_t skew[2];
 	struct hx_simlog_input in;
 };
@@ -240,7 +241,9 @@ static void has_line(const char *hay, const char *line)
 #define P1 "rank-1/ascend/log/debug/plog/plog-1001_20261101065957500.log"
 #define D1 "rank-1/ascend/log/debug/device-1/device-1001_20261101065957500.log"
 #define R1 "rank-1/ascend/log/run/plog/plog-1001_20261101065957500.log"
-static const char *const files[] = { P0, D0, R0, P1, D1, R1 };
+#define DR0 "rank-0/ascend/log/run/device-0/device-1000_20261101070000000.log"
+#define DR1 "rank-1/ascend/log/run/device-1/device-1001_20261101065957500.log"
+static const char *const files[] = { P0, D0, R0, DR0, P1, D1, R1, DR1 };
 
 static char *write_fix(struct fix *f)
 {
@@ -373,20 +376,25 @@ static void test_host_lines(void **state)
 
 	(void)state;
 	has_line(p0, "[INFO] ATRACE(1000,python3):2026-11-01-07:00:00.000.000 [trace_attr.c:189](tid:1000) attr init success, timeout=0ms.");
-	has(p0, "[1000][HCCL_ENV][ParseRetryEnable] HCCL_OP_RETRY_ENABLE set by default to [L1:0,L2:0].\n");
-	has(p0, "[1000]HCCL_OP_RETRY_PARAMS is not set, default value MaxCnt is [1], HoldTime is [5000]ms, IntervalTime is [1000]ms\n");
+	has(p0, "[externalinput.cc:1856] [1000][HCCL_ENV][ParseRetryEnable] HCCL_OP_RETRY_ENABLE is not set. The retryEnable of all levels is set to false.\n");
+	has(p0, "[externalinput.cc:1892] [1000][HCCL_ENV] HCCL_OP_RETRY_PARAMS is not set, default value MaxCnt is [1], HoldTime is [5000]ms, IntervalTime is [1000]ms\n");
+	has(p0, "[externalinput.cc:1712] [1000][HCCL_ENV] HCCL_OP_EXPANSION_MODE is not set, aicpuUnfold is [1], aivMode is [0], aicpuCacheEnable is [1]\n");
+	assert_null(strstr(p0, "set by default to [AI_CPU]"));
 	has(p0, "[1000][HCCL_ENV] HCCL_EXEC_TIMEOUT set by default to [1836]s\n");
 	has(p0, "[1000]HCCL_CONNECT_TIMEOUT set by default to [120]s\n");
 	has(p0, "[op_base.cc:1292] [1000]Entry-HcclCommInitRootInfoInner:ranks[2], rank[0], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[" IDENT "], deviceLogicId[0]\n");
 	has(p0, "[hccl_comm.cc:129] [1000]hcclCommInitInfo:commId[hccl-1000-0-1793516400-world], rank[0], totalRanks[2], serverId[127.10.0.1], deviceType[4],logicDevId[0], identifier[" IDENT "]\n");
-	has(p0, "Entry-HcclAllReduce:tag[AllReduce_" IDENT "], index[21], ");
-	has(p0, "count[256], dataType[float32], op[sum], streamId[2], deviceLogicId[0]\n");
+	has(p0, "[hccl_communicator_host.cc:7998] [1000]AicpuKfcTilingDataLaunchIn profName[allreduceAicpuKernel] tag[AllReduce_" IDENT "] kfcOpStreamId[2] mainStreamId[2] kfcStreamId[2] isCapture[0] mode[1] \n");
+	has(p0, "[hccl_communicator_host.cc:8219] [1000][HcclCommunicator]context[0x");
+	has(p0, "[hccl_communicator_host.cc:8241] [1000][HcclCommunicator][AicpuUnfoldKernelLaunchV2] exec succ, isCustom[0].\n");
+	assert_null(strstr(p0, "Entry-HcclAllReduce"));
+	assert_null(strstr(p0, "KernelLaunch:launch aicpu kernel"));
 	has_line(p0, "[ERROR] HCCL(1000,python3):2026-11-01-07:31:40.000.005 [task_exception_handler.cc:610] [1003][TaskExecStage][HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[127.10.0.1/1], Arrival Time:[Sun Nov  1 07:31:40 2026], Discoverer:[127.10.0.1/0], ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network Disconnected");
 	/* the run log holds the run-level lines only */
 	has_line(r0, "[INFO] HCCL(1000,python3):2026-11-01-07:31:40.000.000 [heartbeat.cc:951] [1005][TaskExecStage][HeartbeatAbnormal]local rank [127.10.0.1/0]: crimer rank [127.10.0.1/1] status[LOST] by informer rank [127.10.0.1/0]");
 	has(r0, "Entry-HcclCommInitRootInfoInner");
 	assert_null(strstr(r0, "[ERROR]"));
-	assert_null(strstr(r0, "Entry-HcclAllReduce"));
+	assert_null(strstr(r0, "AicpuKfcTilingDataLaunchIn"));
 	free(p0);
 	free(r0);
 	rmdir_free(d);
@@ -405,7 +413,9 @@ static void test_notify_timeout(void **state)
 	has_line(d1, "[ERROR] HCCL(5001,aicpu_scheduler):2026-11-01-07:30:33.505.005 [aicpu_communicator.cc:3083] [5005][TaskException]base information is streamId:150, sqid:154, head:10, tail:11, type:NOTIFY WAIT, localRank:1, remoteRank:4294967295, taskId:300, notifyId:438, addr1High:0x0, addr1Low:0x0, addr2High:0x0, addr2Low:0x0.");
 	has(d1, "[5005][TaskException]opData information is tag:AllReduce_" IDENT "AllReduceMeshExecutor_device, group:" IDENT ", opIndex:21, count:256, dataType:4, opType:2, rootId:4294967295, dstAddr:0x");
 	has(d1, "[aicpu_communicator.cc:3807] [5005][TaskException]task sequence is OP(21),NW(0,760),SD(0,/),NR(0,761)\n");
-	/* host: RUNTIME line, Task run failed block, EI0002 once */
+	/* host: RUNTIME line, Task run failed block with its header, EI0002
+	 * once */
+	has(p1, "[task_exception_handler.cc:1365] [1004][TaskExecStage][Timeout][AICPU]Task from HCCL run failed.\n");
 	has(p1, "[device_error_proc.cc:1593]1004 ProcessStarsWaitTimeoutErrorInfo:The error from device(chipId:1, dieId:0), serial number is 1, notify wait timeout occurred during task execution, stream_id:149, sq_id:153, task_id:26064, notify_id=760, timeout=1836s.\n");
 	has(p1, "serial number is 2, notify wait timeout");
 	has(p1, "[task_exception_handler.cc:908] [1004][TaskExecStage][Timeout][AICPU]Task run failed, base information is streamID:[149], taskID[26064], taskType[Notify Wait], tag[AllReduce_" IDENT "], index[21], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n");
@@ -413,7 +423,7 @@ static void test_notify_timeout(void **state)
 	has(p1, "[TaskExecStage][Timeout][AICPU]Task run failed, groupRank information is group:[" IDENT "], user define information[], rankSize[2], rankId[1 0].\n");
 	has(p1, "[TaskExecStage][Timeout][AICPU]Task run failed, opData information is deviceId:[1], index[21], count[256], reduceType[sum], src[0x");
 	assert_int_equal(count(p1, "Communication_Error_Timeout(EI0002)"), 1);
-	has(p1, "\n[PID: 1001] 2026-11-01-07:30:33.505.025 Communication_Error_Timeout(EI0002): An timeout occurs when the Notify register waits for execution. Waiting peer rank: 0; task information: streamID:[149], taskID[26064], taskType[Notify Wait], tag[AllReduce_" IDENT "AllReduceMeshExecutor_device], AlgType(level 0-1-2):[fullmesh-ring-NHR].; communication operator information: notify id:[0x0000000100000058], stage:[ffffffff], remote rank:[0]; communicator: " IDENT ".\n");
+	has(p1, "\n[PID: 1001] 2026-11-01-07:30:33.505.030 Communication_Error_Timeout(EI0002): An timeout occurs when the Notify register waits for execution. Waiting peer rank: 0; task information: streamID:[149], taskID[26064], taskType[Notify Wait], tag[AllReduce_" IDENT "AllReduceMeshExecutor_device], AlgType(level 0-1-2):[fullmesh-ring-NHR].; communication operator information: notify id:[0x0000000100000058], stage:[ffffffff], remote rank:[0]; communicator: " IDENT ".\n");
 	free(p1);
 	free(d1);
 	rmdir_free(d);
@@ -568,10 +578,14 @@ static void fix_other_kinds(struct fix *f)
 
 	f->in.nrecs = 5;  /* PROC_START, COMM_INIT x2, OP_LAUNCH */
 	add_op(f, HX_LR_KERNEL_START, 3);
+	r = add_op(f, HX_LR_KERNEL_EXPANDED, 4);
+	r->head = 0;
+	r->tail = 4;
 	add_op(f, HX_LR_KERNEL_STATUS, 33);
 	add_op(f, HX_LR_KERNEL_END, 40);
 	r = add_op(f, HX_LR_AICPU_OP, 41);
 	r->name = "RealDiv";
+	add_op(f, HX_LR_AICPU_OP, 41)->text = "end";
 	add_op(f, HX_LR_COMPUTE, 42)->name = "MatMul";
 	add_link(f, 50000, 0);
 	add_link(f, 51000, 1);
@@ -582,6 +596,7 @@ static void fix_other_kinds(struct fix *f)
 	r->stream_id = 7;
 	r->task_id = 6812;
 	r->timeout_s = 28;
+	add_op(f, HX_LR_KERNEL_START, 1857000);
 	add_op(f, HX_LR_KERNEL_TIMEOUT, 1858000)->timeout_s = 1858;
 	r = add_op(f, HX_LR_NOTIFY_TIMEOUT, 1863000);
 	r->host_side = 1;
@@ -636,20 +651,34 @@ static void check_other_host(const char *p0, const char *r0)
 static void check_other_device(const char *d0)
 {
 	has(d0, "[aicpu_communicator.cc:2378] [5012][HcclCommAicpu][Orchestrate]kernel start, tag[AllReduce_" IDENT "AllReduceMeshExecutor_device], index[21], streamId:2, core[2].\n");
-	has(d0, "[5012][HcclCommAicpu][WaitFinishWhileLoop]Current state. sqid:153, head:1488, tail:136, tag[AllReduce_");
+	has(d0, "[INFO] CCECPU(5000,aicpu_scheduler):2026-11-01-07:00:00.003.000 [aicpusd_event_manager.cpp:667][ExecuteHWTSKFCEventTask][tid:5012] kfc task, streamId[2], taskId[0].\n");
+	has(d0, "[hccl_aicpu_interface.cc:69] [5012]RunAicpuRpcSrvLaunchV2 KFCTask task 0x12c100000000, context 0x12c100001000, tilingData 0x12c100002000\n");
+	has(d0, "[aicpu_communicator.cc:2387] [5012][HcclCommAicpu][Orchestrate]start tag[AllReduce_" IDENT "] newTag[AllReduce_" IDENT "AllReduceMeshExecutor_device] algName[AllReduceMeshExecutor] identifier[" IDENT "]\n");
+	has(d0, "[aicpu_communicator.cc:2631] [5012]HcclOpExecFsmInitProcess tag:AllReduce_" IDENT ", isDeviceMode:0, index:1\n");
+	has(d0, "[aicpu_communicator.cc:3739] [5012]hccl aicpu launch hccl op task success. stream sqid:153 begin:0 end:4\n");
+	has(d0, "[aicpu_communicator.cc:3888] [5012][HcclCommAicpu][WaitFinishWhileLoop]Current state. devId:0 sqid:153, head:1488, tail:136, group[" IDENT "] tag[AllReduce_" IDENT "]\n");
 	has(d0, "[5012][HcclCommAicpu][Orchestrate]kernel end, tag[AllReduce_" IDENT "AllReduceMeshExecutor_device], index[21], streamId:2, state[END].\n");
+	has(d0, "[aicpu_communicator.cc:2146] [5012][HcclCommAicpu][ExecOp] executor op success tag[AllReduce_" IDENT "], newTag[AllReduce_" IDENT "AllReduceMeshExecutor_device], algName[AllReduceMeshExecutor], identifier[" IDENT "].\n");
+	has(d0, "[hccl_aicpu_interface.cc:122] [5012]end RunAicpuRpcSrvLaunchV2\n");
+	has(d0, "[INFO] CCECPU(5000,aicpu_scheduler):2026-11-01-07:00:00.041.000 [aicpusd_event_manager.cpp:769][ExecuteHWTSEventTask][tid:5012] Begin to ExecuteTsKernelTask, mailboxId[0], serialNo[0], streamId[2], taskId[0], dataDumpEnableMode[0], kernelType[2], subeventId[0].\n");
+	has(d0, "[aicpusd_event_manager.cpp:754][ProcessHWTSKernelEvent][tid:5012] End send ack to Ts, kernelType[2], deviceId[0], subevent_id[0], mailboxId[0], serialNo[0], streamId[2], taskId[0], result[0], originResult[0], status[0].\n");
 	has(d0, "[5004][HcclCommAicpu][PrintTaskExceptionByTaskId]streamId:149 tail:136 cqeType:11\n");
 	has(d0, "[aicpu_communicator.cc:3750] [5004][TaskException][AICPU]base information is streamId:149, sqid:153, head:1488, tail:136, type:SDMA, localRank:0, remoteRank:1, taskId:26063, notifyId:0, addr1High:0x12c0, addr1Low:0xc3c00000, addr2High:0x12c0, addr2Low:0xc2c00000.\n");
 	has(d0, "type:WRITE VALUE, localRank:0, remoteRank:1, taskId:26063,");
 	has(d0, "[5004][TaskException]task sequence is OP(22),SD(1,/)\n");
 	has(d0, "[5004][TaskException]task sequence is OP(22),RS(1,/)\n");
-	has(d0, "[WARNING] HCCL(5000,aicpu_scheduler):");
-	has(d0, "[5012][OpRetry][AICPU]hccl aicpu stop by sdma/write task exception, can retry.\n");
-	has(d0, "[5012][OpRetry][AICPU]retry launch start, retryCnt:1, tag[AllReduce_" IDENT "AllReduceMeshExecutor_device].\n");
-	has(d0, "[5012][OpRetry][AICPU]hccl aicpu wait retry timeout[200000 ms].\n");
-	has(d0, "[5012][Opretry][AICPU][HcclOpExecFsmStoppedProcess]can not retry for inpace error.\n");
+	has(d0, "[INFO] HCCL(5000,aicpu_scheduler):2026-11-01-07:00:52.002.000 [aicpu_communicator.cc:2952] [5012][OpRetry][AICPU]hccl aicpu stop by sdma/write task exception, can retry.\n");
+	has(d0, "[aicpu_communicator.cc:3427] [5012][OpRetry][AICPU]retry launch start, retryCnt:1, tag[AllReduce_" IDENT "].\n");
+	has(d0, "[aicpu_communicator.cc:2491] [5012][OpRetry][AICPU]hccl aicpu wait retry timeout[200000 ms].\n");
+	has(d0, "[aicpu_communicator.cc:2905] [5012][Opretry][AICPU][HcclOpExecFsmStoppedProcess]can not retry for inpace error.\n");
 	has(d0, "[ERROR] AICPU(5000,aicpu_scheduler):2026-11-01-07:01:10.000.000 [aicpusd_monitor.cpp:437][HandleTaskTimeout][tid:5002] Send timeout to tsdaemon, tsdaemon will kill aicpu-sd process, thread index[2], op name[RealDiv], serialNo=1, stream_id=7, task_id=6812, nowTick:1803500000000, startTick:1802100000000, timeOut:1400000000, tickFreq:50000000.\n");
-	has(d0, "[HcclCommAicpu][WaitFinishWhileLoop]KFC timeout..[1858]s, commId " IDENT ", stream 2 sqid 153 head 1488 tail 136. SqeInfo:taskId:0, type:NOTIFY WAIT\n");
+	has(d0, "[ERROR] HCCL(5000,aicpu_scheduler):2026-11-01-07:30:58.000.000 [aicpu_communicator.cc:3909] [5012][HcclCommAicpu]KFC timeout.. group[" IDENT "].\n");
+	has(d0, "[aicpu_communicator.cc:2694] [5012]WaitTaskFinish failed, ret:9, identifier[" IDENT "]\n");
+	has(d0, "[aicpu_communicator.cc:2556] [5012]hccl aicpu set kfcStatus[2]\n");
+	has(d0, "[aicpu_communicator.cc:2132] [5012][HcclCommAicpu][ExecOp] executor op fail, tag[AllReduce_" IDENT "AllReduceMeshExecutor_device], algName[AllReduceMeshExecutor], identifier[" IDENT "]\n");
+	has(d0, "[aicpu_communicator.cc:3526] [5012]AicpuComm: group[" IDENT "], status[inExec], op[tag: AllReduce_" IDENT ", newTag: AllReduce_" IDENT "AllReduceMeshExecutor_device, index: 2], aicpuCoreNum[6]\n");
+	has(d0, "[hccl_aicpu_interface.cc:115] [5012]run AicpuRunRpcServerV2 failed. ret[9]\n");
+	assert_null(strstr(d0, "In Execution group num"));  /* 1 comm, 6 cores */
 	assert_null(strstr(d0, "[DEBUG]"));
 }
 
@@ -681,10 +710,121 @@ static void test_other_kinds(void **state)
 	p0 = slurp(d, P0);
 	d0 = slurp(d, D0);
 	has(p0, "KernelLaunch:launch kernel, device_id=0, stream_id=2, task_id=0, kernel_name=MatMul.\n");
-	has(d0, "[DEBUG] AICPU(5000,aicpu_scheduler):2026-11-01-07:00:00.041.000 [aicpusd_event_process.cpp:412][AICPU][ExecuteTsKernelTask():412][tid:5012]:execute kernel, op name[RealDiv], stream_id=2, task_id=0, thread index[2].\n");
+	assert_null(strstr(d0, "execute kernel, op name"));
 	free(p0);
 	free(d0);
 	rmdir_free(d);
+	free(f);
+}
+
+/* Run-level device lines (W1, C1) are in the device run log at every
+ * level, as host run-level lines are in run/plog; flat: the device file. */
+static void test_device_run_log(void **state)
+{
+	struct fix *f = fix_new();
+	char *d, *dr0, *d0;
+
+	(void)state;
+	fix_other_kinds(f);
+	f->sc.log_level = HX_LOG_ERROR;
+	d = write_fix(f);
+	dr0 = slurp(d, DR0);
+	d0 = slurp(d, D0);
+	check_grammar(dr0);
+	has(dr0, "[INFO] HCCL(5000,aicpu_scheduler):2026-11-01-07:00:00.033.000 [aicpu_communicator.cc:3888] [5012][HcclCommAicpu][WaitFinishWhileLoop]Current state. devId:0 sqid:153, ");
+	has(dr0, "[5012]AicpuComm: group[" IDENT "], status[inExec], ");
+	has(dr0, "[5012][OpRetry][AICPU]retry launch start, retryCnt:1, ");
+	has(dr0, "[INFO] CCECPU(5000,aicpu_scheduler):2026-11-01-07:00:00.000.000 [main.cpp:352][ComputeProcessMain][tid:5000] Aicpu schedule start successfully, LD_LIBRARY_PATH=");
+	assert_null(strstr(dr0, "[ERROR]"));
+	assert_null(strstr(dr0, "RunAicpuRpcSrvLaunchV2 KFCTask"));
+	assert_null(strstr(d0, "[INFO]"));
+	free(dr0);
+	free(d0);
+	rmdir_free(d);
+	f->sc.log_level = HX_LOG_INFO;
+	f->sc.layout = HX_LAYOUT_FLAT;
+	d = write_fix(f);
+	d0 = slurp(d, "logs/device-1000_20261101070000000.log");
+	assert_int_equal(count(d0, "WaitFinishWhileLoop]Current state."), 1);
+	free(d0);
+	rmdir_free(d);
+	free(f);
+}
+
+/* Rtsq full: R3 every 30 s, then R1, R6 and the failure exit, ret 20. */
+static void test_rtsq_full(void **state)
+{
+	struct fix *f = fix_new();
+	struct hx_logrec *r;
+	char *d, *d0;
+
+	(void)state;
+	f->in.nrecs = 5;
+	add_op(f, HX_LR_KERNEL_START, 3);
+	r = add_op(f, HX_LR_KERNEL_STATUS, 30003);
+	r->text = "rtsq";
+	r->head = 2047;
+	r->tail = 2048 + 2040;
+	r->sqe_cnt = 18;
+	r = add_op(f, HX_LR_KERNEL_TIMEOUT, 1856003);
+	r->text = "rtsq";
+	r->timeout_s = 1856;
+	r->head = 2047;
+	d = write_fix(f);
+	d0 = slurp(d, D0);
+	has(d0, "[INFO] HCCL(5000,aicpu_scheduler):2026-11-01-07:00:30.003.000 [dispatcher_aicpu.cc:759] [5012][LaunchTask][WaitLaunchWhileLoop]Current state. sqid:153, head:2047, tail:2040, cnt:18\n");
+	has(d0, "[ERROR] HCCL(5000,aicpu_scheduler):2026-11-01-07:30:56.003.000 [dispatcher_aicpu.cc:750] [5012]Rtsq full, timeout 1856s. curhead:2047, sqId:153\n");
+	has(d0, "[aicpu_communicator.cc:3722] [5012][HcclCommAicpu][LaunchTask]algName[AllReduceMeshExecutor] ret = 20\n");
+	has(d0, "[5012]AicpuComm: group[" IDENT "], status[inExec], ");
+	has(d0, "[hccl_aicpu_interface.cc:115] [5012]run AicpuRunRpcServerV2 failed. ret[20]\n");
+	assert_null(strstr(d0, "WaitRtsqAvailable"));
+	free(d0);
+	d0 = slurp(d, DR0);
+	has(d0, "[LaunchTask][WaitLaunchWhileLoop]Current state. sqid:153, ");
+	free(d0);
+	rmdir_free(d);
+	free(f);
+}
+
+/* log_fidelity verified: no invented line; full keeps them. */
+static void test_fidelity(void **state)
+{
+	static const char *const invented[] = {
+		"kernel start", "kernel end", "Init:open device",
+		"Record:notify record", "KernelLaunch:", "sqe_type=7, Notify Wait",
+		"[OpRetry]custom text",
+	};
+	struct fix *f = fix_new();
+	char *d, *all;
+	size_t i, j;
+
+	(void)state;
+	fix_other_kinds(f);
+	add(f, HX_LR_STREAM_DUMP, 0, 1866 * HX_NS_PER_S)->first_stream = 0;
+	f->recs[f->in.nrecs - 1].nstreams = 1;
+	f->sc.log_level = HX_LOG_DEBUG;
+	for (j = 0; j < 2; j++) {
+		f->sc.log_fidelity = j ? HX_FID_VERIFIED : HX_FID_FULL;
+		d = write_fix(f);
+		all = slurp(d, D0);
+		for (i = 0; i < HX_ARRAY_LEN(invented); i++) {
+			char *p0 = slurp(d, P0), *r0 = slurp(d, R0);
+			bool in = strstr(all, invented[i]) ||
+				  strstr(p0, invented[i]) ||
+				  strstr(r0, invented[i]);
+
+			if (in == (j == 1))
+				fail_msg("%s: %s", j ? "verified has" : "full lacks",
+					 invented[i]);
+			free(p0);
+			free(r0);
+		}
+		/* the real lines stay */
+		has(all, "RunAicpuRpcSrvLaunchV2 KFCTask task 0x");
+		has(all, "end RunAicpuRpcSrvLaunchV2\n");
+		free(all);
+		rmdir_free(d);
+	}
 	free(f);
 }
 
@@ -752,6 +892,9 @@ int main(void)
 		cmocka_unit_test(test_proc_exit),
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_other_kinds),
+		cmocka_unit_test(test_device_run_log),
+		cmocka_unit_test(test_fidelity),
+		cmocka_unit_test(test_rtsq_full),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_nomem),
