@@ -181,14 +181,14 @@ struct hangdx_diagnosis {
 					       the logs name + 1; else 0 */
 	bool proven;                        /* deadlock proven on the snapshot:
 					       every input seen in the logs */
-	char assumption[512];               /* a deadlock not proven: why */
+	char assumption[1024];              /* a deadlock not proven: why */
 	uint32_t thr_hits;                  /* HX_THR_* that decided something */
 	int64_t stall_under_us;             /* longest kernel stall below
 					       HX_STALL_MIN_US, 0 */
 	int32_t tie_rank;                   /* failed earlier than first_rank,
 					       within HX_TIE_US, -1 */
 	int64_t tie_us;                     /* by how much */
-	char summary[1536];
+	char summary[2560];
 	int hang;                           /* 1 hung, 0 not a hang, -1 the
 					       text cannot tell */
 	uint32_t id_rec;                    /* the record whose ids decide */

@@ -42,6 +42,7 @@ struct kern {
 	int32_t rank;
 	const char *group;          /* identifier; NULL: known by stream */
 	int64_t kstream, msq, core, index;
+	int64_t ustream;            /* the op's launching stream (host launch) */
 	int64_t start_ts, end_ts, status_ts;
 	uint32_t start_rec, status_rec, comm_rec, timeout_rec;
 	bool open;                  /* started, not ended (by its thread) */
@@ -67,7 +68,7 @@ struct snap {
 	size_t nrun, caprun;
 	uint32_t *pool_rec;            /* rank -> AicpuComm overload line */
 	uint32_t *cores_rec;           /* rank -> aicpuCoreNum line */
-	int f_cores, f_group;          /* field ids looked up by name */
+	int f_cores, f_main;           /* field ids looked up by name */
 	int k_comm, k_task;            /* kind ids, -1 when unknown */
 	struct hx_map byid, bysq;      /* (rank, stream id / sq id) -> state stream */
 	struct dump *dumps;
@@ -239,7 +240,7 @@ static struct kern *kern_for(struct snap *s, int32_t rank, const char *group,
 		return NULL;
 	s->kerns = v;
 	s->kerns[s->nkern] = (struct kern){ rank, group, group ? -1 : ks, -1, -1,
-		-1, HX_NONE, HX_NONE, HX_NONE, HX_NOREC, HX_NOREC, HX_NOREC,
+		-1, -1, HX_NONE, HX_NONE, HX_NONE, HX_NOREC, HX_NOREC, HX_NOREC,
 		HX_NOREC, false, false, false };
 	sl->val = (int32_t)s->nkern;
 	return &s->kerns[s->nkern++];
@@ -303,6 +304,17 @@ static void on_start(struct snap *s, uint32_t rec, int32_t rank,
 		k = kern_for(s, rank, group, ks);
 	if (!k)
 		return;
+	if (group && tr && tr->kern >= 0 && tr->kern != (int32_t)(k - s->kerns) &&
+	    !s->kerns[tr->kern].group && s->kerns[tr->kern].open) {
+		struct kern *o = &s->kerns[tr->kern];   /* the older line, first */
+		if (ks < 0)
+			ks = o->kstream;
+		if (core < 0)
+			core = o->core;
+		o->open = false;
+		o->start_rec = HX_NOREC;
+		tr->kern = -1;
+	}
 	if (!k->open || !tr || tr->kern != (int32_t)(k - s->kerns))
 		kern_start(s, k, tr, rec);
 	if (ks >= 0)
@@ -351,8 +363,11 @@ static void on_launch(struct snap *s, uint32_t rec, int32_t rank)
 	int64_t ks = hx_dnum(d, rec, HX_F_STREAM, -1);
 	struct kern *k = group && ks >= 0 ? kern_for(s, rank, group, -1) : NULL;
 
-	if (k)
+	if (k) {
 		k->kstream = ks;
+		if (s->f_main >= 0)
+			k->ustream = hx_dnum(d, rec, s->f_main, k->ustream);
+	}
 }
 
 static void collect_kernel(struct snap *s, uint32_t rec)
@@ -459,6 +474,7 @@ static void collect(struct snap *s)
 	s->k_comm = hx_kind_from_name("aicpu_comm", 10);
 	s->k_task = hx_kind_from_name("aicpu_task", 10);
 	s->f_cores = hx_field_from_name("cores", 5);
+	s->f_main = hx_field_from_name("main_stream", 11);
 	s->pool_rec = hx_alloc(d->ctx, (d->nranks + 1) * sizeof *s->pool_rec);
 	s->cores_rec = hx_alloc(d->ctx, (d->nranks + 1) * sizeof *s->cores_rec);
 	if (!s->pool_rec || !s->cores_rec) {
@@ -653,12 +669,15 @@ static int add_task(struct snap *s, uint32_t stream, uint32_t rec)
 	memset(&t, 0, sizeof t);
 	t.kind = task_kind(hx_dnum(d, rec, HX_F_SQE_TYPE, -1));
 	t.comm = t.peer = t.dep = t.event = t.notify = -1;
-	if (t.kind == HX_T_NOTIFY_RECORD || t.kind == HX_T_NOTIFY_WAIT)
+	if ((t.kind == HX_T_NOTIFY_RECORD || t.kind == HX_T_NOTIFY_WAIT) &&
+	    hx_dnum(d, rec, HX_F_NOTIFY_RT, -1) >= 0)   /* else: id not dumped */
 		t.notify = notify_for(s, rank, hx_dnum(d, rec, HX_F_NOTIFY_RT, 0));
 	ev = hx_dnum(d, rec, HX_F_EVENT, -1);
 	if (ev >= 0)
 		t.event = (int32_t)event_index(s, ev);
 	t.name = hx_dstr(d, rec, HX_F_SQE_NAME);
+	if (!t.name)            /* a dump line without the type's detail */
+		t.name = hx_task_kind_name((enum hx_task_kind)t.kind);
 	err = hx_state_append(&d->st, stream, &t, &idx);
 	if (err)
 		return err;
@@ -862,6 +881,7 @@ static void mark_resident(struct snap *s, const int64_t *when)
 }
 
 static void infer_kernels(struct snap *s, uint32_t *next);
+static void link_h0(struct snap *s);
 
 static void place_kernels(struct snap *s)
 {
@@ -876,11 +896,124 @@ static void place_kernels(struct snap *s)
 	for (i = 0; i < s->nkern && !s->err; i++)
 		if (s->kerns[i].placed)
 			place_kernel(s, &s->kerns[i], next[s->kerns[i].rank]++);
+	link_h0(s);
 	infer_kernels(s, next);
 	hx_free(d->ctx, next);
 	for (i = 0; i < d->nranks; i++)
 		d->pool_rec[i] = s->pool_rec[i] != HX_NOREC ? s->pool_rec[i]
 				 : s->cores_rec[i];
+}
+
+/*
+ * Real TS dumps print no notify id for notify SQEs in any shape known from
+ * real logs.  An HCCL op's first task on its main stream waits for the
+ * notify its launching stream records when it reaches the op (H0); a main
+ * stream stuck at its head on a notify wait without an id is linked to
+ * the next notify record queued on the launching stream: the host launch
+ * line's mainStreamId, else the one stream of the rank, not itself stuck
+ * on a notify wait, with notify records of unknown id queued.  The notify is marked H0: the proof then
+ * says it was inferred.
+ */
+static bool unknown_wait(const struct hangdx_diagnosis *d, uint32_t sid)
+{
+	long h = hx_state_head(&d->st, sid);
+
+	return h >= 0 && d->st.tasks[h].kind == HX_T_NOTIFY_WAIT &&
+	       d->st.tasks[h].notify < 0;
+}
+
+static long launch_stream(struct snap *s, uint32_t rank)
+{
+	struct hangdx_diagnosis *d = s->d;
+	long u = -1, found = -1;
+	size_t i, j;
+
+	for (i = 0; i < s->nkern; i++)
+		if (s->kerns[i].rank == (int32_t)rank && s->kerns[i].ustream >= 0 &&
+		    (u = find_stream(s, (int32_t)rank, s->kerns[i].ustream, false)) >= 0)
+			return u;
+	for (i = 0; i < d->st.nstreams; i++) {
+		const struct hx_stream *st = &d->st.streams[i];
+		bool has = false;
+		long h = hx_state_head(&d->st, (uint32_t)i);
+		if (st->rank != rank || st->role != HX_SR_USER || h < 0 ||
+		    d->st.tasks[h].kind == HX_T_NOTIFY_WAIT)
+			continue;       /* a stream itself waiting on a notify */
+		for (j = 0; j < d->st.ntasks && !has; j++)
+			has = d->st.tasks[j].stream == i &&
+			      d->st.tasks[j].kind == HX_T_NOTIFY_RECORD &&
+			      d->st.tasks[j].notify < 0;
+		if (!has)
+			continue;
+		if (found >= 0)
+			return -1;      /* two candidates: none */
+		found = (long)i;
+	}
+	return found;
+}
+
+/* Link main stream m's head to the next unlinked record on stream u. */
+static bool link_one(struct snap *s, uint32_t m, uint32_t u)
+{
+	struct hangdx_diagnosis *d = s->d;
+	long h = hx_state_head(&d->st, m);
+	size_t j;
+	int32_t n;
+
+	if (h < 0 || !unknown_wait(d, m))
+		return false;
+	for (j = 0; j < d->st.ntasks; j++) {
+		struct hx_task *t = &d->st.tasks[j];
+		if (t->stream != u || t->kind != HX_T_NOTIFY_RECORD || t->notify >= 0)
+			continue;
+		if (hx_state_add_notify(&d->st, d->st.streams[m].rank, HX_NR_H0, -1,
+					-1, &n)) {
+			s->err = HANGDX_ENOMEM;
+			return false;
+		}
+		d->st.notifies[n].rt_id = UINT32_MAX;
+		t->notify = n;
+		d->st.tasks[h].notify = n;
+		return true;
+	}
+	return false;
+}
+
+static void link_rank(struct snap *s, uint32_t rank)
+{
+	struct hangdx_diagnosis *d = s->d;
+	const struct hx_rankinfo *ri = &d->ranks[rank];
+	long u = -1;
+	uint32_t i;
+
+	for (i = 0; i < d->st.nstreams && !s->err; i++) {
+		const struct hx_stream *st = &d->st.streams[i];
+		bool first = ri->stream >= 0 && st->id == ri->stream && ri->wait_peer < 0;
+		if (st->rank != rank || (st->role != HX_SR_MAIN && !first) ||
+		    !unknown_wait(d, i))
+			continue;
+		if (u < 0 && (u = launch_stream(s, rank)) < 0)
+			return;
+		link_one(s, i, (uint32_t)u);
+	}
+}
+
+/* The first error's stream first: its record is the chain's first hop. */
+static void link_h0(struct snap *s)
+{
+	struct hangdx_diagnosis *d = s->d;
+	uint32_t r, i;
+
+	for (r = 0; r < d->nranks && r < d->st.nranks && !s->err; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		long u;
+		for (i = 0; ri->stream >= 0 && ri->wait_peer < 0 &&
+			    i < d->st.nstreams; i++)
+			if (d->st.streams[i].rank == r && d->st.streams[i].id == ri->stream &&
+			    unknown_wait(d, i) && (u = launch_stream(s, r)) >= 0)
+				link_one(s, i, (uint32_t)u);
+		link_rank(s, r);
+	}
 }
 
 /*
@@ -952,12 +1085,29 @@ static long next_main(const struct hangdx_diagnosis *d, const int32_t *rstream,
 	return -1;
 }
 
+/* Without notify ids: the rank's other streams stuck on a notify wait
+ * without an id are taken for main streams waiting on u (linked). */
+static long next_main_unknown(struct snap *s, uint32_t rank, uint32_t *from,
+			      int32_t u)
+{
+	struct hangdx_diagnosis *d = s->d;
+
+	for (; u >= 0 && *from < d->st.nstreams; (*from)++)
+		if (d->st.streams[*from].rank == rank &&
+		    d->st.streams[*from].role == HX_SR_USER &&
+		    link_one(s, *from, (uint32_t)u)) {
+			d->st.streams[*from].role = HX_SR_MAIN;
+			return (long)(*from)++;
+		}
+	return -1;
+}
+
 static void infer_rank(struct snap *s, const int32_t *rstream, uint32_t rank,
 		       uint32_t *next)
 {
 	struct hangdx_diagnosis *d = s->d;
 	struct hx_device *dev = &d->st.dev[rank];
-	uint32_t i, cand = 0, from = 0, need = dev->pool.cap - dev->pool.busy;
+	uint32_t i, cand = 0, from = 0, from2 = 0, need = dev->pool.cap - dev->pool.busy;
 	int32_t u = -1;
 
 	for (i = 0; i < d->st.nstreams; i++)
@@ -965,7 +1115,7 @@ static void infer_rank(struct snap *s, const int32_t *rstream, uint32_t rank,
 	if (need == 0 || cand < need)
 		return;
 	for (i = 0; i < d->st.nstreams && dev->pool.busy < dev->pool.cap; i++) {
-		struct kern k = { (int32_t)rank, NULL, -1, -1, -1, -1, HX_NONE,
+		struct kern k = { (int32_t)rank, NULL, -1, -1, -1, -1, -1, HX_NONE,
 				  HX_NONE, HX_NONE, HX_NOREC, HX_NOREC, HX_NOREC,
 				  HX_NOREC, false, false, true };
 		long ms;
@@ -975,6 +1125,8 @@ static void infer_rank(struct snap *s, const int32_t *rstream, uint32_t rank,
 			break;
 		k.kstream = d->st.streams[i].id;
 		ms = next_main(d, rstream, rank, &from, &u);
+		if (ms < 0 && u >= 0)
+			ms = next_main_unknown(s, rank, &from2, u);
 		if (ms >= 0)
 			k.msq = d->st.streams[ms].sq_id;
 		d->st.streams[i].role = HX_SR_KERNEL;

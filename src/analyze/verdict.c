@@ -301,6 +301,37 @@ static bool cycle_has_pool(const struct hangdx_diagnosis *d)
 	return false;
 }
 
+/* The first notify wait of the cycle linked to its record by inference
+ * (snapshot.c link_h0: the notify has no id), or ncycle. */
+static size_t h0_inferred(const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->wg.ncycle; i++) {
+		const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
+		const struct hx_task *t;
+		if (n->kind != HX_WN_TASK)
+			continue;
+		t = &d->st.tasks[n->id];
+		if (t->kind == HX_T_NOTIFY_WAIT && t->notify >= 0 &&
+		    d->st.notifies[t->notify].role == HX_NR_H0 &&
+		    d->st.notifies[t->notify].rt_id == UINT32_MAX)
+			return i;
+	}
+	return d->wg.ncycle;
+}
+
+static uint32_t h0_recorder(const struct hangdx_diagnosis *d, int32_t notify)
+{
+	size_t i;
+
+	for (i = 0; i < d->st.ntasks; i++)
+		if (d->st.tasks[i].kind == HX_T_NOTIFY_RECORD &&
+		    d->st.tasks[i].notify == notify)
+			return d->st.streams[d->st.tasks[i].stream].id;
+	return UINT32_MAX;
+}
+
 /* The rank of a pool in the cycle whose holders were inferred, or -1. */
 static int32_t pool_inferred(const struct hangdx_diagnosis *d)
 {
@@ -378,6 +409,21 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 				 d->hops[i].what);
 			return true;
 		}
+	if ((i = h0_inferred(d)) < d->wg.ncycle) {
+		const struct hx_task *t = &d->st.tasks[d->wg.nodes[d->wg.cycle[i]].id];
+		snprintf(buf, n, _("It assumes that main stream %u, stuck at its head on a "
+			 "notify wait whose id the TS dump does not print, waits for the "
+			 "notify its op's launching stream %u records when it reaches the op "
+			 "(an HCCL op's first task on its main stream waits for that record)."),
+			 d->st.streams[t->stream].id, h0_recorder(d, t->notify));
+		if (cycle_has_pool(d) && pool_inferred(d) >= 0) {
+			size_t l = strlen(buf);
+			snprintf(buf + l, n - l, " %s", _("Which kernels held the cores is "
+				 "inferred too: no line in the logs shows them (the device run "
+				 "log's WaitFinishWhileLoop and AicpuComm lines would)."));
+		}
+		return true;
+	}
 	if (cycle_has_pool(d) && pool_inferred(d) >= 0) {
 		int32_t r = pool_inferred(d);
 		snprintf(buf, n, _("It assumes that the %u AICPU tasks alone at the heads "
@@ -403,7 +449,7 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 static bool try_deadlock(struct hangdx_diagnosis *d)
 {
 	const char *how;
-	char tail[600] = "", alike[64] = "";
+	char tail[1100] = "", alike[64] = "";
 	int32_t start;
 	uint32_t n;
 

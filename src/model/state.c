@@ -299,6 +299,8 @@ void hx_notify_label(const struct hx_state *st, int32_t notify, char *buf,
 		snprintf(buf, n, "%s", st->sc->notifies[no->user]);
 	else if (no->role == HX_NR_USER)
 		snprintf(buf, n, "notify %u", no->rt_id);
+	else if (no->comm < 0)
+		snprintf(buf, n, "%s", role[no->role]);
 	else if (no->role == HX_NR_PEER)
 		snprintf(buf, n, "rx_%s(r%u<-r%d)", cn, no->rank, no->peer);
 	else

@@ -181,7 +181,7 @@ static void head_edges(struct gb *b, uint32_t task)
 
 	switch (t->kind) {
 	case HX_T_NOTIFY_WAIT:
-		if (t->state == HX_TS_WAITING)
+		if (t->state == HX_TS_WAITING && t->notify >= 0)
 			notify_edges(b, task, node);
 		break;
 	case HX_T_EVENT_WAIT:

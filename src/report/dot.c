@@ -161,7 +161,8 @@ static void node_label(const struct dotctx *d, uint32_t n, struct hx_buf *b)
 			const char *p = strchr(lab, '#');
 			hx_dot_escape(b, p ? p : lab);
 		}
-		if (t->kind == HX_T_NOTIFY_WAIT || t->kind == HX_T_NOTIFY_RECORD)
+		if ((t->kind == HX_T_NOTIFY_WAIT || t->kind == HX_T_NOTIFY_RECORD) &&
+		    t->notify >= 0)
 			snprintf(obj, sizeof obj, "\\nnotify id %u",
 				 d->st->notifies[t->notify].rt_id);
 		hx_buf_puts(b, obj);

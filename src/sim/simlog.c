@@ -1325,6 +1325,31 @@ static void on_aicpu_timeout(struct sl_rank *r, const struct hx_logrec *rec)
 	    tid(r, T_MAIN));
 }
 
+/* SQE types whose detail text no real dump shows: the detail is invented;
+ * with log_fidelity verified only the verbatim common part is written
+ * ("pos=N: stream_id=S, task_id=T, sqe_type=K", the shape samples/14 and
+ * the vendor's stuck-process guide print before each type's detail). */
+static void dump_pos_other(struct sl_rank *r, const struct hx_lr_stream *s,
+			   const struct hx_lr_pos *p, uint32_t at)
+{
+	unsigned type = p->kind == HX_T_NOTIFY_WAIT ? 7
+			: p->kind == HX_T_NOTIFY_RECORD ? 6
+			: p->kind == HX_T_COPY ? 11 : 1;
+
+	if (r->verified) {
+		raw(r, F_DEV, S_VERB, "pos=%u: stream_id=%u, task_id=%u, sqe_type=%u",
+		    at, s->stream_id, p->task_id, type);
+		return;
+	}
+	if (type == 7 || type == 6)
+		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=%u, %s, notify_id=%d",
+		    at, s->stream_id, p->task_id, type,
+		    type == 7 ? "Notify Wait" : "Notify Record", p->notify_rt);
+	else
+		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=%u, %s",
+		    at, s->stream_id, p->task_id, type, type == 11 ? "SDMA" : "AICPU");
+}
+
 static void dump_pos(struct sl_rank *r, const struct hx_lr_stream *s,
 		     uint32_t i)
 {
@@ -1340,25 +1365,12 @@ static void dump_pos(struct sl_rank *r, const struct hx_lr_stream *s,
 		raw(r, F_DEV, S_VERB, "pos=%u: stream_id=%u, task_id=%u, sqe_type=4, Event Record, event_id=%d, isSync=0",
 		    at, s->stream_id, p->task_id, p->event);
 		break;
-	case HX_T_NOTIFY_WAIT:
-		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=7, Notify Wait, notify_id=%d",
-		    at, s->stream_id, p->task_id, p->notify_rt);
-		break;
-	case HX_T_NOTIFY_RECORD:
-		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=6, Notify Record, notify_id=%d",
-		    at, s->stream_id, p->task_id, p->notify_rt);
-		break;
 	case HX_T_AICORE:
-		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=0, FFTS",
-		    at, s->stream_id, p->task_id);
-		break;
-	case HX_T_COPY:
-		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=11, SDMA",
+		raw(r, F_DEV, S_VERB, "pos=%u: stream_id=%u, task_id=%u, sqe_type=0, FFTS",
 		    at, s->stream_id, p->task_id);
 		break;
 	default:
-		raw(r, F_DEV, S_INV, "pos=%u: stream_id=%u, task_id=%u, sqe_type=1, AICPU",
-		    at, s->stream_id, p->task_id);
+		dump_pos_other(r, s, p, at);
 		break;
 	}
 }

@@ -13,24 +13,37 @@ t_ok "invented lines reworded or removed: the same verdict, roots and chain" \
 	sh -c "! grep -q '^not ok' $T/rw.tap && test \$(grep -c '^ok' $T/rw.tap) -eq 6"
 grep '^not ok' -A8 "$T/rw.tap" | head -30
 
-# verified fidelity at log level error: what a default collection holds
-$HANGDX simulate -q --preset reference --log-fidelity verified --set log_level=error \
-	-o "$T/ve" > /dev/null 2>&1
-$HANGDX diagnose --json "$T/ve" > "$T/ve.json"
-t_ok "error level, verified lines: AICPU exhaustion deadlock, proven" python3 -c "
-import json; d=json.load(open('$T/ve.json'))
+# full fidelity at log level error (the default level of a collection):
+# the device run log's status lines prove who holds the cores
+$HANGDX simulate -q --preset reference --set log_level=error -o "$T/fe" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/fe" > "$T/fe.json"
+t_ok "error level: AICPU exhaustion deadlock, proven, the chain from the first error" python3 -c "
+import json; d=json.load(open('$T/fe.json'))
 assert d['category']=='aicpu_exhaustion_deadlock' and d['proven'], (d['category'], d['proven'], d['summary'])
 ff=d['first_failure']; h=d['chain'][0]
 assert (h['rank'], h['stream_id'], h['task_id'])==(ff['rank'], ff['stream_id'], ff['task_id']), (h, ff)
 assert [h['kind'] for h in d['chain']]==['NOTIFY_WAIT','NOTIFY_RECORD','EVENT_WAIT','EVENT_RECORD','AICPU','AICPU_POOL','KERNEL_HCCL'], d['chain']"
 t_ok "error level: the kernel hop cites the run log's status line" python3 -c "
-import json; d=json.load(open('$T/ve.json'))
+import json; d=json.load(open('$T/fe.json'))
 k=[h for h in d['chain'] if h['kind']=='KERNEL_HCCL'][0]
 assert '/run/device-' in k['evidence'], k"
 t_ok "error level: no danger-zone warning beside the verdict, its cause a note" python3 -c "
-import json; d=json.load(open('$T/ve.json'))
+import json; d=json.load(open('$T/fe.json'))
 assert not any('Danger zone' in w for w in d['warnings']), d['warnings']
 assert any('this deadlock' in n for n in d['notes']), d['notes']"
+
+# verified fidelity at log level error: no invented line at all; the dumps
+# print no notify id, so the first hop's record is inferred
+$HANGDX simulate -q --preset reference --log-fidelity verified --set log_level=error \
+	-o "$T/ve" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/ve" > "$T/ve.json"
+t_ok "verified lines: the same category and chain, inferred, the assumption stated" python3 -c "
+import json; d=json.load(open('$T/ve.json')); f=json.load(open('$T/fe.json'))
+key=lambda d: [(h['kind'], h['rank'], h.get('stream_id'), h.get('task_id')) for h in d['chain']]
+assert d['category']==f['category'] and key(d)==key(f), (d['category'], key(d), key(f))
+assert not d['proven'] and 'whose id the TS dump does not print' in d['summary'], d['summary']
+k=[h for h in d['chain'] if h['kind']=='KERNEL_HCCL'][0]
+assert '/run/device-' in k['evidence'], k"
 
 # without the device run log: the holders inferred from the TS dumps
 rm -rf "$T/ve"/rank-*/ascend/log/run/device-*
@@ -38,7 +51,7 @@ $HANGDX diagnose --json "$T/ve" > "$T/vd.json"
 t_ok "no device run log: the deadlock inferred, the assumption stated" python3 -c "
 import json; d=json.load(open('$T/vd.json'))
 assert d['category']=='aicpu_exhaustion_deadlock' and not d['proven'], (d['category'], d['proven'])
-assert 'It assumes that the 6 AICPU tasks alone at the heads' in d['summary'], d['summary']
+assert 'Which kernels held the cores is inferred too' in d['summary'], d['summary']
 assert any('device run log' in m for m in d['missing']), d['missing']
 assert d['chain'][0]['kind']=='NOTIFY_WAIT' and d['chain'][-2]['kind']=='AICPU_POOL', d['chain']"
 t_ok "no device run log: the fix is not 'collect INFO logs'" python3 -c "
