@@ -4,8 +4,9 @@
 For each scenario: simulate it at --log-fidelity full (F) and verified (V,
 the same run without the lines docs/LOGS-SIMULATED.md marks invented).
 The invented lines are those F has and V has not, file by file.  A third
-tree (R) is F with every invented line reworded: the prefix kept, each
-word of the message written backwards (other wording, same fields).
+tree (R) is F with every invented line reworded: the prefix and the field
+names kept, each word of free text written backwards (other wording, the
+same fields).
 `diagnose --json` on F, V and R must give the same verdict, category,
 roots, first failing rank and chain (kind, rank, stream, task of each
 hop); "proven" may only turn into "inferred".  Prints TAP.
@@ -21,7 +22,8 @@ import subprocess
 import sys
 
 PREFIX = re.compile(r"^(\[[A-Z]+\] [A-Za-z_]+\([^)]*\):\S+ )(.*)$")
-WORD = re.compile(r"[A-Za-z]{3,}")
+# a word of free text: not a field name (followed by "=", ":", "[" or "(")
+WORD = re.compile(r"\b[A-Za-z]{3,}\b(?![=:\[(_])")
 
 
 def run(cmd):

@@ -60,7 +60,7 @@ assert not any('INFO logs' in f for f in d['fixes']), d['fixes']"
 
 # nor the kernels' streams in the dumps: inferred from the configuration
 python3 - "$T/ve" <<'EOF'
-import glob, sys
+import glob, re, sys
 for f in glob.glob(sys.argv[1] + '/**/device-*.log', recursive=True):
     out, blk = [], None
     for ln in open(f).read().split('\n'):
@@ -73,7 +73,7 @@ for f in glob.glob(sys.argv[1] + '/**/device-*.log', recursive=True):
                 hashes += 1
                 if hashes == 2:
                     pos = [x for x in blk if x.startswith('pos=')]
-                    if not (len(pos) == 1 and 'sqe_type=1,' in pos[0]):
+                    if not (len(pos) == 1 and re.search(r'sqe_type=1(,|$)', pos[0])):
                         out += blk
                     blk = None
             continue
