@@ -248,6 +248,14 @@ int hx_wgraph_build(struct hx_wgraph *g, const struct hx_state *st);
  * deadlocked nodes.
  */
 size_t hx_wgraph_detect(struct hx_wgraph *g, const struct hx_state *st);
+/*
+ * After detection: mark[r] = 1 for every rank whose own never-released
+ * nodes (its tasks, its AICPU pool) wait for each other in a cycle, using
+ * only edges between nodes of that rank.  A rank that is only blocked
+ * through another rank is left 0.  mark has st->nranks entries.
+ */
+int hx_wgraph_local_cycles(const struct hx_wgraph *g, const struct hx_state *st,
+			   uint8_t *mark);
 const char *hx_wedge_why_name(enum hx_wedge_why w);
 void hx_wgraph_free(struct hx_wgraph *g);
 
