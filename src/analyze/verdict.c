@@ -259,15 +259,11 @@ static int32_t cycle_rank(const struct hangdx_diagnosis *d)
 
 static uint32_t cycle_ranks(const struct hangdx_diagnosis *d)
 {
-	uint32_t r, n = 0;
+	/* ranks whose own snapshot state holds a cycle (roots.c): a full
+	 * pool alone is no cycle, the victims' pools are full too */
+	uint32_t n = hx_roots_nlocal(d);
 
-	/* ranks whose own snapshot holds a deadlocked pool */
-	for (r = 0; r < d->st.nranks; r++) {
-		const struct hx_pool *p = &d->st.dev[r].pool;
-		if (p->busy == p->cap && p->cap && d->ranks[r].kernels >= p->cap)
-			n++;
-	}
-	return n;
+	return n ? n : 1;
 }
 
 /*
@@ -1452,12 +1448,17 @@ static struct hx_group *group_for(struct hangdx_diagnosis *d, const char *st)
 static int group_ranks(struct hangdx_diagnosis *d)
 {
 	uint32_t r;
+	bool tag;
 
+	for (r = 0; r < d->nranks; r++)
+		rank_state(d, &d->ranks[r]);
+	tag = hx_roots_tag_states(d);   /* roots and victims alike: told apart */
 	for (r = 0; r < d->nranks; r++) {
 		struct hx_rankinfo *ri = &d->ranks[r];
 		struct hx_group *gr;
 
-		rank_state(d, ri);
+		if (tag)
+			hx_roots_state(d, ri);
 		gr = group_for(d, ri->state);
 		if (!gr)
 			return HANGDX_ENOMEM;
@@ -1552,6 +1553,9 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->by_signals = false;
 	hx_signals_collect(d);
 	first_failing(d);
+	err = hx_roots_local(d);
+	if (err)
+		return err;
 	if (!try_deadlock(d) && !try_lost(d) && !try_link(d) && !try_mismatch(d) &&
 	    !try_behind(d) && !try_sq_full(d) && !try_aicpu_timeout(d) &&
 	    !(any_failure(d) && (try_event_chain(d) || try_chain(d))) &&
@@ -1561,11 +1565,16 @@ int hx_verdict(struct hangdx_diagnosis *d)
 			 "report in %u rank%s of logs."), d->nranks, d->nranks == 1 ? "" : "s");
 	d->hang = d->verdict == HANGDX_V_NO_HANG ? 0 : 1;
 	try_field(d);
+	err = hx_roots_find(d);
+	if (err)
+		return err;
 	if (d->verdict != HANGDX_V_NO_HANG)
 		fixes(d);
 	risks(d);
 	config_mismatch(d);
 	missing(d);
 	err = group_ranks(d);
+	if (!err)
+		err = hx_roots_groups(d);
 	return err ? err : thr_notes(d);
 }
