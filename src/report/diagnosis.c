@@ -644,6 +644,27 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
 }
 
+/* The graph with every root rank marked. */
+static int dot_roots(const struct hangdx_diagnosis *d, struct hx_buf *b,
+		     const char *title)
+{
+	uint8_t *mark = NULL;
+	uint32_t i;
+	int err;
+
+	if (d->nroots && d->st.nranks) {
+		mark = hx_calloc(d->ctx, d->st.nranks + 1, 1);
+		if (!mark)
+			return HANGDX_ENOMEM;
+		for (i = 0; i < d->nroots; i++)
+			if ((uint32_t)d->roots[i] < d->st.nranks)
+				mark[d->roots[i]] = 1;
+	}
+	err = hx_report_dot(b, &d->wg, &d->st, title, mark);
+	hx_free(d->ctx, mark);
+	return err;
+}
+
 int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp)
 {
 	struct hx_buf b;
@@ -654,7 +675,7 @@ int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp)
 		char title[200];
 		snprintf(title, sizeof title, "hangdx: %s, %s",
 			 verdict_name(d->verdict), hx_cat_text(d->cat));
-		err = hx_report_dot(&b, &d->wg, &d->st, title);
+		err = dot_roots(d, &b, title);
 	} else {
 		err = hx_buf_puts(&b, "digraph hangdx {\n  label=\"no device stream dumps: "
 				       "nothing to draw\";\n}\n");

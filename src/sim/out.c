@@ -449,7 +449,7 @@ void sim_snapshot_block(struct sim *s)
 			 s->sc->name, secs(s->now),
 			 s->wg.ncycle ? "deadlock" : "stopped, no cycle");
 		hx_buf_init(&s->block_dot, s->ctx, 256u << 20);
-		if (hx_report_dot(&s->block_dot, &s->wg, &s->st, title))
+		if (hx_report_dot(&s->block_dot, &s->wg, &s->st, title, NULL))
 			sim_oom(s, HANGDX_ENOMEM);
 	}
 }
