@@ -658,7 +658,7 @@ static int dot_roots(const struct hangdx_diagnosis *d, struct hx_buf *b,
 			return HANGDX_ENOMEM;
 		for (i = 0; i < d->nroots; i++)
 			if ((uint32_t)d->roots[i] < d->st.nranks)
-				mark[d->roots[i]] = 1;
+				mark[d->roots[i]] = i < HX_ROOTS_SHOWN ? 1 : 2;
 	}
 	err = hx_report_dot(b, &d->wg, &d->st, title, mark);
 	hx_free(d->ctx, mark);

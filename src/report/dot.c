@@ -89,6 +89,17 @@ static int sig_cmp(const void *a, const void *b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
+/* A root marked 1 is drawn on its own; one marked 2 (past the roots
+ * shown one by one) folds with alike roots only. */
+static uint64_t root_sig(const struct dotctx *d, uint32_t r, uint64_t sig)
+{
+	if (!is_root(d, r))
+		return sig;
+	if (d->root[r] == 1)
+		return sig + hx_hash(&r, sizeof r) * 2 + 1;
+	return sig + 0x9e3779b97f4a7c15ull;
+}
+
 static void fold_ranks(struct dotctx *d)
 {
 	uint32_t nr = d->st->nranks, r, i;
@@ -113,9 +124,8 @@ static void fold_ranks(struct dotctx *d)
 		}
 		sig[node_rank(d, i)] += hx_hash(v, sizeof v) | 1;
 	}
-	for (r = 0; r < nr; r++)        /* a root folds only with roots */
-		ord[r] = (struct sig_key){ sig[r] ? sig[r] + is_root(d, r) *
-					   0x9e3779b97f4a7c15ull : 0, r };
+	for (r = 0; r < nr; r++)
+		ord[r] = (struct sig_key){ sig[r] ? root_sig(d, r, sig[r]) : 0, r };
 	qsort(ord, nr, sizeof *ord, sig_cmp);
 	for (i = 1; i < nr; i++) {
 		uint32_t a = ord[i].rank, first = (uint32_t)d->rep[ord[i - 1].rank];

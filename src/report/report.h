@@ -14,7 +14,8 @@ struct hangdx_diagnosis;
 
 /* Append the wait-for graph g of st as a DOT digraph to b.  root, when
  * not NULL, marks per rank the roots: their clusters are drawn in red and
- * labelled "root", never folded with other ranks. */
+ * labelled "root"; a root marked 1 is drawn on its own, one marked 2
+ * folds with alike roots only, never with other ranks. */
 int hx_report_dot(struct hx_buf *b, const struct hx_wgraph *g,
 		  const struct hx_state *st, const char *title,
 		  const uint8_t *root);
