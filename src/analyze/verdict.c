@@ -1535,6 +1535,10 @@ static int thr_notes(struct hangdx_diagnosis *d)
 		err = NOTE("A process was in more than %d communicators: its records "
 			   "naming the others were attributed without them.",
 			   HX_GROUPS_PER_PROC);
+	if (!err && (h & HX_THR_PEERS_CUT))
+		err = NOTE("A rank named more than %d remote ranks it waits on; only the "
+			   "first %d were kept for the ranks its waits lead to.",
+			   HX_MAX_WAIT_PEERS, HX_MAX_WAIT_PEERS);
 	if (!err && (h & HX_THR_LIST_CUT))
 		err = NOTE("A list of this diagnosis (chain, groups, fixes, notes, "
 			   "warnings or missing evidence) reached its limit of %d entries "
