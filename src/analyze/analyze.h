@@ -4,7 +4,8 @@
  * model rebuilt from the TS stream dumps and kernel lines, with its
  * wait-for graph and deadlock proof (snapshot.c) -> the verdict: category,
  * root and first failing rank, the chain hop by hop with its evidence,
- * alike ranks grouped, fixes, what is missing (verdict.c).
+ * alike ranks grouped, fixes, what is missing (verdict.c); the roots among
+ * many ranks and the victims waiting on them (roots.c).
  * A diagnosis borrows the evidence it was made from; free it first.
  */
 #ifndef HX_ANALYZE_H
@@ -265,9 +266,8 @@ int hx_roots_local(struct hangdx_diagnosis *d);
 uint32_t hx_roots_nlocal(const struct hangdx_diagnosis *d);
 int hx_roots_find(struct hangdx_diagnosis *d);
 bool hx_roots_tag_states(const struct hangdx_diagnosis *d);
-void hx_roots_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri);
+void hx_roots_state(struct hx_rankinfo *ri);
 int hx_roots_groups(struct hangdx_diagnosis *d);
-bool hx_is_root(const struct hangdx_diagnosis *d, int32_t rank);
 
 /* verdict.c */
 int hx_verdict(struct hangdx_diagnosis *d);

@@ -64,11 +64,6 @@ uint32_t hx_roots_nlocal(const struct hangdx_diagnosis *d)
 	return n;
 }
 
-bool hx_is_root(const struct hangdx_diagnosis *d, int32_t rank)
-{
-	return valid_rank(d, rank) && d->ranks[rank].role == HX_ROLE_ROOT;
-}
-
 static void add_root(struct hangdx_diagnosis *d, int64_t r)
 {
 	if (!valid_rank(d, r) || d->ranks[r].role == HX_ROLE_ROOT)
@@ -192,7 +187,7 @@ static int nearest_roots(const struct hangdx_diagnosis *d, int32_t *near)
 	return HANGDX_OK;
 }
 
-static void put_wait(struct hangdx_diagnosis *d, struct hx_group *gr, int32_t root)
+static void put_wait(struct hx_group *gr, int32_t root)
 {
 	uint32_t i;
 
@@ -202,7 +197,6 @@ static void put_wait(struct hangdx_diagnosis *d, struct hx_group *gr, int32_t ro
 		if (gr->waits[i] == root)
 			return;
 	gr->waits[gr->nwaits++] = root;
-	(void)d;
 }
 
 /* Per group: its role, and the roots its victims' named peers lead to. */
@@ -239,7 +233,7 @@ int hx_roots_groups(struct hangdx_diagnosis *d)
 		for (k = 0; k < gr->nranks; k++) {
 			const struct hx_rankinfo *ri = &d->ranks[gr->ranks[k]];
 			for (i = 0; i < ri->npeers; i++)
-				put_wait(d, gr, near[ri->peers[i]]);
+				put_wait(gr, near[ri->peers[i]]);
 		}
 		qsort(gr->waits, gr->nwaits, sizeof *gr->waits, cmp_i32);
 	}
@@ -269,12 +263,11 @@ static bool roots_mixed(const struct hangdx_diagnosis *d)
 
 /* After every rank's state is set: tell roots from victims where they
  * would share one. */
-void hx_roots_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri)
+void hx_roots_state(struct hx_rankinfo *ri)
 {
 	const char *tag;
 	size_t n = strlen(ri->state), k;
 
-	(void)d;
 	if (ri->role == HX_ROLE_ROOT)
 		tag = _(" (root: its own state holds the hang)");
 	else if (ri->role == HX_ROLE_VICTIM)

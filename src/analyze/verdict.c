@@ -1458,7 +1458,7 @@ static int group_ranks(struct hangdx_diagnosis *d)
 		struct hx_group *gr;
 
 		if (tag)
-			hx_roots_state(d, ri);
+			hx_roots_state(ri);
 		gr = group_for(d, ri->state);
 		if (!gr)
 			return HANGDX_ENOMEM;
