@@ -3,7 +3,8 @@
 
 For every case: write a scenario, run `hangdx simulate` (logs + truth.json),
 run `hangdx diagnose --json` on the logs alone, and check that the diagnosis
-recovers the simulator's truth: the category, the root rank, the first
+recovers the simulator's truth: the category, the root rank, the roots
+(every rank whose own state holds the hang), the first
 failing rank (any rank whose first error is simultaneous with the truth's),
 the stuck stream and task of that first failure, and, for deadlocks, the
 cycle (node kinds, streams and tasks).  Healthy runs must give no hang.
@@ -277,6 +278,8 @@ def check(hangdx, work, name, text, sets=(), base=None, keep=None):
         bad.append("category %s, truth %s" % (dg["category"], want))
     if truth["root_rank"] != dg["root_rank"]:
         bad.append("root rank %s, truth %s" % (dg["root_rank"], truth["root_rank"]))
+    if sorted(truth.get("roots", [])) != sorted(dg.get("roots", [])):
+        bad.append("roots %s, truth %s" % (dg.get("roots"), truth.get("roots")))
     fe = truth.get("first_error")
     if fe:
         t0 = fe["time_s"]

@@ -94,6 +94,21 @@ static void behind_alike(struct hangdx_diagnosis *d)
 	}
 }
 
+/* The ranks of the cycle shown: a cycle across ranks is every one of
+ * theirs, none of them only waits. */
+static void cycle_roots(struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; d->have_snapshot && i < d->wg.ncycle; i++) {
+		const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
+		if (n->kind == HX_WN_TASK)
+			add_root(d, d->st.streams[d->st.tasks[n->id].stream].rank);
+		else if (n->kind == HX_WN_POOL)
+			add_root(d, n->id);
+	}
+}
+
 static bool failed(const struct hx_rankinfo *ri)
 {
 	return ri->wait_rec != HX_NOREC || ri->fail_rec != HX_NOREC ||
@@ -102,8 +117,8 @@ static bool failed(const struct hx_rankinfo *ri)
 }
 
 /*
- * The roots of the verdict: the root rank first; for a deadlock every rank
- * whose own tasks hold a cycle; for a lost rank every lost rank; for a rank
+ * The roots of the verdict: the root rank first; for a deadlock the ranks
+ * of the cycle shown and every rank whose own tasks hold a cycle; for a lost rank every lost rank; for a rank
  * behind the ranks stopped at its op index.  Then every other rank with a
  * failure of its own is a victim.
  */
@@ -120,10 +135,12 @@ int hx_roots_find(struct hangdx_diagnosis *d)
 	if (d->verdict == HANGDX_V_NO_HANG || !valid_rank(d, d->root_rank))
 		return HANGDX_OK;
 	add_root(d, d->root_rank);
-	if (d->verdict == HANGDX_V_DEADLOCK)
+	if (d->verdict == HANGDX_V_DEADLOCK) {
+		cycle_roots(d);
 		for (r = 0; d->local_cycle && r < d->nranks; r++)
 			if (d->local_cycle[r])
 				add_root(d, r);
+	}
 	if (d->cat == HX_CAT_RANK_LOST)
 		for (r = 0; r < d->nranks; r++)
 			if (d->ranks[r].lost)
