@@ -402,10 +402,41 @@ static bool same(const struct hx_wgraph *a, const struct hx_wgraph *b)
 	return true;
 }
 
+/* A rank marked as holding a cycle of its own has a never-released node
+ * whose never-released successors include one of the same rank. */
+static void check_local(const struct hx_wgraph *g, const struct hx_state *st,
+			const uint8_t *mark)
+{
+	uint8_t *seen = calloc(st->nranks + 1, 1);
+	size_t i;
+	uint32_t r;
+
+	if (!seen)
+		return;
+	for (i = 0; i < g->nedges; i++) {
+		const struct hx_wedge *e = &g->edges[i];
+		const struct hx_wnode *a = &g->nodes[e->from], *z = &g->nodes[e->to];
+		uint32_t ra, rz;
+
+		if (g->released[e->from] || g->released[e->to] ||
+		    (a->kind != HX_WN_TASK && a->kind != HX_WN_POOL) ||
+		    (z->kind != HX_WN_TASK && z->kind != HX_WN_POOL))
+			continue;
+		ra = a->kind == HX_WN_TASK ? st->streams[st->tasks[a->id].stream].rank : a->id;
+		rz = z->kind == HX_WN_TASK ? st->streams[st->tasks[z->id].stream].rank : z->id;
+		if (ra == rz && ra < st->nranks)
+			seen[ra] = 1;
+	}
+	for (r = 0; r < st->nranks; r++)
+		check(!mark[r] || seen[r], "a local cycle has a local edge");
+	free(seen);
+}
+
 static void run(struct fz *f)
 {
 	struct hx_wgraph g, g2;
 	struct hx_buf b;
+	uint8_t *mark;
 	size_t ndead;
 
 	memset(&g, 0, sizeof g);
@@ -420,9 +451,15 @@ static void run(struct fz *f)
 		/* the same state gives the same graph */
 		if (hx_wgraph_build(&g2, &f->st) == HANGDX_OK)
 			check(same(&g, &g2), "building twice gives the same graph");
+		/* the ranks holding a cycle of their own, drawn as roots */
+		mark = calloc(f->st.nranks + 1, 1);
+		if (mark && g.released &&
+		    hx_wgraph_local_cycles(&g, &f->st, mark) == HANGDX_OK)
+			check_local(&g, &f->st, mark);
 		hx_buf_init(&b, f->ctx, 1u << 24);
-		hx_report_dot(&b, &g, &f->st, "fuzz");
+		hx_report_dot(&b, &g, &f->st, "fuzz", mark);
 		hx_buf_free(&b);
+		free(mark);
 	}
 	hx_wgraph_free(&g2);
 	hx_wgraph_free(&g);

@@ -3,7 +3,8 @@
 
 For every case: write a scenario, run `hangdx simulate` (logs + truth.json),
 run `hangdx diagnose --json` on the logs alone, and check that the diagnosis
-recovers the simulator's truth: the category, the root rank, the first
+recovers the simulator's truth: the category, the root rank, the roots
+(every rank whose own state holds the hang), the first
 failing rank (any rank whose first error is simultaneous with the truth's),
 the stuck stream and task of that first failure, and, for deadlocks, the
 cycle (node kinds, streams and tasks).  Healthy runs must give no hang.
@@ -51,6 +52,59 @@ def reference(ranks, comms, cores, retry, seed, aicpu_first=False):
         "  - event_wait: {stream: comm, event: E}",
         "  - allreduce: {stream: comm, comm: c, bytes: 64MiB, dtype: bf16}",
         "  - host_sync: all", ""])
+
+
+def asymmetric(ranks, roots, seed, comms=8, cores=6, per_node=8, late=None,
+               late_ranks=None, skew=None, spread=None):
+    """The reference incident on some ranks only: the AICPU operator runs
+    on the roots alone, so only they hold a cycle of AICPU cores; the other
+    ranks' collectives wait for them (victims, their pools full too).
+    late: an AI Core step of that length, waited for by the host, before
+    the AICPU operator on late_ranks (default: the roots), so those enter
+    their wait later and a victim's timeout fires first.  skew: (rank,
+    offset) clock skews; spread: start_spread."""
+    roots = sorted(roots)
+    lines = [
+        "name: roots-r%d-%s" % (ranks, "-".join(map(str, roots))),
+        "cluster: {ranks: %d, ranks_per_node: %d, aicpu_cores: %d}" % (ranks, per_node, cores),
+        "run: {seed: %d%s}" % (seed, ", start_spread: %s" % spread if spread else ""),
+        "env:", '  HCCL_OP_RETRY_ENABLE: "L0:1,L1:1,L2:0"',
+        "communicators:", "  - {name: c, count: %d}" % comms,
+        "program:"]
+    if late:
+        lr = sorted(late_ranks if late_ranks is not None else roots)
+        lines += ["  - aicore: {stream: compute, name: Prep, duration: %s, ranks: %s}" % (late, lr),
+                  "  - host_sync: {stream: compute, ranks: %s}" % lr]
+    lines += [
+        "  - aicore: {stream: compute, name: FlashAttentionScore, duration: 2ms}",
+        "  - aicpu: {stream: compute, name: NonZero, duration: 200us, ranks: %s}" % roots,
+        "  - event_record: {stream: compute, event: E}",
+        "  - event_wait: {stream: comm, event: E}",
+        "  - allreduce: {stream: comm, comm: c, bytes: 64MiB, dtype: bf16}",
+        "  - host_sync: all"]
+    if skew:
+        lines.append("faults:")
+        lines += ["  - clock_skew: {rank: %d, offset: %s}" % rs for rs in skew]
+    return "\n".join(lines) + "\n"
+
+
+def asymmetric_cases():
+    """Asymmetric roots (tests/roots.py; the small ones in the matrix)."""
+    return [
+        ("roots-r8-3-5", asymmetric(8, [3, 5], 101, comms=14)),
+        ("roots-r8-late-6", asymmetric(8, [6], 102, late="5s")),
+        ("roots-r16-0-9-15", asymmetric(16, [0, 9, 15], 103)),
+        ("roots-r16-late-one", asymmetric(16, [4, 11], 104, late="3s", late_ranks=[4])),
+        ("roots-r32-skew", asymmetric(32, [17], 105, skew=[(2, "-2s"), (17, "1500ms")])),
+        ("roots-r32-spread", asymmetric(32, [1, 30], 106, spread="5s", per_node=16)),
+        ("roots-r64-three-late", asymmetric(64, [0, 31, 63], 107, late="2s")),
+        ("roots-r64-k4", asymmetric(64, [40], 108, comms=5, cores=4)),
+        ("roots-r128-n16", asymmetric(128, [5, 77], 109, per_node=16, late="1s",
+                                      late_ranks=[77])),
+        ("roots-r256-three", asymmetric(256, [100, 200, 255], 110, comms=6, late="2s",
+                                        late_ranks=[100])),
+        ("roots-r8-k4-three", asymmetric(8, [1, 2, 3], 111, comms=4, cores=4)),
+    ]
 
 
 def training(ranks, steps, faults, seed, per_node=8, retry=False, grant="fifo"):
@@ -167,6 +221,7 @@ def cases():
         seed += 1
     c.append(("death-r32-n16", training(32, 60, ["rank_death: {rank: 20, at: 2s}"], seed,
                                         per_node=16)))
+    c += [a for a in asymmetric_cases() if a[0] in ("roots-r8-late-6", "roots-r16-0-9-15")]
     return c
 
 
@@ -223,6 +278,8 @@ def check(hangdx, work, name, text, sets=(), base=None, keep=None):
         bad.append("category %s, truth %s" % (dg["category"], want))
     if truth["root_rank"] != dg["root_rank"]:
         bad.append("root rank %s, truth %s" % (dg["root_rank"], truth["root_rank"]))
+    if sorted(truth.get("roots", [])) != sorted(dg.get("roots", [])):
+        bad.append("roots %s, truth %s" % (dg.get("roots"), truth.get("roots")))
     fe = truth.get("first_error")
     if fe:
         t0 = fe["time_s"]

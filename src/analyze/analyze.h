@@ -4,7 +4,8 @@
  * model rebuilt from the TS stream dumps and kernel lines, with its
  * wait-for graph and deadlock proof (snapshot.c) -> the verdict: category,
  * root and first failing rank, the chain hop by hop with its evidence,
- * alike ranks grouped, fixes, what is missing (verdict.c).
+ * alike ranks grouped, fixes, what is missing (verdict.c); the roots among
+ * many ranks and the victims waiting on them (roots.c).
  * A diagnosis borrows the evidence it was made from; free it first.
  */
 #ifndef HX_ANALYZE_H
@@ -12,6 +13,7 @@
 
 #include "../ingest/ingest.h"
 #include "../model/state.h"
+#include "../core/thresholds.h"
 
 #define HX_CAT_MAP(XX)                                                   \
 	XX(NONE, "none", "no hang found")                                \
@@ -108,6 +110,11 @@ struct hx_rankinfo {
 	int64_t stall_us;         /* the longest such stall */
 	uint32_t stall_rec;       /* a status line that shows it */
 	int64_t last_progress_ts; /* last line that shows work moving */
+	/* the rank-level wait-for graph (roots.c): every remote rank this
+	 * rank's failures say it waits on, at most HX_MAX_WAIT_PEERS */
+	int32_t peers[HX_MAX_WAIT_PEERS];
+	uint8_t npeers;
+	uint8_t role;             /* enum hx_role, set by hx_roots_find */
 	char state[160];          /* one line, for grouping alike ranks */
 };
 
@@ -149,10 +156,20 @@ struct hx_hop {
 	uint32_t rec;             /* evidence record, HX_NOREC */
 };
 
+/* What a rank is to the hang (roots.c). */
+enum hx_role {
+	HX_ROLE_NONE,             /* no failure of its own, or not decided */
+	HX_ROLE_ROOT,             /* its own state holds the hang */
+	HX_ROLE_VICTIM            /* it only waits, on a root or a peer */
+};
+
 struct hx_group {
 	char state[160];
 	int32_t *ranks;
 	uint32_t nranks;
+	uint8_t role;             /* enum hx_role of its ranks */
+	int32_t *waits;           /* roots its victims wait on, ascending */
+	uint32_t nwaits;
 };
 
 struct hangdx_diagnosis {
@@ -171,6 +188,11 @@ struct hangdx_diagnosis {
 	int verdict;                        /* enum hangdx_verdict */
 	enum hx_cat cat;
 	int32_t root_rank, first_rank;
+	int32_t *roots;                     /* every root rank, root_rank first
+					       then ascending (roots.c) */
+	uint32_t nroots;
+	uint8_t *local_cycle;               /* per rank: its own snapshot state
+					       holds a cycle */
 	int64_t first_ts;
 	int64_t last_ts;                    /* newest line of the whole job */
 	unsigned cores;                     /* AICPU cores per device */
@@ -240,6 +262,16 @@ const char *hx_rec_code(const struct hangdx_diagnosis *d, uint32_t rec);
 
 /* snapshot.c */
 int hx_snapshot_build(struct hangdx_diagnosis *d);
+
+/* roots.c: the roots among many ranks */
+void hx_rank_add_peer(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
+		      int64_t peer);
+int hx_roots_local(struct hangdx_diagnosis *d);
+uint32_t hx_roots_nlocal(const struct hangdx_diagnosis *d);
+int hx_roots_find(struct hangdx_diagnosis *d);
+bool hx_roots_tag_states(const struct hangdx_diagnosis *d);
+void hx_roots_state(struct hx_rankinfo *ri);
+int hx_roots_groups(struct hangdx_diagnosis *d);
 
 /* verdict.c */
 /* HCCL_OP_RETRY_ENABLE's value turns retry on at some level. */

@@ -310,6 +310,7 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 		}
 	}
 	peer = global_rank(f, rec, hx_dnum(d, rec, HX_F_REMOTE_RANK, -1));
+	hx_rank_add_peer(d, ri, peer);
 	if (ri->wait_rec != HX_NOREC) {
 		int64_t prev = d->ev->recs[ri->wait_rec].ts;
 		int64_t dt = r->ts == HX_NONE || prev == HX_NONE ? 0
@@ -403,6 +404,9 @@ static void on_heartbeat(struct hangdx_diagnosis *d, uint32_t rec)
 	ri = rinfo(d, heartbeat_rank(d, ip_id_rank(who)));
 	if (!ri)
 		return;
+	/* the rank that reports a peer LOST or STUCK waits on it */
+	if ((lost || stuck) && hx_drank(d, rec) != ri->rank)
+		hx_rank_add_peer(d, rinfo(d, hx_drank(d, rec)), ri->rank);
 	if (lost && !ri->lost) {
 		ri->lost = true;
 		ri->lost_rec = rec;
@@ -1111,8 +1115,10 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		on_record(&f, d->order[i]);
 	if (!f.err) {
 		/* the wait failures again, now that every membership is known */
-		for (r = 0; r < d->nranks; r++)
+		for (r = 0; r < d->nranks; r++) {
 			d->ranks[r].wait_rec = HX_NOREC;
+			d->ranks[r].npeers = 0;
+		}
 		for (i = 0; i < d->norder; i++) {
 			uint32_t rec = d->order[i];
 			int k = d->ev->recs[rec].kind;
@@ -1120,6 +1126,8 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 			if (ri && (k == HX_K_HCCL_TASK_FAIL || k == HX_K_EI0002 ||
 				   k == HX_K_AICPU_EXCEPTION))
 				on_wait_failure(&f, ri, rec);
+			else if (k == HX_K_HEARTBEAT || k == HX_K_CLUSTER_EXCEPTION)
+				on_heartbeat(d, rec);   /* its peers again */
 		}
 		estimate_skew(&f);
 		stalls(&f);

@@ -357,15 +357,11 @@ static int32_t cycle_rank(const struct hangdx_diagnosis *d)
 
 static uint32_t cycle_ranks(const struct hangdx_diagnosis *d)
 {
-	uint32_t r, n = 0;
+	/* ranks whose own snapshot state holds a cycle (roots.c): a full
+	 * pool alone is no cycle, the victims' pools are full too */
+	uint32_t n = hx_roots_nlocal(d);
 
-	/* ranks whose own snapshot holds a deadlocked pool */
-	for (r = 0; r < d->st.nranks; r++) {
-		const struct hx_pool *p = &d->st.dev[r].pool;
-		if (p->busy == p->cap && p->cap && d->ranks[r].kernels >= p->cap)
-			n++;
-	}
-	return n;
+	return n ? n : 1;
 }
 
 /*
@@ -1738,12 +1734,17 @@ static struct hx_group *group_for(struct hangdx_diagnosis *d, const char *st)
 static int group_ranks(struct hangdx_diagnosis *d)
 {
 	uint32_t r;
+	bool tag;
 
+	for (r = 0; r < d->nranks; r++)
+		rank_state(d, &d->ranks[r]);
+	tag = hx_roots_tag_states(d);   /* roots and victims alike: told apart */
 	for (r = 0; r < d->nranks; r++) {
 		struct hx_rankinfo *ri = &d->ranks[r];
 		struct hx_group *gr;
 
-		rank_state(d, ri);
+		if (tag)
+			hx_roots_state(ri);
 		gr = group_for(d, ri->state);
 		if (!gr)
 			return HANGDX_ENOMEM;
@@ -1820,6 +1821,10 @@ static int thr_notes(struct hangdx_diagnosis *d)
 		err = NOTE("A process was in more than %d communicators: its records "
 			   "naming the others were attributed without them.",
 			   HX_GROUPS_PER_PROC);
+	if (!err && (h & HX_THR_PEERS_CUT))
+		err = NOTE("A rank named more than %d remote ranks it waits on; only the "
+			   "first %d were kept for the ranks its waits lead to.",
+			   HX_MAX_WAIT_PEERS, HX_MAX_WAIT_PEERS);
 	if (!err && (h & HX_THR_LIST_CUT))
 		err = NOTE("A list of this diagnosis (chain, groups, fixes, notes, "
 			   "warnings or missing evidence) reached its limit of %d entries "
@@ -1838,6 +1843,9 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->by_signals = false;
 	hx_signals_collect(d);
 	first_failing(d);
+	err = hx_roots_local(d);
+	if (err)
+		return err;
 	if (!try_deadlock(d) && !try_lost(d) && !try_link(d) && !try_mismatch(d) &&
 	    !try_behind(d) && !try_sq_full(d) && !try_aicpu_timeout(d) &&
 	    !(any_failure(d) && (try_event_chain(d) || try_chain(d))) &&
@@ -1847,11 +1855,16 @@ int hx_verdict(struct hangdx_diagnosis *d)
 			 "report in %u rank%s of logs."), d->nranks, d->nranks == 1 ? "" : "s");
 	d->hang = d->verdict == HANGDX_V_NO_HANG ? 0 : 1;
 	try_field(d);
+	err = hx_roots_find(d);
+	if (err)
+		return err;
 	if (d->verdict != HANGDX_V_NO_HANG)
 		fixes(d);
 	risks(d);
 	config_mismatch(d);
 	missing(d);
 	err = group_ranks(d);
+	if (!err)
+		err = hx_roots_groups(d);
 	return err ? err : thr_notes(d);
 }

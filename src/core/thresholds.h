@@ -50,6 +50,12 @@
  * process in more groups is attributed from its first ones. */
 #define HX_GROUPS_PER_PROC 16
 
+/* Remote ranks remembered per rank as the ranks it waits on (wait
+ * failures naming a peer, heartbeat LOST/STUCK reports); more are not
+ * kept.  Root ranks named in the text report before "and N more". */
+#define HX_MAX_WAIT_PEERS 8
+#define HX_ROOTS_SHOWN 16
+
 /* Which threshold decided something in a run (hangdx_diagnosis.thr_hits). */
 enum {
 	HX_THR_LIST_CUT = 1u << 0,
@@ -60,7 +66,8 @@ enum {
 	HX_THR_STALL_MIN = 1u << 5,
 	HX_THR_GROUPS = 1u << 6,
 	HX_THR_CORES_WIDE = 1u << 7,
-	HX_THR_GROUPS_CUT = 1u << 8
+	HX_THR_GROUPS_CUT = 1u << 8,
+	HX_THR_PEERS_CUT = 1u << 9
 };
 
 #endif

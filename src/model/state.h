@@ -259,6 +259,14 @@ size_t hx_wgraph_detect(struct hx_wgraph *g, const struct hx_state *st);
 int hx_wgraph_anchor(struct hx_wgraph *g, uint32_t start);
 /* The node of a task, or -1 (linear: called once per diagnosis). */
 int32_t hx_wgraph_task_node(const struct hx_wgraph *g, uint32_t task);
+/*
+ * After detection: mark[r] = 1 for every rank whose own never-released
+ * nodes (its tasks, its AICPU pool) wait for each other in a cycle, using
+ * only edges between nodes of that rank.  A rank that is only blocked
+ * through another rank is left 0.  mark has st->nranks entries.
+ */
+int hx_wgraph_local_cycles(const struct hx_wgraph *g, const struct hx_state *st,
+			   uint8_t *mark);
 const char *hx_wedge_why_name(enum hx_wedge_why w);
 void hx_wgraph_free(struct hx_wgraph *g);
 

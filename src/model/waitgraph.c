@@ -562,6 +562,81 @@ size_t hx_wgraph_detect(struct hx_wgraph *g, const struct hx_state *st)
 	return g->ndead;
 }
 
+/* The rank a node belongs to: a task's stream's, a pool's; -1 else. */
+static int64_t node_rank(const struct hx_wgraph *g, const struct hx_state *st,
+			 uint32_t n)
+{
+	const struct hx_wnode *w = &g->nodes[n];
+
+	if (w->kind == HX_WN_TASK)
+		return st->streams[st->tasks[w->id].stream].rank;
+	if (w->kind == HX_WN_POOL)
+		return w->id;
+	return -1;
+}
+
+/* Edge i joins two never-released nodes of one rank. */
+static bool local_edge(const struct hx_wgraph *g, const struct hx_state *st,
+		       size_t i)
+{
+	const struct hx_wedge *e = &g->edges[i];
+	int64_t a = node_rank(g, st, e->from);
+
+	return a >= 0 && !g->released[e->from] && !g->released[e->to] &&
+	       a == node_rank(g, st, e->to);
+}
+
+/* Peel every node that waits on no other local never-released node; what
+ * is left waits for a node of its own rank that is left too, so the
+ * rank's nodes that are left hold a cycle of their own. */
+int hx_wgraph_local_cycles(const struct hx_wgraph *g, const struct hx_state *st,
+			   uint8_t *mark)
+{
+	struct csr rev;
+	uint32_t *out, *work;
+	size_t nw = 0, i;
+	int err;
+
+	memset(mark, 0, st->nranks);
+	if (!g->released || g->ndead == 0)
+		return HANGDX_OK;
+	err = csr_build(g, &rev, true);
+	out = hx_calloc(g->ctx, g->nnodes + 1, sizeof *out);
+	work = hx_calloc(g->ctx, g->nnodes + 1, sizeof *work);
+	if (err || !out || !work) {
+		err = HANGDX_ENOMEM;
+		goto out_free;
+	}
+	for (i = 0; i < g->nedges; i++)
+		if (local_edge(g, st, i))
+			out[g->edges[i].from]++;
+	for (i = 0; i < g->nnodes; i++)
+		if (out[i] == 0)
+			work[nw++] = (uint32_t)i;
+	while (nw > 0) {
+		uint32_t n = work[--nw], k;
+		int64_t r = node_rank(g, st, n);
+		for (k = rev.first[n]; k < rev.first[n + 1]; k++) {
+			uint32_t p = rev.adj[k];
+			if (r < 0 || g->released[p] || g->released[n] ||
+			    node_rank(g, st, p) != r || out[p] == 0)
+				continue;
+			if (--out[p] == 0)
+				work[nw++] = p;
+		}
+	}
+	for (i = 0; i < g->nnodes; i++) {
+		int64_t r = node_rank(g, st, (uint32_t)i);
+		if (out[i] > 0 && r >= 0 && (uint64_t)r < st->nranks)
+			mark[r] = 1;
+	}
+out_free:
+	hx_free(g->ctx, out);
+	hx_free(g->ctx, work);
+	csr_free(g, &rev);
+	return err;
+}
+
 void hx_wgraph_free(struct hx_wgraph *g)
 {
 	struct hangdx_ctx *ctx = g->ctx;

@@ -92,6 +92,27 @@ static const char *rank_num(const struct hangdx_diagnosis *d, int64_t r,
 	return buf;
 }
 
+/* "root cause ranks: 3, 5", the first HX_ROOTS_SHOWN of them and "and N
+ * more" past that, on lines of its own. */
+static void text_roots(const struct hangdx_diagnosis *d, const struct out *o)
+{
+	char line[4096], rb[160];
+	size_t len;
+	uint32_t i;
+
+	len = (size_t)snprintf(line, sizeof line, _("root cause ranks: "));
+	for (i = 0; i < d->nroots && i < HX_ROOTS_SHOWN && len < sizeof line; i++)
+		len += (size_t)snprintf(line + len, sizeof line - len, "%s%s",
+					i ? _(", ") : "",
+					rank_num(d, d->roots[i], rb, sizeof rb));
+	if (d->nroots > HX_ROOTS_SHOWN && len < sizeof line)
+		snprintf(line + len, sizeof line - len,
+			 _(" and %u more (the JSON lists them all)"),
+			 d->nroots - HX_ROOTS_SHOWN);
+	fputc('\n', o->fp);
+	wrap(o->fp, line, 2, 4, 78);
+}
+
 static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 {
 	char ts[32] = "-", rb[160], fb[160], line[400];
@@ -107,6 +128,14 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 		hx_format_ts(d->first_ts, ts);
 	rank_num(d, d->root_rank, rb, sizeof rb);
 	rank_num(d, d->first_rank, fb, sizeof fb);
+	if (d->nroots > 1) {
+		text_roots(d, o);
+		snprintf(line, sizeof line, _("first failing rank: %s%s%s%s"), fb,
+			 d->first_rank >= 0 ? " (" : "", d->first_rank >= 0 ? ts : "",
+			 d->first_rank >= 0 ? ")" : "");
+		wrap(o->fp, line, 2, 4, 78);
+		return;
+	}
 	if (!rank_pseudo(d, d->root_rank) && !rank_pseudo(d, d->first_rank)) {
 		fprintf(o->fp, _("\n  root cause rank: %s    first failing rank: %s%s%s%s\n"),
 			rb, fb, d->first_rank >= 0 ? " (" : "",
@@ -234,6 +263,18 @@ void hx_rank_ranges(FILE *fp, const int32_t *r, uint32_t n, uint32_t max,
 		fprintf(fp, _("%s... (%u more)"), sep, n - i);
 }
 
+/* Under a group of victims: the roots their named peers lead to. */
+static void text_waits(const struct out *o, const struct hx_group *gr)
+{
+	if (gr->role != HX_ROLE_VICTIM || !gr->nwaits)
+		return;
+	fprintf(o->fp, "               ");
+	fputs(gr->nwaits == 1 ? _("waiting on root rank ") : _("waiting on root ranks "),
+	      o->fp);
+	hx_rank_ranges(o->fp, gr->waits, gr->nwaits, 12, ",", "-");
+	fputc('\n', o->fp);
+}
+
 static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
 {
 	size_t g;
@@ -251,6 +292,7 @@ static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
 		else
 			hx_rank_ranges(o->fp, gr->ranks, gr->nranks, 12, ",", "-");
 		fputc('\n', o->fp);
+		text_waits(o, gr);
 	}
 }
 
@@ -351,6 +393,21 @@ static void json_chain(const struct hangdx_diagnosis *d, FILE *fp)
 	fprintf(fp, "%s]", d->nhops ? "\n  " : "");
 }
 
+static const char *role_name(uint8_t role)
+{
+	return role == HX_ROLE_ROOT ? "root" : role == HX_ROLE_VICTIM ? "victim" : "none";
+}
+
+static void json_roots(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	uint32_t i;
+
+	fprintf(fp, ",\n  \"roots\": [");
+	for (i = 0; i < d->nroots; i++)
+		fprintf(fp, "%s%d", i ? ", " : "", d->roots[i]);
+	fputc(']', fp);
+}
+
 static void json_groups(const struct hangdx_diagnosis *d, FILE *fp)
 {
 	size_t g;
@@ -364,7 +421,16 @@ static void json_groups(const struct hangdx_diagnosis *d, FILE *fp)
 		fprintf(fp, ", \"count\": %u, \"ranks\": [", gr->nranks);
 		for (i = 0; i < gr->nranks; i++)
 			fprintf(fp, "%s%d", i ? "," : "", gr->ranks[i]);
-		fprintf(fp, "]}");
+		fputc(']', fp);
+		if (gr->role != HX_ROLE_NONE)
+			fprintf(fp, ", \"role\": \"%s\"", role_name(gr->role));
+		if (gr->role == HX_ROLE_VICTIM) {
+			fprintf(fp, ", \"waits_on\": [");
+			for (i = 0; i < gr->nwaits; i++)
+				fprintf(fp, "%s%d", i ? "," : "", gr->waits[i]);
+			fputc(']', fp);
+		}
+		fputc('}', fp);
 	}
 	fprintf(fp, "%s]", d->ngroups ? "\n  " : "");
 }
@@ -396,6 +462,15 @@ static void json_ranks(const struct hangdx_diagnosis *d, FILE *fp)
 		}
 		if (ri->wait_peer >= 0)
 			fprintf(fp, ", \"waits_for_rank\": %lld", (long long)ri->wait_peer);
+		if (ri->npeers) {
+			uint8_t k;
+			fprintf(fp, ", \"waits_on_ranks\": [");
+			for (k = 0; k < ri->npeers; k++)
+				fprintf(fp, "%s%d", k ? "," : "", ri->peers[k]);
+			fputc(']', fp);
+		}
+		if (ri->role != HX_ROLE_NONE)
+			fprintf(fp, ", \"role\": \"%s\"", role_name(ri->role));
 		if (ri->index >= 0)
 			fprintf(fp, ", \"op_index\": %lld", (long long)ri->index);
 		if (ri->op) {
@@ -551,6 +626,7 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 	jstr(fp, d->summary);
 	fprintf(fp, ",\n  \"root_rank\": %d,\n  \"first_failing_rank\": %d,\n"
 		    "  \"aicpu_cores\": %u", d->root_rank, d->first_rank, d->cores);
+	json_roots(d, fp);
 	if (d->first_ts != HX_NONE) {
 		hx_format_ts(d->first_ts, ts);
 		fprintf(fp, ",\n  \"first_error_time\": \"%s\"", ts);
@@ -569,6 +645,27 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
 }
 
+/* The graph with every root rank marked. */
+static int dot_roots(const struct hangdx_diagnosis *d, struct hx_buf *b,
+		     const char *title)
+{
+	uint8_t *mark = NULL;
+	uint32_t i;
+	int err;
+
+	if (d->nroots && d->st.nranks) {
+		mark = hx_calloc(d->ctx, d->st.nranks + 1, 1);
+		if (!mark)
+			return HANGDX_ENOMEM;
+		for (i = 0; i < d->nroots; i++)
+			if ((uint32_t)d->roots[i] < d->st.nranks)
+				mark[d->roots[i]] = i < HX_ROOTS_SHOWN ? 1 : 2;
+	}
+	err = hx_report_dot(b, &d->wg, &d->st, title, mark);
+	hx_free(d->ctx, mark);
+	return err;
+}
+
 int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp)
 {
 	struct hx_buf b;
@@ -579,7 +676,7 @@ int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp)
 		char title[200];
 		snprintf(title, sizeof title, "hangdx: %s, %s",
 			 verdict_name(d->verdict), hx_cat_text(d->cat));
-		err = hx_report_dot(&b, &d->wg, &d->st, title);
+		err = dot_roots(d, &b, title);
 	} else {
 		err = hx_buf_puts(&b, "digraph hangdx {\n  label=\"no device stream dumps: "
 				       "nothing to draw\";\n}\n");

@@ -52,7 +52,13 @@ struct dotctx {
 	uint8_t *cyc_edge;      /* per edge */
 	int32_t *rep;           /* per rank: representative rank, or itself */
 	uint32_t *fold;         /* per rank: how many ranks it stands for */
+	const uint8_t *root;    /* per rank: a root (NULL: none marked) */
 };
+
+static bool is_root(const struct dotctx *d, uint32_t rank)
+{
+	return d->root && d->root[rank];
+}
 
 static uint32_t node_rank(const struct dotctx *d, uint32_t n)
 {
@@ -83,6 +89,17 @@ static int sig_cmp(const void *a, const void *b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
+/* A root marked 1 is drawn on its own; one marked 2 (past the roots
+ * shown one by one) folds with alike roots only. */
+static uint64_t root_sig(const struct dotctx *d, uint32_t r, uint64_t sig)
+{
+	if (!is_root(d, r))
+		return sig;
+	if (d->root[r] == 1)
+		return sig + hx_hash(&r, sizeof r) * 2 + 1;
+	return sig + 0x9e3779b97f4a7c15ull;
+}
+
 static void fold_ranks(struct dotctx *d)
 {
 	uint32_t nr = d->st->nranks, r, i;
@@ -108,7 +125,7 @@ static void fold_ranks(struct dotctx *d)
 		sig[node_rank(d, i)] += hx_hash(v, sizeof v) | 1;
 	}
 	for (r = 0; r < nr; r++)
-		ord[r] = (struct sig_key){ sig[r], r };
+		ord[r] = (struct sig_key){ sig[r] ? root_sig(d, r, sig[r]) : 0, r };
 	qsort(ord, nr, sizeof *ord, sig_cmp);
 	for (i = 1; i < nr; i++) {
 		uint32_t a = ord[i].rank, first = (uint32_t)d->rep[ord[i - 1].rank];
@@ -253,7 +270,11 @@ static void open_rank(const struct dotctx *d, uint32_t rank, struct hx_buf *b)
 		      rank, rank, d->st->dev[rank].device_id);
 	if (d->fold[rank] > 1)
 		hx_buf_printf(b, " and %u alike ranks", d->fold[rank] - 1);
-	hx_buf_puts(b, "\"; style=filled; fillcolor=gray96;\n");
+	if (is_root(d, rank))
+		hx_buf_puts(b, ": root\"; style=filled; fillcolor=gray96; color=red; "
+			       "penwidth=2; fontcolor=red;\n");
+	else
+		hx_buf_puts(b, "\"; style=filled; fillcolor=gray96;\n");
 }
 
 static void open_stream(const struct dotctx *d, uint32_t stream,
@@ -324,7 +345,8 @@ static void emit_edges(const struct dotctx *d, struct hx_buf *b)
 }
 
 int hx_report_dot(struct hx_buf *b, const struct hx_wgraph *g,
-		  const struct hx_state *st, const char *title)
+		  const struct hx_state *st, const char *title,
+		  const uint8_t *root)
 {
 	struct dotctx d;
 	uint32_t *ord;
@@ -334,6 +356,7 @@ int hx_report_dot(struct hx_buf *b, const struct hx_wgraph *g,
 	memset(&d, 0, sizeof d);
 	d.g = g;
 	d.st = st;
+	d.root = root;
 	d.in_cycle = hx_calloc(st->ctx, g->nnodes + 1, 1);
 	d.cyc_edge = hx_calloc(st->ctx, g->nedges + 1, 1);
 	d.rep = hx_calloc(st->ctx, st->nranks + 1, sizeof *d.rep);

@@ -291,11 +291,34 @@ static void page_head(const struct page *pg)
 		css, hx_html_cjk_css());
 }
 
+/* Several roots: each named, the first HX_ROOTS_SHOWN, then how many more. */
+static void fact_roots(const struct page *pg)
+{
+	const struct hangdx_diagnosis *d = pg->d;
+	uint32_t i;
+
+	fputs(_("<dt>root cause ranks</dt><dd><b>"), pg->fp);
+	for (i = 0; i < d->nroots && i < HX_ROOTS_SHOWN; i++) {
+		if (i)
+			fputs(_(", "), pg->fp);
+		put_rank(pg->fp, d, d->roots[i]);
+	}
+	fputs("</b>", pg->fp);
+	if (d->nroots > HX_ROOTS_SHOWN)
+		fprintf(pg->fp, _(" and %u more (the JSON lists them all)"),
+			d->nroots - HX_ROOTS_SHOWN);
+	fputs("</dd>\n", pg->fp);
+}
+
 static void fact_root(const struct page *pg)
 {
 	const struct hangdx_diagnosis *d = pg->d;
 	const struct hx_rankinfo *ri = rinfo(d, d->root_rank);
 
+	if (d->nroots > 1) {
+		fact_roots(pg);
+		return;
+	}
 	fputs(_("<dt>root cause rank</dt><dd><b>"), pg->fp);
 	put_rank(pg->fp, d, d->root_rank);
 	fputs("</b>", pg->fp);
@@ -537,8 +560,16 @@ static void sec_groups(const struct page *pg)
 	for (g = 0; g < d->ngroups; g++) {
 		const struct hx_group *gr = &d->groups[g];
 
-		fprintf(pg->fp, "<tr><td class=\"num\">%u</td><td>", gr->nranks);
+		fprintf(pg->fp, "<tr%s><td class=\"num\">%u</td><td>",
+			gr->role == HX_ROLE_ROOT ? " class=\"bad\"" : "", gr->nranks);
 		hx_html_escape(pg->fp, gr->state);
+		if (gr->role == HX_ROLE_VICTIM && gr->nwaits) {
+			fputs(gr->nwaits == 1 ? _("<br><small>waiting on root rank ")
+			      : _("<br><small>waiting on root ranks "), pg->fp);
+			hx_rank_ranges(pg->fp, gr->waits, gr->nwaits, 24, ", ",
+				       "\xe2\x80\x93");
+			fputs("</small>", pg->fp);
+		}
 		fputs("</td><td class=\"mono\">", pg->fp);
 		hx_rank_ranges(pg->fp, gr->ranks, gr->nranks, 24, ", ", "\xe2\x80\x93");
 		fputs("</td></tr>\n", pg->fp);

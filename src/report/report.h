@@ -12,9 +12,13 @@
 
 struct hangdx_diagnosis;
 
-/* Append the wait-for graph g of st as a DOT digraph to b. */
+/* Append the wait-for graph g of st as a DOT digraph to b.  root, when
+ * not NULL, marks per rank the roots: their clusters are drawn in red and
+ * labelled "root"; a root marked 1 is drawn on its own, one marked 2
+ * folds with alike roots only, never with other ranks. */
 int hx_report_dot(struct hx_buf *b, const struct hx_wgraph *g,
-		  const struct hx_state *st, const char *title);
+		  const struct hx_state *st, const char *title,
+		  const uint8_t *root);
 /* Append s escaped for a DOT double-quoted string. */
 void hx_dot_escape(struct hx_buf *b, const char *s);
 

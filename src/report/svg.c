@@ -307,6 +307,8 @@ static int choose_rows(struct tl *t)
 	if (!sel)
 		return HANGDX_ENOMEM;
 	pick(sel, d, d->root_rank);
+	for (i = 0; i < d->nroots; i++)
+		pick(sel, d, d->roots[i]);
 	pick(sel, d, d->first_rank);
 	for (i = 0; i < d->nhops; i++)
 		pick(sel, d, d->hops[i].rank);
@@ -497,6 +499,9 @@ static void draw_row(FILE *fp, const struct tl *t, int i)
 	rank_name(fp, ri);
 	if (ri->device >= 0)
 		fprintf(fp, _(" \xc2\xb7 dev %lld"), (long long)ri->device);
+	if (ri->role == HX_ROLE_ROOT)
+		fprintf(fp, "<tspan fill=\"#b00020\" font-weight=\"bold\">%s</tspan>",
+			_(" \xc2\xb7 root"));
 	fputs("</text>\n", fp);
 	for (j = 0; j < row->np; j++) {
 		double x = tl_x(t, row->p[j].ts);
@@ -595,6 +600,10 @@ static void table_row(FILE *fp, const struct tl *t, const struct tl_row *row)
 	fputs("<td>", fp);
 	if (ri->lost)
 		fputs("<b class=\"bad\">LOST</b> ", fp);
+	if (ri->role == HX_ROLE_ROOT)
+		fprintf(fp, "<b class=\"bad\">%s</b> ", _("root"));
+	else if (ri->role == HX_ROLE_VICTIM)
+		fprintf(fp, "%s ", _("victim"));
 	if (ri->wait_peer >= 0)
 		fprintf(fp, _("waits for rank %lld "), (long long)ri->wait_peer);
 	if (ri->skew_us)

@@ -449,7 +449,7 @@ void sim_snapshot_block(struct sim *s)
 			 s->sc->name, secs(s->now),
 			 s->wg.ncycle ? "deadlock" : "stopped, no cycle");
 		hx_buf_init(&s->block_dot, s->ctx, 256u << 20);
-		if (hx_report_dot(&s->block_dot, &s->wg, &s->st, title))
+		if (hx_report_dot(&s->block_dot, &s->wg, &s->st, title, NULL))
 			sim_oom(s, HANGDX_ENOMEM);
 	}
 }
@@ -519,6 +519,38 @@ static void truth_ranks(FILE *fp, const struct sim *s)
 	fprintf(fp, "\n  ]\n");
 }
 
+/* The roots: every rank whose own state holds a cycle, the ranks of the
+ * cycle shown, every dead rank, and the root of the cause when it is none
+ * of those; the root rank first.  A rank blocked only through another
+ * rank is not one. */
+static void truth_roots(FILE *fp, const struct sim *s, int32_t root)
+{
+	uint8_t *mark = hx_calloc(s->ctx, s->st.nranks + 1, 1);
+	uint32_t r, n = 0;
+	size_t i;
+
+	fprintf(fp, "  \"roots\": [");
+	if (root >= 0) {
+		fprintf(fp, "%d", root);
+		n++;
+	}
+	if (mark && s->have_graph && s->wg.ndead &&
+	    hx_wgraph_local_cycles(&s->wg, &s->st, mark))
+		memset(mark, 0, s->st.nranks);
+	for (i = 0; mark && s->have_graph && i < s->wg.ncycle; i++) {
+		const struct hx_wnode *w = &s->wg.nodes[s->wg.cycle[i]];
+		if (w->kind == HX_WN_TASK)
+			mark[s->st.streams[s->st.tasks[w->id].stream].rank] = 1;
+		else if (w->kind == HX_WN_POOL)
+			mark[w->id] = 1;
+	}
+	for (r = 0; mark && r < s->st.nranks; r++)
+		if ((mark[r] || !s->st.dev[r].alive) && (int32_t)r != root)
+			fprintf(fp, "%s%u", n++ ? ", " : "", r);
+	fprintf(fp, "],\n");
+	hx_free(s->ctx, mark);
+}
+
 int sim_write_truth(struct sim *s, const char *path)
 {
 	struct hx_outfile o;
@@ -545,6 +577,7 @@ int sim_write_truth(struct sim *s, const char *path)
 		fprintf(fp, "  \"block_time_s\": null,\n");
 	fprintf(fp, "  \"deadlocked_nodes\": %zu,\n",
 		s->have_graph ? s->wg.ndead : (size_t)0);
+	truth_roots(fp, s, root);
 	truth_error(fp, s);
 	if (s->block_json.p)
 		fputs(s->block_json.p, fp);

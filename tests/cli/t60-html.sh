@@ -30,7 +30,7 @@ t_ok "html: verdict heading and summary" \
 	sh -c 'grep -q "<h1 id=\"verdict\"><span class=\"badge\">DEADLOCK</span>AICPU exhaustion deadlock<span class=\"proven\">proven</span></h1>" r.html &&
 	       grep -q "<p class=\"summary\">Deadlock, proven on the device state" r.html'
 t_ok "html: root and first failing rank, fix list" \
-	sh -c 'grep -q "<dt>root cause rank</dt><dd><b>rank 0</b>" r.html &&
+	sh -c 'grep -q "<dt>root cause ranks</dt><dd><b>rank 0, rank 1</b>" r.html &&
 	       grep -q "<dt>first failing rank</dt><dd><b>rank 0</b> at <code>2026-11-01T07:30:36.000075" r.html &&
 	       test "$(sed -n "/<ol class=\"fix\">/,/<\/ol>/p" r.html | grep -c "^<li>")" -eq 4'
 t_ok "html: 7 hops, each citing an evidence entry that exists" \

@@ -1,8 +1,10 @@
 /* test_sim.c - unit tests of the simulator through the public API: the
  * reference deadlock, retry off, the communicator threshold, faults, and
- * allocation failure. */
+ * allocation failure; the ranks whose own nodes hold a cycle, on a wait-for
+ * graph built by hand. */
 #include <stdio.h>
 #include "testutil.h"
+#include "model/state.h"
 
 static struct hangdx_scenario *preset(struct hangdx_ctx *ctx, const char *name)
 {
@@ -253,6 +255,59 @@ static void test_nomem(void **state)
 	assert_true(n > 20);   /* a run makes many allocations; all were failed once */
 }
 
+/* Rank 0: its pool waits for a holder that waits for the pool (its own
+ * cycle).  Rank 1: a task waits on rank 0's holder, another on it; rank 2:
+ * two tasks wait for each other only through rank 1 (no cycle of its own).
+ * Only rank 0 is marked; with nothing deadlocked, none is. */
+static void test_local_cycles(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hx_stream streams[3];
+	struct hx_task tasks[5];
+	struct hx_wnode nodes[6] = {
+		{ HX_WN_POOL, 0 }, { HX_WN_TASK, 0 }, { HX_WN_TASK, 1 },
+		{ HX_WN_TASK, 2 }, { HX_WN_TASK, 3 }, { HX_WN_TASK, 4 } };
+	struct hx_wedge edges[] = {
+		{ 0, 1, HX_WE_HOLDS, 0 }, { 1, 0, HX_WE_CORE, -1 },
+		{ 2, 1, HX_WE_REMOTE, 0 }, { 3, 2, HX_WE_STREAM, -1 },
+		{ 4, 2, HX_WE_REMOTE, 1 }, { 5, 4, HX_WE_STREAM, -1 } };
+	uint8_t released[6] = { 0 }, mark[3];
+	struct hx_state st;
+	struct hx_wgraph g;
+	uint32_t i;
+
+	(void)state;
+	memset(streams, 0, sizeof streams);
+	memset(tasks, 0, sizeof tasks);
+	memset(&st, 0, sizeof st);
+	memset(&g, 0, sizeof g);
+	for (i = 0; i < 3; i++)
+		streams[i].rank = i;
+	tasks[1].stream = tasks[2].stream = 1;
+	tasks[3].stream = tasks[4].stream = 2;
+	st.ctx = ctx;
+	st.nranks = 3;
+	st.streams = streams;
+	st.nstreams = 3;
+	st.tasks = tasks;
+	st.ntasks = 5;
+	g.ctx = ctx;
+	g.nodes = nodes;
+	g.nnodes = 6;
+	g.edges = edges;
+	g.nedges = HX_ARRAY_LEN(edges);
+	g.released = released;
+	g.ndead = 6;
+	assert_int_equal(hx_wgraph_local_cycles(&g, &st, mark), HANGDX_OK);
+	assert_int_equal(mark[0], 1);
+	assert_int_equal(mark[1], 0);
+	assert_int_equal(mark[2], 0);
+	released[0] = released[1] = 1;      /* rank 0's cycle released */
+	assert_int_equal(hx_wgraph_local_cycles(&g, &st, mark), HANGDX_OK);
+	assert_int_equal(mark[0] | mark[1] | mark[2], 0);
+	hangdx_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_duration_ranges),
 		cmocka_unit_test(test_nomem),
+		cmocka_unit_test(test_local_cycles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
