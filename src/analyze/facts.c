@@ -554,9 +554,13 @@ static void on_record(struct facts *f, uint32_t rec)
 		return;
 	ri->seen = true;
 	switch (r->kind) {
+	case HX_K_AICPU_KERNEL:         /* the host's launch line is no device log */
+		if (!hx_dstr(d, rec, HX_F_WHAT) ||
+		    strcmp(hx_dstr(d, rec, HX_F_WHAT), "launch") != 0)
+			ri->device_seen = true;
+		break;
 	case HX_K_AICPU_EXCEPTION: case HX_K_AICPU_TRAIL: case HX_K_AICPU_SQCQ:
-	case HX_K_AICPU_KERNEL: case HX_K_TSCH_TIMEOUT: case HX_K_TSCH_STREAM:
-	case HX_K_TSCH_SQE:
+	case HX_K_TSCH_TIMEOUT: case HX_K_TSCH_STREAM: case HX_K_TSCH_SQE:
 		ri->device_seen = true;
 		break;
 	default:

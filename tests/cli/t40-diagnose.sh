@@ -34,7 +34,8 @@ $HANGDX diagnose --json "$T/th" > "$T/th.json"
 t_ok "training then hang: proven deadlock at op 2000" python3 -c "
 import json; d=json.load(open('$T/th.json'))
 assert d['category']=='aicpu_exhaustion_deadlock' and d['proven'], d['category']
-assert any('op2000' in h['what'] for h in d['chain'] if h['kind']=='KERNEL_HCCL'), d['chain']"
+# HCCL's executed-op index (HcclOpExecFsmInitProcess, AicpuComm) counts from 1
+assert any('op2001' in h['what'] for h in d['chain'] if h['kind']=='KERNEL_HCCL'), d['chain']"
 
 t_ok "record ceiling reached: named as missing evidence" sh -c "$HANGDX diagnose --max-records 300 --threads 1 $T/th 2>/dev/null | grep -q 'record limit reached'"
 t_exit 2 "--threads 3: usage error" $HANGDX diagnose --threads 3 "$T/th"

@@ -33,12 +33,12 @@ t_ok "html: root and first failing rank, fix list" \
 	sh -c 'grep -q "<dt>root cause ranks</dt><dd><b>rank 0, rank 1</b>" r.html &&
 	       grep -q "<dt>first failing rank</dt><dd><b>rank 0</b> at <code>2026-11-01T07:30:36.000075" r.html &&
 	       test "$(sed -n "/<ol class=\"fix\">/,/<\/ol>/p" r.html | grep -c "^<li>")" -eq 4'
-t_ok "html: 7 hops, each citing an evidence entry that exists" \
+t_ok "html: 7 hops, each citing an evidence entry that exists (the pool: HCCL's AicpuComm line)" \
 	sh -c 'test "$(grep -c "<li class=\"hop cyc\" id=\"hop-" r.html)" -eq 7 &&
 	       for n in $(grep -o "href=\"#ev-[0-9]*\"" r.html | grep -o "[0-9]*" | sort -u); do
 	           grep -q "<li class=\"ev\" id=\"ev-$n\">" r.html || exit 1; done &&
-	       test "$(grep -o "<li class=\"ev\" id=\"ev-[0-9]*\"" r.html | wc -l)" -eq 7 &&
-	       grep -q "device-100003_20261101070000000.log:440</code>" r.html'
+	       test "$(grep -o "<li class=\"ev\" id=\"ev-[0-9]*\"" r.html | wc -l)" -eq 8 &&
+	       grep -q "device-100003_20261101070000000.log:470</code>" r.html'
 t_ok "html: the cited lines are quoted from the logs" \
 	sh -c 'grep -q "<pre>\[ERROR\] TSCH(-1,null):2026-11-01-07:30:36.000.075 " r.html'
 t_ok "html: graph inlined: <svg> without prolog, DOCTYPE or comments, cycle in red" \

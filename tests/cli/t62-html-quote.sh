@@ -30,5 +30,5 @@ cp orig.log "$D"
 # read in this run: quoted
 "$HANGDX" diagnose --html q.html ref > /dev/null 2>&1
 t_ok "logs read in this run: the cited lines are quoted" \
-	sh -c 'test "$(grep -c "<pre>" q.html)" -eq 7 && ! grep -q "no quote" q.html'
+	sh -c 'test "$(grep -c "<pre>" q.html)" -eq 8 && ! grep -q "no quote" q.html'
 t_done
