@@ -63,7 +63,7 @@ pot:
 $(BIN): $(CLI_OBJ) $(B)/libhangdx.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(B)/libhangdx.a $(LDLIBS)
 
-$(B)/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/libhangdx.a
+$(B)/tests/%: tests/unit/%.c tests/unit/testutil.h tests/unit/ingestutil.h $(B)/libhangdx.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(B)/libhangdx.a $(LDLIBS) -lcmocka

@@ -10,20 +10,7 @@
 #include "core/core.h"
 #include "ingest/ingest.h"
 
-static struct hangdx_ctx *g_ctx;
-
-static struct hangdx_evidence *ingest(const char *text)
-{
-	struct hangdx_ingest_opts o = { .threads = 1 };
-	struct hangdx_evidence *ev;
-
-	if (!g_ctx)
-		g_ctx = hangdx_ctx_new(NULL);
-	assert_int_equal(hangdx_evidence_new(g_ctx, &ev), HANGDX_OK);
-	assert_int_equal(hangdx_ingest_mem(ev, "t.log", text, strlen(text), &o),
-			 HANGDX_OK);
-	return ev;
-}
+#include "ingestutil.h"
 
 static const struct hx_rec *rec(const struct hangdx_evidence *ev, int kind,
 				int nth)
