@@ -1657,53 +1657,76 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 		snprintf(ri->state, sizeof ri->state, _("no error logged"));
 }
 
-/* The group of state st, a new one, or past the list limit the last
- * group, which then takes every other state. */
-static struct hx_group *group_for(struct hangdx_diagnosis *d, const char *st)
+/* The groups of rank states, in the order of their first rank: the state
+ * of each rank is interned (a hash, so a job of 100,000 processes with a
+ * state each is linear), the groups are sized by a count first.  Past the
+ * list limit the last group takes every other state. */
+static int group_index(struct hangdx_diagnosis *d, struct hx_intern *in,
+		       uint32_t *slot)
 {
-	struct hx_group *gr;
-	void *v;
-	size_t g;
+	uint32_t r;
+	int err = HANGDX_OK;
 
-	for (g = 0; g < d->ngroups; g++)
-		if (strcmp(d->groups[g].state, st) == 0)
-			return &d->groups[g];
-	if (d->ngroups >= HX_MAX_LIST) {
-		gr = &d->groups[d->ngroups - 1];
-		if (!(d->thr_hits & HX_THR_GROUPS_CUT))
-			snprintf(gr->state, sizeof gr->state,
-				 _("other states (the list of groups was cut at %u)"),
-				 HX_MAX_LIST);
-		d->thr_hits |= HX_THR_LIST_CUT | HX_THR_GROUPS_CUT;
-		return gr;
+	for (r = 0; r < d->nranks && !err; r++) {
+		struct hx_rankinfo *ri = &d->ranks[r];
+		long k;
+
+		rank_state(d, ri);
+		k = hx_intern_add(in, ri->state, strlen(ri->state), &err);
+		slot[r] = k < 0 ? 0 : k >= HX_MAX_LIST ? HX_MAX_LIST - 1 : (uint32_t)k;
 	}
-	v = d->groups;
-	if (hx_vec_reserve(d->ctx, &v, &d->capgroups, d->ngroups + 1,
-			   sizeof *d->groups, HX_MAX_LIST))
-		return NULL;
-	d->groups = v;
-	gr = &d->groups[d->ngroups++];
-	memset(gr, 0, sizeof *gr);
-	snprintf(gr->state, sizeof gr->state, "%s", st);
-	gr->ranks = hx_arena_alloc(&d->arena, (d->nranks + 1) * sizeof *gr->ranks);
-	return gr->ranks ? gr : NULL;
+	return err;
+}
+
+static int group_fill(struct hangdx_diagnosis *d, const struct hx_intern *in,
+		      const uint32_t *slot)
+{
+	size_t n = in->n < HX_MAX_LIST ? in->n : HX_MAX_LIST, g;
+	uint32_t r;
+
+	d->groups = hx_calloc(d->ctx, n + 1, sizeof *d->groups);
+	if (!d->groups)
+		return HANGDX_ENOMEM;
+	d->ngroups = d->capgroups = n;
+	for (r = 0; r < d->nranks; r++)
+		d->groups[slot[r]].nranks++;
+	for (g = 0; g < n; g++) {
+		struct hx_group *gr = &d->groups[g];
+
+		snprintf(gr->state, sizeof gr->state, "%s", hx_intern_str(in, (uint32_t)g));
+		gr->ranks = hx_arena_alloc(&d->arena, (gr->nranks + 1) * sizeof *gr->ranks);
+		if (!gr->ranks)
+			return HANGDX_ENOMEM;
+		gr->nranks = 0;
+	}
+	if (in->n > HX_MAX_LIST) {
+		snprintf(d->groups[n - 1].state, sizeof d->groups[n - 1].state,
+			 _("other states (the list of groups was cut at %u)"), HX_MAX_LIST);
+		d->thr_hits |= HX_THR_LIST_CUT | HX_THR_GROUPS_CUT;
+	}
+	for (r = 0; r < d->nranks; r++) {
+		struct hx_group *gr = &d->groups[slot[r]];
+
+		gr->ranks[gr->nranks++] = d->ranks[r].rank;
+	}
+	return HANGDX_OK;
 }
 
 static int group_ranks(struct hangdx_diagnosis *d)
 {
-	uint32_t r;
+	struct hx_intern in;
+	uint32_t *slot = hx_calloc(d->ctx, d->nranks + 1, sizeof *slot);
+	int err;
 
-	for (r = 0; r < d->nranks; r++) {
-		struct hx_rankinfo *ri = &d->ranks[r];
-		struct hx_group *gr;
-
-		rank_state(d, ri);
-		gr = group_for(d, ri->state);
-		if (!gr)
-			return HANGDX_ENOMEM;
-		gr->ranks[gr->nranks++] = ri->rank;
-	}
-	return HANGDX_OK;
+	if (!slot)
+		return HANGDX_ENOMEM;
+	hx_intern_init(&in, d->ctx, 0);
+	err = group_index(d, &in, slot);
+	if (!err && d->nranks)
+		err = group_fill(d, &in, slot);
+	hx_intern_free(&in);
+	hx_free(d->ctx, slot);
+	return err;
 }
 
 static bool any_failure(const struct hangdx_diagnosis *d)
