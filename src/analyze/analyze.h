@@ -212,6 +212,9 @@ struct hangdx_diagnosis {
 	struct hx_state st;
 	struct hx_wgraph wg;
 	bool have_snapshot;
+	/* a ceiling cut the evidence (records counted, not kept): counts from
+	 * records are lower bounds and no rank is said to be without logs */
+	bool partial;
 	uint32_t *task_rec;                 /* snapshot task -> evidence */
 	uint32_t *pool_rec;                 /* rank -> record showing its pool */
 	size_t captask_rec;

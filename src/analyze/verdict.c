@@ -355,8 +355,9 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 	size_t i;
 
 	if (cut) {
-		snprintf(buf, n, _("It assumes that none of the %llu records past the "
-			 "record ceiling (--max-records) would release the cycle."), cut);
+		snprintf(buf, n, _("It assumes that no record past the record ceiling "
+			 "(--max-records, the first %zu records in reading order kept) "
+			 "would release the cycle."), d->ev->maxrec);
 		return true;
 	}
 	if (part) {
@@ -423,8 +424,9 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 	if (d->cat == HX_CAT_AICPU_DEADLOCK) {
 		n = cycle_ranks(d);
 		if (n > 1)
-			snprintf(alike, sizeof alike, _(" (and %u more rank%s alike)"), n - 1,
-				 n == 2 ? "" : "s");
+			snprintf(alike, sizeof alike, d->partial
+				 ? _(" (and at least %u more rank%s alike)")
+				 : _(" (and %u more rank%s alike)"), n - 1, n == 2 ? "" : "s");
 		snprintf(d->summary, sizeof d->summary,
 			 _("Deadlock, %s on the device state rebuilt from the logs: on rank %d"
 			 "%s HCCL kernels hold all %u AICPU cores and stay "
@@ -1504,12 +1506,26 @@ static void risks(struct hangdx_diagnosis *d)
 				maxc = ri->ncomm;
 		}
 	}
-	if (n && d->cat == HX_CAT_AICPU_DEADLOCK)
+	if (n && d->cat == HX_CAT_AICPU_DEADLOCK && d->partial)
+		FACT("The configuration the logs echo is this deadlock's cause: at least %u "
+		     "rank%s (first: rank %u) run HCCL op retry in AI_CPU mode with up to %u "
+		     "communicators and %u AICPU cores per device; with %u or more "
+		     "communicators in flight their kernels hold every core.", n,
+		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
+	else if (n && d->cat == HX_CAT_AICPU_DEADLOCK)
 		FACT("The configuration the logs echo is this deadlock's cause: %u rank%s "
 		     "(first: rank %u) run HCCL op retry in AI_CPU mode with up to %u "
 		     "communicators and %u AICPU cores per device; with %u or more "
 		     "communicators in flight their kernels hold every core.", n,
 		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
+	else if (n && d->partial)
+		WARN("Danger zone: at least %u rank%s (first: rank %u) run HCCL op retry in "
+		     "AI_CPU mode with up to %u communicators and %u AICPU cores per device. "
+		     "Retry keeps each communicator's kernel on an AICPU core until its op "
+		     "drains; with %u or more communicators in flight they can hold every "
+		     "core, and any collective that waits on an AICPU operator deadlocks. "
+		     "Keep it at %u or fewer, or turn retry off.", n, n == 1 ? "" : "s",
+		     first, maxc, d->cores, d->cores, d->cores ? d->cores - 1 : 0);
 	else if (n)
 		WARN("Danger zone: %u rank%s (first: rank %u) run HCCL op retry in AI_CPU mode "
 		     "with up to %u communicators and %u AICPU cores per device. Retry keeps "
@@ -1587,17 +1603,18 @@ static void missing(struct hangdx_diagnosis *d)
 {
 	uint32_t r, unseen = 0;
 
-	for (r = 0; r < d->nranks; r++)
+	/* past a ceiling, a rank without kept records may have logs among
+	 * the records not kept: none is named as without logs */
+	for (r = 0; r < d->nranks && !d->partial; r++)
 		if (!d->ranks[r].seen && unseen++ < 16)
 			MISSING("no logs for rank %u", r);
 	if (unseen > 16)
 		MISSING("... and %u more ranks without logs", unseen - 16);
 	missing_device_logs(d);
 	if (d->ev->c.skipped[HX_S_RECORDS])
-		MISSING("record limit reached: %llu records were counted but not kept; "
-			"evidence read after that is not in this diagnosis (raise "
-			"--max-records)",
-			(unsigned long long)d->ev->c.skipped[HX_S_RECORDS]);
+		MISSING("record limit reached: only the first %zu records in reading "
+			"order were kept; the evidence after them is not in this diagnosis "
+			"(raise --max-records)", d->ev->maxrec);
 	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG)
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");
@@ -1637,7 +1654,10 @@ static void rank_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri)
 static void rank_state_core(const struct hangdx_diagnosis *d,
 			    struct hx_rankinfo *ri)
 {
-	if (!ri->seen)
+	if (!ri->seen && d->partial)
+		snprintf(ri->state, sizeof ri->state,
+			 _("no record kept (logs past the record ceiling are not read)"));
+	else if (!ri->seen)
 		snprintf(ri->state, sizeof ri->state, _("no logs"));
 	else if (ri->lost)
 		snprintf(ri->state, sizeof ri->state, _("lost (heartbeat LOST)"));
@@ -1811,6 +1831,7 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->verdict = HANGDX_V_NO_HANG;
 	d->cat = HX_CAT_NONE;
 	d->root_rank = -1;
+	d->partial = d->ev->c.skipped[HX_S_RECORDS] > 0;
 	d->id_rec = HX_NOREC;
 	d->by_signals = false;
 	hx_signals_collect(d);

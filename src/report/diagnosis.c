@@ -103,6 +103,15 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 		d->proven ? _(" (proven)")
 		: d->verdict == HANGDX_V_DEADLOCK ? _(" (inferred)") : "");
 	wrap(o->fp, d->summary, 2, 0, 78);
+	if (d->partial) {
+		snprintf(line, sizeof line,
+			 _("Partial: the record ceiling (--max-records) was reached; only the "
+			   "first %zu records in reading order were kept. What this report "
+			   "says of the ranks comes from those: counts are lower bounds (\"at "
+			   "least\"), and no rank is said to be without logs."), d->ev->maxrec);
+		fputc('\n', o->fp);
+		wrap(o->fp, line, 2, 0, 78);
+	}
 	if (d->first_ts != HX_NONE)
 		hx_format_ts(d->first_ts, ts);
 	rank_num(d, d->root_rank, rb, sizeof rb);
@@ -549,6 +558,11 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 		vnames[d->verdict], d->hang > 0 ? "true" : d->hang == 0 ? "false" : "null",
 		hx_cat_id(d->cat), d->proven ? "true" : "false");
 	jstr(fp, d->summary);
+	if (d->partial)         /* absent: nothing was cut */
+		fprintf(fp, ",\n  \"partial\": true,\n  \"cut\": {\"ceiling\": \"max_records\", \"records_kept\": "
+			    "%zu, \"files_read\": %llu, \"lines_read\": %llu}", d->ev->nrec,
+			(unsigned long long)d->ev->c.files,
+			(unsigned long long)d->ev->c.lines);
 	fprintf(fp, ",\n  \"root_rank\": %d,\n  \"first_failing_rank\": %d,\n"
 		    "  \"aicpu_cores\": %u", d->root_rank, d->first_rank, d->cores);
 	if (d->first_ts != HX_NONE) {
