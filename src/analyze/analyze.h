@@ -248,6 +248,8 @@ int hx_snapshot_build(struct hangdx_diagnosis *d);
 /* HCCL_OP_RETRY_ENABLE's value turns retry on at some level. */
 bool hx_retry_env_on(const char *env);
 int hx_verdict(struct hangdx_diagnosis *d);
+/* The sentence of a partial report (d->partial), translated, into buf. */
+void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n);
 int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,
 		 size_t *cap, const char *fmt, ...) HX_PRINTF(5, 6);
 int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,

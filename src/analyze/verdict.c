@@ -1824,6 +1824,31 @@ static int thr_notes(struct hangdx_diagnosis *d)
 	return err;
 }
 
+void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n)
+{
+	unsigned long long lim = d->ev->c.skipped[HX_S_LIMIT];
+	size_t k = 0;
+
+	buf[0] = '\0';
+	if (d->ev->c.skipped[HX_S_RECORDS])
+		k = (size_t)snprintf(buf, n, _("Partial: the record ceiling (--max-records) "
+				     "was reached; only the first %zu records in reading "
+				     "order were kept."), d->ev->maxrec);
+	if (lim && k < n)
+		k += (size_t)snprintf(buf + k, n - k, k
+				      ? _(" A size or nesting ceiling was also reached: %llu "
+					  "of the files or archive members were read only in part "
+					  "or not at all.")
+				      : _("Partial: a size or nesting ceiling was reached: %llu "
+					  "of the files or archive members were read only in part "
+					  "or not at all."),
+				      lim);
+	if (k < n)
+		snprintf(buf + k, n - k, "%s", _(" What this report says of the ranks "
+			 "comes from what was kept: counts are lower bounds (\"at least\"), "
+			 "and no rank is said to be without logs."));
+}
+
 int hx_verdict(struct hangdx_diagnosis *d)
 {
 	int err;
@@ -1831,7 +1856,8 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->verdict = HANGDX_V_NO_HANG;
 	d->cat = HX_CAT_NONE;
 	d->root_rank = -1;
-	d->partial = d->ev->c.skipped[HX_S_RECORDS] > 0;
+	d->partial = d->ev->c.skipped[HX_S_RECORDS] > 0 ||
+		     d->ev->c.skipped[HX_S_LIMIT] > 0;
 	d->id_rec = HX_NOREC;
 	d->by_signals = false;
 	hx_signals_collect(d);

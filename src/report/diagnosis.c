@@ -94,7 +94,7 @@ static const char *rank_num(const struct hangdx_diagnosis *d, int64_t r,
 
 static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 {
-	char ts[32] = "-", rb[160], fb[160], line[400];
+	char ts[32] = "-", rb[160], fb[160], line[800];
 
 	fprintf(o->fp, "%shangdx: %s%s%s — %s%s\n\n", col(o, C_BOLD),
 		col(o, d->verdict == HANGDX_V_NO_HANG ? "" : C_RED),
@@ -104,11 +104,7 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 		: d->verdict == HANGDX_V_DEADLOCK ? _(" (inferred)") : "");
 	wrap(o->fp, d->summary, 2, 0, 78);
 	if (d->partial) {
-		snprintf(line, sizeof line,
-			 _("Partial: the record ceiling (--max-records) was reached; only the "
-			   "first %zu records in reading order were kept. What this report "
-			   "says of the ranks comes from those: counts are lower bounds (\"at "
-			   "least\"), and no rank is said to be without logs."), d->ev->maxrec);
+		hx_partial_text(d, line, sizeof line);
 		fputc('\n', o->fp);
 		wrap(o->fp, line, 2, 0, 78);
 	}
@@ -547,6 +543,23 @@ static void json_first(const struct hangdx_diagnosis *d, FILE *fp)
 	fputc('}', fp);
 }
 
+/* What a ceiling cut: the record ceiling (the records kept), the size
+ * ceilings (files or members read in part or not at all), and what was
+ * read, kept or not. */
+static void json_cut(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	const struct hx_counts *c = &d->ev->c;
+
+	fputs(",\n  \"partial\": true,\n  \"cut\": {", fp);
+	if (c->skipped[HX_S_RECORDS])
+		fprintf(fp, "\"records_kept\": %zu, ", d->ev->nrec);
+	if (c->skipped[HX_S_LIMIT])
+		fprintf(fp, "\"files_over_size_limit\": %llu, ",
+			(unsigned long long)c->skipped[HX_S_LIMIT]);
+	fprintf(fp, "\"files_read\": %llu, \"lines_read\": %llu}",
+		(unsigned long long)c->files, (unsigned long long)c->lines);
+}
+
 int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 {
 	static const char *const vnames[] = { "no_hang", "hang", "deadlock" };
@@ -559,10 +572,7 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 		hx_cat_id(d->cat), d->proven ? "true" : "false");
 	jstr(fp, d->summary);
 	if (d->partial)         /* absent: nothing was cut */
-		fprintf(fp, ",\n  \"partial\": true,\n  \"cut\": {\"ceiling\": \"max_records\", \"records_kept\": "
-			    "%zu, \"files_read\": %llu, \"lines_read\": %llu}", d->ev->nrec,
-			(unsigned long long)d->ev->c.files,
-			(unsigned long long)d->ev->c.lines);
+		json_cut(d, fp);
 	fprintf(fp, ",\n  \"root_rank\": %d,\n  \"first_failing_rank\": %d,\n"
 		    "  \"aicpu_cores\": %u", d->root_rank, d->first_rank, d->cores);
 	if (d->first_ts != HX_NONE) {

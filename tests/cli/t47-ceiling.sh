@@ -26,8 +26,10 @@ nums "$T/cut.txt" > "$T/cut.n"
 t_ok "the full report is not partial" sh -c "! grep -q '\"partial\"' '$T/full.json'"
 t_ok "the cut report says it is partial (JSON)" grep -q '"partial": true' "$T/cut.json"
 t_ok "the cut report says what was kept and read" \
-	grep -q '"cut": {"ceiling": "max_records", "records_kept": 3000, "files_read": 195, "lines_read": ' "$T/cut.json"
+	grep -q '"cut": {"records_kept": 3000, "files_read": 195, "lines_read": ' "$T/cut.json"
 t_ok "the cut report says it is partial (text)" grep -q '^  Partial: the record ceiling' "$T/cut.txt"
+$HANGDX diagnose --html "$T/cut.html" --max-records 3000 "$T/s" > /dev/null 2>&1
+t_ok "the cut report says it is partial (HTML)" grep -q 'Partial: the record ceiling' "$T/cut.html"
 t_ok "every number of the cut report is in the full one or a lower bound" \
 	sh -c "comm -13 '$T/full.n' '$T/cut.n' | { ! grep .; }"
 t_ok "ranks alike: at least" grep -q 'at least [0-9]* more ranks alike' "$T/cut.txt"
@@ -40,4 +42,18 @@ for i in 1 2 3; do
 done
 t_ok "the cut is the same on one reading thread or two" \
 	sh -c "cmp '$T/one.json' '$T/two1.json' && cmp '$T/one.json' '$T/two2.json' && cmp '$T/one.json' '$T/two3.json'"
+
+# a size ceiling (archives nested too deep: skipped) cuts evidence too:
+# rank 7's logs inside four nested tars
+mkdir "$T/n"
+tar cf "$T/n/t1.tar" -C "$T/s" rank-7 && rm -r "$T/s/rank-7"
+tar cf "$T/n/t2.tar" -C "$T/n" t1.tar && tar cf "$T/n/t3.tar" -C "$T/n" t2.tar &&
+	tar cf "$T/s/t4.tar" -C "$T/n" t3.tar
+$HANGDX diagnose --json "$T/s" > "$T/deep.json" 2> /dev/null
+$HANGDX diagnose "$T/s" > "$T/deep.txt" 2> /dev/null
+t_ok "archive nested too deep: partial, what was cut" \
+	grep -q '"cut": {"files_over_size_limit": 1, "files_read": ' "$T/deep.json"
+t_ok "archive nested too deep: said in the text" grep -q '^  Partial: a size or nesting ceiling' "$T/deep.txt"
+t_ok "archive nested too deep: rank 7 is not said to be without logs" \
+	sh -c "! grep -q 'no logs' '$T/deep.txt'"
 t_done
