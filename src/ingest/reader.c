@@ -1926,12 +1926,41 @@ struct crew {
 	int nw;
 };
 
+/* The records from k on leave the counts of their files (a file counts
+ * the records it kept); records and file summaries are both in reading
+ * order, so one forward scan finds each file. */
+static void uncount(struct hangdx_evidence *e, size_t k)
+{
+	size_t i = k, fi = 0;
+
+	while (i < e->nrec) {
+		uint32_t f = e->recs[i].file;
+		uint64_t n = 0;
+		size_t from = fi;
+
+		for (; i < e->nrec && e->recs[i].file == f; i++)
+			n++;
+		while (fi < e->nfile && e->files[fi].path != f)
+			fi++;
+		if (fi == e->nfile) {           /* not after the last: from the start */
+			for (fi = 0; fi < from && e->files[fi].path != f; fi++)
+				;
+			if (fi == from) {
+				fi = from;
+				continue;
+			}
+		}
+		e->files[fi].records -= n < e->files[fi].records ? n : e->files[fi].records;
+	}
+}
+
 /* Keep the first k records of e; the rest are counted as not kept. */
 static void keep_first(struct hangdx_evidence *e, size_t k,
 		       struct hangdx_evidence *count)
 {
 	if (k >= e->nrec)
 		return;
+	uncount(e, k);
 	count->c.skipped[HX_S_RECORDS] += e->nrec - k;
 	e->nfield = e->recs[k].ffirst;
 	e->nrec = k;
