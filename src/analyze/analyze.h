@@ -234,6 +234,9 @@ struct hangdx_diagnosis {
 	struct hx_state st;
 	struct hx_wgraph wg;
 	bool have_snapshot;
+	/* a ceiling cut the evidence (records counted, not kept): counts from
+	 * records are lower bounds and no rank is said to be without logs */
+	bool partial;
 	uint32_t *task_rec;                 /* snapshot task -> evidence */
 	uint32_t *pool_rec;                 /* rank -> record showing its pool */
 	size_t captask_rec;
@@ -277,6 +280,8 @@ int hx_roots_groups(struct hangdx_diagnosis *d);
 /* HCCL_OP_RETRY_ENABLE's value turns retry on at some level. */
 bool hx_retry_env_on(const char *env);
 int hx_verdict(struct hangdx_diagnosis *d);
+/* The sentence of a partial report (d->partial), translated, into buf. */
+void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n);
 int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,
 		 size_t *cap, const char *fmt, ...) HX_PRINTF(5, 6);
 int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,

@@ -382,8 +382,9 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 	size_t i;
 
 	if (cut) {
-		snprintf(buf, n, _("It assumes that none of the %llu records past the "
-			 "record ceiling (--max-records) would release the cycle."), cut);
+		snprintf(buf, n, _("It assumes that no record past the record ceiling "
+			 "(--max-records, the first %zu records in reading order kept) "
+			 "would release the cycle."), d->ev->maxrec);
 		return true;
 	}
 	if (part) {
@@ -465,8 +466,9 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 	if (d->cat == HX_CAT_AICPU_DEADLOCK) {
 		n = cycle_ranks(d);
 		if (n > 1)
-			snprintf(alike, sizeof alike, _(" (and %u more rank%s alike)"), n - 1,
-				 n == 2 ? "" : "s");
+			snprintf(alike, sizeof alike, d->partial
+				 ? _(" (and at least %u more rank%s alike)")
+				 : _(" (and %u more rank%s alike)"), n - 1, n == 2 ? "" : "s");
 		snprintf(d->summary, sizeof d->summary,
 			 _("Deadlock, %s on the device state rebuilt from the logs: on rank %d"
 			 "%s HCCL kernels hold all %u AICPU cores and stay "
@@ -1546,12 +1548,26 @@ static void risks(struct hangdx_diagnosis *d)
 				maxc = ri->ncomm;
 		}
 	}
-	if (n && d->cat == HX_CAT_AICPU_DEADLOCK)
+	if (n && d->cat == HX_CAT_AICPU_DEADLOCK && d->partial)
+		FACT("The configuration the logs echo is this deadlock's cause: at least %u "
+		     "rank%s (first: rank %u) run HCCL op retry in AI_CPU mode with up to %u "
+		     "communicators and %u AICPU cores per device; with %u or more "
+		     "communicators in flight their kernels hold every core.", n,
+		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
+	else if (n && d->cat == HX_CAT_AICPU_DEADLOCK)
 		FACT("The configuration the logs echo is this deadlock's cause: %u rank%s "
 		     "(first: rank %u) run HCCL op retry in AI_CPU mode with up to %u "
 		     "communicators and %u AICPU cores per device; with %u or more "
 		     "communicators in flight their kernels hold every core.", n,
 		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
+	else if (n && d->partial)
+		WARN("Danger zone: at least %u rank%s (first: rank %u) run HCCL op retry in "
+		     "AI_CPU mode with up to %u communicators and %u AICPU cores per device. "
+		     "Retry keeps each communicator's kernel on an AICPU core until its op "
+		     "drains; with %u or more communicators in flight they can hold every "
+		     "core, and any collective that waits on an AICPU operator deadlocks. "
+		     "Keep it at %u or fewer, or turn retry off.", n, n == 1 ? "" : "s",
+		     first, maxc, d->cores, d->cores, d->cores ? d->cores - 1 : 0);
 	else if (n)
 		WARN("Danger zone: %u rank%s (first: rank %u) run HCCL op retry in AI_CPU mode "
 		     "with up to %u communicators and %u AICPU cores per device. Retry keeps "
@@ -1629,17 +1645,18 @@ static void missing(struct hangdx_diagnosis *d)
 {
 	uint32_t r, unseen = 0;
 
-	for (r = 0; r < d->nranks; r++)
+	/* past a ceiling, a rank without kept records may have logs among
+	 * the records not kept: none is named as without logs */
+	for (r = 0; r < d->nranks && !d->partial; r++)
 		if (!d->ranks[r].seen && unseen++ < 16)
 			MISSING("no logs for rank %u", r);
 	if (unseen > 16)
 		MISSING("... and %u more ranks without logs", unseen - 16);
 	missing_device_logs(d);
 	if (d->ev->c.skipped[HX_S_RECORDS])
-		MISSING("record limit reached: %llu records were counted but not kept; "
-			"evidence read after that is not in this diagnosis (raise "
-			"--max-records)",
-			(unsigned long long)d->ev->c.skipped[HX_S_RECORDS]);
+		MISSING("record limit reached: only the first %zu records in reading "
+			"order were kept; the evidence after them is not in this diagnosis "
+			"(raise --max-records)", d->ev->maxrec);
 	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG)
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");
@@ -1679,7 +1696,10 @@ static void rank_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri)
 static void rank_state_core(const struct hangdx_diagnosis *d,
 			    struct hx_rankinfo *ri)
 {
-	if (!ri->seen)
+	if (!ri->seen && d->partial)
+		snprintf(ri->state, sizeof ri->state,
+			 _("no record kept (logs past the record ceiling are not read)"));
+	else if (!ri->seen)
 		snprintf(ri->state, sizeof ri->state, _("no logs"));
 	else if (ri->lost)
 		snprintf(ri->state, sizeof ri->state, _("lost (heartbeat LOST)"));
@@ -1699,58 +1719,82 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 		snprintf(ri->state, sizeof ri->state, _("no error logged"));
 }
 
-/* The group of state st, a new one, or past the list limit the last
- * group, which then takes every other state. */
-static struct hx_group *group_for(struct hangdx_diagnosis *d, const char *st)
+/* The groups of rank states, in the order of their first rank: the state
+ * of each rank is interned (a hash, so a job of 100,000 processes with a
+ * state each is linear), the groups are sized by a count first.  Past the
+ * list limit the last group takes every other state. */
+static int group_index(struct hangdx_diagnosis *d, struct hx_intern *in,
+		       uint32_t *slot, bool tag)
 {
-	struct hx_group *gr;
-	void *v;
-	size_t g;
+	uint32_t r;
+	int err = HANGDX_OK;
 
-	for (g = 0; g < d->ngroups; g++)
-		if (strcmp(d->groups[g].state, st) == 0)
-			return &d->groups[g];
-	if (d->ngroups >= HX_MAX_LIST) {
-		gr = &d->groups[d->ngroups - 1];
-		if (!(d->thr_hits & HX_THR_GROUPS_CUT))
-			snprintf(gr->state, sizeof gr->state,
-				 _("other states (the list of groups was cut at %u)"),
-				 HX_MAX_LIST);
-		d->thr_hits |= HX_THR_LIST_CUT | HX_THR_GROUPS_CUT;
-		return gr;
+	for (r = 0; r < d->nranks && !err; r++) {
+		struct hx_rankinfo *ri = &d->ranks[r];
+		long k;
+
+		if (tag)
+			hx_roots_state(ri);
+		k = hx_intern_add(in, ri->state, strlen(ri->state), &err);
+		slot[r] = k < 0 ? 0 : k >= HX_MAX_LIST ? HX_MAX_LIST - 1 : (uint32_t)k;
 	}
-	v = d->groups;
-	if (hx_vec_reserve(d->ctx, &v, &d->capgroups, d->ngroups + 1,
-			   sizeof *d->groups, HX_MAX_LIST))
-		return NULL;
-	d->groups = v;
-	gr = &d->groups[d->ngroups++];
-	memset(gr, 0, sizeof *gr);
-	snprintf(gr->state, sizeof gr->state, "%s", st);
-	gr->ranks = hx_arena_alloc(&d->arena, (d->nranks + 1) * sizeof *gr->ranks);
-	return gr->ranks ? gr : NULL;
+	return err;
+}
+
+static int group_fill(struct hangdx_diagnosis *d, const struct hx_intern *in,
+		      const uint32_t *slot)
+{
+	size_t n = in->n < HX_MAX_LIST ? in->n : HX_MAX_LIST, g;
+	uint32_t r;
+
+	d->groups = hx_calloc(d->ctx, n + 1, sizeof *d->groups);
+	if (!d->groups)
+		return HANGDX_ENOMEM;
+	d->ngroups = d->capgroups = n;
+	for (r = 0; r < d->nranks; r++)
+		d->groups[slot[r]].nranks++;
+	for (g = 0; g < n; g++) {
+		struct hx_group *gr = &d->groups[g];
+
+		snprintf(gr->state, sizeof gr->state, "%s", hx_intern_str(in, (uint32_t)g));
+		gr->ranks = hx_arena_alloc(&d->arena, (gr->nranks + 1) * sizeof *gr->ranks);
+		if (!gr->ranks)
+			return HANGDX_ENOMEM;
+		gr->nranks = 0;
+	}
+	if (in->n > HX_MAX_LIST) {
+		snprintf(d->groups[n - 1].state, sizeof d->groups[n - 1].state,
+			 _("other states (the list of groups was cut at %u)"), HX_MAX_LIST);
+		d->thr_hits |= HX_THR_LIST_CUT | HX_THR_GROUPS_CUT;
+	}
+	for (r = 0; r < d->nranks; r++) {
+		struct hx_group *gr = &d->groups[slot[r]];
+
+		gr->ranks[gr->nranks++] = d->ranks[r].rank;
+	}
+	return HANGDX_OK;
 }
 
 static int group_ranks(struct hangdx_diagnosis *d)
 {
+	struct hx_intern in;
+	uint32_t *slot = hx_calloc(d->ctx, d->nranks + 1, sizeof *slot);
 	uint32_t r;
 	bool tag;
+	int err;
 
+	if (!slot)
+		return HANGDX_ENOMEM;
 	for (r = 0; r < d->nranks; r++)
 		rank_state(d, &d->ranks[r]);
 	tag = hx_roots_tag_states(d);   /* roots and victims alike: told apart */
-	for (r = 0; r < d->nranks; r++) {
-		struct hx_rankinfo *ri = &d->ranks[r];
-		struct hx_group *gr;
-
-		if (tag)
-			hx_roots_state(ri);
-		gr = group_for(d, ri->state);
-		if (!gr)
-			return HANGDX_ENOMEM;
-		gr->ranks[gr->nranks++] = ri->rank;
-	}
-	return HANGDX_OK;
+	hx_intern_init(&in, d->ctx, 0);
+	err = group_index(d, &in, slot, tag);
+	if (!err && d->nranks)
+		err = group_fill(d, &in, slot);
+	hx_intern_free(&in);
+	hx_free(d->ctx, slot);
+	return err;
 }
 
 static bool any_failure(const struct hangdx_diagnosis *d)
@@ -1832,6 +1876,31 @@ static int thr_notes(struct hangdx_diagnosis *d)
 	return err;
 }
 
+void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n)
+{
+	unsigned long long lim = d->ev->c.skipped[HX_S_LIMIT];
+	size_t k = 0;
+
+	buf[0] = '\0';
+	if (d->ev->c.skipped[HX_S_RECORDS])
+		k = (size_t)snprintf(buf, n, _("Partial: the record ceiling (--max-records) "
+				     "was reached; only the first %zu records in reading "
+				     "order were kept."), d->ev->maxrec);
+	if (lim && k < n)
+		k += (size_t)snprintf(buf + k, n - k, k
+				      ? _(" A size or nesting ceiling was also reached: %llu "
+					  "of the files or archive members were read only in part "
+					  "or not at all.")
+				      : _("Partial: a size or nesting ceiling was reached: %llu "
+					  "of the files or archive members were read only in part "
+					  "or not at all."),
+				      lim);
+	if (k < n)
+		snprintf(buf + k, n - k, "%s", _(" What this report says of the ranks "
+			 "comes from what was kept: counts are lower bounds (\"at least\"), "
+			 "and no rank is said to be without logs."));
+}
+
 int hx_verdict(struct hangdx_diagnosis *d)
 {
 	int err;
@@ -1839,6 +1908,8 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->verdict = HANGDX_V_NO_HANG;
 	d->cat = HX_CAT_NONE;
 	d->root_rank = -1;
+	d->partial = d->ev->c.skipped[HX_S_RECORDS] > 0 ||
+		     d->ev->c.skipped[HX_S_LIMIT] > 0;
 	d->id_rec = HX_NOREC;
 	d->by_signals = false;
 	hx_signals_collect(d);

@@ -308,7 +308,10 @@ int hx_rb_commit(struct hx_recb *b)
 			atomic_fetch_sub(&ev->budget->used, 1);
 			return HANGDX_ELIMIT;
 		}
-	} else if (ev->nrec >= ev->maxrec) {
+	}
+	if (ev->nrec >= ev->maxrec) {
+		if (ev->budget)
+			atomic_fetch_sub(&ev->budget->used, 1);
 		return HANGDX_ELIMIT;
 	}
 	v = ev->recs;

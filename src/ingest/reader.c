@@ -150,9 +150,17 @@ struct job {
 	uint64_t pbytes, pdone;
 };
 
+/* Where the records of one task (in walk order) begin in a worker's
+ * evidence: the record ceiling is applied in walk order at the merge. */
+struct seg {
+	size_t seq, rec0;
+};
+
 struct worker {
 	struct job *job;
 	struct hangdx_evidence *ev;
+	struct seg *segs;
+	size_t nseg, capseg;
 	char *buf;
 	char *carry;
 	char *join;             /* a hard-wrapped line put back together */
@@ -1573,6 +1581,20 @@ static int run_task(struct worker *w, struct task *t)
 	return err == HANGDX_ENOMEM ? err : HANGDX_OK;
 }
 
+static int seg_add(struct worker *w, size_t seq)
+{
+	void *v = w->segs;
+	int err = hx_vec_reserve(w->job->ctx, &v, &w->capseg, w->nseg + 1,
+				 sizeof *w->segs, (size_t)1 << 28);
+
+	if (err)
+		return err;
+	w->segs = v;
+	w->segs[w->nseg].seq = seq;
+	w->segs[w->nseg++].rec0 = w->ev->nrec;
+	return HANGDX_OK;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -1590,7 +1612,9 @@ static void *worker_main(void *arg)
 		}
 		t = j->tasks[j->next++];        /* the vector may move */
 		pthread_mutex_unlock(&j->lock);
-		w->err = run_task(w, &t);
+		w->err = seg_add(w, j->next - 1);
+		if (!w->err)
+			w->err = run_task(w, &t);
 		progress(w, true);
 		if (w->err) {
 			pthread_mutex_lock(&j->lock);
@@ -1873,6 +1897,7 @@ static void worker_free(struct worker *w)
 	hx_free(w->job->ctx, w->carry);
 	hx_free(w->job->ctx, w->join);
 	hx_free(w->job->ctx, w->held);
+	hx_free(w->job->ctx, w->segs);
 	for (i = 0; i < PIPE_BUFS; i++)
 		hx_free(w->job->ctx, w->pipebuf[i]);
 }
@@ -1897,8 +1922,99 @@ static bool task_compressed(const struct task *t)
 struct crew {
 	struct worker w[2];
 	struct hangdx_evidence *ev2;
+	size_t base;            /* records in the evidence before the job */
 	int nw;
 };
+
+/* The records from k on leave the counts of their files (a file counts
+ * the records it kept); records and file summaries are both in reading
+ * order, so one forward scan finds each file. */
+static void uncount(struct hangdx_evidence *e, size_t k)
+{
+	size_t i = k, fi = 0;
+
+	while (i < e->nrec) {
+		uint32_t f = e->recs[i].file;
+		uint64_t n = 0;
+		size_t from = fi;
+
+		for (; i < e->nrec && e->recs[i].file == f; i++)
+			n++;
+		while (fi < e->nfile && e->files[fi].path != f)
+			fi++;
+		if (fi == e->nfile) {           /* not after the last: from the start */
+			for (fi = 0; fi < from && e->files[fi].path != f; fi++)
+				;
+			if (fi == from) {
+				fi = from;
+				continue;
+			}
+		}
+		e->files[fi].records -= n < e->files[fi].records ? n : e->files[fi].records;
+	}
+}
+
+/* Keep the first k records of e; the rest are counted as not kept. */
+static void keep_first(struct hangdx_evidence *e, size_t k,
+		       struct hangdx_evidence *count)
+{
+	if (k >= e->nrec)
+		return;
+	uncount(e, k);
+	count->c.skipped[HX_S_RECORDS] += e->nrec - k;
+	e->nfield = e->recs[k].ffirst;
+	e->nrec = k;
+}
+
+/* The record of worker k's cut, in walk order, past the ceiling: said
+ * once, as a reader says it. */
+static void cut_said(struct crew *c, struct hangdx_evidence *ev, int k,
+		     size_t at)
+{
+	const struct hangdx_evidence *e = c->w[k].ev;
+
+	if (ev->limit_warned || c->ev2->limit_warned || at >= e->nrec)
+		return;
+	ev->limit_warned = true;
+	hx_diag(ev->ctx, HANGDX_WARNING, hx_ev_str(e, e->recs[at].file),
+		(unsigned long)e->recs[at].line, 0,
+		"record limit (%zu) reached; further evidence is counted, not kept",
+		ev->maxrec);
+}
+
+/*
+ * Two workers kept up to the ceiling each, each the records of its tasks
+ * in walk order (tasks are taken in that order).  Keep the first records
+ * in walk order over both, as one thread would, so that which records a
+ * ceiling keeps never depends on the threads; the rest are not kept.
+ */
+static void walk_cut(struct crew *c, struct hangdx_evidence *ev)
+{
+	struct worker *w0 = &c->w[0], *w1 = &c->w[1];
+	size_t left = ev->maxrec > c->base ? ev->maxrec - c->base : 0;
+	size_t i[2] = { 0, 0 }, pre = w0->nseg ? w0->segs[0].rec0 : ev->nrec;
+
+	pre -= c->base;         /* records outside any task, kept */
+	left = left > pre ? left - pre : 0;
+	while (i[0] < w0->nseg || i[1] < w1->nseg) {
+		int k = i[1] >= w1->nseg || (i[0] < w0->nseg &&
+			w0->segs[i[0]].seq < w1->segs[i[1]].seq) ? 0 : 1;
+		struct worker *w = &c->w[k];
+		size_t r0 = w->segs[i[k]].rec0;
+		size_t end = i[k] + 1 < w->nseg ? w->segs[i[k] + 1].rec0 : w->ev->nrec;
+		struct worker *o = &c->w[!k];
+		size_t ocut = i[!k] < o->nseg ? o->segs[i[!k]].rec0 : o->ev->nrec;
+
+		if (end - r0 > left) {
+			cut_said(c, ev, k, r0 + left);
+			keep_first(w->ev, r0 + left, ev);
+			keep_first(o->ev, ocut, ev);
+			return;
+		}
+		left -= end - r0;
+		i[k]++;
+	}
+}
 
 /* Get nw workers ready; the second starts at once and waits for tasks
  * while the walk adds them. */
@@ -1910,7 +2026,11 @@ static int crew_start(struct job *j, struct hangdx_evidence *ev,
 
 	memset(c, 0, sizeof *c);
 	c->nw = 1;              /* 2 only once the second thread runs */
-	j->budget.max = ev->maxrec > base ? ev->maxrec - base : 0;
+	/* two workers each keep up to the ceiling, cut in walk order at the
+	 * merge (walk_cut); the budget then only says the warning was given */
+	j->budget.max = nw == 2 ? SIZE_MAX
+		      : ev->maxrec > base ? ev->maxrec - base : 0;
+	c->base = base;
 	atomic_store(&j->budget.used, 0);
 	atomic_store(&j->budget.warned, false);
 	err = worker_init(&c->w[0], j, ev);
@@ -1926,7 +2046,7 @@ static int crew_start(struct job *j, struct hangdx_evidence *ev,
 	ev->budget = &j->budget;
 	if (c->ev2) {
 		c->ev2->budget = &j->budget;
-		c->ev2->maxrec = ev->maxrec;
+		c->ev2->maxrec = ev->maxrec > base ? ev->maxrec - base : 0;
 	}
 	if (nw == 2 && pthread_create(&c->w[1].th, NULL, worker_main,
 				      &c->w[1]) == 0)
@@ -1955,6 +2075,8 @@ static int crew_finish(struct job *j, struct hangdx_evidence *ev,
 	j->inputs_ok = c->w[0].ok + (c->nw == 2 ? c->w[1].ok : 0);
 	if (!err && c->ev2) {
 		c->ev2->budget = NULL;
+		if (c->nw == 2)
+			walk_cut(c, ev);
 		err = hangdx_evidence_merge(ev, c->ev2);
 		if (c->ev2->limit_warned)
 			ev->limit_warned = true;

@@ -115,7 +115,7 @@ static void text_roots(const struct hangdx_diagnosis *d, const struct out *o)
 
 static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 {
-	char ts[32] = "-", rb[160], fb[160], line[400];
+	char ts[32] = "-", rb[160], fb[160], line[800];
 
 	fprintf(o->fp, "%shangdx: %s%s%s — %s%s\n\n", col(o, C_BOLD),
 		col(o, d->verdict == HANGDX_V_NO_HANG ? "" : C_RED),
@@ -124,6 +124,11 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 		d->proven ? _(" (proven)")
 		: d->verdict == HANGDX_V_DEADLOCK ? _(" (inferred)") : "");
 	wrap(o->fp, d->summary, 2, 0, 78);
+	if (d->partial) {
+		hx_partial_text(d, line, sizeof line);
+		fputc('\n', o->fp);
+		wrap(o->fp, line, 2, 0, 78);
+	}
 	if (d->first_ts != HX_NONE)
 		hx_format_ts(d->first_ts, ts);
 	rank_num(d, d->root_rank, rb, sizeof rb);
@@ -613,6 +618,23 @@ static void json_first(const struct hangdx_diagnosis *d, FILE *fp)
 	fputc('}', fp);
 }
 
+/* What a ceiling cut: the record ceiling (the records kept), the size
+ * ceilings (files or members read in part or not at all), and what was
+ * read, kept or not. */
+static void json_cut(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	const struct hx_counts *c = &d->ev->c;
+
+	fputs(",\n  \"partial\": true,\n  \"cut\": {", fp);
+	if (c->skipped[HX_S_RECORDS])
+		fprintf(fp, "\"records_kept\": %zu, ", d->ev->nrec);
+	if (c->skipped[HX_S_LIMIT])
+		fprintf(fp, "\"files_over_size_limit\": %llu, ",
+			(unsigned long long)c->skipped[HX_S_LIMIT]);
+	fprintf(fp, "\"files_read\": %llu, \"lines_read\": %llu}",
+		(unsigned long long)c->files, (unsigned long long)c->lines);
+}
+
 int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 {
 	static const char *const vnames[] = { "no_hang", "hang", "deadlock" };
@@ -624,6 +646,8 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 		vnames[d->verdict], d->hang > 0 ? "true" : d->hang == 0 ? "false" : "null",
 		hx_cat_id(d->cat), d->proven ? "true" : "false");
 	jstr(fp, d->summary);
+	if (d->partial)         /* absent: nothing was cut */
+		json_cut(d, fp);
 	fprintf(fp, ",\n  \"root_rank\": %d,\n  \"first_failing_rank\": %d,\n"
 		    "  \"aicpu_cores\": %u", d->root_rank, d->first_rank, d->cores);
 	json_roots(d, fp);

@@ -417,6 +417,14 @@ static void sec_verdict(const struct page *pg)
 	fputs("</h1>\n<p class=\"summary\">", pg->fp);
 	hx_html_escape(pg->fp, d->summary);
 	fputs("</p>\n", pg->fp);
+	if (d->partial) {       /* the same sentence as the text report */
+		char line[800];
+
+		hx_partial_text(d, line, sizeof line);
+		fputs("<p class=\"summary\">", pg->fp);
+		hx_html_escape(pg->fp, line);
+		fputs("</p>\n", pg->fp);
+	}
 	facts(pg);
 	nav(pg);
 	fputs("</header>\n", pg->fp);

@@ -608,7 +608,9 @@ static void table_row(FILE *fp, const struct tl *t, const struct tl_row *row)
 		fprintf(fp, _("waits for rank %lld "), (long long)ri->wait_peer);
 	if (ri->skew_us)
 		fprintf(fp, _("clock %+.6f s"), (double)ri->skew_us / 1e6);
-	if (!ri->seen)
+	if (!ri->seen && t->d->partial)
+		fputs(_("no record kept (logs past the record ceiling are not read)"), fp);
+	else if (!ri->seen)
 		fputs(_("no logs"), fp);
 	fputs("</td></tr>\n", fp);
 }

@@ -1,0 +1,59 @@
+#!/bin/sh
+# t47-ceiling.sh - a ceiling never changes a stated fact: the same logs
+# diagnosed with and without a tight --max-records; every number the cut
+# report states is in the full one or is marked "at least", the cut report
+# says it is partial, names no rank as without logs, and is the same on one
+# reading thread or two.
+. tests/cli/lib.sh
+
+$HANGDX simulate -q --preset reference --set ranks=64 -o "$T/s" > /dev/null 2>&1
+$HANGDX diagnose "$T/s" > "$T/full.txt" 2> /dev/null
+$HANGDX diagnose --json "$T/s" > "$T/full.json" 2> /dev/null
+$HANGDX diagnose --max-records 3000 "$T/s" > "$T/cut.txt" 2> /dev/null
+$HANGDX diagnose --json --max-records 3000 "$T/s" > "$T/cut.json" 2> /dev/null
+
+# the numbers of a report, without the rank lists, the missing evidence,
+# the lower bounds and the ceiling itself
+nums() {
+	sed -e '/^ranks$/,/^$/d' -e '/^missing evidence$/,$d' "$1" |
+		tr -s ' \n' '  ' |
+		sed -e 's/at least [0-9][0-9]*//g' \
+		    -e 's/the first [0-9][0-9]* records//g' |
+		grep -o '[0-9][0-9]*' | sort -u
+}
+nums "$T/full.txt" > "$T/full.n"
+nums "$T/cut.txt" > "$T/cut.n"
+t_ok "the full report is not partial" sh -c "! grep -q '\"partial\"' '$T/full.json'"
+t_ok "the cut report says it is partial (JSON)" grep -q '"partial": true' "$T/cut.json"
+t_ok "the cut report says what was kept and read" \
+	grep -q '"cut": {"records_kept": 3000, "files_read": 195, "lines_read": ' "$T/cut.json"
+t_ok "the cut report says it is partial (text)" grep -q '^  Partial: the record ceiling' "$T/cut.txt"
+$HANGDX diagnose --html "$T/cut.html" --max-records 3000 "$T/s" > /dev/null 2>&1
+t_ok "the cut report says it is partial (HTML)" grep -q 'Partial: the record ceiling' "$T/cut.html"
+t_ok "every number of the cut report is in the full one or a lower bound" \
+	sh -c "comm -13 '$T/full.n' '$T/cut.n' | { ! grep .; }"
+t_ok "ranks alike: at least" grep -q 'at least [0-9]* more ranks alike' "$T/cut.txt"
+t_ok "no rank is said to be without logs" sh -c "! grep -q 'no logs' '$T/cut.txt'"
+t_ok "the full report does say so when a rank has no logs" sh -c \
+	"rm -r '$T/s/rank-5' && '$HANGDX' diagnose '$T/s' 2>/dev/null | grep -q 'no logs for rank 5'"
+$HANGDX diagnose --json --threads 1 --max-records 3000 "$T/s" > "$T/one.json" 2> /dev/null
+for i in 1 2 3; do
+	$HANGDX diagnose --json --threads 2 --max-records 3000 "$T/s" > "$T/two$i.json" 2> /dev/null
+done
+t_ok "the cut is the same on one reading thread or two" \
+	sh -c "cmp '$T/one.json' '$T/two1.json' && cmp '$T/one.json' '$T/two2.json' && cmp '$T/one.json' '$T/two3.json'"
+
+# a size ceiling (archives nested too deep: skipped) cuts evidence too:
+# rank 7's logs inside four nested tars
+mkdir "$T/n"
+tar cf "$T/n/t1.tar" -C "$T/s" rank-7 && rm -r "$T/s/rank-7"
+tar cf "$T/n/t2.tar" -C "$T/n" t1.tar && tar cf "$T/n/t3.tar" -C "$T/n" t2.tar &&
+	tar cf "$T/s/t4.tar" -C "$T/n" t3.tar
+$HANGDX diagnose --json "$T/s" > "$T/deep.json" 2> /dev/null
+$HANGDX diagnose "$T/s" > "$T/deep.txt" 2> /dev/null
+t_ok "archive nested too deep: partial, what was cut" \
+	grep -q '"cut": {"files_over_size_limit": 1, "files_read": ' "$T/deep.json"
+t_ok "archive nested too deep: said in the text" grep -q '^  Partial: a size or nesting ceiling' "$T/deep.txt"
+t_ok "archive nested too deep: rank 7 is not said to be without logs" \
+	sh -c "! grep -q 'no logs' '$T/deep.txt'"
+t_done
