@@ -309,6 +309,8 @@ def check(hangdx, work, name, text, sets=(), base=None, keep=None):
         for e in truth["errors"]:
             first.setdefault(e["rank"], e["time_s"])
         tied = sorted(r for r, t in first.items() if abs(t - t0) < 1e-3)
+        if truth["root_cause"] == "rank_lost":
+            tied = [truth["root_rank"]]     # the rank that died failed first
         if dg["first_failing_rank"] not in tied:
             bad.append("first failing rank %s, truth %s" % (dg["first_failing_rank"], tied))
         ff = dg.get("first_failure")

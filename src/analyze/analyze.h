@@ -188,6 +188,7 @@ struct hangdx_diagnosis {
 	int verdict;                        /* enum hangdx_verdict */
 	enum hx_cat cat;
 	int32_t root_rank, first_rank;
+	int32_t first_err_rank;             /* rank of the first failure line */
 	int32_t *roots;                     /* every root rank, root_rank first
 					       then ascending (roots.c) */
 	uint32_t nroots;

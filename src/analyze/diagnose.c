@@ -21,7 +21,7 @@ int hangdx_diagnose(const struct hangdx_evidence *ev,
 	d->ev = ev;
 	d->cores = opts && opts->cores ? opts->cores : HX_PRODUCT_AICPU_CORES;
 	d->cores_given = opts && opts->cores;
-	d->root_rank = d->first_rank = -1;
+	d->root_rank = d->first_rank = d->first_err_rank = -1;
 	hx_arena_init(&d->arena, d->ctx, 0);
 	d->wg.ctx = d->ctx;
 	err = hx_attrib_build(ev, &d->at);

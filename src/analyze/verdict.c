@@ -200,6 +200,24 @@ static void first_failing(struct hangdx_diagnosis *d)
 	}
 }
 
+static uint32_t count_lost(const struct hangdx_diagnosis *d, int32_t *first);
+
+/* A rank that died failed first: its peers only timed out waiting for it
+ * (their first error line stays the first failure shown).  Its time is
+ * its last log line, else the first report of its loss. */
+static void lost_first(struct hangdx_diagnosis *d)
+{
+	int32_t lost;
+
+	if (d->cat != HX_CAT_RANK_LOST || !count_lost(d, &lost) || lost < 0)
+		return;
+	d->first_rank = lost;
+	d->first_ts = d->ranks[lost].last_ts != HX_NONE ? d->ranks[lost].last_ts
+		      : rec_ts(d, d->ranks[lost].lost_rec);
+	d->tie_rank = -1;
+	d->thr_hits &= ~(unsigned)HX_THR_TIE;
+}
+
 /* ---- categories ---- */
 
 static const char *edge_why(const struct hx_wgraph *g, uint32_t from,
@@ -1929,6 +1947,8 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	err = hx_roots_find(d);
 	if (err)
 		return err;
+	d->first_err_rank = d->first_rank;
+	lost_first(d);
 	if (d->verdict != HANGDX_V_NO_HANG)
 		fixes(d);
 	risks(d);

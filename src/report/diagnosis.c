@@ -116,6 +116,7 @@ static void text_roots(const struct hangdx_diagnosis *d, const struct out *o)
 static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 {
 	char ts[32] = "-", rb[160], fb[160], line[800];
+	bool timed;
 
 	fprintf(o->fp, "%shangdx: %s%s%s — %s%s\n\n", col(o, C_BOLD),
 		col(o, d->verdict == HANGDX_V_NO_HANG ? "" : C_RED),
@@ -133,18 +134,17 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 		hx_format_ts(d->first_ts, ts);
 	rank_num(d, d->root_rank, rb, sizeof rb);
 	rank_num(d, d->first_rank, fb, sizeof fb);
+	timed = d->first_rank >= 0 && d->first_ts != HX_NONE;
 	if (d->nroots > 1) {
 		text_roots(d, o);
 		snprintf(line, sizeof line, _("first failing rank: %s%s%s%s"), fb,
-			 d->first_rank >= 0 ? " (" : "", d->first_rank >= 0 ? ts : "",
-			 d->first_rank >= 0 ? ")" : "");
+			 timed ? " (" : "", timed ? ts : "", timed ? ")" : "");
 		wrap(o->fp, line, 2, 4, 78);
 		return;
 	}
 	if (!rank_pseudo(d, d->root_rank) && !rank_pseudo(d, d->first_rank)) {
 		fprintf(o->fp, _("\n  root cause rank: %s    first failing rank: %s%s%s%s\n"),
-			rb, fb, d->first_rank >= 0 ? " (" : "",
-			d->first_rank >= 0 ? ts : "", d->first_rank >= 0 ? ")" : "");
+			rb, fb, timed ? " (" : "", timed ? ts : "", timed ? ")" : "");
 		return;
 	}
 	/* "rank ?" names where it comes from: one line each, wrapped */
@@ -152,8 +152,7 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 	snprintf(line, sizeof line, _("root cause rank: %s"), rb);
 	wrap(o->fp, line, 2, 4, 78);
 	snprintf(line, sizeof line, _("first failing rank: %s%s%s%s"), fb,
-		 d->first_rank >= 0 ? " (" : "", d->first_rank >= 0 ? ts : "",
-		 d->first_rank >= 0 ? ")" : "");
+		 timed ? " (" : "", timed ? ts : "", timed ? ")" : "");
 	wrap(o->fp, line, 2, 4, 78);
 }
 
@@ -598,9 +597,9 @@ static void json_first(const struct hangdx_diagnosis *d, FILE *fp)
 	char where[600];
 	uint32_t task;
 
-	if (d->first_rank < 0 || (uint32_t)d->first_rank >= d->nranks)
+	if (d->first_err_rank < 0 || (uint32_t)d->first_err_rank >= d->nranks)
 		return;
-	ri = &d->ranks[d->first_rank];
+	ri = &d->ranks[d->first_err_rank];
 	if (ri->fail_rec == HX_NOREC)
 		return;
 	/* a link error's own lines name no stream: the AICPU dump of the

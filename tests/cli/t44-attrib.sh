@@ -36,8 +36,10 @@ mkdir "$T/tph"
 for i in 0 1 2 3; do cp -r "$T/tp/rank-$i" "$T/tph/host-$i"; done
 $HANGDX diagnose --json "$T/tp" > "$T/tp.json" 2>/dev/null
 $HANGDX diagnose --json "$T/tph" > "$T/tph.json" 2>/dev/null
-t_ok "tp-death, rank-N/: first failing rank 2" test "$(jv first_failing_rank "$T/tp.json")" = 2
-t_ok "tp-death, host-N/: first failing rank 2" test "$(jv first_failing_rank "$T/tph.json")" = 2
+# rank 3 died: it failed first; rank 2 (rank 0 of tpb) logged the first error
+ffr() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['first_failing_rank'], d['first_failure']['rank'])" "$1"; }
+t_ok "tp-death, rank-N/: first failing rank 3 (lost), first error line rank 2's" test "$(ffr "$T/tp.json")" = "3 2"
+t_ok "tp-death, host-N/: first failing rank 3 (lost), first error line rank 2's" test "$(ffr "$T/tph.json")" = "3 2"
 t_ok "tp-death, host-N/: 4 ranks, no invented one" python3 -c "
 import json; d=json.load(open('$T/tph.json')); assert len(d['ranks'])==4, [r['rank'] for r in d['ranks']]"
 $HANGDX parse --json "$T/tph/host-2" > "$T/tph2.jsonl" 2>/dev/null
@@ -51,23 +53,23 @@ assert not bad, bad[:5]"
 mkdir "$T/tpm"
 for i in 0 1 2; do cp -r "$T/tp/rank-$i" "$T/tpm/host-$i"; done
 $HANGDX diagnose --json "$T/tpm" > "$T/tpm.json" 2>/dev/null
-t_ok "tp-death, host-N/, rank 3's logs missing: root 3 (no logs), first failing 2" python3 -c "
+t_ok "tp-death, host-N/, rank 3's logs missing: root 3 (no logs) failed first, first error line rank 2's" python3 -c "
 import json; d=json.load(open('$T/tpm.json'))
-assert (d['root_rank'], d['first_failing_rank'], len(d['ranks'])) == (3, 2, 4), (d['root_rank'], d['first_failing_rank'], len(d['ranks']))
+assert (d['root_rank'], d['first_failing_rank'], d['first_failure']['rank'], len(d['ranks'])) == (3, 3, 2, 4), (d['root_rank'], d['first_failing_rank'], len(d['ranks']))
 assert d['ranks'][3]['state'] == 'no logs', d['ranks'][3]"
 
 # a rank-like directory above the input names no rank
 mkdir -p "$T/exp_rank64"
 for i in 0 1 2 3; do cp -r "$T/tp/rank-$i" "$T/exp_rank64/host-$i"; done
 $HANGDX diagnose --json "$T/exp_rank64" > "$T/e64.json" 2>/dev/null
-t_ok "input root exp_rank64/: 4 ranks, first failing rank 2" python3 -c "
+t_ok "input root exp_rank64/: 4 ranks, first error line rank 2's" python3 -c "
 import json; d=json.load(open('$T/e64.json'))
-assert len(d['ranks'])==4 and d['first_failing_rank']==2, (len(d['ranks']), d['first_failing_rank'])"
+assert len(d['ranks'])==4 and d['first_failure']['rank']==2, (len(d['ranks']), d['first_failure'])"
 tar -C "$T/tph" -czf "$T/bundle-rank7.tar.gz" host-0 host-1 host-2 host-3
 $HANGDX diagnose --json "$T/bundle-rank7.tar.gz" > "$T/b7.json" 2>/dev/null
 t_ok "archive bundle-rank7.tar.gz: not all on rank 7" python3 -c "
 import json; d=json.load(open('$T/b7.json'))
-assert len(d['ranks'])==4 and d['first_failing_rank']==2, (len(d['ranks']), d['first_failing_rank'])"
+assert len(d['ranks'])==4 and d['first_failure']['rank']==2, (len(d['ranks']), d['first_failure'])"
 
 # every layout, containers that reuse pids on every node, ranks that
 # start late: the answer of rank-N/
@@ -106,7 +108,7 @@ $HANGDX diagnose --json --threads 2 "$T/tpskew" > "$T/sk2.json" 2>/dev/null
 t_ok "clock skew of 4 s among ranks starting 5 s apart: rank 1 alone, +4 s" python3 -c "
 import json; d=json.load(open('$T/sk1.json'))
 assert [round(r['clock_skew_s'],1) for r in d['ranks']]==[0,4,0,0], [r['clock_skew_s'] for r in d['ranks']]
-assert d['first_failing_rank']==2, d['first_failing_rank']"
+assert d['first_failure']['rank']==2, d['first_failure']"
 t_ok "clock offsets: one thread or two, the same diagnosis" cmp "$T/sk1.json" "$T/sk2.json"
 t_exit 2 "layout flat with same_pids: refused (file names would collide)" \
 	$HANGDX simulate -q --layout flat --set same_pids=true -o "$T/fs" "$T/tp.yaml"
@@ -118,9 +120,9 @@ $HANGDX simulate -q --preset rank-death --layout node --set same_pids=true \
 rm -rf "$T/sp/host-1/ascend/log/run"
 sed -i '/CommInit\|SetupAgent/d' "$T"/sp/host-1/ascend/log/debug/plog/*.log
 $HANGDX diagnose --json "$T/sp" > "$T/sp.json" 2>/dev/null
-t_ok "same pids on two nodes, node 1's init lines lost: first failing rank 3, 4 ranks" python3 -c "
+t_ok "same pids on two nodes, node 1's init lines lost: first error line rank 3's, 4 ranks" python3 -c "
 import json; d=json.load(open('$T/sp.json'))
-assert d['first_failing_rank']==3 and len(d['ranks'])==4, (d['first_failing_rank'], len(d['ranks']))
+assert d['first_failure']['rank']==3 and d['first_failing_rank']==2 and len(d['ranks'])==4, (d['first_failure'], d['first_failing_rank'], len(d['ranks']))
 assert '/host-1/' in d['first_failure']['evidence'], d['first_failure']"
 
 # evidence without a rank stays evidence: a device log of two nodes with

@@ -25,8 +25,9 @@ nums "$T/full.txt" > "$T/full.n"
 nums "$T/cut.txt" > "$T/cut.n"
 t_ok "the full report is not partial" sh -c "! grep -q '\"partial\"' '$T/full.json'"
 t_ok "the cut report says it is partial (JSON)" grep -q '"partial": true' "$T/cut.json"
+nfiles=$(find "$T/s" -type f | wc -l)     # every file read, the simulator's json and dot too
 t_ok "the cut report says what was kept and read" \
-	grep -q '"cut": {"records_kept": 3000, "files_read": 195, "lines_read": ' "$T/cut.json"
+	grep -q "\"cut\": {\"records_kept\": 3000, \"files_read\": $nfiles, \"lines_read\": " "$T/cut.json"
 t_ok "the cut report says it is partial (text)" grep -q '^  Partial: the record ceiling' "$T/cut.txt"
 $HANGDX diagnose --html "$T/cut.html" --max-records 3000 "$T/s" > /dev/null 2>&1
 t_ok "the cut report says it is partial (HTML)" grep -q 'Partial: the record ceiling' "$T/cut.html"
