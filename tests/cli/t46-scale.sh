@@ -7,21 +7,24 @@
 
 sh scripts/gen-plogs.sh 4097 "$T/p4097"
 sh scripts/gen-plogs.sh 20000 "$T/p20000"
-if t_wrapped; then
-	_n=$((_n + 1))
-	echo "ok $_n - 4,097 processes under 120 MB # SKIP under a wrapper"
-	_n=$((_n + 1))
-	echo "ok $_n - 20,000 processes under 200 MB # SKIP under a wrapper"
+# the address-space limits measure memory: not under ASan (its shadow
+# memory needs more) or a wrapper such as valgrind; the answer is checked
+# either way
+asan=false
+grep -qa __asan_init "${HANGDX_REAL:-$HANGDX}" && asan=true
+if $asan || t_wrapped; then
+	lim4=unlimited lim20=unlimited
 else
-	t_exit 1 "4,097 processes under a 120 MB address-space limit" \
-		sh -c "ulimit -v 120000; '$HANGDX' diagnose '$T/p4097' > /dev/null"
-	(ulimit -v 200000; "$HANGDX" diagnose --json "$T/p20000") > "$T/b.json" 2> "$T/b.err"
-	rc=$?
-	t_ok "20,000 processes under a 200 MB address-space limit: exit 1 ($rc)" test "$rc" -eq 1
-	t_ok "20,000 processes: no out of memory" sh -c "! grep -q 'out of memory' '$T/b.err'"
-	t_ok "20,000 processes: the groups were cut and say so" \
-		grep -q '"other states (the list of groups was cut at 4096)"' "$T/b.json"
-	t_ok "20,000 processes: every process in a group" sh -c \
-		"grep -o '\"ranks\": \\[[^]]*\\]' '$T/b.json' | grep -o '[0-9][0-9]*' | wc -l | grep -qx 20000"
+	lim4=120000 lim20=200000
 fi
+t_exit 1 "4,097 processes under an address-space limit of $lim4 KiB" \
+	sh -c "ulimit -v $lim4; '$HANGDX' diagnose '$T/p4097' > /dev/null"
+(ulimit -v $lim20; "$HANGDX" diagnose --json "$T/p20000") > "$T/b.json" 2> "$T/b.err"
+rc=$?
+t_ok "20,000 processes under an address-space limit of $lim20 KiB: exit 1 ($rc)" test "$rc" -eq 1
+t_ok "20,000 processes: no out of memory" sh -c "! grep -q 'out of memory' '$T/b.err'"
+t_ok "20,000 processes: the groups were cut and say so" \
+	grep -q '"other states (the list of groups was cut at 4096)"' "$T/b.json"
+t_ok "20,000 processes: every process in a group" sh -c \
+	"grep -o '\"ranks\": \\[[^]]*\\]' '$T/b.json' | grep -o '[0-9][0-9]*' | wc -l | grep -qx 20000"
 t_done
