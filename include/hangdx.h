@@ -410,6 +410,89 @@ int hangdx_diagnosis_write_dot(const struct hangdx_diagnosis *d, FILE *fp);
 int hangdx_diagnosis_write_html(const struct hangdx_diagnosis *d, FILE *fp,
 				const char *svg, unsigned flags);
 
+/* ---- facts: many machines ----------------------------------------------- */
+
+/*
+ * Facts are what each node keeps of its own logs so that only they have to
+ * meet on one machine (docs/FACTS.md, format "hangdx-facts-1", JSON Lines).
+ * Per rank: the records the verdict reads about it (failures, the peers
+ * it waits on, heartbeats, configuration echoed, communicator creation,
+ * op retry), what the node's own analysis of that rank's devices found
+ * (a wait cycle of its own, HCCL kernels holding AICPU cores, stalled main
+ * streams, the AICPU pool size logged, its last activity), and the files
+ * its full evidence is in.  The bulk (TS stream and SQE dumps, kernel
+ * status and start/end lines) stays behind on the node.
+ *
+ * hangdx_diagnose_facts decides in two phases: phase 1 over the facts of
+ * every rank finds the roots, the first failing rank and the groups of
+ * alike ranks; phase 2 asks fetch for the full evidence of the ranks the
+ * verdict needs (the root rank, the first failing rank, the ranks of the
+ * chain, one rank of each group) and rebuilds their devices to prove the
+ * cycle, asking again (a few rounds at most) if the verdict then needs
+ * another rank.  On the same logs the diagnosis equals hangdx_diagnose's.
+ * Facts merge associatively: adding the same file twice changes nothing.
+ */
+struct hangdx_facts;
+
+int hangdx_facts_new(struct hangdx_ctx *ctx, struct hangdx_facts **out);
+void hangdx_facts_free(struct hangdx_facts *f);
+
+/* Reduce ev (the logs read on this node) to facts and add them to f.
+ * opts as for hangdx_diagnose (the pool size of the local analysis).
+ * f borrows nothing from ev.  HANGDX_ENOMEM or OK. */
+int hangdx_facts_add_evidence(struct hangdx_facts *f,
+			      const struct hangdx_evidence *ev,
+			      const struct hangdx_diagnose_opts *opts);
+
+/* Write f as "hangdx-facts-1" JSON Lines.  HANGDX_EIO, HANGDX_ENOMEM. */
+int hangdx_facts_write(const struct hangdx_facts *f, FILE *fp);
+
+/* Read facts written by hangdx_facts_write and merge them into f (path
+ * "-" is stdin; name is used in diagnostics).  Malformed lines are
+ * diagnosed and skipped (HANGDX_EPARSE at the end); a file of another
+ * format version is HANGDX_EUNSUPPORTED; HANGDX_EIO. */
+int hangdx_facts_load(struct hangdx_facts *f, const char *path);
+int hangdx_facts_load_mem(struct hangdx_facts *f, const char *name,
+			  const void *data, size_t len);
+
+/* Ranks that f holds facts about. */
+size_t hangdx_facts_ranks(const struct hangdx_facts *f);
+
+/*
+ * Phase 2: add to `into` the full evidence of the n ranks listed, from
+ * wherever it lives.  Return OK, or an error code: the ranks not
+ * delivered keep their facts, and the diagnosis names them as evidence
+ * not read.  Ranks are global ranks, ascending.
+ */
+typedef int hangdx_fetch_fn(void *ud, const int32_t *ranks, size_t n,
+			    struct hangdx_evidence *into);
+
+/*
+ * The two-phase diagnosis of f.  fetch NULL: the files the facts name for
+ * each needed rank are read again on this machine where they can be (a
+ * file that cannot is evidence not read).  The diagnosis borrows f: free
+ * it first.  HANGDX_ENOMEM or OK.
+ */
+int hangdx_diagnose_facts(const struct hangdx_facts *f,
+			  const struct hangdx_diagnose_opts *opts,
+			  hangdx_fetch_fn *fetch, void *ud,
+			  struct hangdx_diagnosis **out);
+
+/* Ranks whose full evidence the diagnosis read in phase 2 (0 when it was
+ * not made from facts); their list, ascending, in ranks[0..max). */
+size_t hangdx_diagnosis_fetched(const struct hangdx_diagnosis *d,
+				int32_t *ranks, size_t max);
+
+/* The owner's side of a fetch: write the records of ev attributed to one
+ * of the n ranks listed (with the summaries of their files) as JSON Lines
+ * that hangdx_evidence_load_mem reads back.  HANGDX_EIO, HANGDX_ENOMEM. */
+int hangdx_evidence_write_ranks(const struct hangdx_evidence *ev,
+				const int32_t *ranks, size_t n, FILE *fp);
+
+/* hangdx_evidence_load from memory; name is used in diagnostics. */
+int hangdx_evidence_load_mem(struct hangdx_evidence *ev, const char *name,
+			     const void *data, size_t len);
+
 /* ---- check -------------------------------------------------------------- */
 
 /*
