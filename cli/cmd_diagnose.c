@@ -129,17 +129,17 @@ static int check_args(const struct dargs *a, int npaths)
 	const char *why = NULL;
 
 	if (a->mpi && a->nfacts)
-		why = "--mpi and --facts do not go together";
+		why = N_("--mpi and --facts do not go together");
 	else if (a->mpi && a->nevid)
-		why = "--mpi and --evidence do not go together";
+		why = N_("--mpi and --evidence do not go together");
 	else if (a->mpi && npaths == 0)
-		why = "--mpi needs a PATH";
+		why = N_("--mpi needs a PATH");
 	else if (npaths == 0 && a->nevid == 0 && a->nfacts == 0)
-		why = "no PATH given";
+		why = N_("no PATH given");
 #ifndef HANGDX_MPI
 	else if (a->mpi)
-		why = "--mpi: this hangdx was built without MPI (Open MPI's mpicc "
-		      "was not found at build time)";
+		why = N_("--mpi: this hangdx was built without MPI (Open MPI's "
+			 "mpicc was not found at build time)");
 #endif
 	if (!why)
 		return 0;
