@@ -124,9 +124,13 @@ static int parse_mpi_timeout(const char *s, struct dargs *a)
 }
 
 /* What the options and PATHs ask for fits together; 0 or EXIT_USAGE. */
-static int check_args(const struct dargs *a, int npaths)
+static int check_args(const struct dargs *a, char **paths, int npaths)
 {
 	const char *why = NULL;
+	int i, stdin_path = 0;
+
+	for (i = 0; i < npaths; i++)
+		stdin_path |= strcmp(paths[i], "-") == 0;
 
 	if (a->mpi && a->nfacts)
 		why = N_("--mpi and --facts do not go together");
@@ -134,6 +138,8 @@ static int check_args(const struct dargs *a, int npaths)
 		why = N_("--mpi and --evidence do not go together");
 	else if (a->mpi && npaths == 0)
 		why = N_("--mpi needs a PATH");
+	else if (a->mpi && stdin_path)
+		why = N_("--mpi reads files, not standard input");
 	else if (npaths == 0 && a->nevid == 0 && a->nfacts == 0)
 		why = N_("no PATH given");
 #ifndef HANGDX_MPI
@@ -228,7 +234,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		if (rc)
 			return rc;
 	}
-	return check_args(a, argc - optind);
+	return check_args(a, argv + optind, argc - optind);
 }
 
 /* What an output file is made of: the diagnosis and the rendered SVG. */

@@ -107,6 +107,7 @@ t_ok "a broken line after good ones: exit 3 and its line number" sh -c \
 	"[ \$(cat '$T/bad2.rc') = 3 ] && grep -q '^$T/bad2.facts:$n:' '$T/bad2.err'"
 t_exit 3 "a facts file that is not there: exit 3" "$H" diagnose --facts "$T/nothing.facts"
 t_exit 2 "--mpi with --facts is a usage error" "$H" diagnose --mpi --facts "$T/ref.facts" "$T/ref"
+t_exit 2 "--mpi does not read standard input" "$H" diagnose --mpi - < /dev/null
 t_exit 2 "--mpi-share takes dirs, all or auto" "$H" diagnose --mpi --mpi-share some "$T/ref"
 t_exit 2 "--mpi-timeout takes seconds" "$H" diagnose --mpi --mpi-timeout 0 "$T/ref"
 
@@ -132,10 +133,11 @@ if [ -n "$mpi_skip" ]; then
 	_n=$((_n + 1))
 	echo "ok $_n # SKIP mpirun: $mpi_skip"
 else
-	for c in ref death; do
-		run "$c.mpi" mpirun_ 4 "$H" diagnose --mpi --json "$T/$c"
-		cmp_runs "$c: mpirun -np 4 --mpi gives the single-pass JSON" "$c.single" "$c.mpi"
-	done
+	run ref.mpi mpirun_ 4 "$H" diagnose --mpi --json "$T/ref"
+	cmp_runs "ref: mpirun -np 4 --mpi gives the single-pass JSON" ref.single ref.mpi
+	# 13 processes for 7 entries: six read nothing and send empty facts
+	run death.mpi mpirun_ 13 "$H" diagnose --mpi --json "$T/death"
+	cmp_runs "death: mpirun -np 13 (more processes than entries)" death.single death.mpi
 	run ref.mpi3 mpirun_ 3 "$H" diagnose --mpi --mpi-share dirs --json "$T/ref"
 	cmp_runs "ref: 3 processes (not a power of two), --mpi-share dirs" ref.single ref.mpi3
 	run ref.mpiall mpirun_ 2 "$H" diagnose --mpi --mpi-share all --json "$T/ref"
