@@ -278,36 +278,42 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The sorted entry names of directory path (not . and ..); NULL when it
- * is not a directory that can be read. */
-static char **list_dir(const char *path, size_t *n)
+/* The sorted entry names of directory path (not . and ..) in *v: 0, 1
+ * when path is not a directory that can be read, -1 when the list does
+ * not fit (memory, SHARE_MAX). */
+static int list_dir(const char *path, char ***v, size_t *n)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
-	char **v = NULL, **nv;
+	char **nv;
 	size_t cap = 0;
+	int rc = 0;
 
+	*v = NULL;
 	*n = 0;
 	if (!d)
-		return NULL;
-	while ((de = readdir(d)) != NULL && *n < SHARE_MAX) {
+		return 1;
+	while (!rc && (de = readdir(d)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 64;
-			nv = realloc(v, cap * sizeof *v);
-			if (!nv)
+			nv = cap <= SHARE_MAX ? realloc(*v, cap * sizeof *nv) : NULL;
+			if (!nv) {
+				rc = -1;
 				break;
-			v = nv;
+			}
+			*v = nv;
 		}
-		if (!(v[*n] = strdup(de->d_name)))
-			break;
-		(*n)++;
+		if (!((*v)[*n] = strdup(de->d_name)))
+			rc = -1;
+		else
+			(*n)++;
 	}
 	closedir(d);
 	if (*n)
-		qsort(v, *n, sizeof *v, name_cmp);
-	return v;
+		qsort(*v, *n, sizeof **v, name_cmp);
+	return rc;
 }
 
 static void free_list(char **v, size_t n)
@@ -344,15 +350,16 @@ static uint64_t listing_hash(const struct cli_inputs *in)
 			continue;
 		}
 		h = fnv_stat(h, in->paths[i], &sb);
-		v = S_ISDIR(sb.st_mode) ? list_dir(in->paths[i], &n) : NULL;
-		for (j = 0; v && j < n; j++) {
+		if (!S_ISDIR(sb.st_mode) || list_dir(in->paths[i], &v, &n) == 1)
+			continue;
+		for (j = 0; j < n; j++) {
 			full = join(in->paths[i], v[j]);
 			if (full && stat(full, &sb) == 0)
 				h = fnv_stat(h, v[j], &sb);
 			free(full);
 		}
-		if (v)
-			free_list(v, n);
+		h = fnv(h, &n, sizeof n);      /* a cut list differs too */
+		free_list(v, n);
 	}
 	return h;
 }
@@ -413,8 +420,8 @@ static int share_dirs(const struct mpi_st *st, const struct cli_inputs *in,
 	int err = 0;
 
 	for (i = 0; i < in->npaths && !err; i++) {
-		v = list_dir(in->paths[i], &n);
-		if (!v) {
+		err = list_dir(in->paths[i], &v, &n);
+		if (err == 1) {         /* not a directory: one entry */
 			err = unit(u, st, NULL, in->paths[i]);
 			continue;
 		}
@@ -435,7 +442,7 @@ static void read_share(struct mpi_st *st, const struct cli_mpi_opts *o)
 
 	if (decide_share(st, o) == CLI_MPI_SHARE_DIRS) {
 		if (share_dirs(st, &o->in, &u))
-			fail(st, _("listing PATH"), hangdx_strerror(HANGDX_ENOMEM));
+			fail(st, _("listing PATH"), hangdx_strerror(HANGDX_ELIMIT));
 		in.paths = (const char *const *)u.v;
 		in.npaths = u.n;
 	}
