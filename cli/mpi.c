@@ -1,7 +1,7 @@
 /*
  * mpi.c - `diagnose --mpi` under mpirun: each process reads its share of
  * the logs and reduces it to facts; the facts meet on process 0 up a
- * binomial tree; process 0 diagnoses them and, for phase 2, broadcasts
+ * binomial tree, zstd-compressed; process 0 diagnoses them and, for phase 2, broadcasts
  * the ranks whose full evidence it needs, which come back up the same
  * tree from the processes that read them.  Every wait is a poll with a
  * deadline and MPI errors return: a failure or a timeout is said on
@@ -16,12 +16,15 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zstd.h>
 #include "cli.h"
 
 #define CHUNK ((size_t)64 << 20)        /* bytes per message */
 #define GATHER_MAX ((size_t)8 << 30)    /* what one process accumulates */
 #define FRAME_HDR 16                    /* u64 length, u32 origin, u32 flags */
 #define F_READ 1u                       /* the process could read an input */
+#define F_ZSTD 2u                       /* the text is zstd-compressed */
+#define ZSTD_LEVEL 3                    /* facts shrink about 30 times */
 #define SHARE_MAX ((size_t)1 << 24)     /* entries of the PATHs shared out */
 
 enum { CMD_FETCH = 1, CMD_DONE = 2 };
@@ -203,8 +206,16 @@ static void tree_gather(struct mpi_st *st, struct bytes *b, int tag)
 	}
 }
 
-/* Append one frame (this process's text) to b. */
-static void add_frame(struct mpi_st *st, struct bytes *b, const char *p,
+/* A frame: one process's text (facts, or evidence asked for), compressed
+ * when that makes it smaller. */
+struct frame {
+	const char *p;
+	size_t n;
+	int origin;
+	unsigned flags;
+};
+
+static void put_frame(struct mpi_st *st, struct bytes *b, const void *p,
 		      size_t n, unsigned flags)
 {
 	unsigned char *h;
@@ -219,10 +230,24 @@ static void add_frame(struct mpi_st *st, struct bytes *b, const char *p,
 	b->n += FRAME_HDR + n;
 }
 
-/* The frame at *off of b: its text, origin and flags; 0, or -1 at the
- * end or when b is malformed. */
-static int next_frame(const struct bytes *b, size_t *off, const char **p,
-		      size_t *n, int *origin, unsigned *flags)
+/* Append this process's text to b as a frame. */
+static void add_frame(struct mpi_st *st, struct bytes *b, const char *p,
+		      size_t n, unsigned flags)
+{
+	size_t cap = n ? ZSTD_compressBound(n) : 0, z = 0;
+	void *zp = cap ? malloc(cap) : NULL;
+
+	if (zp)
+		z = ZSTD_compress(zp, cap, p, n, ZSTD_LEVEL);
+	if (zp && !ZSTD_isError(z) && z < n)
+		put_frame(st, b, zp, z, flags | F_ZSTD);
+	else
+		put_frame(st, b, p, n, flags);
+	free(zp);
+}
+
+/* The frame at *off of b; 0, or -1 at the end or when b is malformed. */
+static int next_frame(const struct bytes *b, size_t *off, struct frame *fr)
 {
 	const unsigned char *h = (const unsigned char *)b->p + *off;
 	uint64_t len, of;
@@ -233,12 +258,41 @@ static int next_frame(const struct bytes *b, size_t *off, const char **p,
 	of = get_u64(h + 8);
 	if (len > b->n - *off - FRAME_HDR)
 		return -1;
-	*p = (const char *)h + FRAME_HDR;
-	*n = (size_t)len;
-	*origin = (int)(of & 0xffffffffu);
-	*flags = (unsigned)(of >> 32);
+	fr->p = (const char *)h + FRAME_HDR;
+	fr->n = (size_t)len;
+	fr->origin = (int)(of & 0xffffffffu);
+	fr->flags = (unsigned)(of >> 32);
 	*off += FRAME_HDR + (size_t)len;
 	return 0;
+}
+
+/* The text of a frame: fr's own bytes, or decompressed into *tmp (free
+ * it); 0, or a library error. */
+static int frame_text(const struct frame *fr, char **tmp, const char **p,
+		      size_t *n)
+{
+	unsigned long long want;
+	size_t got;
+
+	*tmp = NULL;
+	*p = fr->p;
+	*n = fr->n;
+	if (!(fr->flags & F_ZSTD))
+		return HANGDX_OK;
+	want = ZSTD_getFrameContentSize(fr->p, fr->n);
+	if (want == ZSTD_CONTENTSIZE_ERROR || want == ZSTD_CONTENTSIZE_UNKNOWN)
+		return HANGDX_EPARSE;
+	if (want > GATHER_MAX)
+		return HANGDX_ELIMIT;
+	*tmp = malloc((size_t)want + 1);
+	if (!*tmp)
+		return HANGDX_ENOMEM;
+	got = ZSTD_decompress(*tmp, (size_t)want + 1, fr->p, fr->n);
+	if (ZSTD_isError(got) || got != want)
+		return HANGDX_EPARSE;
+	*p = *tmp;
+	*n = got;
+	return HANGDX_OK;
 }
 
 /* ---- orders from process 0 ---- */
@@ -490,25 +544,32 @@ static int write_facts(const void *ud, FILE *fp)
 	return err;
 }
 
-/* At process 0: every frame into f; processes that could read an input. */
+/* At process 0: every frame into f; the processes that could read an
+ * input. */
 static int load_facts(struct mpi_st *st, const struct bytes *b,
 		      struct hangdx_facts *f)
 {
+	struct frame fr;
 	size_t off = 0, n;
 	const char *p;
-	char name[64];
-	unsigned flags;
-	int origin, readers = 0, err;
+	char name[64], *tmp;
+	int readers = 0, err;
 
-	while (next_frame(b, &off, &p, &n, &origin, &flags) == 0) {
-		readers += (flags & F_READ) != 0;
-		snprintf(name, sizeof name, "mpi-process-%d.facts", origin);
-		err = hangdx_facts_load_mem(f, name, p, n);
+	while (next_frame(b, &off, &fr) == 0) {
+		readers += (fr.flags & F_READ) != 0;
+		snprintf(name, sizeof name, "mpi-process-%d.facts", fr.origin);
+		err = frame_text(&fr, &tmp, &p, &n);
+		if (!err)
+			err = hangdx_facts_load_mem(f, name, p, n);
+		free(tmp);
 		if (err)
 			fail(st, _("loading the facts"), hangdx_strerror(err));
 	}
 	if (off != b->n)
 		fail(st, _("loading the facts"), hangdx_strerror(HANGDX_EPARSE));
+	fprintf(stderr, _("%s diagnose: facts of %zu ranks from %d MPI processes "
+			  "(%d read logs), %zu bytes\n"), cli_prog,
+		hangdx_facts_ranks(f), st->np, readers, b->n);
 	return readers;
 }
 
@@ -549,11 +610,11 @@ static int fetch(void *ud, const int32_t *ranks, size_t n,
 	struct bytes b = { NULL, 0, 0 };
 	int64_t cmd[2] = { CMD_FETCH, (int64_t)n };
 	const char *what = _("sending the ranks to fetch");
+	struct frame fr;
 	size_t off = 0, len;
 	const char *p;
-	char name[64];
-	unsigned flags;
-	int origin, err = HANGDX_OK, e;
+	char name[64], *tmp;
+	int err = HANGDX_OK, e;
 
 	if (n > INT_MAX)
 		return HANGDX_ELIMIT;
@@ -561,11 +622,14 @@ static int fetch(void *ud, const int32_t *ranks, size_t n,
 	if (n)
 		bcast(st, (void *)ranks, (int)n, MPI_INT32_T, what);
 	gather_ranks(st, ranks, n, &b);
-	while (next_frame(&b, &off, &p, &len, &origin, &flags) == 0) {
-		if (!len)
+	while (next_frame(&b, &off, &fr) == 0) {
+		if (!fr.n)
 			continue;
-		snprintf(name, sizeof name, "mpi-process-%d.evidence", origin);
-		e = hangdx_evidence_load_mem(into, name, p, len);
+		snprintf(name, sizeof name, "mpi-process-%d.evidence", fr.origin);
+		e = frame_text(&fr, &tmp, &p, &len);
+		if (!e)
+			e = hangdx_evidence_load_mem(into, name, p, len);
+		free(tmp);
 		err = err ? err : e;
 	}
 	free(b.p);

@@ -135,6 +135,8 @@ if [ -n "$mpi_skip" ]; then
 else
 	run ref.mpi mpirun_ 4 "$H" diagnose --mpi --json "$T/ref"
 	cmp_runs "ref: mpirun -np 4 --mpi gives the single-pass JSON" ref.single ref.mpi
+	t_ok "mpirun: process 0 says what met there" grep -q \
+		"^hangdx diagnose: facts of 8 ranks from 4 MPI processes (4 read logs), [0-9]* bytes" "$T/ref.mpi.err"
 	# 13 processes for 7 entries: six read nothing and send empty facts
 	run death.mpi mpirun_ 13 "$H" diagnose --mpi --json "$T/death"
 	cmp_runs "death: mpirun -np 13 (more processes than entries)" death.single death.mpi
