@@ -274,23 +274,106 @@ static void cite_signals(const struct hx_signals *sg, uint8_t *keep, size_t n)
 	cite(keep, n, sg->code_rec);
 }
 
+/* Failure records whose every use is "the first" or "the earliest" of
+ * its rank or of the job: the one that is (cited) stands for the rest. */
+static bool firsts_only(int kind)
+{
+	return kind == HX_K_TSCH_TIMEOUT || kind == HX_K_RT_TASK_FAIL;
+}
+
+/* Every field of r is in o with the same value (but what and comm_id,
+ * which nothing reads of a creation line). */
+static bool fields_within(const struct hangdx_evidence *ev,
+			  const struct hx_rec *r, const struct hx_rec *o)
+{
+	uint16_t i;
+
+	for (i = 0; i < r->nfield; i++) {
+		const struct hx_field *a = &ev->fields[r->ffirst + i], *b;
+
+		if (a->key == HX_F_WHAT || a->key == HX_F_COMM_ID)
+			continue;
+		b = hx_rec_field(ev, o, a->key);
+		if (!b || b->num != a->num || b->str != a->str)
+			return false;
+	}
+	return true;
+}
+
+static uint64_t init_key(const struct hangdx_evidence *ev, const struct hx_rec *r)
+{
+	const struct hx_field *g = hx_rec_field(ev, r, HX_F_GROUP);
+
+	return hx_map_key(((uint64_t)r->file << 32) ^ (g ? g->str : HX_NOSTR));
+}
+
+static bool is_init_ok(const struct hangdx_evidence *ev, const struct hx_rec *r)
+{
+	const struct hx_field *w = hx_rec_field(ev, r, HX_F_WHAT);
+	const char *s = w ? hx_ev_str(ev, w->str) : NULL;
+
+	return r->kind == HX_K_COMM_INIT && s && strcmp(s, "init_ok") == 0;
+}
+
+/*
+ * A communicator's creation lines (entry, info, exit) of one process: the
+ * exit line holds what the others say (group, comm rank, size, device,
+ * server) and its time is the one read.  The others go when it holds all
+ * of theirs.
+ */
+static int thin_inits(const struct hangdx_diagnosis *d, uint8_t *keep)
+{
+	const struct hangdx_evidence *ev = d->ev;
+	struct hx_map exits = { 0 };
+	size_t i;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < ev->nrec && !err; i++) {
+		struct hx_map_slot *sl;
+
+		if (d->rank_of[i] < 0 || !is_init_ok(ev, &ev->recs[i]))
+			continue;
+		sl = hx_map_slot(d->ctx, &exits, init_key(ev, &ev->recs[i]), &err);
+		if (sl && sl->val < 0)
+			sl->val = (int32_t)i;
+	}
+	for (i = 0; i < ev->nrec && !err; i++) {
+		const struct hx_rec *r = &ev->recs[i];
+		long x;
+
+		if (r->kind != HX_K_COMM_INIT || d->rank_of[i] < 0 ||
+		    is_init_ok(ev, r))
+			continue;
+		x = hx_map_find(&exits, init_key(ev, r));
+		if (x >= 0 && ev->recs[x].file == r->file &&
+		    fields_within(ev, r, &ev->recs[x]))
+			keep[i] = 0;
+	}
+	hx_map_free(d->ctx, &exits);
+	return err;
+}
+
 /* Which records stay: all but the bulk of ranked records, plus every
  * record the local analysis cites. */
-static void choose_records(const struct hangdx_diagnosis *d, uint8_t *keep)
+static int choose_records(const struct hangdx_diagnosis *d, uint8_t *keep)
 {
 	size_t n = d->ev->nrec, i;
 	uint32_t r;
+	int err;
 
 	for (i = 0; i < n; i++) {
 		int32_t rk = d->rank_of[i];
+		int kind = d->ev->recs[i].kind;
 
-		keep[i] = !bulk_kind(d->ev->recs[i].kind) || rk < 0 ||
+		keep[i] = (!bulk_kind(kind) && !firsts_only(kind)) || rk < 0 ||
 			  (uint32_t)rk >= d->pseudo_base;
 	}
+	err = thin_inits(d, keep);
 	for (r = 0; r < d->nranks; r++)
 		cite_rank(&d->ranks[r], keep, n);
 	cite_signals(&d->sig, keep, n);
 	cite(keep, n, d->id_rec);
+	return err;
 }
 
 static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
@@ -396,8 +479,9 @@ int hangdx_facts_add_evidence(struct hangdx_facts *f,
 		hangdx_diagnosis_free(d);
 		return HANGDX_ENOMEM;
 	}
-	choose_records(d, keep);
-	err = add_rank_facts(f, d);
+	err = choose_records(d, keep);
+	if (!err)
+		err = add_rank_facts(f, d);
 	if (!err)
 		err = hx_ev_merge_sel(f->ev, ev, keep, NULL);
 	for (i = 0; !err && i < ev->nroots; i++)

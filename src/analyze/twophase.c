@@ -315,16 +315,15 @@ static int rediagnose(struct rounds *R, struct hangdx_diagnosis **d)
 		return HANGDX_ENOMEM;
 	for (i = 0; i < R->nmask; i++)
 		read[i] = R->mask[i] && !R->unread[i];
+	hangdx_diagnosis_free(*d);     /* before the copy: one at a time */
+	*d = NULL;
 	err = hangdx_evidence_new(R->ctx, &e2);
 	if (!err)
 		err = hangdx_evidence_merge(e2, R->got);
 	if (!err)
 		err = hangdx_evidence_merge(e2, hx_facts_evidence(R->f));
-	if (!err) {
-		hangdx_diagnosis_free(*d);
-		*d = NULL;
+	if (!err)
 		err = hx_diagnose_with(e2, R->opts, R->f, read, R->nmask, d);
-	}
 	if (!err) {
 		(*d)->own_ev = e2;
 		(*d)->fetched_mask = NULL;      /* only for the build */
