@@ -24,7 +24,7 @@
 #define FRAME_HDR 16                    /* u64 length, u32 origin, u32 flags */
 #define F_READ 1u                       /* the process could read an input */
 #define F_ZSTD 2u                       /* the text is zstd-compressed */
-#define ZSTD_LEVEL 3                    /* facts shrink about 30 times */
+#define ZSTD_LEVEL 3                    /* facts shrink 30 to 50 times */
 #define SHARE_MAX ((size_t)1 << 24)     /* entries of the PATHs shared out */
 
 enum { CMD_FETCH = 1, CMD_DONE = 2 };
