@@ -162,6 +162,7 @@ struct hx_rankfact {
 	int64_t last_ts, last_progress_ts;  /* HX_NONE if none */
 	int64_t stall_us, stall_under_us;
 	int64_t cores_logged, core_top;
+	uint32_t dead_pools;      /* its AICPU pools never released */
 	uint32_t stall_file;      /* the status line of the longest stall: */
 	uint64_t stall_line;      /* its file (string id in the facts) */
 	uint32_t f0, nf;          /* its files: facts->fid[f0, f0 + nf) */
@@ -293,6 +294,7 @@ int hx_diagnose_with(const struct hangdx_evidence *ev,
 int hx_rf_bind(struct hangdx_diagnosis *d);
 void hx_rf_after_collect(struct hangdx_diagnosis *d);
 void hx_rf_after_kernels(struct hangdx_diagnosis *d);
+void hx_rf_after_detect(struct hangdx_diagnosis *d);
 static inline const struct hx_rankfact *hx_rf(const struct hangdx_diagnosis *d,
 					      int64_t rank)
 {

@@ -160,6 +160,7 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 		a->cores_logged = b->cores_logged;
 	if (b->core_top > a->core_top)
 		a->core_top = b->core_top;
+	a->dead_pools += b->dead_pools;
 }
 
 /*
@@ -376,6 +377,18 @@ static int choose_records(const struct hangdx_diagnosis *d, uint8_t *keep)
 	return err;
 }
 
+static uint32_t dead_pools(const struct hangdx_diagnosis *d, uint32_t r)
+{
+	const struct hx_wgraph *g = &d->wg;
+	uint32_t n = 0;
+	size_t i;
+
+	for (i = 0; d->have_snapshot && g->released && i < g->nnodes; i++)
+		n += g->nodes[i].kind == HX_WN_POOL && g->nodes[i].id == r &&
+		     !g->released[i];
+	return n;
+}
+
 static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 		      struct hx_rankfact *o)
 {
@@ -394,6 +407,7 @@ static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 	o->stall_under_us = d->stall_under_us;
 	o->cores_logged = ri->cores_logged;
 	o->core_top = ri->core_top;
+	o->dead_pools = dead_pools(d, r);
 	o->stall_file = HX_NOSTR;
 	o->stall_line = 0;
 }
@@ -525,11 +539,11 @@ static void write_rank(const struct hangdx_facts *f, FILE *fp,
 	fprintf(fp, "{\"fact\":\"rank\",\"rank\":%d,\"device_seen\":%d,"
 		"\"local_cycle\":%d,\"kernels\":%u,\"kernels_inferred\":%u,"
 		"\"stalled\":%u,\"stall_us\":%lld,\"stall_under_us\":%lld,"
-		"\"cores_logged\":%lld,\"core_top\":%lld",
+		"\"cores_logged\":%lld,\"core_top\":%lld,\"dead_pools\":%u",
 		r->rank, r->device_seen, r->local_cycle, r->kernels,
 		r->kernels_inferred, r->stalled, (long long)r->stall_us,
 		(long long)r->stall_under_us, (long long)r->cores_logged,
-		(long long)r->core_top);
+		(long long)r->core_top, r->dead_pools);
 	put_ts(fp, "last_ts", r->last_ts);
 	put_ts(fp, "last_progress_ts", r->last_progress_ts);
 	if (r->stall_file != HX_NOSTR) {
@@ -648,6 +662,7 @@ static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 	r->stall_under_us = jnum_or(o, "stall_under_us", 0);
 	r->cores_logged = jnum_or(o, "cores_logged", 0);
 	r->core_top = jnum_or(o, "core_top", 0);
+	r->dead_pools = (uint32_t)jnum_or(o, "dead_pools", 0);
 	r->last_ts = jnum_or(o, "last_ts", HX_NONE);
 	r->last_progress_ts = jnum_or(o, "last_progress_ts", HX_NONE);
 	r->stall_file = HX_NOSTR;

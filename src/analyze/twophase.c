@@ -98,6 +98,25 @@ void hx_rf_after_kernels(struct hangdx_diagnosis *d)
 		}
 }
 
+/* The cycle search starts from every pool never released, up to its
+ * limit: past it the report says so, and so it must when most pools
+ * are in facts rather than in the graph. */
+void hx_rf_after_detect(struct hangdx_diagnosis *d)
+{
+	const struct hx_wgraph *g = &d->wg;
+	size_t i, pools = 0;
+
+	if (!d->rf || !g->released)
+		return;
+	for (i = 0; i < g->nnodes; i++)
+		pools += g->nodes[i].kind == HX_WN_POOL && !g->released[i];
+	for (i = 0; i < d->nranks; i++)
+		if (d->rf[i])
+			pools += d->rf[i]->dead_pools;
+	if (pools > HX_MAX_CYCLE_STARTS)
+		d->wg.starts_cut = true;
+}
+
 /* ---- the ranks a verdict needs ---- */
 
 struct need {
