@@ -470,10 +470,12 @@ typedef int hangdx_fetch_fn(void *ud, const int32_t *ranks, size_t n,
 /*
  * The two-phase diagnosis of f.  fetch NULL: the files the facts name for
  * each needed rank are read again on this machine where they can be (a
- * file that cannot is evidence not read).  The diagnosis borrows f: free
- * it first.  HANGDX_ENOMEM or OK.
+ * file that cannot is evidence not read).  The full evidence fetched
+ * replaces, inside f, the facts' records of the same files (so f is not
+ * copied); f then writes it too.  The diagnosis borrows f: free it
+ * first.  HANGDX_ENOMEM or OK.
  */
-int hangdx_diagnose_facts(const struct hangdx_facts *f,
+int hangdx_diagnose_facts(struct hangdx_facts *f,
 			  const struct hangdx_diagnose_opts *opts,
 			  hangdx_fetch_fn *fetch, void *ud,
 			  struct hangdx_diagnosis **out);

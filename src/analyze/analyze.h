@@ -158,6 +158,7 @@ struct hx_signals {
 struct hx_rankfact {
 	int32_t rank;
 	bool device_seen, local_cycle;
+	bool proven;              /* the node's analysis proved its cycle */
 	uint32_t stalled, kernels, kernels_inferred;
 	int64_t last_ts, last_progress_ts;  /* HX_NONE if none */
 	int64_t stall_us, stall_under_us;
@@ -285,6 +286,7 @@ int32_t hx_facts_max_rank(const struct hangdx_facts *f);
 size_t hx_facts_files(const struct hangdx_facts *f, const struct hx_rankfact *r,
 		      const char **out, size_t max);
 const struct hangdx_evidence *hx_facts_evidence(const struct hangdx_facts *f);
+struct hangdx_evidence *hx_facts_evidence_mut(struct hangdx_facts *f);
 /* hangdx_diagnose, with f's rank facts standing in for the devices of the
  * ranks not set in fetched[0..nfetched) (f NULL: none). */
 int hx_diagnose_with(const struct hangdx_evidence *ev,

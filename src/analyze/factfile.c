@@ -105,6 +105,11 @@ const struct hangdx_evidence *hx_facts_evidence(const struct hangdx_facts *f)
 	return f->ev;
 }
 
+struct hangdx_evidence *hx_facts_evidence_mut(struct hangdx_facts *f)
+{
+	return f->ev;
+}
+
 /* ---- adding one rank's facts ---- */
 
 static int add_file(struct hangdx_facts *f, const char *path)
@@ -141,6 +146,7 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 {
 	a->device_seen |= b->device_seen;
 	a->local_cycle |= b->local_cycle;
+	a->proven |= b->proven;
 	a->kernels += b->kernels;
 	a->kernels_inferred += b->kernels_inferred;
 	if (b->stall_us > a->stall_us) {
@@ -398,6 +404,7 @@ static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 	o->rank = (int32_t)r;
 	o->device_seen = ri->device_seen;
 	o->local_cycle = d->local_cycle && d->local_cycle[r];
+	o->proven = o->local_cycle && d->proven;
 	o->stalled = ri->stalled;
 	o->kernels = ri->kernels;
 	o->kernels_inferred = ri->kernels_inferred;
@@ -537,10 +544,10 @@ static void write_rank(const struct hangdx_facts *f, FILE *fp,
 	uint32_t i;
 
 	fprintf(fp, "{\"fact\":\"rank\",\"rank\":%d,\"device_seen\":%d,"
-		"\"local_cycle\":%d,\"kernels\":%u,\"kernels_inferred\":%u,"
+		"\"local_cycle\":%d,\"proven\":%d,\"kernels\":%u,\"kernels_inferred\":%u,"
 		"\"stalled\":%u,\"stall_us\":%lld,\"stall_under_us\":%lld,"
 		"\"cores_logged\":%lld,\"core_top\":%lld,\"dead_pools\":%u",
-		r->rank, r->device_seen, r->local_cycle, r->kernels,
+		r->rank, r->device_seen, r->local_cycle, r->proven, r->kernels,
 		r->kernels_inferred, r->stalled, (long long)r->stall_us,
 		(long long)r->stall_under_us, (long long)r->cores_logged,
 		(long long)r->core_top, r->dead_pools);
@@ -655,6 +662,7 @@ static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 	r->rank = (int32_t)rank;
 	r->device_seen = jnum_or(o, "device_seen", 0) != 0;
 	r->local_cycle = jnum_or(o, "local_cycle", 0) != 0;
+	r->proven = jnum_or(o, "proven", 0) != 0;
 	r->kernels = (uint32_t)jnum_or(o, "kernels", 0);
 	r->kernels_inferred = (uint32_t)jnum_or(o, "kernels_inferred", 0);
 	r->stalled = (uint32_t)jnum_or(o, "stalled", 0);

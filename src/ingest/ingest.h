@@ -336,6 +336,11 @@ int hx_ev_merge_sel(struct hangdx_evidence *dst,
 		    const struct hangdx_evidence *src, const uint8_t *keep_rec,
 		    const uint8_t *keep_file);
 
+/* Take the files src_files holds (by path) out of ev, with their records,
+ * in place: what a full reading of those files then replaces. */
+int hx_ev_drop_files(struct hangdx_evidence *ev,
+		     const struct hangdx_evidence *src_files);
+
 /* ---- reading JSON Lines back (load.c) ---- */
 /* One flat JSON object of a line; lines without "kind" go to the hook
  * (facts lines), which returns an error code to stop. */

@@ -229,8 +229,14 @@ static void test_fetch_fails(void **state)
 	m = (struct memfetch){ x.ev, 0, 0, 1 };
 	assert_int_equal(hangdx_diagnose_facts(x.f, NULL, mem_fetch, &m, &d), HANGDX_OK);
 	json = json_of(d);
-	assert_int_not_equal(hangdx_diagnosis_verdict(d), HANGDX_V_NO_HANG);
+	/* the nodes proved the cycle on their ranks: still a deadlock,
+	 * without its chain */
+	assert_int_equal(hangdx_diagnosis_verdict(d), HANGDX_V_DEADLOCK);
+	assert_string_equal(hangdx_diagnosis_category(d), "aicpu_exhaustion_deadlock");
+	assert_non_null(strstr(json, "its facts say so"));
+	assert_non_null(strstr(json, "\"aicpu_cores\": 6"));
 	assert_non_null(strstr(json, "could not be read here"));
+	assert_null(strstr(json, "no TS stream dumps"));
 	assert_int_equal(hangdx_diagnosis_fetched(d, NULL, 0), 0);
 	free(json);
 	hangdx_diagnosis_free(d);
