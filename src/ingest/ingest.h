@@ -188,7 +188,8 @@ enum hx_ftype {
 	XX(WORKER, "worker", STR)                                      \
 	XX(CONSOLE_PID, "console_pid", I64)                            \
 	XX(CONSOLE_NODE, "console_node", STR)                          \
-	XX(RANK_LIST, "rank_list", STR)
+	XX(RANK_LIST, "rank_list", STR)                                \
+	XX(RANK_LIST_CUT, "rank_list_cut", U64)
 
 enum hx_field_key {
 #define HX_FIELD_ENUM(name, json, type) HX_F_##name,
