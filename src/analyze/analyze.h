@@ -159,6 +159,7 @@ struct hx_rankfact {
 	int32_t rank;
 	bool device_seen, local_cycle;
 	bool proven;              /* the node's analysis proved its cycle */
+	bool has_dumps;           /* its logs hold TS stream dumps */
 	uint32_t stalled, kernels, kernels_inferred;
 	int64_t last_ts, last_progress_ts;  /* HX_NONE if none */
 	int64_t stall_us, stall_under_us;

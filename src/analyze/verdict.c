@@ -1693,6 +1693,18 @@ static bool aicpu_waiting(const struct hangdx_diagnosis *d)
 
 /* When some ranks have device logs, name the ones that do not: their
  * streams cannot be rebuilt. */
+/* Some rank's facts say its logs hold TS stream dumps (the rebuild was
+ * done on its node). */
+static bool facts_dumps(const struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+
+	for (r = 0; d->rf && r < d->nranks; r++)
+		if (d->rf[r] && d->rf[r]->has_dumps)
+			return true;
+	return false;
+}
+
 static void missing_device_logs(struct hangdx_diagnosis *d)
 {
 	uint32_t r, with = 0, without = 0;
@@ -1729,7 +1741,7 @@ static void missing(struct hangdx_diagnosis *d)
 		MISSING("record limit reached: only the first %zu records in reading "
 			"order were kept; the evidence after them is not in this diagnosis "
 			"(raise --max-records)", d->ev->maxrec);
-	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG && !d->rf)
+	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG && !facts_dumps(d))
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");
 	if (d->have_snapshot && aicpu_waiting(d)) {
