@@ -271,6 +271,29 @@ static bool readable(const struct hangdx_facts *f, int32_t rank)
 	return true;
 }
 
+int hangdx_facts_fetch(const struct hangdx_facts *f, const int32_t *ranks,
+		       size_t n, struct hangdx_evidence *into)
+{
+	struct local_fetch lf;
+	int32_t *ok;
+	size_t i, m = 0;
+	int err;
+
+	if (!f || !into || (!ranks && n))
+		return HANGDX_EINVAL;
+	ok = hx_alloc(into->ctx, (n + 1) * sizeof *ok);
+	if (!ok)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < n; i++)
+		if (readable(f, ranks[i]))
+			ok[m++] = ranks[i];
+	lf.f = f;
+	lf.ctx = into->ctx;
+	err = m ? local_fetch(&lf, ok, m, into) : HANGDX_OK;
+	hx_free(into->ctx, ok);
+	return err;
+}
+
 /* ---- the rounds ---- */
 
 struct rounds {

@@ -355,9 +355,7 @@ bool hx_jint(const struct hx_jobj *o, const char *key, int64_t *num);
  * malformed. */
 int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
 		  hx_jhook *hook, void *ud);
-/* hangdx_evidence_write_jsonl's `what`, inside: file summaries and
- * totals, without the derived process, stream and rank lines. */
-#define HX_EV_FILES 4u
+#define HX_EV_FILES HANGDX_EV_FILES
 
 /* Sorted view used by the writers: records in (file, line, sub) order,
  * duplicates (same file, line, sub, kind) removed. */
