@@ -98,6 +98,25 @@ void hx_rf_after_kernels(struct hangdx_diagnosis *d)
 		}
 }
 
+/* The cycle search starts from every pool never released, up to its
+ * limit: past it the report says so, and so it must when most pools
+ * are in facts rather than in the graph. */
+void hx_rf_after_detect(struct hangdx_diagnosis *d)
+{
+	const struct hx_wgraph *g = &d->wg;
+	size_t i, pools = 0;
+
+	if (!d->rf || !g->released)
+		return;
+	for (i = 0; i < g->nnodes; i++)
+		pools += g->nodes[i].kind == HX_WN_POOL && !g->released[i];
+	for (i = 0; i < d->nranks; i++)
+		if (d->rf[i])
+			pools += d->rf[i]->dead_pools;
+	if (pools > HX_MAX_CYCLE_STARTS)
+		d->wg.starts_cut = true;
+}
+
 /* ---- the ranks a verdict needs ---- */
 
 struct need {
@@ -252,10 +271,33 @@ static bool readable(const struct hangdx_facts *f, int32_t rank)
 	return true;
 }
 
+int hangdx_facts_fetch(const struct hangdx_facts *f, const int32_t *ranks,
+		       size_t n, struct hangdx_evidence *into)
+{
+	struct local_fetch lf;
+	int32_t *ok;
+	size_t i, m = 0;
+	int err;
+
+	if (!f || !into || (!ranks && n))
+		return HANGDX_EINVAL;
+	ok = hx_alloc(into->ctx, (n + 1) * sizeof *ok);
+	if (!ok)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < n; i++)
+		if (readable(f, ranks[i]))
+			ok[m++] = ranks[i];
+	lf.f = f;
+	lf.ctx = into->ctx;
+	err = m ? local_fetch(&lf, ok, m, into) : HANGDX_OK;
+	hx_free(into->ctx, ok);
+	return err;
+}
+
 /* ---- the rounds ---- */
 
 struct rounds {
-	const struct hangdx_facts *f;
+	struct hangdx_facts *f;
 	const struct hangdx_diagnose_opts *opts;
 	hangdx_fetch_fn *fetch;
 	void *ud;
@@ -303,9 +345,12 @@ static int ask(struct rounds *R, const struct need *nd)
 	return err;
 }
 
+/* The facts' records of the files read again give way to the full ones,
+ * in place (no copy of the facts of every rank), and the diagnosis is
+ * made again. */
 static int rediagnose(struct rounds *R, struct hangdx_diagnosis **d)
 {
-	struct hangdx_evidence *e2 = NULL;
+	struct hangdx_evidence *ev = hx_facts_evidence_mut(R->f);
 	uint8_t *read;
 	size_t i;
 	int err;
@@ -315,50 +360,60 @@ static int rediagnose(struct rounds *R, struct hangdx_diagnosis **d)
 		return HANGDX_ENOMEM;
 	for (i = 0; i < R->nmask; i++)
 		read[i] = R->mask[i] && !R->unread[i];
-	hangdx_diagnosis_free(*d);     /* before the copy: one at a time */
+	hangdx_diagnosis_free(*d);
 	*d = NULL;
-	err = hangdx_evidence_new(R->ctx, &e2);
+	err = hx_ev_drop_files(ev, R->got);
 	if (!err)
-		err = hangdx_evidence_merge(e2, R->got);
+		err = hangdx_evidence_merge(ev, R->got);
 	if (!err)
-		err = hangdx_evidence_merge(e2, hx_facts_evidence(R->f));
-	if (!err)
-		err = hx_diagnose_with(e2, R->opts, R->f, read, R->nmask, d);
+		err = hx_diagnose_with(ev, R->opts, R->f, read, R->nmask, d);
 	if (!err) {
-		(*d)->own_ev = e2;
 		(*d)->fetched_mask = NULL;      /* only for the build */
 		(*d)->nfetch_mask = 0;
-	} else {
-		hangdx_evidence_free(e2);
 	}
+	hangdx_evidence_free(R->got);
+	R->got = NULL;
+	if (!err)
+		err = hangdx_evidence_new(R->ctx, &R->got);
 	hx_free(R->ctx, read);
 	return err;
 }
 
-/* The ranks read in full, and a note for each one that could not be. */
+/* The ranks read in full, and one note naming those that could not be. */
 static int finish(struct rounds *R, struct hangdx_diagnosis *d)
 {
-	size_t i, n = 0;
-	int err = HANGDX_OK;
+	char list[256] = "";
+	size_t i, n = 0, bad = 0, l = 0;
 
 	d->fetched = hx_alloc(R->ctx, (R->nmask + 1) * sizeof *d->fetched);
 	if (!d->fetched)
 		return HANGDX_ENOMEM;
-	for (i = 0; i < R->nmask && !err; i++) {
+	for (i = 0; i < R->nmask; i++) {
 		if (R->mask[i] && !R->unread[i])
 			d->fetched[n++] = (int32_t)i;
-		else if (R->unread[i])
-			err = hx_dlist_add(d, &d->missing, &d->nmissing, &d->capmissing,
-				_("the full evidence of rank %zu could not be read "
-				  "here (its files are not on this machine or a "
-				  "node did not send them): its facts stand in for "
-				  "its devices."), i);
+		else if (R->unread[i] && bad++ < 16 && l < sizeof list)
+			l += (size_t)snprintf(list + l, sizeof list - l, "%s%zu",
+					      bad > 1 ? ", " : "", i);
 	}
 	d->nfetched = n;
-	return err;
+	if (!bad)
+		return HANGDX_OK;
+	if (bad > 16 && l < sizeof list)
+		snprintf(list + l, sizeof list - l, _(" and %zu more"), bad - 16);
+	if (bad == 1)
+		return hx_dlist_add(d, &d->missing, &d->nmissing, &d->capmissing,
+			_("the full evidence of rank %s could not be read here (its "
+			  "files are not on this machine, or its node did not send "
+			  "them): its facts stand in for its devices, and no chain "
+			  "through it is shown"), list);
+	return hx_dlist_add(d, &d->missing, &d->nmissing, &d->capmissing,
+		_("the full evidence of ranks %s could not be read here (their "
+		  "files are not on this machine, or their nodes did not send "
+		  "them): their facts stand in for their devices, and no chain "
+		  "through them is shown"), list);
 }
 
-int hangdx_diagnose_facts(const struct hangdx_facts *f,
+int hangdx_diagnose_facts(struct hangdx_facts *f,
 			  const struct hangdx_diagnose_opts *opts,
 			  hangdx_fetch_fn *fetch, void *ud,
 			  struct hangdx_diagnosis **out)

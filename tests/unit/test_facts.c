@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 static char g_dir[] = "/tmp/hangdx-facts-XXXXXX";
+static struct hangdx_ctx *g_fctx;
 
 static char *json_of(const struct hangdx_diagnosis *d)
 {
@@ -90,6 +91,32 @@ static int mem_fetch(void *ud, const int32_t *ranks, size_t n,
 	return err;
 }
 
+/* The owner that kept only its facts: it reads its files again. */
+static int facts_fetch(void *ud, const int32_t *ranks, size_t n,
+		       struct hangdx_evidence *into)
+{
+	const struct hangdx_facts *own = ud;
+	struct hangdx_evidence *tmp = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int err;
+
+	assert_int_equal(hangdx_evidence_new(g_fctx, &tmp), HANGDX_OK);
+	err = hangdx_facts_fetch(own, ranks, n, tmp);
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	if (!err)
+		err = hangdx_evidence_write_jsonl(tmp, fp, HANGDX_EV_RECORDS |
+						  HANGDX_EV_FILES);
+	fclose(fp);
+	if (!err)
+		err = hangdx_evidence_load_mem(into, "owner", buf, len);
+	free(buf);
+	hangdx_evidence_free(tmp);
+	return err;
+}
+
 struct fixture {
 	struct hangdx_ctx *ctx;
 	struct hangdx_evidence *ev;
@@ -162,6 +189,27 @@ static void same_by_memory(struct fixture *x)
 	hangdx_diagnosis_free(d);
 }
 
+static void same_by_owner_facts(struct fixture *x)
+{
+	struct hangdx_facts *own = NULL, *all = NULL;
+	struct hangdx_diagnosis *d = NULL;
+	char *json;
+
+	g_fctx = x->ctx;
+	assert_int_equal(hangdx_facts_new(x->ctx, &own), HANGDX_OK);
+	assert_int_equal(hangdx_facts_add_evidence(own, x->ev, NULL), HANGDX_OK);
+	assert_int_equal(hangdx_facts_new(x->ctx, &all), HANGDX_OK);
+	assert_int_equal(hangdx_facts_add_evidence(all, x->ev, NULL), HANGDX_OK);
+	assert_int_equal(hangdx_diagnose_facts(all, NULL, facts_fetch, own, &d),
+			 HANGDX_OK);
+	json = json_of(d);
+	assert_string_equal(json, x->single);
+	free(json);
+	hangdx_diagnosis_free(d);
+	hangdx_facts_free(all);
+	hangdx_facts_free(own);
+}
+
 static void test_reference_same(void **state)
 {
 	struct fixture x;
@@ -171,6 +219,7 @@ static void test_reference_same(void **state)
 	assert_non_null(strstr(x.single, "\"proven\": true"));
 	same_by_files(&x);
 	same_by_memory(&x);
+	same_by_owner_facts(&x);
 	fixture_free(&x);
 }
 
@@ -229,8 +278,14 @@ static void test_fetch_fails(void **state)
 	m = (struct memfetch){ x.ev, 0, 0, 1 };
 	assert_int_equal(hangdx_diagnose_facts(x.f, NULL, mem_fetch, &m, &d), HANGDX_OK);
 	json = json_of(d);
-	assert_int_not_equal(hangdx_diagnosis_verdict(d), HANGDX_V_NO_HANG);
+	/* the nodes proved the cycle on their ranks: still a deadlock,
+	 * without its chain */
+	assert_int_equal(hangdx_diagnosis_verdict(d), HANGDX_V_DEADLOCK);
+	assert_string_equal(hangdx_diagnosis_category(d), "aicpu_exhaustion_deadlock");
+	assert_non_null(strstr(json, "its facts say so"));
+	assert_non_null(strstr(json, "\"aicpu_cores\": 6"));
 	assert_non_null(strstr(json, "could not be read here"));
+	assert_null(strstr(json, "no TS stream dumps"));
 	assert_int_equal(hangdx_diagnosis_fetched(d, NULL, 0), 0);
 	free(json);
 	hangdx_diagnosis_free(d);
