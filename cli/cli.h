@@ -98,7 +98,7 @@ struct cli_mpi_opts {
  * (fetch serves phase 2; 0 or an exit code), then, after the other
  * processes were released, report (the exit code). */
 struct cli_mpi_hooks {
-	int (*diagnose)(void *ud, const struct hangdx_facts *f,
+	int (*diagnose)(void *ud, struct hangdx_facts *f,
 			hangdx_fetch_fn *fetch, void *fetch_ud);
 	int (*report)(void *ud);
 	void *ud;

@@ -553,7 +553,7 @@ static int report(const struct hangdx_diagnosis *d,
  * met under MPI (with their fetch). */
 struct source {
 	const struct hangdx_evidence *ev;
-	const struct hangdx_facts *f;
+	struct hangdx_facts *f;         /* phase 2 adds the evidence fetched */
 	hangdx_fetch_fn *fetch;
 	void *fetch_ud;
 };
@@ -585,32 +585,62 @@ static int diagnose_in(const struct source *s,
 }
 
 /* With --json in another language, the HTML, DOT and SVG files get a
- * translated diagnosis of their own (*fd); NULL when d serves. */
-static int files_for(const struct source *s,
-		     const struct hangdx_diagnose_opts *o, const struct dargs *a,
-		     struct hangdx_diagnosis **fd)
+ * translated diagnosis of their own. */
+static int second_diagnosis(const struct dargs *a)
 {
-	*fd = NULL;
-	if (!a->json || !(a->html || a->dot || a->svg) ||
-	    strcmp(hangdx_lang(), "en") == 0)
-		return 0;
-	return diagnose_src(s, o, fd);
+	return a->json && (a->html || a->dot || a->svg) &&
+	       strcmp(hangdx_lang(), "en") != 0;
 }
 
 /* The diagnoses made, then reported. */
 struct outcome {
 	const struct dargs *a;
+	struct hangdx_ctx *ctx;
 	struct hangdx_diagnosis *d, *fd;
+	struct hangdx_facts *copy;      /* what fd is made from, for facts */
 	int err;
 };
 
+/* A copy of f as it is now, through its text. */
+static int copy_facts(struct hangdx_ctx *ctx, struct hangdx_facts *f,
+		      struct hangdx_facts **out)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *mf = open_memstream(&p, &n);
+	int err = mf ? hangdx_facts_write(f, mf) : HANGDX_ENOMEM;
+
+	if (mf && fclose(mf) != 0 && !err)
+		err = HANGDX_ENOMEM;
+	*out = NULL;
+	if (!err)
+		err = hangdx_facts_new(ctx, out);
+	if (!err)
+		err = hangdx_facts_load_mem(*out, "facts", p, n);
+	free(p);
+	return err;
+}
+
+/* Each diagnosis from facts gets facts of its own: a diagnosis from facts
+ * adds the evidence it fetched to them, and the first one borrows them
+ * until it is written. */
 static void make(struct outcome *r, const struct source *s)
 {
 	struct hangdx_diagnose_opts o = { r->a->cores };
+	struct source s2 = *s;
 
-	r->err = diagnose_in(s, &o, r->a, &r->d);
+	if (!second_diagnosis(r->a)) {
+		r->err = diagnose_in(s, &o, r->a, &r->d);
+		return;
+	}
+	if (s->f)
+		r->err = copy_facts(r->ctx, s->f, &r->copy);
+	if (r->copy)
+		s2.f = r->copy;
 	if (!r->err)
-		r->err = files_for(s, &o, r->a, &r->fd);
+		r->err = diagnose_in(s, &o, r->a, &r->d);
+	if (!r->err)
+		r->err = diagnose_src(&s2, &o, &r->fd);
 }
 
 /* Report what make() found and free it; the exit code. */
@@ -631,13 +661,16 @@ static int finish(struct outcome *r)
 	}
 	hangdx_diagnosis_free(r->fd);
 	hangdx_diagnosis_free(r->d);
+	hangdx_facts_free(r->copy);
 	r->d = r->fd = NULL;
+	r->copy = NULL;
 	return rc;
 }
 
-static int conclude(const struct source *s, const struct dargs *a)
+static int conclude(struct hangdx_ctx *ctx, const struct source *s,
+		    const struct dargs *a)
 {
-	struct outcome r = { a, NULL, NULL, 0 };
+	struct outcome r = { a, ctx, NULL, NULL, NULL, 0 };
 
 	make(&r, s);
 	return finish(&r);
@@ -679,7 +712,7 @@ static int from_logs(struct hangdx_ctx *ctx, const struct dargs *a,
 		rc = input_failed(err);
 	} else {
 		s.ev = ev;
-		rc = conclude(&s, a);
+		rc = conclude(ctx, &s, a);
 	}
 	hangdx_evidence_free(ev);
 	return rc;
@@ -744,7 +777,7 @@ static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
 		rc = add_logs(ctx, f, a, in);
 	if (!rc) {
 		s.f = f;
-		rc = conclude(&s, a);
+		rc = conclude(ctx, &s, a);
 	}
 	hangdx_facts_free(f);
 	return rc;
@@ -754,7 +787,7 @@ static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
 /* Under mpirun (cli/mpi.c): process 0 diagnoses the facts that met
  * there, the others serve its fetches; the report is written after the
  * others are released. */
-static int mpi_diagnose(void *ud, const struct hangdx_facts *f,
+static int mpi_diagnose(void *ud, struct hangdx_facts *f,
 			hangdx_fetch_fn *fetch, void *fetch_ud)
 {
 	struct outcome *r = ud;
@@ -772,7 +805,7 @@ static int mpi_report(void *ud)
 static int from_mpi(struct hangdx_ctx *ctx, const struct dargs *a,
 		    const struct cli_inputs *in)
 {
-	struct outcome r = { a, NULL, NULL, 0 };
+	struct outcome r = { a, ctx, NULL, NULL, NULL, 0 };
 	struct cli_mpi_hooks h = { mpi_diagnose, mpi_report, &r };
 	struct cli_mpi_opts o;
 

@@ -73,6 +73,10 @@ cmp_runs "ref: the text report from facts" ref.text1 ref.text2
 "$H" diagnose --dot "$T/ref2.dot" --html "$T/ref2.html" --facts "$T/ref.facts" > /dev/null 2>&1
 t_golden "ref: --dot from facts" "$T/ref1.dot" "$T/ref2.dot"
 t_golden "ref: --html from facts" "$T/ref1.html" "$T/ref2.html"
+"$H" --lang zh diagnose --json --html "$T/zh1.html" "$T/ref" > /dev/null 2>&1
+"$H" --lang zh diagnose --json --html "$T/zh2.html" --facts "$T/ref.facts" > "$T/zh2.json" 2>&1
+t_golden "ref: --json beside a Chinese --html from facts (two diagnoses): the JSON" "$T/ref.single.out" "$T/zh2.json"
+t_golden "ref: --json beside a Chinese --html from facts (two diagnoses): the page" "$T/zh1.html" "$T/zh2.html"
 t_ok "adding the same facts twice changes nothing" sh -c \
 	"'$H' diagnose --json --facts '$T/ref.facts' --facts '$T/ref.facts' | cmp -s - '$T/ref.single.out'"
 
@@ -142,12 +146,19 @@ else
 	# 13 processes for 7 entries: six read nothing and send empty facts
 	run death.mpi mpirun_ 13 "$H" diagnose --mpi --json "$T/death"
 	cmp_runs "death: mpirun -np 13 (more processes than entries)" death.single death.mpi
-	run ref.mpi3 mpirun_ 3 "$H" diagnose --mpi --mpi-share dirs --json "$T/ref"
-	cmp_runs "ref: 3 processes (not a power of two), --mpi-share dirs" ref.single ref.mpi3
 	run ref.mpiall mpirun_ 2 "$H" diagnose --mpi --mpi-share all --json "$T/ref"
 	cmp_runs "ref: --mpi-share all (every process reads every PATH)" ref.single ref.mpiall
-	run ref.mpitext mpirun_ 2 "$H" diagnose --mpi --color never "$T/ref"
-	cmp_runs "ref: the text report under mpirun" ref.text1 ref.mpitext
+	# JSON untranslated and a Chinese HTML page: two diagnoses, two fetches
+	mpirun_ 3 "$H" --lang zh diagnose --mpi --mpi-share dirs --json \
+		--html "$T/zh3.html" "$T/ref" > "$T/zh3.json" 2> /dev/null
+	t_golden "ref: 3 processes, --json beside a Chinese --html: the JSON" "$T/ref.single.out" "$T/zh3.json"
+	# the page quotes no log line: the evidence came from the other processes
+	unquote() {
+		sed 's|<pre>.*</pre></li>$|</li>|; s|<p class="muted">[^<]*</p></li>$|</li>|' "$1"
+	}
+	unquote "$T/zh1.html" > "$T/zh1.unq"
+	unquote "$T/zh3.html" > "$T/zh3.unq"
+	t_golden "ref: 3 processes, --json beside a Chinese --html: the page (quotes aside)" "$T/zh1.unq" "$T/zh3.unq"
 	run none.mpi mpirun_ 2 "$H" diagnose --mpi "$T/nothing-here"
 	t_golden "mpirun: no process could read an input: exit 3" /dev/stdin "$T/none.mpi.rc" <<EOF
 3
