@@ -1622,8 +1622,8 @@ static void risks(struct hangdx_diagnosis *d)
 	}
 	if (n && d->cat == HX_CAT_AICPU_DEADLOCK && d->partial)
 		FACT("The configuration the logs echo is this deadlock's cause: at least %u "
-		     "rank%s (first: rank %u) run HCCL op retry in AI_CPU mode with up to %u "
-		     "communicators and %u AICPU cores per device; with %u or more "
+		     "rank%s (rank %u among them) run HCCL op retry in AI_CPU mode with %u or "
+		     "more communicators and %u AICPU cores per device; with %u or more "
 		     "communicators in flight their kernels hold every core.", n,
 		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
 	else if (n && d->cat == HX_CAT_AICPU_DEADLOCK)
@@ -1633,8 +1633,8 @@ static void risks(struct hangdx_diagnosis *d)
 		     "communicators in flight their kernels hold every core.", n,
 		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
 	else if (n && d->partial)
-		WARN("Danger zone: at least %u rank%s (first: rank %u) run HCCL op retry in "
-		     "AI_CPU mode with up to %u communicators and %u AICPU cores per device. "
+		WARN("Danger zone: at least %u rank%s (rank %u among them) run HCCL op retry "
+		     "in AI_CPU mode with %u or more communicators and %u AICPU cores per device. "
 		     "Retry keeps each communicator's kernel on an AICPU core until its op "
 		     "drains; with %u or more communicators in flight they can hold every "
 		     "core, and any collective that waits on an AICPU operator deadlocks. "
