@@ -89,6 +89,8 @@ echo old > "$T/exists.facts"
 ino1=$(ls -i "$T/exists.facts" | cut -d' ' -f1)
 "$H" facts "$T/ref" -o "$T/exists.facts" 2> /dev/null
 ino2=$(ls -i "$T/exists.facts" | cut -d' ' -f1)
+t_ok "facts -o - | diagnose --facts -: the single-pass JSON" sh -c \
+	"'$H' facts '$T/ref' -o - 2>/dev/null | '$H' diagnose --json --facts - | cmp -s - '$T/ref.single.out'"
 t_ok "facts -o replaces an existing file by renaming a new one over it" sh -c \
 	"cmp -s '$T/exists.facts' '$T/ref.facts' && [ '$ino1' != '$ino2' ]"
 echo old > "$T/keep.facts"
