@@ -33,23 +33,41 @@ int hx_rf_bind(struct hangdx_diagnosis *d)
 	return HANGDX_OK;
 }
 
-/* The record of the diagnosis's evidence at file:line of that kind. */
-static uint32_t find_record(const struct hangdx_diagnosis *d, const char *file,
-			    uint64_t line, int kind)
+/* The kernel status records of the evidence by (file, line): the facts'
+ * evidence is the diagnosis's, so file ids compare as they are. */
+static uint64_t line_key(uint32_t file, uint64_t line)
+{
+	return hx_map_key(((uint64_t)file << 40) ^ line);
+}
+
+static int index_kernel_lines(const struct hangdx_diagnosis *d, struct hx_map *m)
 {
 	size_t i;
+	int err = HANGDX_OK;
 
-	for (i = 0; file && i < d->norder; i++) {
+	for (i = 0; i < d->norder && !err; i++) {
 		const struct hx_rec *r = &d->ev->recs[d->order[i]];
-		const char *p;
+		struct hx_map_slot *sl;
 
-		if (r->line != line || r->kind != kind)
+		if (r->kind != HX_K_AICPU_KERNEL)
 			continue;
-		p = hx_ev_str(d->ev, r->file);
-		if (p && strcmp(p, file) == 0)
-			return d->order[i];
+		sl = hx_map_slot(d->ctx, m, line_key(r->file, r->line), &err);
+		if (sl && sl->val < 0)
+			sl->val = (int32_t)d->order[i];
 	}
-	return HX_NOREC;
+	return err;
+}
+
+static uint32_t find_record(const struct hangdx_diagnosis *d,
+			    const struct hx_map *m, uint32_t file, uint64_t line)
+{
+	long i = hx_map_find(m, line_key(file, line));
+	const struct hx_rec *r;
+
+	if (i < 0)
+		return HX_NOREC;
+	r = &d->ev->recs[i];
+	return r->file == file && r->line == line ? (uint32_t)i : HX_NOREC;
 }
 
 static int64_t later(int64_t a, int64_t b)
@@ -61,12 +79,12 @@ static int64_t later(int64_t a, int64_t b)
 
 void hx_rf_after_collect(struct hangdx_diagnosis *d)
 {
-	const struct hangdx_evidence *fev;
+	struct hx_map lines = { 0 };
+	bool indexed = false;
 	uint32_t r;
 
 	if (!d->rf)
 		return;
-	fev = hx_facts_evidence(d->facts_src);
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankfact *rf = d->rf[r];
 		struct hx_rankinfo *ri = &d->ranks[r];
@@ -79,12 +97,18 @@ void hx_rf_after_collect(struct hangdx_diagnosis *d)
 		d->last_ts = later(d->last_ts, rf->last_ts);
 		ri->stalled = rf->stalled;
 		ri->stall_us = rf->stall_us;
-		ri->stall_rec = rf->stall_file == HX_NOSTR ? HX_NOREC
-			: find_record(d, hx_ev_str(fev, rf->stall_file),
-				      rf->stall_line, HX_K_AICPU_KERNEL);
+		ri->stall_rec = HX_NOREC;
+		if (rf->stall_file != HX_NOSTR && d->ev == hx_facts_evidence(d->facts_src)) {
+			if (!indexed && index_kernel_lines(d, &lines) == HANGDX_OK)
+				indexed = true;
+			if (indexed)
+				ri->stall_rec = find_record(d, &lines, rf->stall_file,
+							    rf->stall_line);
+		}
 		if (rf->stall_under_us > d->stall_under_us)
 			d->stall_under_us = rf->stall_under_us;
 	}
+	hx_map_free(d->ctx, &lines);
 }
 
 void hx_rf_after_kernels(struct hangdx_diagnosis *d)
