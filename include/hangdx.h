@@ -475,7 +475,8 @@ typedef int hangdx_fetch_fn(void *ud, const int32_t *ranks, size_t n,
  * file that cannot is evidence not read).  The full evidence fetched
  * replaces, inside f, the facts' records of the same files (so f is not
  * copied); f then writes it too.  The diagnosis borrows f: free it
- * first.  HANGDX_ENOMEM or OK.
+ * first, and make one diagnosis of f at a time (a second call moves the
+ * records the first one reads).  HANGDX_ENOMEM or OK.
  */
 int hangdx_diagnose_facts(struct hangdx_facts *f,
 			  const struct hangdx_diagnose_opts *opts,
