@@ -99,4 +99,6 @@ t_ok "matrix: at least 60 scenarios" sh -c "test \$(grep '^ok\|^not ok' $T/matri
 t_ok "matrix: every scenario at layout node" sh -c "test \$(grep -c '@node\$' $T/matrix.tap) -eq \$(grep '^ok\|^not ok' $T/matrix.tap | grep -vc @)"
 t_ok "matrix: a share at flat and with reused pids, late starts" sh -c "test \$(grep -c '@flat\$' $T/matrix.tap) -ge 20 && test \$(grep -c '@ip-pids-late\$' $T/matrix.tap) -ge 20"
 t_ok "matrix: every scenario's truth recovered" sh -c "! grep -A4 '^not ok' $T/matrix.tap | grep ."
+t_ok "matrix: every scenario also from facts (base and a variant)" sh -c \
+	"grep -q '^# from facts: [0-9]* runs of [0-9]* scenarios' $T/matrix.tap && awk '/^# from facts:/ { exit !(\$4 >= 2 * \$7) }' $T/matrix.tap"
 t_done
