@@ -34,7 +34,10 @@ struct mpi_st {
 	MPI_Comm comm;
 	int me, np;
 	double timeout;
-	struct hangdx_evidence *ev;     /* the logs this process read */
+	struct hangdx_evidence *ev;     /* the logs this process read, until
+					   its facts are made */
+	struct hangdx_facts *own;       /* its facts: what a fetch reads again */
+	struct hangdx_ctx *ctx;
 	int read_any;
 	int round;                      /* fetches so far */
 };
@@ -526,21 +529,21 @@ static void frame_of(struct mpi_st *st, struct bytes *b, const char *what,
 
 struct facts_of {
 	struct hangdx_ctx *ctx;
-	const struct mpi_st *st;
+	struct mpi_st *st;
 	const struct hangdx_diagnose_opts *o;
 };
 
+/* The process's facts, kept (the evidence is freed after: a fetch reads
+ * the files they name again, so memory holds facts, not logs). */
 static int write_facts(const void *ud, FILE *fp)
 {
 	const struct facts_of *w = ud;
-	struct hangdx_facts *f = NULL;
-	int err = hangdx_facts_new(w->ctx, &f);
+	int err = hangdx_facts_new(w->ctx, &w->st->own);
 
 	if (!err && w->st->read_any)
-		err = hangdx_facts_add_evidence(f, w->st->ev, w->o);
+		err = hangdx_facts_add_evidence(w->st->own, w->st->ev, w->o);
 	if (!err)
-		err = hangdx_facts_write(f, fp);
-	hangdx_facts_free(f);
+		err = hangdx_facts_write(w->st->own, fp);
 	return err;
 }
 
@@ -584,10 +587,19 @@ struct ranks_of {
 static int write_ranks(const void *ud, FILE *fp)
 {
 	const struct ranks_of *w = ud;
+	struct hangdx_evidence *ev = NULL;
+	int err;
 
-	if (!w->st->read_any)
+	if (!w->st->read_any || !w->st->own)
 		return HANGDX_OK;
-	return hangdx_evidence_write_ranks(w->st->ev, w->ranks, w->n, fp);
+	err = hangdx_evidence_new(w->st->ctx, &ev);
+	if (!err)
+		err = hangdx_facts_fetch(w->st->own, w->ranks, w->n, ev);
+	if (!err)
+		err = hangdx_evidence_write_jsonl(ev, fp, HANGDX_EV_RECORDS |
+						  HANGDX_EV_FILES);
+	hangdx_evidence_free(ev);
+	return err;
 }
 
 /* Every process's records of the ranks listed, gathered at 0. */
@@ -704,6 +716,7 @@ int cli_mpi_run(struct hangdx_ctx *ctx, const struct cli_mpi_opts *o,
 	int rc = 0;
 
 	memset(&st, 0, sizeof st);
+	st.ctx = ctx;
 	st.timeout = o->timeout;
 	st.comm = MPI_COMM_WORLD;
 	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
@@ -718,6 +731,8 @@ int cli_mpi_run(struct hangdx_ctx *ctx, const struct cli_mpi_opts *o,
 	read_share(&st, o);
 	w = (struct facts_of){ ctx, &st, &o->dopts };
 	frame_of(&st, &b, _("writing facts"), write_facts, &w);
+	hangdx_evidence_free(st.ev);
+	st.ev = NULL;
 	tree_gather(&st, &b, TAG_FACTS);
 	if (st.me == 0) {
 		rc = root(&st, ctx, &b, h);
@@ -727,5 +742,6 @@ int cli_mpi_run(struct hangdx_ctx *ctx, const struct cli_mpi_opts *o,
 	}
 	free(b.p);
 	hangdx_evidence_free(st.ev);
+	hangdx_facts_free(st.own);
 	return rc;
 }
