@@ -432,17 +432,32 @@ static int skip_reason(int status)
 	}
 }
 
+/* Take a file's counts out of c (a file not added after all). */
+static void uncount(struct hx_counts *c, const struct hx_filesum *f)
+{
+	if (skipped_file(f)) {
+		c->files_skipped--;
+		if (skip_reason(f->status) >= 0)
+			c->skipped[skip_reason(f->status)]--;
+	} else {
+		c->files--;
+		c->bytes -= f->bytes;
+		c->lines -= f->lines;
+	}
+}
+
 /*
  * Files of src already in dst (the same path read twice, on one machine or
  * two): marked in dup (by dst string id), their counts taken back out of
  * the counts src brings (the lines a file skipped, and its candidate
  * lines, are not kept per file: those two totals stay sums).  Evidence is
  * a set of files: merging is a union, the first summary of a file wins,
- * and merging one twice changes nothing else.
+ * and merging one twice changes nothing else.  Files keep_file leaves out
+ * (when given) are treated the same way.
  */
 static int merge_dups(struct hangdx_evidence *dst,
-		      const struct hangdx_evidence *src, const uint32_t *map,
-		      struct hx_map *dup, struct hx_counts *add)
+		      const struct hangdx_evidence *src, const uint8_t *keep_file,
+		      const uint32_t *map, struct hx_map *dup, struct hx_counts *add)
 {
 	struct hx_map have = { 0 };
 	size_t i;
@@ -457,23 +472,18 @@ static int merge_dups(struct hangdx_evidence *dst,
 	for (i = 0; i < src->nfile && !err; i++) {
 		const struct hx_filesum *f = &src->files[i];
 		uint64_t key = hx_map_key(remap(map, f->path));
+		bool in_dst = hx_map_find(&have, key) >= 0;
 		struct hx_map_slot *sl;
 
-		if (hx_map_find(&have, key) < 0)
+		if (!in_dst && (!keep_file || keep_file[i]))
 			continue;
+		if (!in_dst && hx_map_find(dup, key) >= 0)
+			continue;       /* left out, and counted out, once */
 		sl = hx_map_slot(dst->ctx, dup, key, &err);
 		if (!sl)
 			break;
 		sl->val = 1;
-		if (skipped_file(f)) {
-			add->files_skipped--;
-			if (skip_reason(f->status) >= 0)
-				add->skipped[skip_reason(f->status)]--;
-		} else {
-			add->files--;
-			add->bytes -= f->bytes;
-			add->lines -= f->lines;
-		}
+		uncount(add, f);
 	}
 	hx_map_free(dst->ctx, &have);
 	return err;
@@ -487,39 +497,6 @@ int hangdx_evidence_merge(struct hangdx_evidence *dst,
 			  const struct hangdx_evidence *src)
 {
 	return hx_ev_merge_sel(dst, src, NULL, NULL);
-}
-
-/* Files of src that keep_file leaves out count as already in dst. */
-static int merge_unselected(struct hangdx_evidence *dst,
-			    const struct hangdx_evidence *src,
-			    const uint8_t *keep_file, const uint32_t *map,
-			    struct hx_map *dup, struct hx_counts *add)
-{
-	size_t i;
-	int err = HANGDX_OK;
-
-	for (i = 0; keep_file && i < src->nfile && !err; i++) {
-		const struct hx_filesum *f = &src->files[i];
-		uint64_t key = hx_map_key(remap(map, f->path));
-		struct hx_map_slot *sl;
-
-		if (keep_file[i] || hx_map_find(dup, key) >= 0)
-			continue;
-		sl = hx_map_slot(dst->ctx, dup, key, &err);
-		if (!sl)
-			break;
-		sl->val = 1;
-		if (skipped_file(f)) {
-			add->files_skipped--;
-			if (skip_reason(f->status) >= 0)
-				add->skipped[skip_reason(f->status)]--;
-		} else {
-			add->files--;
-			add->bytes -= f->bytes;
-			add->lines -= f->lines;
-		}
-	}
-	return err;
 }
 
 int hx_ev_merge_sel(struct hangdx_evidence *dst,
@@ -538,9 +515,7 @@ int hx_ev_merge_sel(struct hangdx_evidence *dst,
 	if (err)
 		return err;
 	add = src->c;
-	err = merge_dups(dst, src, map, &dup, &add);
-	if (!err)
-		err = merge_unselected(dst, src, keep_file, map, &dup, &add);
+	err = merge_dups(dst, src, keep_file, map, &dup, &add);
 	if (!err)
 		err = merge_reserve(dst, src);
 	if (err)
@@ -630,15 +605,7 @@ int hx_ev_drop_files(struct hangdx_evidence *ev,
 			ev->files[nfile++] = *f;
 			continue;
 		}
-		if (skipped_file(f)) {
-			ev->c.files_skipped--;
-			if (skip_reason(f->status) >= 0)
-				ev->c.skipped[skip_reason(f->status)]--;
-		} else {
-			ev->c.files--;
-			ev->c.bytes -= f->bytes;
-			ev->c.lines -= f->lines;
-		}
+		uncount(&ev->c, f);
 	}
 	ev->nfile = nfile;
 out_free:
