@@ -462,12 +462,21 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 	return false;
 }
 
+/* " (and N more ranks alike)" for n ranks in all, "" for one. */
+static void alike_text(const struct hangdx_diagnosis *d, uint32_t n, char *buf,
+		       size_t size)
+{
+	if (n > 1)
+		snprintf(buf, size, d->partial
+			 ? _(" (and at least %u more rank%s alike)")
+			 : _(" (and %u more rank%s alike)"), n - 1, n == 2 ? "" : "s");
+}
+
 static bool try_deadlock(struct hangdx_diagnosis *d)
 {
 	const char *how;
 	char tail[1100] = "", alike[64] = "";
 	int32_t start;
-	uint32_t n;
 
 	if (!d->have_snapshot || d->wg.ncycle == 0)
 		return false;
@@ -483,11 +492,7 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 	if (!d->proven)
 		snprintf(tail, sizeof tail, _(" Inferred, not proven. %s"), d->assumption);
 	if (d->cat == HX_CAT_AICPU_DEADLOCK) {
-		n = cycle_ranks(d);
-		if (n > 1)
-			snprintf(alike, sizeof alike, d->partial
-				 ? _(" (and at least %u more rank%s alike)")
-				 : _(" (and %u more rank%s alike)"), n - 1, n == 2 ? "" : "s");
+		alike_text(d, cycle_ranks(d), alike, sizeof alike);
 		snprintf(d->summary, sizeof d->summary,
 			 _("Deadlock, %s on the device state rebuilt from the logs: on rank %d"
 			 "%s HCCL kernels hold all %u AICPU cores and stay "
@@ -541,10 +546,7 @@ static bool try_deadlock_facts(struct hangdx_diagnosis *d)
 		d->cores = (unsigned)logged;
 		d->cores_logged = true;
 	}
-	if (n > 1)
-		snprintf(alike, sizeof alike, d->partial
-			 ? _(" (and at least %u more rank%s alike)")
-			 : _(" (and %u more rank%s alike)"), n - 1, n == 2 ? "" : "s");
+	alike_text(d, n, alike, sizeof alike);
 	snprintf(d->summary, sizeof d->summary,
 		 _("Deadlock, %s on the node that read the logs of rank %d (its facts "
 		 "say so): on rank %d%s %s. The chain is not shown: the full evidence "
