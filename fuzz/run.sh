@@ -30,7 +30,7 @@ for src in fuzz/fuzz_*.c; do
 	case $name in
 	fuzz_scenario) extra="scenarios tests/hostile/scenarios" ;;
 	fuzz_archive) extra="../shared/samples tests/hostile/logs" ;;
-	fuzz_diagnose|fuzz_waitgraph) extra="" ;;
+	fuzz_diagnose|fuzz_waitgraph|fuzz_facts) extra="" ;;
 	*) extra="../shared/samples" ;;
 	esac
 	# one dictionary per run: the target's own, plus the log field names
