@@ -72,6 +72,9 @@ struct cli_inputs {
 	size_t npaths;
 	int threads;            /* 0: default */
 	size_t max_records;     /* 0: default */
+	const char *const *roots;   /* the inputs' roots when paths are parts
+				       of them (hangdx_ingest_opts); NULL */
+	size_t nroots;
 };
 int cli_read_inputs(struct hangdx_evidence *ev, const struct cli_inputs *in);
 

@@ -502,6 +502,8 @@ static void read_share(struct mpi_st *st, const struct cli_mpi_opts *o)
 			fail(st, _("listing PATH"), hangdx_strerror(HANGDX_ELIMIT));
 		in.paths = (const char *const *)u.v;
 		in.npaths = u.n;
+		in.roots = o->in.paths;         /* DIR/rank-3 still names rank 3 */
+		in.nroots = o->in.npaths;
 	}
 	err = in.npaths ? cli_read_inputs(st->ev, &in) : HANGDX_ENOTFOUND;
 	free_list(u.v, u.n);

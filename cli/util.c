@@ -202,6 +202,8 @@ int cli_read_inputs(struct hangdx_evidence *ev, const struct cli_inputs *in)
 		memset(&io, 0, sizeof io);
 		io.threads = in->threads;
 		io.max_records = in->max_records;
+		io.roots = in->roots;
+		io.nroots = in->nroots;
 		cli_progress_setup(&io.progress, &io.progress_ud);
 		err = hangdx_ingest_paths(ev, in->paths, in->npaths, &io);
 		cli_progress_end();

@@ -257,6 +257,12 @@ struct hangdx_ingest_opts {
 	void (*progress)(void *ud, uint64_t bytes, uint64_t files_done,
 			 uint64_t files_total);
 	void *progress_ud;
+	/* The inputs' roots, when the paths are parts of them (the entries
+	 * of a directory shared out among processes): attribution counts
+	 * path components below a root, so an entry "DIR/rank-3" still names
+	 * rank 3 under root "DIR".  NULL: each path is its own root. */
+	const char *const *roots;
+	size_t nroots;
 };
 
 /*

@@ -136,6 +136,7 @@ struct job {
 	pthread_mutex_t lock;
 	pthread_cond_t more;    /* a task was added or the walk ended */
 	bool walking;           /* tasks may still be added (under lock) */
+	bool given_roots;       /* the roots came with the options */
 	struct hx_budget budget;
 	bool pipeline;          /* decompress on a helper thread */
 	uint64_t inputs_ok;
@@ -1830,7 +1831,7 @@ static int add_path(struct job *j, struct hangdx_evidence *ev,
 
 	if (strcmp(path, "-") == 0)
 		return add_task(j, NULL, "-", NULL, 0, true);
-	if (hx_ev_add_root(ev, path) != HANGDX_OK)
+	if (!j->given_roots && hx_ev_add_root(ev, path) != HANGDX_OK)
 		return HANGDX_ENOMEM;
 	if (stat(path, &st) != 0) {
 		struct worker w = { .job = j, .ev = ev };
@@ -2099,6 +2100,7 @@ static int job_init(struct job *j, struct hangdx_evidence *ev,
 	if (opts) {
 		j->progress = opts->progress;
 		j->progress_ud = opts->progress_ud;
+		j->given_roots = opts->roots && opts->nroots;
 	}
 	if (pthread_mutex_init(&j->lock, NULL) != 0)
 		return HANGDX_ENOMEM;
@@ -2145,6 +2147,12 @@ int hangdx_ingest_paths(struct hangdx_evidence *ev, const char *const *paths,
 	err = job_init(&j, ev, opts);
 	if (err)
 		return err;
+	for (i = 0; j.given_roots && i < opts->nroots && !err; i++)
+		err = hx_ev_add_root(ev, opts->roots[i]);
+	if (err) {
+		job_free(&j);
+		return err;
+	}
 	j.walking = true;
 	err = crew_start(&j, ev, &c, threads != 1 &&
 			 (n > 1 || (n == 1 && is_dir(paths[0]))) ? 2 : 1);

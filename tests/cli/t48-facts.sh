@@ -159,6 +159,17 @@ else
 	unquote "$T/zh1.html" > "$T/zh1.unq"
 	unquote "$T/zh3.html" > "$T/zh3.unq"
 	t_golden "ref: 3 processes, --json beside a Chinese --html: the page (quotes aside)" "$T/zh1.unq" "$T/zh3.unq"
+	# shared out by directory, an entry still lies under its PATH: ranks
+	# named only by their directory (rank-N/) keep their numbers
+	mkdir -p "$T/pr/rank-0" "$T/pr/rank-1"
+	for r in 0 1; do
+		printf '%s\n' "[ERROR] HCCL(10$r,python3):2025-10-24-11:18:29.499.2$r$r [task_exception_handler.cc:908] [10$r][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], taskType[Notify Wait], tag[AllReduce_g1], index[2$r], AlgType(level 0-1-2):[fullmesh-ring-NHR]." \
+			> "$T/pr/rank-$r/plog-10$r.log"
+	done
+	run pr.single "$H" diagnose --json "$T/pr"
+	run pr.mpi mpirun_ 2 "$H" diagnose --mpi --mpi-share dirs --json "$T/pr"
+	cmp_runs "dirs share: rank-N/ under PATH still names the rank" pr.single pr.mpi
+	t_ok "dirs share: the ranks are 0 and 1, not '?'" grep -q '"first_failing_rank": 0' "$T/pr.mpi.out"
 	# node-local logs: the same relative path names another directory in
 	# each process (its working directory); auto must read all of it
 	mkdir -p "$T/nodes/n0/logs" "$T/nodes/n1/logs" "$T/nodes/all/logs"
