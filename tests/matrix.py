@@ -254,6 +254,14 @@ def run(cmd):
 ANSWER = ("category", "root_rank", "first_failing_rank")
 
 
+def first_diff(a, b):
+    """The first line where two JSON texts differ, for the message."""
+    for x, y in zip(a.splitlines(), b.splitlines()):
+        if x != y:
+            return "%r != %r" % (x.strip()[:120], y.strip()[:120])
+    return "lengths %d != %d" % (len(a), len(b))
+
+
 def check(hangdx, work, name, text, sets=(), base=None, keep=None):
     """Simulate and diagnose one case; what is wrong, as a list.  With
     base (the rank-N/ diagnosis), the answer must be the same; keep[0]
@@ -277,6 +285,16 @@ def check(hangdx, work, name, text, sets=(), base=None, keep=None):
     if keep is not None:
         keep.append(dg)
     bad = []
+    # two phases from facts: the same JSON, byte for byte
+    facts = d + ".facts"
+    rc, _, err = run([hangdx, "facts"] + cores + [d, "-o", facts])
+    if rc not in (0, 1):
+        bad.append("facts failed (%d): %s" % (rc, err.strip()[:300]))
+    else:
+        rc2, out2, err = run([hangdx, "diagnose", "--json"] + cores + ["--facts", facts])
+        if out2 != out:
+            bad.append("diagnose --facts (%d) differs from single-pass: %s" % (
+                rc2, first_diff(out, out2)))
     if base is not None and [dg[k] for k in ANSWER] != [base[k] for k in ANSWER]:
         bad.append("answer %s, on rank-N/ %s" % ([dg[k] for k in ANSWER],
                                                  [base[k] for k in ANSWER]))

@@ -115,6 +115,8 @@ struct hx_rankinfo {
 	int32_t peers[HX_MAX_WAIT_PEERS];
 	uint8_t npeers;
 	uint8_t role;             /* enum hx_role, set by hx_roots_find */
+	int64_t cores_logged;     /* largest aicpuCoreNum its lines give, 0 */
+	int64_t core_top;         /* highest AICPU core id named + 1, 0 */
 	char state[160];          /* one line, for grouping alike ranks */
 };
 
@@ -144,6 +146,25 @@ struct hx_signals {
 	int64_t seq_min, seq_max;
 	int64_t named_rank;       /* RankID of a torch_npu screen line, -1 */
 	uint32_t nwatchdog, nstall;
+};
+
+/*
+ * What a node's own analysis of one rank's full evidence found, kept in
+ * its facts (factfile.c): everything the verdict takes from that rank's
+ * TS dumps and kernel lines, which the facts leave behind.  When a
+ * diagnosis is made from facts, a rank whose full evidence was not read
+ * again takes these values (hx_rf_* hooks below).
+ */
+struct hx_rankfact {
+	int32_t rank;
+	bool device_seen, local_cycle;
+	uint32_t stalled, kernels, kernels_inferred;
+	int64_t last_ts, last_progress_ts;  /* HX_NONE if none */
+	int64_t stall_us, stall_under_us;
+	int64_t cores_logged, core_top;
+	uint32_t stall_file;      /* the status line of the longest stall: */
+	uint64_t stall_line;      /* its file (string id in the facts) */
+	uint32_t f0, nf;          /* its files: facts->fid[f0, f0 + nf) */
 };
 
 /* One hop of the explained chain. */
@@ -241,7 +262,43 @@ struct hangdx_diagnosis {
 	uint32_t *task_rec;                 /* snapshot task -> evidence */
 	uint32_t *pool_rec;                 /* rank -> record showing its pool */
 	size_t captask_rec;
+
+	/* made from facts (twophase.c) */
+	const struct hangdx_facts *facts_src;   /* borrowed, or NULL */
+	const uint8_t *fetched_mask;        /* per rank (< nfetch_mask): its
+					       full evidence was read again */
+	size_t nfetch_mask;
+	const struct hx_rankfact **rf;      /* per rank: the facts that stand
+					       for its devices, or NULL */
+	struct hangdx_evidence *own_ev;     /* the evidence it owns, or NULL */
+	int32_t *fetched;                   /* ranks read again, ascending */
+	size_t nfetched;
 };
+
+/* factfile.c / twophase.c: facts standing in for a rank's devices */
+const struct hx_rankfact *hx_facts_rank(const struct hangdx_facts *f,
+					int32_t rank);
+uint32_t hx_facts_record(const struct hangdx_diagnosis *d, uint32_t file,
+			 uint64_t line, int kind);
+int32_t hx_facts_max_rank(const struct hangdx_facts *f);
+size_t hx_facts_files(const struct hangdx_facts *f, const struct hx_rankfact *r,
+		      const char **out, size_t max);
+const struct hangdx_evidence *hx_facts_evidence(const struct hangdx_facts *f);
+/* hangdx_diagnose, with f's rank facts standing in for the devices of the
+ * ranks not set in fetched[0..nfetched) (f NULL: none). */
+int hx_diagnose_with(const struct hangdx_evidence *ev,
+		     const struct hangdx_diagnose_opts *opts,
+		     const struct hangdx_facts *f, const uint8_t *fetched,
+		     size_t nfetched, struct hangdx_diagnosis **out);
+int hx_rf_bind(struct hangdx_diagnosis *d);
+void hx_rf_after_collect(struct hangdx_diagnosis *d);
+void hx_rf_after_kernels(struct hangdx_diagnosis *d);
+static inline const struct hx_rankfact *hx_rf(const struct hangdx_diagnosis *d,
+					      int64_t rank)
+{
+	return d->rf && rank >= 0 && (uint64_t)rank < d->nranks
+	       ? d->rf[rank] : NULL;
+}
 
 /* facts.c */
 int hx_facts_collect(struct hangdx_diagnosis *d);

@@ -10,6 +10,14 @@ int hangdx_diagnose(const struct hangdx_evidence *ev,
 		    const struct hangdx_diagnose_opts *opts,
 		    struct hangdx_diagnosis **out)
 {
+	return hx_diagnose_with(ev, opts, NULL, NULL, 0, out);
+}
+
+int hx_diagnose_with(const struct hangdx_evidence *ev,
+		     const struct hangdx_diagnose_opts *opts,
+		     const struct hangdx_facts *f, const uint8_t *fetched,
+		     size_t nfetched, struct hangdx_diagnosis **out)
+{
 	struct hangdx_diagnosis *d;
 	int err;
 
@@ -24,6 +32,9 @@ int hangdx_diagnose(const struct hangdx_evidence *ev,
 	d->root_rank = d->first_rank = d->first_err_rank = -1;
 	hx_arena_init(&d->arena, d->ctx, 0);
 	d->wg.ctx = d->ctx;
+	d->facts_src = f;
+	d->fetched_mask = fetched;
+	d->nfetch_mask = nfetched;
 	err = hx_attrib_build(ev, &d->at);
 	if (!err && hx_attrib_groups_cut(d->at))
 		d->thr_hits |= HX_THR_GROUPS;
@@ -71,7 +82,9 @@ void hangdx_diagnosis_free(struct hangdx_diagnosis *d)
 	hx_free(ctx, (void *)d->missing);
 	hx_free(ctx, (void *)d->warnings);
 	hx_free(ctx, (void *)d->facts);
+	hx_free(ctx, d->fetched);
 	hx_arena_free(&d->arena);
+	hangdx_evidence_free(d->own_ev);
 	hx_free(ctx, d);
 }
 

@@ -1087,6 +1087,8 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 
 	int err = assign_ranks(d);
 
+	if (!err)
+		err = hx_rf_bind(d);
 	if (err)
 		return err;
 	d->ranks = hx_calloc(d->ctx, d->nranks + 1, sizeof *d->ranks);
@@ -1135,6 +1137,7 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		}
 		estimate_skew(&f);
 		stalls(&f);
+		hx_rf_after_collect(d);
 		for (i = 0; i < d->norder; i++)
 			setup_peer(&f, d->order[i]);
 	}

@@ -43,15 +43,19 @@ int hx_roots_local(struct hangdx_diagnosis *d)
 	if (!d->local_cycle)
 		return HANGDX_ENOMEM;
 	memset(d->local_cycle, 0, n);
-	if (!d->have_snapshot || d->wg.ndead == 0 || d->st.nranks == 0)
-		return HANGDX_OK;
-	mark = hx_calloc(d->ctx, d->st.nranks + 1, 1);
-	if (!mark)
-		return HANGDX_ENOMEM;
-	err = hx_wgraph_local_cycles(&d->wg, &d->st, mark);
-	if (!err)
-		memcpy(d->local_cycle, mark, d->st.nranks);
-	hx_free(d->ctx, mark);
+	err = HANGDX_OK;
+	if (d->have_snapshot && d->wg.ndead > 0 && d->st.nranks > 0) {
+		mark = hx_calloc(d->ctx, d->st.nranks + 1, 1);
+		if (!mark)
+			return HANGDX_ENOMEM;
+		err = hx_wgraph_local_cycles(&d->wg, &d->st, mark);
+		if (!err)
+			memcpy(d->local_cycle, mark, d->st.nranks);
+		hx_free(d->ctx, mark);
+	}
+	for (n = 0; d->rf && n < d->nranks; n++)
+		if (d->rf[n])
+			d->local_cycle[n] = d->rf[n]->local_cycle;
 	return err;
 }
 

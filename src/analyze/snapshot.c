@@ -487,6 +487,8 @@ static void collect(struct snap *s)
 		uint32_t rec = d->order[i];
 		int k = d->ev->recs[rec].kind;
 
+		if (d->rf && hx_rf(d, hx_drank(d, rec)))
+			continue;       /* its facts stand for its devices */
 		if (k == HX_K_TSCH_STREAM)
 			collect_dump(s, rec);
 		else if (kernel_kind >= 0 && k == kernel_kind)
@@ -521,19 +523,26 @@ static void size_pool(struct snap *s)
 	size_t i;
 
 	for (i = 0; i < d->nranks; i++)
-		if (s->cores_rec[i] != HX_NOREC) {
-			int64_t c = hx_dnum(d, s->cores_rec[i], s->f_cores, 0);
-			if (c > logged)
-				logged = c;
-		}
+		if (s->cores_rec[i] != HX_NOREC)
+			d->ranks[i].cores_logged =
+				hx_dnum(d, s->cores_rec[i], s->f_cores, 0);
+	for (i = 0; i < s->nkern; i++)
+		if (s->kerns[i].core >= 0 && s->kerns[i].core <= HX_MAX_CORE_ID &&
+		    s->kerns[i].rank >= 0 && (uint32_t)s->kerns[i].rank < d->nranks &&
+		    s->kerns[i].core + 1 > d->ranks[s->kerns[i].rank].core_top)
+			d->ranks[s->kerns[i].rank].core_top = s->kerns[i].core + 1;
+	for (i = 0; i < d->nranks; i++) {
+		const struct hx_rankfact *rf = hx_rf(d, (int64_t)i);
+		int64_t c = rf ? rf->cores_logged : d->ranks[i].cores_logged;
+		int64_t t = rf ? rf->core_top : d->ranks[i].core_top;
+
+		logged = c > logged ? c : logged;
+		top = t > top ? t : top;
+	}
 	if (logged > 0 && !d->cores_given) {
 		d->cores = (unsigned)logged;
 		d->cores_logged = true;
 	}
-	for (i = 0; i < s->nkern; i++)
-		if (s->kerns[i].core >= 0 && s->kerns[i].core <= HX_MAX_CORE_ID &&
-		    s->kerns[i].core + 1 > top)
-			top = s->kerns[i].core + 1;
 	if (top > (int64_t)d->cores) {
 		d->cores_named = (unsigned)top;
 		d->cores = (unsigned)top;
@@ -1218,6 +1227,7 @@ int hx_snapshot_build(struct hangdx_diagnosis *d)
 		goto out_free;
 	index_streams(&s);
 	place_kernels(&s);
+	hx_rf_after_kernels(d);
 	link_events(&s);
 	err = s.err;
 	if (!err)

@@ -486,41 +486,84 @@ static int merge_dups(struct hangdx_evidence *dst,
 int hangdx_evidence_merge(struct hangdx_evidence *dst,
 			  const struct hangdx_evidence *src)
 {
+	return hx_ev_merge_sel(dst, src, NULL, NULL);
+}
+
+/* Files of src that keep_file leaves out count as already in dst. */
+static int merge_unselected(struct hangdx_evidence *dst,
+			    const struct hangdx_evidence *src,
+			    const uint8_t *keep_file, const uint32_t *map,
+			    struct hx_map *dup, struct hx_counts *add)
+{
+	size_t i;
+	int err = HANGDX_OK;
+
+	for (i = 0; keep_file && i < src->nfile && !err; i++) {
+		const struct hx_filesum *f = &src->files[i];
+		uint64_t key = hx_map_key(remap(map, f->path));
+		struct hx_map_slot *sl;
+
+		if (keep_file[i] || hx_map_find(dup, key) >= 0)
+			continue;
+		sl = hx_map_slot(dst->ctx, dup, key, &err);
+		if (!sl)
+			break;
+		sl->val = 1;
+		if (skipped_file(f)) {
+			add->files_skipped--;
+			if (skip_reason(f->status) >= 0)
+				add->skipped[skip_reason(f->status)]--;
+		} else {
+			add->files--;
+			add->bytes -= f->bytes;
+			add->lines -= f->lines;
+		}
+	}
+	return err;
+}
+
+int hx_ev_merge_sel(struct hangdx_evidence *dst,
+		    const struct hangdx_evidence *src, const uint8_t *keep_rec,
+		    const uint8_t *keep_file)
+{
 	struct hx_map dup = { 0 };
 	struct hx_counts add;
 	uint32_t *map = NULL;
-	size_t i, f0;
+	size_t i;
 	int err;
 
 	if (!dst || !src || dst == src)
 		return HANGDX_EINVAL;
-	f0 = dst->nfield;
 	err = merge_strings(dst, src, &map);
 	if (err)
 		return err;
 	add = src->c;
 	err = merge_dups(dst, src, map, &dup, &add);
 	if (!err)
+		err = merge_unselected(dst, src, keep_file, map, &dup, &add);
+	if (!err)
 		err = merge_reserve(dst, src);
 	if (err)
 		goto out_free_map;
-	for (i = 0; i < src->nfield; i++) {
-		struct hx_field f = src->fields[i];
-
-		f.str = remap(map, f.str);
-		dst->fields[dst->nfield++] = f;
-	}
 	for (i = 0; i < src->nrec; i++) {
 		struct hx_rec r = src->recs[i];
+		size_t j;
 
 		r.file = remap(map, r.file);
-		if (dup.n && hx_map_find(&dup, hx_map_key(r.file)) >= 0)
+		if ((keep_rec && !keep_rec[i]) ||
+		    (dup.n && hx_map_find(&dup, hx_map_key(r.file)) >= 0))
 			continue;
 		r.vpath = remap(map, r.vpath);
 		r.module = remap(map, r.module);
 		r.pname = remap(map, r.pname);
 		r.src = remap(map, r.src);
-		r.ffirst = (uint32_t)(r.ffirst + f0);
+		r.ffirst = (uint32_t)dst->nfield;
+		for (j = 0; j < r.nfield; j++) {
+			struct hx_field f = src->fields[src->recs[i].ffirst + j];
+
+			f.str = remap(map, f.str);
+			dst->fields[dst->nfield++] = f;
+		}
 		dst->recs[dst->nrec++] = r;
 	}
 	for (i = 0; i < src->nfile; i++) {

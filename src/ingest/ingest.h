@@ -329,6 +329,30 @@ void hx_rb_rank(struct hx_recb *b, int key, const char *s, size_t n);
 bool hx_rb_has(const struct hx_recb *b, int key);
 int hx_rb_commit(struct hx_recb *b);
 
+/* hangdx_evidence_merge with a choice: only the records of src with
+ * keep_rec[i] set and the files with keep_file[i] set (NULL: all); a file
+ * left out counts as one dst already holds. */
+int hx_ev_merge_sel(struct hangdx_evidence *dst,
+		    const struct hangdx_evidence *src, const uint8_t *keep_rec,
+		    const uint8_t *keep_file);
+
+/* ---- reading JSON Lines back (load.c) ---- */
+/* One flat JSON object of a line; lines without "kind" go to the hook
+ * (facts lines), which returns an error code to stop. */
+struct hx_jobj;
+typedef int hx_jhook(void *ud, const struct hx_jobj *o, const char *file,
+		     unsigned long line);
+bool hx_jstr(const struct hx_jobj *o, const char *key, const char **s,
+	     size_t *n);
+bool hx_jint(const struct hx_jobj *o, const char *key, int64_t *num);
+/* Load fp (named name) into ev; HANGDX_EPARSE at the end if a line was
+ * malformed. */
+int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
+		  hx_jhook *hook, void *ud);
+/* hangdx_evidence_write_jsonl's `what`, inside: file summaries and
+ * totals, without the derived process, stream and rank lines. */
+#define HX_EV_FILES 4u
+
 /* Sorted view used by the writers: records in (file, line, sub) order,
  * duplicates (same file, line, sub, kind) removed. */
 int hx_ev_sorted(const struct hangdx_evidence *ev, uint32_t **order,

@@ -193,6 +193,8 @@ static int64_t iso_ts(const char *s, size_t n)
 
 struct loader {
 	struct hangdx_evidence *ev;
+	hx_jhook *hook;
+	void *hook_ud;
 	const char *path;
 	unsigned long line;
 	unsigned long bad;
@@ -414,6 +416,9 @@ static int load_line(struct loader *l, char *s, struct jobj *o)
 		return HANGDX_OK;
 	}
 	k = jget(o, "kind");
+	if (!k && l->hook)
+		return l->hook(l->hook_ud, (const struct hx_jobj *)o, l->path,
+			       l->line);
 	if (!k || !k->is_str) {
 		bad_line(l, "no \"kind\"");
 		return HANGDX_OK;
@@ -466,17 +471,63 @@ static int load_stream(struct loader *l, FILE *fp)
 	return err;
 }
 
-int hangdx_evidence_load(struct hangdx_evidence *ev, const char *path)
+bool hx_jstr(const struct hx_jobj *jo, const char *key, const char **s,
+	     size_t *n)
+{
+	const struct jval *v = jget((const struct jobj *)jo, key);
+
+	if (!v || !v->is_str)
+		return false;
+	*s = v->str;
+	*n = v->len;
+	return true;
+}
+
+bool hx_jint(const struct hx_jobj *jo, const char *key, int64_t *num)
+{
+	const struct jval *v = jget((const struct jobj *)jo, key);
+
+	if (!v || v->is_str || v->is_null)
+		return false;
+	*num = v->num;
+	return true;
+}
+
+int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
+		  hx_jhook *hook, void *ud)
 {
 	struct loader l;
+	int err;
+
+	memset(&l, 0, sizeof l);
+	l.path = name;
+	l.hook = hook;
+	l.hook_ud = ud;
+	l.last_file = HX_NOSTR;
+	/* read into an evidence of its own, then merge: a file that ev
+	 * already holds is not counted twice */
+	err = hangdx_evidence_new(ev->ctx, &l.ev);
+	if (!err) {
+		l.ev->maxrec = ev->maxrec;
+		err = load_stream(&l, fp);
+	}
+	if (!err)
+		err = hangdx_evidence_merge(ev, l.ev);
+	if (!err && l.ev->limit_warned)
+		ev->limit_warned = true;
+	hangdx_evidence_free(l.ev);
+	if (!err && l.bad)
+		err = HANGDX_EPARSE;
+	return err;
+}
+
+int hangdx_evidence_load(struct hangdx_evidence *ev, const char *path)
+{
 	FILE *fp;
 	int err;
 
 	if (!ev || !path)
 		return HANGDX_EINVAL;
-	memset(&l, 0, sizeof l);
-	l.path = path;
-	l.last_file = HX_NOSTR;
 	fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
 	if (!fp) {
 		hx_ingest_diag_lock();
@@ -485,21 +536,26 @@ int hangdx_evidence_load(struct hangdx_evidence *ev, const char *path)
 		hx_ingest_diag_unlock();
 		return HANGDX_EIO;
 	}
-	/* read into an evidence of its own, then merge: a file that ev
-	 * already holds is not counted twice */
-	err = hangdx_evidence_new(ev->ctx, &l.ev);
-	if (!err) {
-		l.ev->maxrec = ev->maxrec;
-		err = load_stream(&l, fp);
-	}
+	err = hx_ev_load_fp(ev, path, fp, NULL, NULL);
 	if (fp != stdin)
 		fclose(fp);
-	if (!err)
-		err = hangdx_evidence_merge(ev, l.ev);
-	if (!err && l.ev->limit_warned)
-		ev->limit_warned = true;
-	hangdx_evidence_free(l.ev);
-	if (!err && l.bad)
-		err = HANGDX_EPARSE;
+	return err;
+}
+
+int hangdx_evidence_load_mem(struct hangdx_evidence *ev, const char *name,
+			     const void *data, size_t len)
+{
+	FILE *fp;
+	int err;
+
+	if (!ev || !name || (!data && len))
+		return HANGDX_EINVAL;
+	if (len == 0)
+		return HANGDX_OK;
+	fp = fmemopen((void *)(uintptr_t)data, len, "r");
+	if (!fp)
+		return HANGDX_ENOMEM;
+	err = hx_ev_load_fp(ev, name, fp, NULL, NULL);
+	fclose(fp);
 	return err;
 }

@@ -948,6 +948,10 @@ static int write_all(const struct hangdx_evidence *ev, FILE *fp,
 			err = write_ranks(&o, order, n);
 		if (!err)
 			write_totals(&o, n);
+	} else if (what & HX_EV_FILES) {
+		err = write_files(&o);
+		if (!err)
+			write_totals(&o, n);
 	}
 	if (!err && fflush(fp) != 0)
 		o.err = HANGDX_EIO;

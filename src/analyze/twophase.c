@@ -1,0 +1,482 @@
+/*
+ * twophase.c - the diagnosis of many machines' facts (factfile.c).
+ * Phase 1 diagnoses the facts of every rank: each rank's facts stand in
+ * for its devices.  Phase 2 asks for the full evidence of the ranks the
+ * verdict needs (root, first failing, the ranks of the chain, one rank of
+ * each group), diagnoses again with their devices rebuilt from it, and
+ * asks again while the verdict needs a rank it has not read.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "analyze.h"
+
+#define MAX_ROUNDS 4
+#define MAX_GROUP_REPS 64
+#define MAX_ROOTS_READ 8
+
+int hx_rf_bind(struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+
+	if (!d->facts_src)
+		return HANGDX_OK;
+	d->rf = hx_arena_alloc(&d->arena, (d->nranks + 1) * sizeof *d->rf);
+	if (!d->rf)
+		return HANGDX_ENOMEM;
+	for (r = 0; r <= d->nranks; r++) {
+		bool got = r < d->nfetch_mask && d->fetched_mask[r];
+
+		d->rf[r] = r < d->pseudo_base && r < d->nranks && !got
+			   ? hx_facts_rank(d->facts_src, (int32_t)r) : NULL;
+	}
+	return HANGDX_OK;
+}
+
+/* The record of the diagnosis's evidence at file:line of that kind. */
+static uint32_t find_record(const struct hangdx_diagnosis *d, const char *file,
+			    uint64_t line, int kind)
+{
+	size_t i;
+
+	for (i = 0; file && i < d->norder; i++) {
+		const struct hx_rec *r = &d->ev->recs[d->order[i]];
+		const char *p;
+
+		if (r->line != line || r->kind != kind)
+			continue;
+		p = hx_ev_str(d->ev, r->file);
+		if (p && strcmp(p, file) == 0)
+			return d->order[i];
+	}
+	return HX_NOREC;
+}
+
+static int64_t later(int64_t a, int64_t b)
+{
+	if (a == HX_NONE)
+		return b;
+	return b != HX_NONE && b > a ? b : a;
+}
+
+void hx_rf_after_collect(struct hangdx_diagnosis *d)
+{
+	const struct hangdx_evidence *fev;
+	uint32_t r;
+
+	if (!d->rf)
+		return;
+	fev = hx_facts_evidence(d->facts_src);
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankfact *rf = d->rf[r];
+		struct hx_rankinfo *ri = &d->ranks[r];
+
+		if (!rf)
+			continue;
+		ri->device_seen = rf->device_seen;
+		ri->last_ts = later(ri->last_ts, rf->last_ts);
+		ri->last_progress_ts = later(ri->last_progress_ts, rf->last_progress_ts);
+		d->last_ts = later(d->last_ts, rf->last_ts);
+		ri->stalled = rf->stalled;
+		ri->stall_us = rf->stall_us;
+		ri->stall_rec = rf->stall_file == HX_NOSTR ? HX_NOREC
+			: find_record(d, hx_ev_str(fev, rf->stall_file),
+				      rf->stall_line, HX_K_AICPU_KERNEL);
+		if (rf->stall_under_us > d->stall_under_us)
+			d->stall_under_us = rf->stall_under_us;
+	}
+}
+
+void hx_rf_after_kernels(struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+
+	for (r = 0; d->rf && r < d->nranks; r++)
+		if (d->rf[r]) {
+			d->ranks[r].kernels = d->rf[r]->kernels;
+			d->ranks[r].kernels_inferred = d->rf[r]->kernels_inferred;
+		}
+}
+
+/* ---- the ranks a verdict needs ---- */
+
+struct need {
+	struct hangdx_ctx *ctx;
+	int32_t *r;
+	size_t n, cap;
+	int err;
+};
+
+static void need_add(struct need *nd, const struct hangdx_facts *f,
+		     const uint8_t *mask, size_t nmask, int64_t r)
+{
+	size_t i;
+	void *v = nd->r;
+
+	if (nd->err || r < 0 || r >= (int64_t)nmask || mask[r] ||
+	    !hx_facts_rank(f, (int32_t)r))
+		return;
+	for (i = 0; i < nd->n; i++)
+		if (nd->r[i] == r)
+			return;
+	nd->err = hx_vec_reserve(nd->ctx, &v, &nd->cap, nd->n + 1, sizeof *nd->r,
+				 HX_MAX_RANKS);
+	if (nd->err)
+		return;
+	nd->r = v;
+	nd->r[nd->n++] = (int32_t)r;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void needed(const struct hangdx_diagnosis *d, const struct hangdx_facts *f,
+		   const uint8_t *mask, size_t nmask, struct need *nd)
+{
+	size_t i, k;
+
+	need_add(nd, f, mask, nmask, d->root_rank);
+	need_add(nd, f, mask, nmask, d->first_rank);
+	need_add(nd, f, mask, nmask, d->first_err_rank);
+	need_add(nd, f, mask, nmask, d->tie_rank);
+	for (i = 0; i < d->nhops; i++)
+		need_add(nd, f, mask, nmask, d->hops[i].rank);
+	for (i = 0; i < d->nroots && i < MAX_ROOTS_READ; i++)
+		need_add(nd, f, mask, nmask, d->roots[i]);
+	/* ranks whose own state holds a cycle: the proof is rebuilt there */
+	for (i = 0, k = 0; d->local_cycle && i < d->nranks && k < MAX_ROOTS_READ; i++)
+		if (d->local_cycle[i]) {
+			need_add(nd, f, mask, nmask, (int64_t)i);
+			k++;
+		}
+	for (i = 0; i < d->ngroups && i < MAX_GROUP_REPS; i++)
+		if (d->groups[i].nranks)
+			need_add(nd, f, mask, nmask, d->groups[i].ranks[0]);
+	if (nd->n)
+		qsort(nd->r, nd->n, sizeof *nd->r, cmp_i32);
+}
+
+/* ---- fetching from the files the facts name ---- */
+
+struct local_fetch {
+	const struct hangdx_facts *f;
+	struct hangdx_ctx *ctx;
+};
+
+/* An archive member "A!/M" is read through its archive A. */
+static void outer_path(const char *p, char *buf, size_t n)
+{
+	const char *bang = strstr(p, "!/");
+	size_t len = bang ? (size_t)(bang - p) : strlen(p);
+
+	if (len >= n)
+		len = n - 1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+}
+
+static int local_fetch(void *ud, const int32_t *ranks, size_t n,
+		       struct hangdx_evidence *into)
+{
+	struct local_fetch *lf = ud;
+	struct hangdx_evidence *tmp = NULL;
+	const char *files[256];
+	char **paths = NULL;
+	size_t np = 0, cap = 0, i, j, k;
+	int err;
+
+	err = hangdx_evidence_new(lf->ctx, &tmp);
+	for (i = 0; i < n && !err; i++) {
+		const struct hx_rankfact *rf = hx_facts_rank(lf->f, ranks[i]);
+		size_t nf = rf ? hx_facts_files(lf->f, rf, files, 256) : 0;
+
+		for (j = 0; j < nf && j < 256 && !err; j++) {
+			char buf[4096];
+			bool dup = false;
+			void *v = paths;
+
+			outer_path(files[j], buf, sizeof buf);
+			for (k = 0; k < np && !dup; k++)
+				dup = strcmp(paths[k], buf) == 0;
+			if (dup)
+				continue;
+			err = hx_vec_reserve(lf->ctx, &v, &cap, np + 1, sizeof *paths,
+					     HX_MAX_RANKS);
+			if (err)
+				break;
+			paths = v;
+			paths[np] = hx_alloc(lf->ctx, strlen(buf) + 1);
+			if (!paths[np]) {
+				err = HANGDX_ENOMEM;
+				break;
+			}
+			memcpy(paths[np++], buf, strlen(buf) + 1);
+		}
+	}
+	if (!err && np)
+		err = hangdx_ingest_paths(tmp, (const char *const *)paths, np, NULL);
+	if (!err) {
+		tmp->nroots = 0;        /* the facts' inputs stay the roots */
+		err = hangdx_evidence_merge(into, tmp);
+	}
+	for (i = 0; i < np; i++)
+		hx_free(lf->ctx, paths[i]);
+	hx_free(lf->ctx, paths);
+	hangdx_evidence_free(tmp);
+	return err;
+}
+
+/* Every file of the rank can be read here. */
+static bool readable(const struct hangdx_facts *f, int32_t rank)
+{
+	const struct hx_rankfact *rf = hx_facts_rank(f, rank);
+	const char *files[256];
+	size_t nf, i;
+
+	if (!rf)
+		return false;
+	nf = hx_facts_files(f, rf, files, 256);
+	if (nf > 256 || nf == 0)
+		return false;
+	for (i = 0; i < nf; i++) {
+		char buf[4096];
+
+		outer_path(files[i], buf, sizeof buf);
+		if (strcmp(buf, "-") == 0 || access(buf, R_OK) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* ---- the rounds ---- */
+
+struct rounds {
+	const struct hangdx_facts *f;
+	const struct hangdx_diagnose_opts *opts;
+	hangdx_fetch_fn *fetch;
+	void *ud;
+	struct hangdx_ctx *ctx;
+	uint8_t *mask;              /* rank read in full */
+	uint8_t *unread;            /* asked for but not delivered */
+	size_t nmask;
+	struct hangdx_evidence *got;
+};
+
+/* Ask for the ranks in nd; those delivered are marked read. */
+static int ask(struct rounds *R, const struct need *nd)
+{
+	int32_t *ok;
+	size_t n = 0, i;
+	int err = HANGDX_OK;
+
+	ok = hx_alloc(R->ctx, (nd->n + 1) * sizeof *ok);
+	if (!ok)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < nd->n; i++) {
+		if (!R->fetch && !readable(R->f, nd->r[i]))
+			R->unread[nd->r[i]] = 1;
+		else
+			ok[n++] = nd->r[i];
+	}
+	if (n) {
+		struct local_fetch lf = { R->f, R->ctx };
+		int e = R->fetch ? R->fetch(R->ud, ok, n, R->got)
+				 : local_fetch(&lf, ok, n, R->got);
+
+		if (e == HANGDX_ENOMEM)
+			err = e;
+		for (i = 0; i < n; i++) {
+			if (e)
+				R->unread[ok[i]] = 1;
+			else
+				R->mask[ok[i]] = 1;
+		}
+	}
+	/* a rank asked for is never asked again */
+	for (i = 0; i < nd->n; i++)
+		R->mask[nd->r[i]] = 1;
+	hx_free(R->ctx, ok);
+	return err;
+}
+
+static int rediagnose(struct rounds *R, struct hangdx_diagnosis **d)
+{
+	struct hangdx_evidence *e2 = NULL;
+	uint8_t *read;
+	size_t i;
+	int err;
+
+	read = hx_alloc(R->ctx, R->nmask + 1);
+	if (!read)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < R->nmask; i++)
+		read[i] = R->mask[i] && !R->unread[i];
+	err = hangdx_evidence_new(R->ctx, &e2);
+	if (!err)
+		err = hangdx_evidence_merge(e2, R->got);
+	if (!err)
+		err = hangdx_evidence_merge(e2, hx_facts_evidence(R->f));
+	if (!err) {
+		hangdx_diagnosis_free(*d);
+		*d = NULL;
+		err = hx_diagnose_with(e2, R->opts, R->f, read, R->nmask, d);
+	}
+	if (!err) {
+		(*d)->own_ev = e2;
+		(*d)->fetched_mask = NULL;      /* only for the build */
+		(*d)->nfetch_mask = 0;
+	} else {
+		hangdx_evidence_free(e2);
+	}
+	hx_free(R->ctx, read);
+	return err;
+}
+
+/* The ranks read in full, and a note for each one that could not be. */
+static int finish(struct rounds *R, struct hangdx_diagnosis *d)
+{
+	size_t i, n = 0;
+	int err = HANGDX_OK;
+
+	d->fetched = hx_alloc(R->ctx, (R->nmask + 1) * sizeof *d->fetched);
+	if (!d->fetched)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < R->nmask && !err; i++) {
+		if (R->mask[i] && !R->unread[i])
+			d->fetched[n++] = (int32_t)i;
+		else if (R->unread[i])
+			err = hx_dlist_add(d, &d->missing, &d->nmissing, &d->capmissing,
+				_("the full evidence of rank %zu could not be read "
+				  "here (its files are not on this machine or a "
+				  "node did not send them): its facts stand in for "
+				  "its devices."), i);
+	}
+	d->nfetched = n;
+	return err;
+}
+
+int hangdx_diagnose_facts(const struct hangdx_facts *f,
+			  const struct hangdx_diagnose_opts *opts,
+			  hangdx_fetch_fn *fetch, void *ud,
+			  struct hangdx_diagnosis **out)
+{
+	struct hangdx_diagnosis *d = NULL;
+	struct rounds R;
+	int round, err;
+
+	*out = NULL;
+	if (!f)
+		return HANGDX_EINVAL;
+	memset(&R, 0, sizeof R);
+	R.f = f;
+	R.opts = opts;
+	R.fetch = fetch;
+	R.ud = ud;
+	R.ctx = hx_facts_evidence(f)->ctx;
+	R.nmask = (size_t)hx_facts_max_rank(f) + 1;
+	R.mask = hx_calloc(R.ctx, R.nmask + 1, 1);
+	R.unread = hx_calloc(R.ctx, R.nmask + 1, 1);
+	err = R.mask && R.unread ? hangdx_evidence_new(R.ctx, &R.got) : HANGDX_ENOMEM;
+	if (!err)
+		err = hx_diagnose_with(hx_facts_evidence(f), opts, f, R.mask,
+				       R.nmask, &d);
+	if (!err) {
+		d->fetched_mask = NULL;
+		d->nfetch_mask = 0;
+	}
+	for (round = 0; !err && round < MAX_ROUNDS; round++) {
+		struct need nd = { R.ctx, NULL, 0, 0, 0 };
+
+		needed(d, f, R.mask, R.nmask, &nd);
+		err = nd.err;
+		if (!err && nd.n == 0) {
+			hx_free(R.ctx, nd.r);
+			break;
+		}
+		if (!err)
+			err = ask(&R, &nd);
+		hx_free(R.ctx, nd.r);
+		if (!err)
+			err = rediagnose(&R, &d);
+	}
+	if (!err)
+		err = finish(&R, d);
+	hangdx_evidence_free(R.got);
+	hx_free(R.ctx, R.mask);
+	hx_free(R.ctx, R.unread);
+	if (err) {
+		hangdx_diagnosis_free(d);
+		return err;
+	}
+	*out = d;
+	return HANGDX_OK;
+}
+
+size_t hangdx_diagnosis_fetched(const struct hangdx_diagnosis *d,
+				int32_t *ranks, size_t max)
+{
+	size_t i;
+
+	for (i = 0; d && ranks && i < d->nfetched && i < max; i++)
+		ranks[i] = d->fetched[i];
+	return d ? d->nfetched : 0;
+}
+
+/* ---- the owner's side of a fetch ---- */
+
+int hangdx_evidence_write_ranks(const struct hangdx_evidence *ev,
+				const int32_t *ranks, size_t n, FILE *fp)
+{
+	struct hangdx_diagnosis *d = NULL;
+	struct hangdx_evidence *sub = NULL;
+	uint8_t *want = NULL, *keep = NULL;
+	struct hx_map fidx = { 0 };
+	size_t i;
+	int err;
+
+	if (!ev || !fp || (!ranks && n))
+		return HANGDX_EINVAL;
+	err = hangdx_diagnose(ev, NULL, &d);
+	if (!err)
+		err = hangdx_evidence_new(ev->ctx, &sub);
+	if (!err) {
+		want = hx_calloc(ev->ctx, d->nranks + 1, 1);
+		keep = hx_calloc(ev->ctx, ev->nfile + 1, 1);
+		if (!want || !keep)
+			err = HANGDX_ENOMEM;
+	}
+	for (i = 0; !err && i < n; i++)
+		if (ranks[i] >= 0 && (uint32_t)ranks[i] < d->nranks)
+			want[ranks[i]] = 1;
+	for (i = 0; !err && i < ev->nfile; i++) {
+		struct hx_map_slot *sl = hx_map_slot(ev->ctx, &fidx,
+			hx_map_key(ev->files[i].path), &err);
+		if (sl)
+			sl->val = (int32_t)i;
+	}
+	for (i = 0; !err && i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+		int32_t r = d->rank_of[rec];
+		long fi;
+
+		if (r < 0 || (uint32_t)r >= d->nranks || !want[r])
+			continue;
+		fi = hx_map_find(&fidx, hx_map_key(ev->recs[rec].file));
+		if (fi >= 0)
+			keep[fi] = 1;
+	}
+	if (!err)
+		err = hx_ev_merge_sel(sub, ev, NULL, keep);
+	if (!err)
+		err = hangdx_evidence_write_jsonl(sub, fp, HANGDX_EV_RECORDS | HX_EV_FILES);
+	hx_map_free(ev->ctx, &fidx);
+	hx_free(ev->ctx, want);
+	hx_free(ev->ctx, keep);
+	hangdx_evidence_free(sub);
+	hangdx_diagnosis_free(d);
+	return err;
+}
