@@ -116,7 +116,9 @@ struct hx_simlog_input {
  * run/plog/ and run/device-D/ for every rank under dir (which exists; or
  * the node / flat layout), honouring sc->log_level for INFO/DEBUG noise
  * and sc->log_fidelity (verified: no invented line).
- * Deterministic: same input, same bytes.
+ * Deterministic: same input, same bytes.  The files are written in place:
+ * dir is a fresh directory the caller renames into place when this
+ * succeeds and removes when it fails (simulate's temporary output).
  */
 int hx_simlog_write(struct hangdx_ctx *ctx, const char *dir,
 		    const struct hx_simlog_input *in);
