@@ -9,7 +9,8 @@
 #              when mpirun is installed)
 # Time and peak RSS from /usr/bin/time (for mpirun: the largest process).
 # The baseline is also checked: the category, 6 AICPU cores, the roots,
-# and no "no logs for rank N" for a rank that has logs.
+# and no "no logs for rank N" for a rank that has logs; so is the reference
+# preset's diagnosis at 16,384 ranks (SCALE_REF=0 skips it).
 # SCALE_100K=1 (or `sh bench/scale.sh 4096 16384 100000`) adds 100,000
 # ranks: about 5 GB of logs, minutes.  SCALE_NP="2 4" changes the mpirun
 # sizes.  A command that fails is reported in the table, never stops it.
@@ -130,6 +131,28 @@ for n in $sizes; do
 
 	rm -rf "$d" "$out/facts$n.hxf"
 done
+# The reference preset itself (every rank a root) at 16,384 ranks, log
+# level error: the diagnosis must state 6 AICPU cores and say "no logs for
+# rank N" of no rank (SCALE_REF=0 skips it).
+if [ "${SCALE_REF:-1}" != 0 ]; then
+	d=$out/scaleref
+	rm -rf "$d"
+	rm -f "$out/ref.res" "$out/refd.res"
+	run ref "$HANGDX" simulate -q --preset reference --set ranks=16384 \
+		--set log_level=error --no-trace -o "$d"
+	mb=$(du -sm "$d" 2>/dev/null | cut -f1)
+	row "reference preset, 16384 ranks" ref 0 "" "${mb:-0} MB of logs"
+	run refd "$HANGDX" diagnose --json "$d"
+	notes=""
+	grep -q '"category": "aicpu_exhaustion_deadlock"' "$out/refd.out" ||
+		notes="$notes wrong-category"
+	grep -q '"aicpu_cores": 6,' "$out/refd.out" || notes="$notes cores-not-6"
+	nolog=$(grep -c 'no logs for rank' "$out/refd.out")
+	[ "$nolog" -eq 0 ] || notes="$notes $nolog-'no logs for rank'"
+	[ -n "$notes" ] && bad=1
+	row "  diagnose" refd 0 "-" "${notes:-6 cores, no rank without logs}"
+	rm -rf "$d"
+fi
 echo "  (ratio = seconds over the single-pass diagnose of the same logs; json: the"
 echo "   JSON report byte for byte against it; exit 1 is a hang found, !N a failure)"
 exit $bad
