@@ -22,6 +22,16 @@ B       ?= build
 Q       := $(if $(V),,@)
 LIB_SRC := $(sort $(wildcard src/*/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
+# Open MPI: `diagnose --mpi` (cli/mpi.c) is built when mpicc is found
+# (MPI=0: never); its flags come from `mpicc --showme`, the headers as
+# system headers so that the warning set stays ours.
+MPI     ?= 1
+MPICC   := $(if $(filter 1,$(MPI)),$(shell command -v mpicc 2>/dev/null))
+MPI_CFLAGS := $(if $(MPICC),$(patsubst -I%,-isystem %,$(shell $(MPICC) --showme:compile 2>/dev/null)))
+MPI_LIBS   := $(if $(MPICC),$(shell $(MPICC) --showme:link 2>/dev/null))
+ifeq ($(MPI_LIBS),)
+CLI_SRC := $(filter-out cli/mpi.c,$(CLI_SRC))
+endif
 UT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 FZ_SRC  := $(sort $(wildcard fuzz/fuzz_*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
@@ -50,6 +60,10 @@ $(B)/libhangdx.so: $(LIB_OBJ)
 	$(CC) -shared -o $@ $^ $(LDLIBS)
 
 $(CLI_OBJ): ALL_CFLAGS += -DHANGDX_LOCALEDIR='"$(PREFIX)/share/locale"'
+ifneq ($(MPI_LIBS),)
+$(CLI_OBJ): ALL_CFLAGS += -DHANGDX_MPI=1
+$(B)/cli/mpi.o: ALL_CFLAGS += $(MPI_CFLAGS)
+endif
 
 $(B)/locale/%/LC_MESSAGES/hangdx.mo: po/%.po
 	@mkdir -p $(dir $@)
@@ -61,7 +75,7 @@ pot:
 	sh po/xgettext.sh $(B)/hangdx.pot
 
 $(BIN): $(CLI_OBJ) $(B)/libhangdx.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(B)/libhangdx.a $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(B)/libhangdx.a $(LDLIBS) $(MPI_LIBS)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/testutil.h tests/unit/ingestutil.h $(B)/libhangdx.a
 	@mkdir -p $(dir $@)

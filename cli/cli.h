@@ -37,6 +37,7 @@ extern const struct cli_cmd cmd_simulate;
 extern const struct cli_cmd cmd_parse;
 extern const struct cli_cmd cmd_diagnose;
 extern const struct cli_cmd cmd_check;
+extern const struct cli_cmd cmd_facts;
 
 /* Locale, catalogues and --lang (cli/i18n.c); 0 or EXIT_USAGE.  Takes the
  * global option off argv. */
@@ -60,5 +61,54 @@ int cli_load_scenario(struct hangdx_ctx *ctx, const struct cli_cmd *c,
 /* Apply one --set KEY=VALUE; 0 or EXIT_USAGE. */
 int cli_set(const struct cli_cmd *c, struct hangdx_scenario *sc, const char *kv);
 extern const char *cli_prog;
+
+/* What diagnose and facts read: evidence saved by `parse --json`, then
+ * logs.  HANGDX_OK when something could be read, HANGDX_ENOTFOUND when
+ * nothing could, HANGDX_ENOMEM, HANGDX_EINVAL. */
+struct cli_inputs {
+	const char *const *evid;
+	size_t nevid;
+	const char *const *paths;
+	size_t npaths;
+	int threads;            /* 0: default */
+	size_t max_records;     /* 0: default */
+};
+int cli_read_inputs(struct hangdx_evidence *ev, const struct cli_inputs *in);
+
+/* Write an output file through a temporary name renamed when complete
+ * (a device or FIFO is written in place).  fn writes the content and
+ * returns a library error.  0, or -1 when it could not be written (said
+ * on stderr: "hangdx CMD: cannot write PATH: why"). */
+typedef int cli_put_fn(const void *ud, FILE *fp);
+int cli_write_file(const struct cli_cmd *c, const char *path, cli_put_fn *fn,
+		   const void *ud);
+
+/* ---- diagnose --mpi (cli/mpi.c, built when Open MPI is; HANGDX_MPI) ---- */
+
+enum { CLI_MPI_SHARE_AUTO, CLI_MPI_SHARE_DIRS, CLI_MPI_SHARE_ALL };
+
+struct cli_mpi_opts {
+	struct cli_inputs in;   /* PATHs and the ingest options */
+	int share;              /* CLI_MPI_SHARE_* */
+	double timeout;         /* seconds any wait may last */
+	struct hangdx_diagnose_opts dopts;
+};
+
+/* What process 0 does with the facts once they met there: diagnose
+ * (fetch serves phase 2; 0 or an exit code), then, after the other
+ * processes were released, report (the exit code). */
+struct cli_mpi_hooks {
+	int (*diagnose)(void *ud, struct hangdx_facts *f,
+			hangdx_fetch_fn *fetch, void *fetch_ud);
+	int (*report)(void *ud);
+	void *ud;
+};
+
+/* Initialise MPI, read this process's share of the inputs, bring the
+ * facts to process 0 and run the hooks there while the others serve
+ * fetches; finalise.  The exit code (others: 0); on an MPI failure or a
+ * timeout the job is aborted with EXIT_SYSERR. */
+int cli_mpi_run(struct hangdx_ctx *ctx, const struct cli_mpi_opts *o,
+		const struct cli_mpi_hooks *h);
 
 #endif

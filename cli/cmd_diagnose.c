@@ -34,6 +34,8 @@ const struct cli_cmd cmd_diagnose = {
 	"diagnose",
 	N_("find why a job hung: first failing rank, root cause, proven deadlock, fix"),
 	N_("diagnose [options] PATH...\n"
+	"       hangdx diagnose [options] --facts FILE... [PATH...]\n"
+	"       mpirun -np N hangdx diagnose --mpi [options] PATH...\n"
 	"\n"
 	"PATH is a log file, a directory (read recursively), an archive or a\n"
 	"compressed file (.tar, .tar.gz, .tar.zst, .zip, .gz, .zst), or - for\n"
@@ -47,6 +49,17 @@ const struct cli_cmd cmd_diagnose = {
 	"                        (graph inline when dot is available)\n"
 	"      --evidence FILE   also read evidence saved by `parse --json`\n"
 	"                        (repeatable; merged with the logs read)\n"
+	"      --facts FILE      read facts written by `hangdx facts` (repeatable;\n"
+	"                        the logs of PATH are added as facts)\n"
+	"      --mpi             run under mpirun: each process reads its share\n"
+	"                        of PATH, the facts meet on process 0\n"
+	"      --mpi-share HOW   dirs: the entries of each PATH are shared out\n"
+	"                        (shared file system); all: every process reads\n"
+	"                        every PATH (logs local to each node); auto\n"
+	"                        (default): dirs when every process sees the\n"
+	"                        same PATH listing\n"
+	"      --mpi-timeout S   give up waiting for another process after S\n"
+	"                        seconds (600)\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"      --threads N       1 to read on one thread (default: 2 when there\n"
 	"                        are several files)\n"
@@ -55,20 +68,90 @@ const struct cli_cmd cmd_diagnose = {
 	"  -h, --help            this help\n"
 	"\n"
 	"exit status: 0 no hang found, 1 hang diagnosed, 2 usage,\n"
-	"3 no input could be read, 4 system error"),
+	"3 no input could be read (or a bad facts file), 4 system error\n"
+	"(with --mpi: an MPI failure or timeout)"),
 	run
 };
 
 struct dargs {
 	int json;
 	const char *dot, *svg, *html;
-	const char **evid;
-	int nevid;
+	const char **evid, **facts;
+	size_t nevid, nfacts;
+	int mpi;
+	int mpi_share;      /* CLI_MPI_SHARE_* */
+	double mpi_timeout; /* seconds */
 	unsigned cores;
 	int color;          /* -1 auto */
 	int threads;        /* 0: default */
 	size_t max_records; /* 0: default */
 };
+
+/* Append s to the list *v of *n strings; 0 or EXIT_SYSERR. */
+static int add_arg(const char ***v, size_t *n, const char *s)
+{
+	const char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+
+	if (!nv)
+		return EXIT_SYSERR;
+	*v = nv;
+	nv[(*n)++] = s;
+	return 0;
+}
+
+static int parse_mpi_share(const char *s, struct dargs *a)
+{
+	if (strcmp(s, "auto") == 0) a->mpi_share = CLI_MPI_SHARE_AUTO;
+	else if (strcmp(s, "dirs") == 0) a->mpi_share = CLI_MPI_SHARE_DIRS;
+	else if (strcmp(s, "all") == 0) a->mpi_share = CLI_MPI_SHARE_ALL;
+	else {
+		cli_usage_error(&cmd_diagnose, "--mpi-share takes dirs, all or auto");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int parse_mpi_timeout(const char *s, struct dargs *a)
+{
+	char *end;
+
+	a->mpi_timeout = strtod(s, &end);
+	if (end == s || *end || !(a->mpi_timeout > 0 && a->mpi_timeout <= 1e6)) {
+		cli_usage_error(&cmd_diagnose, "--mpi-timeout takes seconds, above 0");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* What the options and PATHs ask for fits together; 0 or EXIT_USAGE. */
+static int check_args(const struct dargs *a, char **paths, int npaths)
+{
+	const char *why = NULL;
+	int i, stdin_path = 0;
+
+	for (i = 0; i < npaths; i++)
+		stdin_path |= strcmp(paths[i], "-") == 0;
+
+	if (a->mpi && a->nfacts)
+		why = N_("--mpi and --facts do not go together");
+	else if (a->mpi && a->nevid)
+		why = N_("--mpi and --evidence do not go together");
+	else if (a->mpi && npaths == 0)
+		why = N_("--mpi needs a PATH");
+	else if (a->mpi && stdin_path)
+		why = N_("--mpi reads files, not standard input");
+	else if (npaths == 0 && a->nevid == 0 && a->nfacts == 0)
+		why = N_("no PATH given");
+#ifndef HANGDX_MPI
+	else if (a->mpi)
+		why = N_("--mpi: this hangdx was built without MPI (Open MPI's "
+			 "mpicc was not found at build time)");
+#endif
+	if (!why)
+		return 0;
+	cli_usage_error(&cmd_diagnose, why);
+	return EXIT_USAGE;
+}
 
 static int parse_args(int argc, char **argv, struct dargs *a)
 {
@@ -78,6 +161,10 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		{ "svg", required_argument, NULL, 's' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "evidence", required_argument, NULL, 'e' },
+		{ "facts", required_argument, NULL, 'f' },
+		{ "mpi", no_argument, NULL, 'M' },
+		{ "mpi-share", required_argument, NULL, 'S' },
+		{ "mpi-timeout", required_argument, NULL, 'T' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "color", required_argument, NULL, 'C' },
 		{ "threads", required_argument, NULL, 't' },
@@ -85,12 +172,12 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char **v;
 	char *end;
-	int c;
+	int c, rc = 0;
 
 	memset(a, 0, sizeof *a);
 	a->color = -1;
+	a->mpi_timeout = 600;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -98,13 +185,11 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		case 'd': a->dot = optarg; break;
 		case 's': a->svg = optarg; break;
 		case 'H': a->html = optarg; break;
-		case 'e':
-			v = realloc(a->evid, (size_t)(a->nevid + 1) * sizeof *v);
-			if (!v)
-				return EXIT_SYSERR;
-			a->evid = v;
-			a->evid[a->nevid++] = optarg;
-			break;
+		case 'e': rc = add_arg(&a->evid, &a->nevid, optarg); break;
+		case 'f': rc = add_arg(&a->facts, &a->nfacts, optarg); break;
+		case 'M': a->mpi = 1; break;
+		case 'S': rc = parse_mpi_share(optarg, a); break;
+		case 'T': rc = parse_mpi_timeout(optarg, a); break;
 		case 'c':
 			a->cores = (unsigned)strtoul(optarg, &end, 10);
 			if (*end || a->cores == 0 || a->cores > 64) {
@@ -146,12 +231,10 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 			cli_usage_error(&cmd_diagnose, "bad option");
 			return EXIT_USAGE;
 		}
+		if (rc)
+			return rc;
 	}
-	if (optind >= argc && a->nevid == 0) {
-		cli_usage_error(&cmd_diagnose, "no PATH given");
-		return EXIT_USAGE;
-	}
-	return 0;
+	return check_args(a, argv + optind, argc - optind);
 }
 
 /* What an output file is made of: the diagnosis and the rendered SVG. */
@@ -160,121 +243,25 @@ struct job {
 	const char *svg;            /* NULL: not rendered */
 };
 
-typedef int put_fn(const struct job *j, FILE *fp);
-
-static int put_dot(const struct job *j, FILE *fp)
+static int put_dot(const void *ud, FILE *fp)
 {
+	const struct job *j = ud;
+
 	return hangdx_diagnosis_write_dot(j->d, fp);
 }
 
-static int put_svg(const struct job *j, FILE *fp)
+static int put_svg(const void *ud, FILE *fp)
 {
+	const struct job *j = ud;
+
 	return fputs(j->svg, fp) < 0 ? HANGDX_EIO : HANGDX_OK;
 }
 
-static int put_html(const struct job *j, FILE *fp)
+static int put_html(const void *ud, FILE *fp)
 {
+	const struct job *j = ud;
+
 	return hangdx_diagnosis_write_html(j->d, fp, j->svg, HANGDX_HTML_QUOTE);
-}
-
-/* A device or a FIFO (/dev/stdout, a pipe): written to as it is. */
-static int write_stream(const char *path, const struct job *j, put_fn *fn)
-{
-	FILE *fp = fopen(path, "w");
-	const char *why = NULL;
-	int err;
-
-	if (!fp) {
-		why = strerror(errno);
-	} else {
-		err = fn(j, fp);
-		if (err)
-			why = hangdx_strerror(err);
-		if (fclose(fp) != 0 && !why)
-			why = strerror(errno);
-	}
-	if (!why)
-		return 0;
-	fprintf(stderr, _("%s diagnose: cannot write %s: %s\n"), cli_prog, path, why);
-	return -1;
-}
-
-/* Write a file through a temporary name, renamed when complete; with
- * the mode of an ordinary file (mkstemp makes 0600).  0, or -1 when it
- * could not be written (said on stderr, with the path and why). */
-static int write_file(const char *path, const struct job *j, put_fn *fn)
-{
-	size_t n = strlen(path) + 16;
-	char *tmp;
-	mode_t um;
-	const char *why = NULL;
-	struct stat st;
-	FILE *fp;
-	int fd, err;
-
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		return write_stream(path, j, fn);
-	tmp = malloc(n);
-	um = umask(0);
-	umask(um);
-	if (!tmp) {
-		why = hangdx_strerror(HANGDX_ENOMEM);
-		goto out_say;
-	}
-	snprintf(tmp, n, "%s.tmp-XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
-		why = strerror(errno);
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		goto out_say;
-	}
-	fchmod(fd, 0666 & ~um);
-	err = fn(j, fp);
-	if (err)
-		why = hangdx_strerror(err);
-	if (fclose(fp) != 0 && !why)
-		why = strerror(errno);
-	if (!why && rename(tmp, path) != 0)
-		why = strerror(errno);
-	if (why)
-		unlink(tmp);
-out_say:
-	free(tmp);
-	if (!why)
-		return 0;
-	fprintf(stderr, _("%s diagnose: cannot write %s: %s\n"), cli_prog, path, why);
-	return -1;
-}
-
-static int read_inputs(struct hangdx_evidence *ev, const struct dargs *a,
-		       int argc, char **argv)
-{
-	int i, err = HANGDX_OK, got = 0;
-
-	for (i = 0; i < a->nevid; i++) {
-		err = hangdx_evidence_load(ev, a->evid[i]);
-		if (err == HANGDX_ENOMEM)
-			return err;
-		got += err == HANGDX_OK || err == HANGDX_EPARSE;
-	}
-	if (optind < argc) {
-		struct hangdx_ingest_opts io;
-
-		memset(&io, 0, sizeof io);
-		io.threads = a->threads;
-		io.max_records = a->max_records;
-		cli_progress_setup(&io.progress, &io.progress_ud);
-		err = hangdx_ingest_paths(ev, (const char *const *)argv + optind,
-					  (size_t)(argc - optind), &io);
-		cli_progress_end();
-		if (err == HANGDX_ENOMEM || err == HANGDX_EINVAL)
-			return err;
-		got += err == HANGDX_OK;
-	}
-	return got ? HANGDX_OK : HANGDX_ENOTFOUND;
 }
 
 /* ---- Graphviz: dot -Tsvg through pipes ---- */
@@ -551,84 +538,299 @@ static int report(const struct hangdx_diagnosis *d,
 	if (!err && (a->svg || a->html))
 		j.svg = svg = render_svg(fd);
 	if (!err && a->dot)
-		err = write_file(a->dot, &j, put_dot);
+		err = cli_write_file(&cmd_diagnose, a->dot, put_dot, &j);
 	if (!err && a->html)
-		err = write_file(a->html, &j, put_html);
+		err = cli_write_file(&cmd_diagnose, a->html, put_html, &j);
 	if (!err && a->svg && svg)
-		err = write_file(a->svg, &j, put_svg);
+		err = cli_write_file(&cmd_diagnose, a->svg, put_svg, &j);
 	else if (!err && a->svg)
 		err = -1;
 	free(svg);
 	return err;
 }
 
+/* Where a diagnosis comes from: evidence read here, facts, or facts
+ * met under MPI (with their fetch). */
+struct source {
+	const struct hangdx_evidence *ev;
+	struct hangdx_facts *f;         /* phase 2 adds the evidence fetched */
+	hangdx_fetch_fn *fetch;
+	void *fetch_ud;
+};
+
+static int diagnose_src(const struct source *s,
+			const struct hangdx_diagnose_opts *o,
+			struct hangdx_diagnosis **d)
+{
+	if (s->ev)
+		return hangdx_diagnose(s->ev, o, d);
+	return hangdx_diagnose_facts(s->f, o, s->fetch, s->fetch_ud, d);
+}
+
 /* JSON is the same in every language: with --json the diagnosis is made
  * untranslated (the files written beside it get one of their own,
  * files_for). */
-static int diagnose_in(const struct hangdx_evidence *ev,
+static int diagnose_in(const struct source *s,
 		       const struct hangdx_diagnose_opts *o, const struct dargs *a,
 		       struct hangdx_diagnosis **d)
 {
 	int prev, err;
 
 	if (!a->json)
-		return hangdx_diagnose(ev, o, d);
+		return diagnose_src(s, o, d);
 	prev = hangdx_set_translate(0);
-	err = hangdx_diagnose(ev, o, d);
+	err = diagnose_src(s, o, d);
 	hangdx_set_translate(prev);
 	return err;
 }
 
 /* With --json in another language, the HTML, DOT and SVG files get a
- * translated diagnosis of their own (*fd); NULL when d serves. */
-static int files_for(const struct hangdx_evidence *ev,
-		     const struct hangdx_diagnose_opts *o, const struct dargs *a,
-		     struct hangdx_diagnosis **fd)
+ * translated diagnosis of their own. */
+static int second_diagnosis(const struct dargs *a)
 {
-	*fd = NULL;
-	if (!a->json || !(a->html || a->dot || a->svg) ||
-	    strcmp(hangdx_lang(), "en") == 0)
-		return 0;
-	return hangdx_diagnose(ev, o, fd);
+	return a->json && (a->html || a->dot || a->svg) &&
+	       strcmp(hangdx_lang(), "en") != 0;
 }
 
-static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a, int argc,
-		    char **argv)
-{
-	struct hangdx_diagnose_opts o = { a->cores };
-	struct hangdx_evidence *ev;
-	struct hangdx_diagnosis *d = NULL, *fd = NULL;
-	int err, rc;
+/* The diagnoses made, then reported. */
+struct outcome {
+	const struct dargs *a;
+	struct hangdx_ctx *ctx;
+	struct hangdx_diagnosis *d, *fd;
+	struct hangdx_facts *copy;      /* what fd is made from, for facts */
+	int err;
+};
 
-	if (hangdx_evidence_new(ctx, &ev))
-		return EXIT_SYSERR;
-	err = read_inputs(ev, a, argc, argv);
-	if (err) {
-		fprintf(stderr, "%s diagnose: %s\n", cli_prog,
-			err == HANGDX_ENOTFOUND ? _("no input could be read")
-						: hangdx_strerror(err));
-		rc = err == HANGDX_ENOTFOUND ? EXIT_BADINPUT : EXIT_SYSERR;
-		goto out_free_evidence;
+/* A copy of f as it is now, through its text. */
+static int copy_facts(struct hangdx_ctx *ctx, struct hangdx_facts *f,
+		      struct hangdx_facts **out)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *mf = open_memstream(&p, &n);
+	int err = mf ? hangdx_facts_write(f, mf) : HANGDX_ENOMEM;
+
+	if (mf && fclose(mf) != 0 && !err)
+		err = HANGDX_ENOMEM;
+	*out = NULL;
+	if (!err)
+		err = hangdx_facts_new(ctx, out);
+	if (!err)
+		err = hangdx_facts_load_mem(*out, "facts", p, n);
+	free(p);
+	return err;
+}
+
+/* Each diagnosis from facts gets facts of its own: a diagnosis from facts
+ * adds the evidence it fetched to them, and the first one borrows them
+ * until it is written. */
+static void make(struct outcome *r, const struct source *s)
+{
+	struct hangdx_diagnose_opts o = { r->a->cores };
+	struct source s2 = *s;
+
+	if (!second_diagnosis(r->a)) {
+		r->err = diagnose_in(s, &o, r->a, &r->d);
+		return;
 	}
-	err = diagnose_in(ev, &o, a, &d);
+	if (s->f)
+		r->err = copy_facts(r->ctx, s->f, &r->copy);
+	if (r->copy)
+		s2.f = r->copy;
+	if (!r->err)
+		r->err = diagnose_in(s, &o, r->a, &r->d);
+	if (!r->err)
+		r->err = diagnose_src(&s2, &o, &r->fd);
+}
+
+/* Report what make() found and free it; the exit code. */
+static int finish(struct outcome *r)
+{
+	int err = r->err, rc;
+
 	if (!err)
-		err = files_for(ev, &o, a, &fd);
-	if (!err)
-		err = report(d, fd ? fd : d, a);
+		err = report(r->d, r->fd ? r->fd : r->d, r->a);
 	if (err) {
 		if (err > 0)
 			fprintf(stderr, "%s diagnose: %s\n", cli_prog,
 				hangdx_strerror(err));
 		rc = EXIT_SYSERR;
 	} else {
-		rc = hangdx_diagnosis_verdict(d) == HANGDX_V_NO_HANG ? EXIT_OK_NOHANG
-								     : EXIT_HANG;
+		rc = hangdx_diagnosis_verdict(r->d) == HANGDX_V_NO_HANG
+			? EXIT_OK_NOHANG : EXIT_HANG;
 	}
-	hangdx_diagnosis_free(fd);
-	hangdx_diagnosis_free(d);
-out_free_evidence:
+	hangdx_diagnosis_free(r->fd);
+	hangdx_diagnosis_free(r->d);
+	hangdx_facts_free(r->copy);
+	r->d = r->fd = NULL;
+	r->copy = NULL;
+	return rc;
+}
+
+static int conclude(struct hangdx_ctx *ctx, const struct source *s,
+		    const struct dargs *a)
+{
+	struct outcome r = { a, ctx, NULL, NULL, NULL, 0 };
+
+	make(&r, s);
+	return finish(&r);
+}
+
+static void inputs_of(const struct dargs *a, int argc, char **argv,
+		      struct cli_inputs *in)
+{
+	memset(in, 0, sizeof *in);
+	in->evid = a->evid;
+	in->nevid = a->nevid;
+	in->paths = (const char *const *)argv + optind;
+	in->npaths = (size_t)(argc - optind);
+	in->threads = a->threads;
+	in->max_records = a->max_records;
+}
+
+/* Say why the inputs could not be read; the exit code. */
+static int input_failed(int err)
+{
+	fprintf(stderr, "%s diagnose: %s\n", cli_prog,
+		err == HANGDX_ENOTFOUND ? _("no input could be read")
+					: hangdx_strerror(err));
+	return err == HANGDX_ENOTFOUND ? EXIT_BADINPUT : EXIT_SYSERR;
+}
+
+/* One machine: the logs and saved evidence, read here. */
+static int from_logs(struct hangdx_ctx *ctx, const struct dargs *a,
+		     const struct cli_inputs *in)
+{
+	struct source s = { NULL, NULL, NULL, NULL };
+	struct hangdx_evidence *ev;
+	int err, rc;
+
+	if (hangdx_evidence_new(ctx, &ev))
+		return EXIT_SYSERR;
+	err = cli_read_inputs(ev, in);
+	if (err) {
+		rc = input_failed(err);
+	} else {
+		s.ev = ev;
+		rc = conclude(ctx, &s, a);
+	}
 	hangdx_evidence_free(ev);
 	return rc;
+}
+
+/* Every --facts file into f: 0, or the exit code (a bad file: its
+ * file:line diagnostics come from the library, then this line). */
+static int load_facts(struct hangdx_facts *f, const struct dargs *a)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < a->nfacts; i++) {
+		err = hangdx_facts_load(f, a->facts[i]);
+		if (err) {
+			fprintf(stderr, "%s diagnose: %s: %s\n", cli_prog,
+				a->facts[i], hangdx_strerror(err));
+			return err == HANGDX_ENOMEM ? EXIT_SYSERR : EXIT_BADINPUT;
+		}
+	}
+	return 0;
+}
+
+/* The logs and evidence given beside --facts, added as facts: 0 or the
+ * exit code.  Logs that cannot be read are only diagnosed: the facts
+ * are input enough. */
+static int add_logs(struct hangdx_ctx *ctx, struct hangdx_facts *f,
+		    const struct dargs *a, const struct cli_inputs *in)
+{
+	struct hangdx_diagnose_opts o = { a->cores };
+	struct hangdx_evidence *ev;
+	int err;
+
+	if (!in->npaths && !in->nevid)
+		return 0;
+	if (hangdx_evidence_new(ctx, &ev))
+		return EXIT_SYSERR;
+	err = cli_read_inputs(ev, in);
+	if (err == HANGDX_ENOTFOUND)
+		err = HANGDX_OK;
+	else if (!err)
+		err = hangdx_facts_add_evidence(f, ev, &o);
+	hangdx_evidence_free(ev);
+	return err ? input_failed(err) : 0;
+}
+
+/* Facts written on other machines (hangdx facts), and this one's logs. */
+static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
+		      const struct cli_inputs *in)
+{
+	struct source s = { NULL, NULL, NULL, NULL };
+	struct hangdx_facts *f;
+	int err, rc;
+
+	err = hangdx_facts_new(ctx, &f);
+	if (err) {
+		fprintf(stderr, "%s diagnose: %s\n", cli_prog, hangdx_strerror(err));
+		return cli_exit_for(err);
+	}
+	rc = load_facts(f, a);
+	if (!rc)
+		rc = add_logs(ctx, f, a, in);
+	if (!rc) {
+		s.f = f;
+		rc = conclude(ctx, &s, a);
+	}
+	hangdx_facts_free(f);
+	return rc;
+}
+
+#ifdef HANGDX_MPI
+/* Under mpirun (cli/mpi.c): process 0 diagnoses the facts that met
+ * there, the others serve its fetches; the report is written after the
+ * others are released. */
+static int mpi_diagnose(void *ud, struct hangdx_facts *f,
+			hangdx_fetch_fn *fetch, void *fetch_ud)
+{
+	struct outcome *r = ud;
+	struct source s = { NULL, f, fetch, fetch_ud };
+
+	make(r, &s);
+	return 0;
+}
+
+static int mpi_report(void *ud)
+{
+	return finish(ud);
+}
+
+static int from_mpi(struct hangdx_ctx *ctx, const struct dargs *a,
+		    const struct cli_inputs *in)
+{
+	struct outcome r = { a, ctx, NULL, NULL, NULL, 0 };
+	struct cli_mpi_hooks h = { mpi_diagnose, mpi_report, &r };
+	struct cli_mpi_opts o;
+
+	memset(&o, 0, sizeof o);
+	o.in = *in;
+	o.share = a->mpi_share;
+	o.timeout = a->mpi_timeout;
+	o.dopts.cores = a->cores;
+	return cli_mpi_run(ctx, &o, &h);
+}
+#endif
+
+static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a, int argc,
+		    char **argv)
+{
+	struct cli_inputs in;
+
+	inputs_of(a, argc, argv, &in);
+#ifdef HANGDX_MPI
+	if (a->mpi)
+		return from_mpi(ctx, a, &in);
+#endif
+	if (a->nfacts)
+		return from_facts(ctx, a, &in);
+	return from_logs(ctx, a, &in);
 }
 
 static int run(int argc, char **argv)
@@ -643,5 +845,6 @@ static int run(int argc, char **argv)
 		hangdx_ctx_free(ctx);
 	}
 	free(a.evid);
+	free(a.facts);
 	return rc < 0 ? EXIT_OK_NOHANG : rc;
 }

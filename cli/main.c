@@ -19,6 +19,7 @@ static const struct cli_cmd cmd_version = {
 
 static const struct cli_cmd *const commands[] = {
 	&cmd_diagnose,
+	&cmd_facts,
 	&cmd_simulate,
 	&cmd_parse,
 	&cmd_check,

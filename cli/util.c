@@ -1,12 +1,15 @@
 /*
  * util.c - what every command of the CLI shares: a library context whose
  * diagnostics go to stderr as "file:line:col: level: message", the mapping
- * of library errors to exit codes, usage errors and colour detection.
+ * of library errors to exit codes, usage errors and colour detection,
+ * reading the inputs and writing output files whole.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
@@ -178,4 +181,121 @@ int cli_set(const struct cli_cmd *c, struct hangdx_scenario *sc, const char *kv)
 	memcpy(key, kv, n);
 	key[n] = '\0';
 	return hangdx_scenario_set(sc, key, eq + 1) ? EXIT_USAGE : 0;
+}
+
+/* ---- inputs: logs and saved evidence, for diagnose and facts ---- */
+
+int cli_read_inputs(struct hangdx_evidence *ev, const struct cli_inputs *in)
+{
+	int err = HANGDX_OK, got = 0;
+	size_t i;
+
+	for (i = 0; i < in->nevid; i++) {
+		err = hangdx_evidence_load(ev, in->evid[i]);
+		if (err == HANGDX_ENOMEM)
+			return err;
+		got += err == HANGDX_OK || err == HANGDX_EPARSE;
+	}
+	if (in->npaths) {
+		struct hangdx_ingest_opts io;
+
+		memset(&io, 0, sizeof io);
+		io.threads = in->threads;
+		io.max_records = in->max_records;
+		cli_progress_setup(&io.progress, &io.progress_ud);
+		err = hangdx_ingest_paths(ev, in->paths, in->npaths, &io);
+		cli_progress_end();
+		if (err == HANGDX_ENOMEM || err == HANGDX_EINVAL)
+			return err;
+		got += err == HANGDX_OK;
+	}
+	return got ? HANGDX_OK : HANGDX_ENOTFOUND;
+}
+
+/* ---- output files: a temporary name, renamed when complete ---- */
+
+static void say_cannot_write(const struct cli_cmd *c, const char *path,
+			     const char *why)
+{
+	fprintf(stderr, _("%s %s: cannot write %s: %s\n"), cli_prog, c->name,
+		path, why);
+}
+
+/* A device or a FIFO (/dev/stdout, a pipe): written to as it is. */
+static int write_stream(const struct cli_cmd *c, const char *path,
+			cli_put_fn *fn, const void *ud)
+{
+	FILE *fp = fopen(path, "w");
+	const char *why = NULL;
+	int err;
+
+	if (!fp) {
+		why = strerror(errno);
+	} else {
+		err = fn(ud, fp);
+		if (err)
+			why = hangdx_strerror(err);
+		if (fclose(fp) != 0 && !why)
+			why = strerror(errno);
+	}
+	if (!why)
+		return 0;
+	say_cannot_write(c, path, why);
+	return -1;
+}
+
+/* Written to tmp (mkstemp made it), then renamed to path; NULL or why
+ * not. */
+static const char *write_tmp(int fd, char *tmp, const char *path,
+			     cli_put_fn *fn, const void *ud)
+{
+	mode_t um = umask(0);
+	const char *why = NULL;
+	FILE *fp = fdopen(fd, "w");
+	int err;
+
+	umask(um);
+	if (!fp) {
+		why = strerror(errno);
+		close(fd);
+		unlink(tmp);
+		return why;
+	}
+	fchmod(fd, 0666 & ~um);         /* mkstemp makes 0600 */
+	err = fn(ud, fp);
+	if (err)
+		why = hangdx_strerror(err);
+	if (fclose(fp) != 0 && !why)
+		why = strerror(errno);
+	if (!why && rename(tmp, path) != 0)
+		why = strerror(errno);
+	if (why)
+		unlink(tmp);
+	return why;
+}
+
+int cli_write_file(const struct cli_cmd *c, const char *path, cli_put_fn *fn,
+		   const void *ud)
+{
+	size_t n = strlen(path) + 16;
+	const char *why;
+	struct stat st;
+	char *tmp;
+	int fd;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return write_stream(c, path, fn, ud);
+	tmp = malloc(n);
+	if (!tmp) {
+		say_cannot_write(c, path, hangdx_strerror(HANGDX_ENOMEM));
+		return -1;
+	}
+	snprintf(tmp, n, "%s.tmp-XXXXXX", path);
+	fd = mkstemp(tmp);
+	why = fd < 0 ? strerror(errno) : write_tmp(fd, tmp, path, fn, ud);
+	free(tmp);
+	if (!why)
+		return 0;
+	say_cannot_write(c, path, why);
+	return -1;
 }

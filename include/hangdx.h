@@ -296,6 +296,8 @@ int hangdx_evidence_merge(struct hangdx_evidence *dst,
 #define HANGDX_EV_SUMMARY 2u      /* per-file, per-process, per-stream and
 				     per-rank summaries and the totals */
 #define HANGDX_EV_ALL 3u
+#define HANGDX_EV_FILES 4u        /* per-file summaries and the totals only
+				     (with RECORDS: what a fetch sends) */
 
 /*
  * Write ev to fp as JSON Lines (the schema of docs/EVIDENCE.md) or as
@@ -470,10 +472,13 @@ typedef int hangdx_fetch_fn(void *ud, const int32_t *ranks, size_t n,
 /*
  * The two-phase diagnosis of f.  fetch NULL: the files the facts name for
  * each needed rank are read again on this machine where they can be (a
- * file that cannot is evidence not read).  The diagnosis borrows f: free
- * it first.  HANGDX_ENOMEM or OK.
+ * file that cannot is evidence not read).  The full evidence fetched
+ * replaces, inside f, the facts' records of the same files (so f is not
+ * copied); f then writes it too.  The diagnosis borrows f: free it
+ * first, and make one diagnosis of f at a time (a second call moves the
+ * records the first one reads).  HANGDX_ENOMEM or OK.
  */
-int hangdx_diagnose_facts(const struct hangdx_facts *f,
+int hangdx_diagnose_facts(struct hangdx_facts *f,
 			  const struct hangdx_diagnose_opts *opts,
 			  hangdx_fetch_fn *fetch, void *ud,
 			  struct hangdx_diagnosis **out);
@@ -482,6 +487,13 @@ int hangdx_diagnose_facts(const struct hangdx_facts *f,
  * not made from facts); their list, ascending, in ranks[0..max). */
 size_t hangdx_diagnosis_fetched(const struct hangdx_diagnosis *d,
 				int32_t *ranks, size_t max);
+
+/* The default fetch: read again, on this machine, the files f names for
+ * the n ranks listed, into `into` (a process that made facts can then
+ * free its evidence and still answer a fetch).  Ranks whose files are not
+ * all readable are skipped.  HANGDX_ENOMEM, or OK. */
+int hangdx_facts_fetch(const struct hangdx_facts *f, const int32_t *ranks,
+		       size_t n, struct hangdx_evidence *into);
 
 /* The owner's side of a fetch: write the records of ev attributed to one
  * of the n ranks listed (with the summaries of their files) as JSON Lines

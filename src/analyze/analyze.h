@@ -158,10 +158,13 @@ struct hx_signals {
 struct hx_rankfact {
 	int32_t rank;
 	bool device_seen, local_cycle;
+	bool proven;              /* the node's analysis proved its cycle */
+	bool has_dumps;           /* its logs hold TS stream dumps */
 	uint32_t stalled, kernels, kernels_inferred;
 	int64_t last_ts, last_progress_ts;  /* HX_NONE if none */
 	int64_t stall_us, stall_under_us;
 	int64_t cores_logged, core_top;
+	uint32_t dead_pools;      /* its AICPU pools never released */
 	uint32_t stall_file;      /* the status line of the longest stall: */
 	uint64_t stall_line;      /* its file (string id in the facts) */
 	uint32_t f0, nf;          /* its files: facts->fid[f0, f0 + nf) */
@@ -284,6 +287,7 @@ int32_t hx_facts_max_rank(const struct hangdx_facts *f);
 size_t hx_facts_files(const struct hangdx_facts *f, const struct hx_rankfact *r,
 		      const char **out, size_t max);
 const struct hangdx_evidence *hx_facts_evidence(const struct hangdx_facts *f);
+struct hangdx_evidence *hx_facts_evidence_mut(struct hangdx_facts *f);
 /* hangdx_diagnose, with f's rank facts standing in for the devices of the
  * ranks not set in fetched[0..nfetched) (f NULL: none). */
 int hx_diagnose_with(const struct hangdx_evidence *ev,
@@ -293,6 +297,7 @@ int hx_diagnose_with(const struct hangdx_evidence *ev,
 int hx_rf_bind(struct hangdx_diagnosis *d);
 void hx_rf_after_collect(struct hangdx_diagnosis *d);
 void hx_rf_after_kernels(struct hangdx_diagnosis *d);
+void hx_rf_after_detect(struct hangdx_diagnosis *d);
 static inline const struct hx_rankfact *hx_rf(const struct hangdx_diagnosis *d,
 					      int64_t rank)
 {

@@ -105,6 +105,11 @@ const struct hangdx_evidence *hx_facts_evidence(const struct hangdx_facts *f)
 	return f->ev;
 }
 
+struct hangdx_evidence *hx_facts_evidence_mut(struct hangdx_facts *f)
+{
+	return f->ev;
+}
+
 /* ---- adding one rank's facts ---- */
 
 static int add_file(struct hangdx_facts *f, const char *path)
@@ -141,6 +146,8 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 {
 	a->device_seen |= b->device_seen;
 	a->local_cycle |= b->local_cycle;
+	a->proven |= b->proven;
+	a->has_dumps |= b->has_dumps;
 	a->kernels += b->kernels;
 	a->kernels_inferred += b->kernels_inferred;
 	if (b->stall_us > a->stall_us) {
@@ -160,6 +167,7 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 		a->cores_logged = b->cores_logged;
 	if (b->core_top > a->core_top)
 		a->core_top = b->core_top;
+	a->dead_pools += b->dead_pools;
 }
 
 /*
@@ -274,23 +282,118 @@ static void cite_signals(const struct hx_signals *sg, uint8_t *keep, size_t n)
 	cite(keep, n, sg->code_rec);
 }
 
+/* Failure records whose every use is "the first" or "the earliest" of
+ * its rank or of the job: the one that is (cited) stands for the rest. */
+static bool firsts_only(int kind)
+{
+	return kind == HX_K_TSCH_TIMEOUT || kind == HX_K_RT_TASK_FAIL;
+}
+
+/* Every field of r is in o with the same value (but what and comm_id,
+ * which nothing reads of a creation line). */
+static bool fields_within(const struct hangdx_evidence *ev,
+			  const struct hx_rec *r, const struct hx_rec *o)
+{
+	uint16_t i;
+
+	for (i = 0; i < r->nfield; i++) {
+		const struct hx_field *a = &ev->fields[r->ffirst + i], *b;
+
+		if (a->key == HX_F_WHAT || a->key == HX_F_COMM_ID)
+			continue;
+		b = hx_rec_field(ev, o, a->key);
+		if (!b || b->num != a->num || b->str != a->str)
+			return false;
+	}
+	return true;
+}
+
+static uint64_t init_key(const struct hangdx_evidence *ev, const struct hx_rec *r)
+{
+	const struct hx_field *g = hx_rec_field(ev, r, HX_F_GROUP);
+
+	return hx_map_key(((uint64_t)r->file << 32) ^ (g ? g->str : HX_NOSTR));
+}
+
+static bool is_init_ok(const struct hangdx_evidence *ev, const struct hx_rec *r)
+{
+	const struct hx_field *w = hx_rec_field(ev, r, HX_F_WHAT);
+	const char *s = w ? hx_ev_str(ev, w->str) : NULL;
+
+	return r->kind == HX_K_COMM_INIT && s && strcmp(s, "init_ok") == 0;
+}
+
+/*
+ * A communicator's creation lines (entry, info, exit) of one process: the
+ * exit line holds what the others say (group, comm rank, size, device,
+ * server) and its time is the one read.  The others go when it holds all
+ * of theirs.
+ */
+static int thin_inits(const struct hangdx_diagnosis *d, uint8_t *keep)
+{
+	const struct hangdx_evidence *ev = d->ev;
+	struct hx_map exits = { 0 };
+	size_t i;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < ev->nrec && !err; i++) {
+		struct hx_map_slot *sl;
+
+		if (d->rank_of[i] < 0 || !is_init_ok(ev, &ev->recs[i]))
+			continue;
+		sl = hx_map_slot(d->ctx, &exits, init_key(ev, &ev->recs[i]), &err);
+		if (sl && sl->val < 0)
+			sl->val = (int32_t)i;
+	}
+	for (i = 0; i < ev->nrec && !err; i++) {
+		const struct hx_rec *r = &ev->recs[i];
+		long x;
+
+		if (r->kind != HX_K_COMM_INIT || d->rank_of[i] < 0 ||
+		    is_init_ok(ev, r))
+			continue;
+		x = hx_map_find(&exits, init_key(ev, r));
+		if (x >= 0 && ev->recs[x].file == r->file &&
+		    fields_within(ev, r, &ev->recs[x]))
+			keep[i] = 0;
+	}
+	hx_map_free(d->ctx, &exits);
+	return err;
+}
+
 /* Which records stay: all but the bulk of ranked records, plus every
  * record the local analysis cites. */
-static void choose_records(const struct hangdx_diagnosis *d, uint8_t *keep)
+static int choose_records(const struct hangdx_diagnosis *d, uint8_t *keep)
 {
 	size_t n = d->ev->nrec, i;
 	uint32_t r;
+	int err;
 
 	for (i = 0; i < n; i++) {
 		int32_t rk = d->rank_of[i];
+		int kind = d->ev->recs[i].kind;
 
-		keep[i] = !bulk_kind(d->ev->recs[i].kind) || rk < 0 ||
+		keep[i] = (!bulk_kind(kind) && !firsts_only(kind)) || rk < 0 ||
 			  (uint32_t)rk >= d->pseudo_base;
 	}
+	err = thin_inits(d, keep);
 	for (r = 0; r < d->nranks; r++)
 		cite_rank(&d->ranks[r], keep, n);
 	cite_signals(&d->sig, keep, n);
 	cite(keep, n, d->id_rec);
+	return err;
+}
+
+static uint32_t dead_pools(const struct hangdx_diagnosis *d, uint32_t r)
+{
+	const struct hx_wgraph *g = &d->wg;
+	uint32_t n = 0;
+	size_t i;
+
+	for (i = 0; d->have_snapshot && g->released && i < g->nnodes; i++)
+		n += g->nodes[i].kind == HX_WN_POOL && g->nodes[i].id == r &&
+		     !g->released[i];
+	return n;
 }
 
 static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
@@ -302,6 +405,7 @@ static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 	o->rank = (int32_t)r;
 	o->device_seen = ri->device_seen;
 	o->local_cycle = d->local_cycle && d->local_cycle[r];
+	o->proven = o->local_cycle && d->proven;
 	o->stalled = ri->stalled;
 	o->kernels = ri->kernels;
 	o->kernels_inferred = ri->kernels_inferred;
@@ -311,69 +415,111 @@ static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 	o->stall_under_us = d->stall_under_us;
 	o->cores_logged = ri->cores_logged;
 	o->core_top = ri->core_top;
+	o->dead_pools = dead_pools(d, r);
 	o->stall_file = HX_NOSTR;
 	o->stall_line = 0;
 }
 
-/* The files each real rank's records come from, in (file, line) order. */
-static int rank_files(const struct hangdx_diagnosis *d, uint32_t r,
-		      const char **files, size_t max, size_t *n)
+/* (rank, file) pairs of the records, one per rank and file: records are
+ * in (file, line) order, so a file's records are one run. */
+struct rfile {
+	int32_t rank;
+	uint32_t seq;
+	const char *path;
+};
+
+static int rfile_cmp(const void *a, const void *b)
 {
-	size_t i, j;
+	const struct rfile *x = a, *y = b;
 
-	*n = 0;
-	for (i = 0; i < d->norder; i++) {
-		uint32_t rec = d->order[i];
-		const char *p;
-		bool dup = false;
-
-		if (d->rank_of[rec] != (int32_t)r)
-			continue;
-		p = hx_ev_str(d->ev, d->ev->recs[rec].file);
-		for (j = *n; j > 0 && !dup; j--)
-			dup = files[j - 1] == p;
-		if (dup)
-			continue;
-		if (*n >= max)
-			return HANGDX_ELIMIT;
-		files[(*n)++] = p;
-	}
-	return HANGDX_OK;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* Records are in (file, line) order: a rank's records of one file are
- * one run per file, so collecting per rank walks the order once per rank
- * with records; done instead once, bucketing records by rank. */
+static int rank_files(const struct hangdx_diagnosis *d, struct rfile **out,
+		      size_t *nout, uint8_t *dumps)
+{
+	uint32_t *last = hx_alloc(d->ctx, (d->pseudo_base + 1) * sizeof *last);
+	struct rfile *v = NULL;
+	size_t n = 0, cap = 0, i;
+	int err = last ? HANGDX_OK : HANGDX_ENOMEM;
+
+	for (i = 0; !err && i <= d->pseudo_base; i++)
+		last[i] = HX_NOSTR;
+	for (i = 0; !err && i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+		const struct hx_rec *r = &d->ev->recs[rec];
+		int32_t rk = d->rank_of[rec];
+		void *p = v;
+
+		if (rk < 0 || (uint32_t)rk >= d->pseudo_base)
+			continue;
+		if (r->kind == HX_K_TSCH_STREAM)
+			dumps[rk] = 1;
+		if (last[rk] == r->file)
+			continue;
+		last[rk] = r->file;
+		err = hx_vec_reserve(d->ctx, &p, &cap, n + 1, sizeof *v, MAX_FACT_FILES);
+		if (err)
+			break;
+		v = p;
+		v[n] = (struct rfile){ rk, (uint32_t)n, hx_ev_str(d->ev, r->file) };
+		n++;
+	}
+	hx_free(d->ctx, last);
+	if (!err && n)
+		qsort(v, n, sizeof *v, rfile_cmp);
+	*out = v;
+	*nout = n;
+	return err;
+}
+
 static int add_rank_facts(struct hangdx_facts *f, const struct hangdx_diagnosis *d)
 {
 	const char **files = NULL;
-	size_t cap = 4096, n;
+	struct rfile *rf = NULL;
+	uint8_t *dumps;
+	size_t nrf = 0, k = 0, cap = 0;
 	uint32_t r;
-	int err = HANGDX_OK;
+	int err;
 
-	files = hx_alloc(f->ctx, cap * sizeof *files);
-	if (!files)
+	dumps = hx_calloc(f->ctx, d->pseudo_base + 1, 1);
+	if (!dumps)
 		return HANGDX_ENOMEM;
-	for (r = 0; r < d->pseudo_base && r < d->nranks && !err; r++) {
-		struct hx_rankfact rf;
+	err = rank_files(d, &rf, &nrf, dumps);
+	for (r = 0; !err && r < d->pseudo_base && r < d->nranks; r++) {
+		struct hx_rankfact fact;
+		size_t n = 0;
 
-		if (!d->ranks[r].seen)
+		for (; k < nrf && rf[k].rank < (int32_t)r; k++)
+			;
+		for (; k < nrf && rf[k].rank == (int32_t)r && !err; k++) {
+			void *p = files;
+
+			err = hx_vec_reserve(f->ctx, &p, &cap, n + 1, sizeof *files,
+					     MAX_FACT_FILES);
+			files = p;
+			if (!err)
+				files[n++] = rf[k].path;
+		}
+		if (err || !d->ranks[r].seen)
 			continue;
-		rank_fact(d, r, &rf);
-		err = rank_files(d, r, files, cap, &n);
-		if (err)
-			break;
+		rank_fact(d, r, &fact);
+		fact.has_dumps = dumps[r];
 		if (d->ranks[r].stall_rec != HX_NOREC) {
 			const struct hx_rec *sr = &d->ev->recs[d->ranks[r].stall_rec];
 			const char *p = hx_ev_str(d->ev, sr->file);
 
-			rf.stall_file = hx_ev_intern(f->ev, p, strlen(p), &err);
-			rf.stall_line = sr->line;
+			fact.stall_file = hx_ev_intern(f->ev, p, strlen(p), &err);
+			fact.stall_line = sr->line;
 		}
 		if (!err)
-			err = facts_put(f, &rf, files, n);
+			err = facts_put(f, &fact, files, n);
 	}
-	hx_free(f->ctx, files);
+	hx_free(f->ctx, (void *)files);
+	hx_free(f->ctx, rf);
+	hx_free(f->ctx, dumps);
 	return err;
 }
 
@@ -396,8 +542,9 @@ int hangdx_facts_add_evidence(struct hangdx_facts *f,
 		hangdx_diagnosis_free(d);
 		return HANGDX_ENOMEM;
 	}
-	choose_records(d, keep);
-	err = add_rank_facts(f, d);
+	err = choose_records(d, keep);
+	if (!err)
+		err = add_rank_facts(f, d);
 	if (!err)
 		err = hx_ev_merge_sel(f->ev, ev, keep, NULL);
 	for (i = 0; !err && i < ev->nroots; i++)
@@ -439,13 +586,14 @@ static void write_rank(const struct hangdx_facts *f, FILE *fp,
 	uint32_t i;
 
 	fprintf(fp, "{\"fact\":\"rank\",\"rank\":%d,\"device_seen\":%d,"
-		"\"local_cycle\":%d,\"kernels\":%u,\"kernels_inferred\":%u,"
+		"\"local_cycle\":%d,\"proven\":%d,\"has_dumps\":%d,\"kernels\":%u,\"kernels_inferred\":%u,"
 		"\"stalled\":%u,\"stall_us\":%lld,\"stall_under_us\":%lld,"
-		"\"cores_logged\":%lld,\"core_top\":%lld",
-		r->rank, r->device_seen, r->local_cycle, r->kernels,
+		"\"cores_logged\":%lld,\"core_top\":%lld,\"dead_pools\":%u",
+		r->rank, r->device_seen, r->local_cycle, r->proven, r->has_dumps,
+		r->kernels,
 		r->kernels_inferred, r->stalled, (long long)r->stall_us,
 		(long long)r->stall_under_us, (long long)r->cores_logged,
-		(long long)r->core_top);
+		(long long)r->core_top, r->dead_pools);
 	put_ts(fp, "last_ts", r->last_ts);
 	put_ts(fp, "last_progress_ts", r->last_progress_ts);
 	if (r->stall_file != HX_NOSTR) {
@@ -557,6 +705,8 @@ static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 	r->rank = (int32_t)rank;
 	r->device_seen = jnum_or(o, "device_seen", 0) != 0;
 	r->local_cycle = jnum_or(o, "local_cycle", 0) != 0;
+	r->proven = jnum_or(o, "proven", 0) != 0;
+	r->has_dumps = jnum_or(o, "has_dumps", 0) != 0;
 	r->kernels = (uint32_t)jnum_or(o, "kernels", 0);
 	r->kernels_inferred = (uint32_t)jnum_or(o, "kernels_inferred", 0);
 	r->stalled = (uint32_t)jnum_or(o, "stalled", 0);
@@ -564,6 +714,7 @@ static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 	r->stall_under_us = jnum_or(o, "stall_under_us", 0);
 	r->cores_logged = jnum_or(o, "cores_logged", 0);
 	r->core_top = jnum_or(o, "core_top", 0);
+	r->dead_pools = (uint32_t)jnum_or(o, "dead_pools", 0);
 	r->last_ts = jnum_or(o, "last_ts", HX_NONE);
 	r->last_progress_ts = jnum_or(o, "last_progress_ts", HX_NONE);
 	r->stall_file = HX_NOSTR;

@@ -1305,11 +1305,10 @@ static void sig_watchdog(struct hx_signals *s, const struct hangdx_diagnosis *d,
  * highest listed one that is not in them never joined. */
 static void missing_rank(struct hx_signals *s, const struct hangdx_diagnosis *d)
 {
-	uint8_t seen[4096];
+	uint8_t *seen = NULL;       /* a bit per rank, made at the first list */
 	int64_t max = -1, r;
 	size_t i;
 
-	memset(seen, 0, sizeof seen);
 	for (i = 0; i < d->norder; i++) {
 		uint32_t rec = d->order[i];
 		const char *l;
@@ -1317,14 +1316,18 @@ static void missing_rank(struct hx_signals *s, const struct hangdx_diagnosis *d)
 		if (d->ev->recs[rec].kind != HX_K_LINK_ERROR ||
 		    !eq(hx_dstr(d, rec, HX_F_WHAT), "connected_ranks"))
 			continue;
+		if (hx_dnum(d, rec, HX_F_RANK_LIST_CUT, 0) > 0)
+			goto out_free;  /* a list read in part names no gap */
+		if (!seen && !(seen = hx_calloc(d->ctx, MAX_RANKS / 8 + 1, 1)))
+			return;     /* out of memory: no rank named missing */
 		for (l = hx_dstr(d, rec, HX_F_RANK_LIST); l && *l;) {
 			char *e;
 			long long v = strtoll(l, &e, 10);
 
 			if (e == l)
 				break;
-			if (v >= 0 && v < (long long)sizeof seen) {
-				seen[v] = 1;
+			if (v >= 0 && v < (long long)MAX_RANKS) {
+				seen[v >> 3] |= (uint8_t)(1u << (v & 7));
 				if (v > max)
 					max = v;
 			}
@@ -1332,10 +1335,12 @@ static void missing_rank(struct hx_signals *s, const struct hangdx_diagnosis *d)
 		}
 	}
 	for (r = 0; r < max; r++)
-		if (!seen[r]) {
+		if (!(seen[r >> 3] & (1u << (r & 7)))) {
 			s->missing_rank = r;
-			return;
+			break;
 		}
+out_free:
+	hx_free(d->ctx, seen);
 }
 
 static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,

@@ -1232,8 +1232,10 @@ int hx_snapshot_build(struct hangdx_diagnosis *d)
 	err = s.err;
 	if (!err)
 		err = hx_wgraph_build(&d->wg, &d->st);
-	if (!err)
+	if (!err) {
 		hx_wgraph_detect(&d->wg, &d->st);
+		hx_rf_after_detect(d);
+	}
 out_free:
 	hx_free(d->ctx, when);
 	hx_free(d->ctx, s.dumps);

@@ -33,23 +33,41 @@ int hx_rf_bind(struct hangdx_diagnosis *d)
 	return HANGDX_OK;
 }
 
-/* The record of the diagnosis's evidence at file:line of that kind. */
-static uint32_t find_record(const struct hangdx_diagnosis *d, const char *file,
-			    uint64_t line, int kind)
+/* The kernel status records of the evidence by (file, line): the facts'
+ * evidence is the diagnosis's, so file ids compare as they are. */
+static uint64_t line_key(uint32_t file, uint64_t line)
+{
+	return hx_map_key(((uint64_t)file << 40) ^ line);
+}
+
+static int index_kernel_lines(const struct hangdx_diagnosis *d, struct hx_map *m)
 {
 	size_t i;
+	int err = HANGDX_OK;
 
-	for (i = 0; file && i < d->norder; i++) {
+	for (i = 0; i < d->norder && !err; i++) {
 		const struct hx_rec *r = &d->ev->recs[d->order[i]];
-		const char *p;
+		struct hx_map_slot *sl;
 
-		if (r->line != line || r->kind != kind)
+		if (r->kind != HX_K_AICPU_KERNEL)
 			continue;
-		p = hx_ev_str(d->ev, r->file);
-		if (p && strcmp(p, file) == 0)
-			return d->order[i];
+		sl = hx_map_slot(d->ctx, m, line_key(r->file, r->line), &err);
+		if (sl && sl->val < 0)
+			sl->val = (int32_t)d->order[i];
 	}
-	return HX_NOREC;
+	return err;
+}
+
+static uint32_t find_record(const struct hangdx_diagnosis *d,
+			    const struct hx_map *m, uint32_t file, uint64_t line)
+{
+	long i = hx_map_find(m, line_key(file, line));
+	const struct hx_rec *r;
+
+	if (i < 0)
+		return HX_NOREC;
+	r = &d->ev->recs[i];
+	return r->file == file && r->line == line ? (uint32_t)i : HX_NOREC;
 }
 
 static int64_t later(int64_t a, int64_t b)
@@ -61,12 +79,12 @@ static int64_t later(int64_t a, int64_t b)
 
 void hx_rf_after_collect(struct hangdx_diagnosis *d)
 {
-	const struct hangdx_evidence *fev;
+	struct hx_map lines = { 0 };
+	bool indexed = false;
 	uint32_t r;
 
 	if (!d->rf)
 		return;
-	fev = hx_facts_evidence(d->facts_src);
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankfact *rf = d->rf[r];
 		struct hx_rankinfo *ri = &d->ranks[r];
@@ -79,12 +97,18 @@ void hx_rf_after_collect(struct hangdx_diagnosis *d)
 		d->last_ts = later(d->last_ts, rf->last_ts);
 		ri->stalled = rf->stalled;
 		ri->stall_us = rf->stall_us;
-		ri->stall_rec = rf->stall_file == HX_NOSTR ? HX_NOREC
-			: find_record(d, hx_ev_str(fev, rf->stall_file),
-				      rf->stall_line, HX_K_AICPU_KERNEL);
+		ri->stall_rec = HX_NOREC;
+		if (rf->stall_file != HX_NOSTR && d->ev == hx_facts_evidence(d->facts_src)) {
+			if (!indexed && index_kernel_lines(d, &lines) == HANGDX_OK)
+				indexed = true;
+			if (indexed)
+				ri->stall_rec = find_record(d, &lines, rf->stall_file,
+							    rf->stall_line);
+		}
 		if (rf->stall_under_us > d->stall_under_us)
 			d->stall_under_us = rf->stall_under_us;
 	}
+	hx_map_free(d->ctx, &lines);
 }
 
 void hx_rf_after_kernels(struct hangdx_diagnosis *d)
@@ -96,6 +120,25 @@ void hx_rf_after_kernels(struct hangdx_diagnosis *d)
 			d->ranks[r].kernels = d->rf[r]->kernels;
 			d->ranks[r].kernels_inferred = d->rf[r]->kernels_inferred;
 		}
+}
+
+/* The cycle search starts from every pool never released, up to its
+ * limit: past it the report says so, and so it must when most pools
+ * are in facts rather than in the graph. */
+void hx_rf_after_detect(struct hangdx_diagnosis *d)
+{
+	const struct hx_wgraph *g = &d->wg;
+	size_t i, pools = 0;
+
+	if (!d->rf || !g->released)
+		return;
+	for (i = 0; i < g->nnodes; i++)
+		pools += g->nodes[i].kind == HX_WN_POOL && !g->released[i];
+	for (i = 0; i < d->nranks; i++)
+		if (d->rf[i])
+			pools += d->rf[i]->dead_pools;
+	if (pools > HX_MAX_CYCLE_STARTS)
+		d->wg.starts_cut = true;
 }
 
 /* ---- the ranks a verdict needs ---- */
@@ -252,10 +295,33 @@ static bool readable(const struct hangdx_facts *f, int32_t rank)
 	return true;
 }
 
+int hangdx_facts_fetch(const struct hangdx_facts *f, const int32_t *ranks,
+		       size_t n, struct hangdx_evidence *into)
+{
+	struct local_fetch lf;
+	int32_t *ok;
+	size_t i, m = 0;
+	int err;
+
+	if (!f || !into || (!ranks && n))
+		return HANGDX_EINVAL;
+	ok = hx_alloc(into->ctx, (n + 1) * sizeof *ok);
+	if (!ok)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < n; i++)
+		if (readable(f, ranks[i]))
+			ok[m++] = ranks[i];
+	lf.f = f;
+	lf.ctx = into->ctx;
+	err = m ? local_fetch(&lf, ok, m, into) : HANGDX_OK;
+	hx_free(into->ctx, ok);
+	return err;
+}
+
 /* ---- the rounds ---- */
 
 struct rounds {
-	const struct hangdx_facts *f;
+	struct hangdx_facts *f;
 	const struct hangdx_diagnose_opts *opts;
 	hangdx_fetch_fn *fetch;
 	void *ud;
@@ -303,9 +369,12 @@ static int ask(struct rounds *R, const struct need *nd)
 	return err;
 }
 
+/* The facts' records of the files read again give way to the full ones,
+ * in place (no copy of the facts of every rank), and the diagnosis is
+ * made again. */
 static int rediagnose(struct rounds *R, struct hangdx_diagnosis **d)
 {
-	struct hangdx_evidence *e2 = NULL;
+	struct hangdx_evidence *ev = hx_facts_evidence_mut(R->f);
 	uint8_t *read;
 	size_t i;
 	int err;
@@ -315,51 +384,60 @@ static int rediagnose(struct rounds *R, struct hangdx_diagnosis **d)
 		return HANGDX_ENOMEM;
 	for (i = 0; i < R->nmask; i++)
 		read[i] = R->mask[i] && !R->unread[i];
-	err = hangdx_evidence_new(R->ctx, &e2);
+	hangdx_diagnosis_free(*d);
+	*d = NULL;
+	err = hx_ev_drop_files(ev, R->got);
 	if (!err)
-		err = hangdx_evidence_merge(e2, R->got);
+		err = hangdx_evidence_merge(ev, R->got);
 	if (!err)
-		err = hangdx_evidence_merge(e2, hx_facts_evidence(R->f));
+		err = hx_diagnose_with(ev, R->opts, R->f, read, R->nmask, d);
 	if (!err) {
-		hangdx_diagnosis_free(*d);
-		*d = NULL;
-		err = hx_diagnose_with(e2, R->opts, R->f, read, R->nmask, d);
-	}
-	if (!err) {
-		(*d)->own_ev = e2;
 		(*d)->fetched_mask = NULL;      /* only for the build */
 		(*d)->nfetch_mask = 0;
-	} else {
-		hangdx_evidence_free(e2);
 	}
+	hangdx_evidence_free(R->got);
+	R->got = NULL;
+	if (!err)
+		err = hangdx_evidence_new(R->ctx, &R->got);
 	hx_free(R->ctx, read);
 	return err;
 }
 
-/* The ranks read in full, and a note for each one that could not be. */
+/* The ranks read in full, and one note naming those that could not be. */
 static int finish(struct rounds *R, struct hangdx_diagnosis *d)
 {
-	size_t i, n = 0;
-	int err = HANGDX_OK;
+	char list[256] = "";
+	size_t i, n = 0, bad = 0, l = 0;
 
 	d->fetched = hx_alloc(R->ctx, (R->nmask + 1) * sizeof *d->fetched);
 	if (!d->fetched)
 		return HANGDX_ENOMEM;
-	for (i = 0; i < R->nmask && !err; i++) {
+	for (i = 0; i < R->nmask; i++) {
 		if (R->mask[i] && !R->unread[i])
 			d->fetched[n++] = (int32_t)i;
-		else if (R->unread[i])
-			err = hx_dlist_add(d, &d->missing, &d->nmissing, &d->capmissing,
-				_("the full evidence of rank %zu could not be read "
-				  "here (its files are not on this machine or a "
-				  "node did not send them): its facts stand in for "
-				  "its devices."), i);
+		else if (R->unread[i] && bad++ < 16 && l < sizeof list)
+			l += (size_t)snprintf(list + l, sizeof list - l, "%s%zu",
+					      bad > 1 ? ", " : "", i);
 	}
 	d->nfetched = n;
-	return err;
+	if (!bad)
+		return HANGDX_OK;
+	if (bad > 16 && l < sizeof list)
+		snprintf(list + l, sizeof list - l, _(" and %zu more"), bad - 16);
+	if (bad == 1)
+		return hx_dlist_add(d, &d->missing, &d->nmissing, &d->capmissing,
+			_("the full evidence of rank %s could not be read here (its "
+			  "files are not on this machine, or its node did not send "
+			  "them): its facts stand in for its devices, and no chain "
+			  "through it is shown"), list);
+	return hx_dlist_add(d, &d->missing, &d->nmissing, &d->capmissing,
+		_("the full evidence of ranks %s could not be read here (their "
+		  "files are not on this machine, or their nodes did not send "
+		  "them): their facts stand in for their devices, and no chain "
+		  "through them is shown"), list);
 }
 
-int hangdx_diagnose_facts(const struct hangdx_facts *f,
+int hangdx_diagnose_facts(struct hangdx_facts *f,
 			  const struct hangdx_diagnose_opts *opts,
 			  hangdx_fetch_fn *fetch, void *ud,
 			  struct hangdx_diagnosis **out)

@@ -200,6 +200,7 @@ static void first_failing(struct hangdx_diagnosis *d)
 	}
 }
 
+
 static uint32_t count_lost(const struct hangdx_diagnosis *d, int32_t *first);
 
 /* A rank that died failed first: its peers only timed out waiting for it
@@ -501,6 +502,59 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 			 "%zu tasks on rank %d; every task in it waits for the next.%s"),
 			 how, d->wg.ncycle, d->root_rank, tail);
 	}
+	return true;
+}
+
+/*
+ * From facts, when no rank whose own state holds a cycle could be read
+ * again here: the node that read its logs proved the cycle (its facts say
+ * so), but the chain cannot be shown.  The rank taken is the first
+ * failing one if it is such a rank, else the lowest.
+ */
+static bool try_deadlock_facts(struct hangdx_diagnosis *d)
+{
+	const struct hx_rankfact *rf = NULL;
+	uint32_t r, n = 0;
+	int64_t logged = 0;
+	char alike[64] = "";
+
+	if (!d->rf || (d->have_snapshot && d->wg.ncycle))
+		return false;
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankfact *x = d->rf[r];
+
+		if (!x || !x->local_cycle)
+			continue;
+		n++;
+		if (x->cores_logged > logged)
+			logged = x->cores_logged;
+		if (!rf || (int32_t)r == d->first_rank)
+			rf = x;
+	}
+	if (!rf)
+		return false;
+	d->verdict = HANGDX_V_DEADLOCK;
+	d->cat = rf->dead_pools ? HX_CAT_AICPU_DEADLOCK : HX_CAT_WAIT_CYCLE;
+	d->root_rank = rf->rank;
+	d->proven = rf->proven;
+	if (logged > 0 && !d->cores_given) {
+		d->cores = (unsigned)logged;
+		d->cores_logged = true;
+	}
+	if (n > 1)
+		snprintf(alike, sizeof alike, d->partial
+			 ? _(" (and at least %u more rank%s alike)")
+			 : _(" (and %u more rank%s alike)"), n - 1, n == 2 ? "" : "s");
+	snprintf(d->summary, sizeof d->summary,
+		 _("Deadlock, %s on the node that read the logs of rank %d (its facts "
+		 "say so): on rank %d%s %s. The chain is not shown: the full evidence "
+		 "of rank %d could not be read here (see missing evidence)."),
+		 d->proven ? _("proven") : _("inferred"), rf->rank, rf->rank, alike,
+		 d->cat == HX_CAT_AICPU_DEADLOCK
+		 ? _("HCCL kernels hold every AICPU core while a task they wait for "
+		   "needs one, a circular wait")
+		 : _("the tasks of a circular wait each wait for the next"),
+		 rf->rank);
 	return true;
 }
 
@@ -1568,8 +1622,8 @@ static void risks(struct hangdx_diagnosis *d)
 	}
 	if (n && d->cat == HX_CAT_AICPU_DEADLOCK && d->partial)
 		FACT("The configuration the logs echo is this deadlock's cause: at least %u "
-		     "rank%s (first: rank %u) run HCCL op retry in AI_CPU mode with up to %u "
-		     "communicators and %u AICPU cores per device; with %u or more "
+		     "rank%s (rank %u among them) run HCCL op retry in AI_CPU mode with %u or "
+		     "more communicators and %u AICPU cores per device; with %u or more "
 		     "communicators in flight their kernels hold every core.", n,
 		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
 	else if (n && d->cat == HX_CAT_AICPU_DEADLOCK)
@@ -1579,8 +1633,8 @@ static void risks(struct hangdx_diagnosis *d)
 		     "communicators in flight their kernels hold every core.", n,
 		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
 	else if (n && d->partial)
-		WARN("Danger zone: at least %u rank%s (first: rank %u) run HCCL op retry in "
-		     "AI_CPU mode with up to %u communicators and %u AICPU cores per device. "
+		WARN("Danger zone: at least %u rank%s (rank %u among them) run HCCL op retry "
+		     "in AI_CPU mode with %u or more communicators and %u AICPU cores per device. "
 		     "Retry keeps each communicator's kernel on an AICPU core until its op "
 		     "drains; with %u or more communicators in flight they can hold every "
 		     "core, and any collective that waits on an AICPU operator deadlocks. "
@@ -1639,6 +1693,18 @@ static bool aicpu_waiting(const struct hangdx_diagnosis *d)
 
 /* When some ranks have device logs, name the ones that do not: their
  * streams cannot be rebuilt. */
+/* Some rank's facts say its logs hold TS stream dumps (the rebuild was
+ * done on its node). */
+static bool facts_dumps(const struct hangdx_diagnosis *d)
+{
+	uint32_t r;
+
+	for (r = 0; d->rf && r < d->nranks; r++)
+		if (d->rf[r] && d->rf[r]->has_dumps)
+			return true;
+	return false;
+}
+
 static void missing_device_logs(struct hangdx_diagnosis *d)
 {
 	uint32_t r, with = 0, without = 0;
@@ -1675,7 +1741,7 @@ static void missing(struct hangdx_diagnosis *d)
 		MISSING("record limit reached: only the first %zu records in reading "
 			"order were kept; the evidence after them is not in this diagnosis "
 			"(raise --max-records)", d->ev->maxrec);
-	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG)
+	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG && !facts_dumps(d))
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");
 	if (d->have_snapshot && aicpu_waiting(d)) {
@@ -1935,7 +2001,8 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	err = hx_roots_local(d);
 	if (err)
 		return err;
-	if (!try_deadlock(d) && !try_lost(d) && !try_link(d) && !try_mismatch(d) &&
+	if (!try_deadlock(d) && !try_deadlock_facts(d) && !try_lost(d) &&
+	    !try_link(d) && !try_mismatch(d) &&
 	    !try_behind(d) && !try_sq_full(d) && !try_aicpu_timeout(d) &&
 	    !(any_failure(d) && (try_event_chain(d) || try_chain(d))) &&
 	    !try_stalled(d) && !try_silent(d))

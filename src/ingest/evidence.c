@@ -585,6 +585,67 @@ out_free_map:
 	return err;
 }
 
+/* Take out the files of src_files (and their records), in place: records
+ * and their fields move down, keeping their order. */
+int hx_ev_drop_files(struct hangdx_evidence *ev,
+		     const struct hangdx_evidence *src_files)
+{
+	struct hx_map drop = { 0 };
+	size_t i, nr = 0, nf = 0, nfile = 0;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < src_files->nfile && !err; i++) {
+		const char *p = hx_ev_str(src_files, src_files->files[i].path);
+		long id = p ? hx_intern_find(&ev->strs, p, strlen(p)) : -1;
+		struct hx_map_slot *sl;
+
+		if (id < 0)
+			continue;
+		sl = hx_map_slot(ev->ctx, &drop, hx_map_key((uint64_t)id), &err);
+		if (sl)
+			sl->val = 1;
+	}
+	for (i = 1; !err && i < ev->nrec; i++)      /* fields in record order */
+		if (ev->recs[i].ffirst < ev->recs[i - 1].ffirst + ev->recs[i - 1].nfield)
+			err = HANGDX_EINVAL;
+	if (err || drop.n == 0)
+		goto out_free;
+	for (i = 0; i < ev->nrec; i++) {
+		struct hx_rec r = ev->recs[i];
+
+		if (hx_map_find(&drop, hx_map_key(r.file)) >= 0)
+			continue;
+		memmove(&ev->fields[nf], &ev->fields[r.ffirst],
+			r.nfield * sizeof *ev->fields);
+		r.ffirst = (uint32_t)nf;
+		nf += r.nfield;
+		ev->recs[nr++] = r;
+	}
+	ev->nrec = nr;
+	ev->nfield = nf;
+	for (i = 0; i < ev->nfile; i++) {
+		const struct hx_filesum *f = &ev->files[i];
+
+		if (hx_map_find(&drop, hx_map_key(f->path)) < 0) {
+			ev->files[nfile++] = *f;
+			continue;
+		}
+		if (skipped_file(f)) {
+			ev->c.files_skipped--;
+			if (skip_reason(f->status) >= 0)
+				ev->c.skipped[skip_reason(f->status)]--;
+		} else {
+			ev->c.files--;
+			ev->c.bytes -= f->bytes;
+			ev->c.lines -= f->lines;
+		}
+	}
+	ev->nfile = nfile;
+out_free:
+	hx_map_free(ev->ctx, &drop);
+	return err;
+}
+
 /* ---- sorted view ---- */
 
 /* Sort keys: comparing them needs no look-up into the records, so the

@@ -1187,7 +1187,8 @@ static int link_error(struct hx_reader *r, const struct hx_prefix *p,
 /* ---- connection set-up: root-info topology exchange, connect detection ---- */
 
 /* "[0000000000000008],[0000000000000010],..." (after "]: ") or
- * "agent[9,]": the ranks, comma-separated, at most 64 of them. */
+ * "agent[9,]": the ranks, comma-separated, at most 64 of them; how many
+ * more the line names goes to rank_list_cut. */
 static void put_rank_list(struct hx_recb *b, const char *s, size_t n)
 {
 	char out[512];
@@ -1214,6 +1215,11 @@ static void put_rank_list(struct hx_recb *b, const char *s, size_t n)
 	}
 	if (o)
 		hx_rb_str(b, HX_F_RANK_LIST, out, o);
+	for (cnt = 0; i < n; i++)       /* the ranks past the ceiling */
+		if (s[i] >= '0' && s[i] <= '9' && (i == 0 || s[i - 1] < '0' || s[i - 1] > '9'))
+			cnt++;
+	if (cnt)
+		hx_rb_num(b, HX_F_RANK_LIST_CUT, (int64_t)cnt);
 }
 
 /* "... fails to connect to dstRank (server 192.168.200.100, device ID 0)" */

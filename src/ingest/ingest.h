@@ -188,7 +188,8 @@ enum hx_ftype {
 	XX(WORKER, "worker", STR)                                      \
 	XX(CONSOLE_PID, "console_pid", I64)                            \
 	XX(CONSOLE_NODE, "console_node", STR)                          \
-	XX(RANK_LIST, "rank_list", STR)
+	XX(RANK_LIST, "rank_list", STR)                                \
+	XX(RANK_LIST_CUT, "rank_list_cut", U64)
 
 enum hx_field_key {
 #define HX_FIELD_ENUM(name, json, type) HX_F_##name,
@@ -336,6 +337,11 @@ int hx_ev_merge_sel(struct hangdx_evidence *dst,
 		    const struct hangdx_evidence *src, const uint8_t *keep_rec,
 		    const uint8_t *keep_file);
 
+/* Take the files src_files holds (by path) out of ev, with their records,
+ * in place: what a full reading of those files then replaces. */
+int hx_ev_drop_files(struct hangdx_evidence *ev,
+		     const struct hangdx_evidence *src_files);
+
 /* ---- reading JSON Lines back (load.c) ---- */
 /* One flat JSON object of a line; lines without "kind" go to the hook
  * (facts lines), which returns an error code to stop. */
@@ -349,9 +355,7 @@ bool hx_jint(const struct hx_jobj *o, const char *key, int64_t *num);
  * malformed. */
 int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
 		  hx_jhook *hook, void *ud);
-/* hangdx_evidence_write_jsonl's `what`, inside: file summaries and
- * totals, without the derived process, stream and rank lines. */
-#define HX_EV_FILES 4u
+#define HX_EV_FILES HANGDX_EV_FILES
 
 /* Sorted view used by the writers: records in (file, line, sub) order,
  * duplicates (same file, line, sub, kind) removed. */

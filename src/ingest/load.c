@@ -504,8 +504,13 @@ int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
 	l.hook = hook;
 	l.hook_ud = ud;
 	l.last_file = HX_NOSTR;
-	/* read into an evidence of its own, then merge: a file that ev
-	 * already holds is not counted twice */
+	/* into an empty ev directly; else into an evidence of its own, then
+	 * merged: a file that ev already holds is not counted twice */
+	if (ev->nrec == 0 && ev->nfile == 0) {
+		l.ev = ev;
+		err = load_stream(&l, fp);
+		goto out_bad;
+	}
 	err = hangdx_evidence_new(ev->ctx, &l.ev);
 	if (!err) {
 		l.ev->maxrec = ev->maxrec;
@@ -516,6 +521,7 @@ int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
 	if (!err && l.ev->limit_warned)
 		ev->limit_warned = true;
 	hangdx_evidence_free(l.ev);
+out_bad:
 	if (!err && l.bad)
 		err = HANGDX_EPARSE;
 	return err;

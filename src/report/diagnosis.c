@@ -288,7 +288,12 @@ static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
 	fprintf(o->fp, _("\n%sranks%s\n"), col(o, C_BOLD), col(o, C_OFF));
 	for (g = 0; g < d->ngroups; g++) {
 		const struct hx_group *gr = &d->groups[g];
-		fprintf(o->fp, _("  %5u rank%s  "), gr->nranks, gr->nranks == 1 ? " " : "s");
+		if (d->partial)     /* more past the ceiling may share it */
+			fprintf(o->fp, _("  at least %u rank%s  "), gr->nranks,
+				gr->nranks == 1 ? "" : "s");
+		else
+			fprintf(o->fp, _("  %5u rank%s  "), gr->nranks,
+				gr->nranks == 1 ? " " : "s");
 		put_clean(o->fp, gr->state);
 		fputs(_(": "), o->fp);
 		if (gr->nranks && rank_pseudo(d, gr->ranks[0]))
@@ -422,7 +427,8 @@ static void json_groups(const struct hangdx_diagnosis *d, FILE *fp)
 		const struct hx_group *gr = &d->groups[g];
 		fprintf(fp, "%s\n    {\"state\": ", g ? "," : "");
 		jstr(fp, gr->state);
-		fprintf(fp, ", \"count\": %u, \"ranks\": [", gr->nranks);
+		fprintf(fp, ", \"count\": %u, %s\"ranks\": [", gr->nranks,
+			d->partial ? "\"at_least\": true, " : "");
 		for (i = 0; i < gr->nranks; i++)
 			fprintf(fp, "%s%d", i ? "," : "", gr->ranks[i]);
 		fputc(']', fp);

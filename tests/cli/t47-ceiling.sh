@@ -35,6 +35,14 @@ t_ok "every number of the cut report is in the full one or a lower bound" \
 	sh -c "comm -13 '$T/full.n' '$T/cut.n' | { ! grep .; }"
 t_ok "ranks alike: at least" grep -q 'at least [0-9]* more ranks alike' "$T/cut.txt"
 t_ok "no rank is said to be without logs" sh -c "! grep -q 'no logs' '$T/cut.txt'"
+t_ok "groups of alike ranks: at least (JSON)" python3 -c "
+import json, sys
+c = json.load(open('$T/cut.json'))['groups']
+f = json.load(open('$T/full.json'))['groups']
+sys.exit(not (c and all(g.get('at_least') for g in c) and not any('at_least' in g for g in f)))"
+t_ok "groups of alike ranks: at least (text)" sh -c \
+	"sed -n '/^ranks\$/,/^\$/p' '$T/cut.txt' | grep -q '^  at least [0-9]* ranks* '"
+t_ok "the cut report names no first rank of the configuration" sh -c "! grep -q 'first: rank' '$T/cut.txt'"
 t_ok "the full report does say so when a rank has no logs" sh -c \
 	"rm -r '$T/s/rank-5' && '$HANGDX' diagnose '$T/s' 2>/dev/null | grep -q 'no logs for rank 5'"
 $HANGDX diagnose --json --threads 1 --max-records 3000 "$T/s" > "$T/one.json" 2> /dev/null

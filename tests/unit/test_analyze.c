@@ -573,9 +573,56 @@ static void test_dot_reentrant(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* A rank past 4,096 missing from the root-info exchange's connected-rank
+ * lists is the rank that never joined; a list longer than the reader
+ * keeps names no gap (rank 64 is not missing: it was cut). */
+static char *connected_lists(size_t per_line, size_t lines, size_t gap)
+{
+	size_t cap = 400000, n, line, r;
+	char *text = malloc(cap);
+
+	assert_non_null(text);
+	n = (size_t)snprintf(text, cap, "%s",
+		"[ERROR] HCCL(10261,python):2025-09-11-01:20:11.205.200 [topoinfo_exchange_server.cc:187][57044][TopoInfoExchangeServer][GetConnection]get socket timeout, timeout[720000 ms]\n");
+	for (line = 0; line < lines; line++) {
+		n += (size_t)snprintf(text + n, cap - n, "[ERROR] HCCL(10261,python):2025-09-11-01:20:11.205.3%02zu [topoinfo_exchange_server.cc:253][57044][TopoInfoExchangeServer][DisplayConnectedRank]connected rankinfo[LINE %zu]: ", line % 100, line + 1);
+		for (r = line * per_line; r < (line + 1) * per_line; r++)
+			if (r != gap)
+				n += (size_t)snprintf(text + n, cap - n, "%s[%016zu]",
+						      r % per_line ? "," : "", r);
+		n += (size_t)snprintf(text + n, cap - n, ";\n");
+	}
+	return text;
+}
+
+static void test_missing_rank_large(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev;
+	struct hangdx_diagnosis *d;
+	char *text = connected_lists(10, 500, 4500);
+
+	(void)state;
+	d = diagnose_text(ctx, &ev, text);
+	assert_string_equal(hangdx_diagnosis_category(d), "connect_timeout");
+	assert_int_equal(hangdx_diagnosis_root_rank(d), 4500);
+	hangdx_diagnosis_free(d);
+	hangdx_evidence_free(ev);
+	free(text);
+	text = connected_lists(2000, 3, 4500);
+	d = diagnose_text(ctx, &ev, text);
+	assert_int_not_equal(hangdx_diagnosis_root_rank(d), 64);
+	assert_int_not_equal(hangdx_diagnosis_root_rank(d), 4500);
+	hangdx_diagnosis_free(d);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_missing_rank_large),
 		cmocka_unit_test(test_mismatch),
 		cmocka_unit_test(test_no_hang),
 		cmocka_unit_test(test_reports),

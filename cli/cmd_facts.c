@@ -1,0 +1,248 @@
+/*
+ * cmd_facts.c - `hangdx facts`: read the logs of one node (as diagnose
+ * reads them) and write what the diagnosis needs of them per rank as a
+ * facts file (docs/FACTS.md), for `diagnose --facts` on another machine.
+ * The file is written under a temporary name and renamed when complete;
+ * `-o -` writes standard output.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+#define FACTS_MAX ((size_t)4 << 30)    /* a facts file of 4 GiB at most */
+
+static int run(int argc, char **argv);
+
+const struct cli_cmd cmd_facts = {
+	"facts",
+	N_("reduce one node's logs to the facts per rank that diagnose --facts reads"),
+	N_("facts [options] PATH... -o FILE\n"
+	"\n"
+	"PATH is read as by diagnose: a log file, a directory (read\n"
+	"recursively), an archive or a compressed file, or - for standard input.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE     the facts file (- for standard output); written\n"
+	"                        whole under a temporary name, then renamed\n"
+	"      --evidence FILE   also read evidence saved by `parse --json`\n"
+	"                        (repeatable)\n"
+	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
+	"      --threads N       1 to read on one thread (default: 2 when there\n"
+	"                        are several files)\n"
+	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
+	"  -h, --help            this help\n"
+	"\n"
+	"Then, on one machine: hangdx diagnose --facts FILE --facts FILE2 ...\n"
+	"\n"
+	"exit status: 0 written, 2 usage, 3 no input could be read,\n"
+	"4 system error"),
+	run
+};
+
+struct fargs {
+	const char *out;
+	const char **evid;
+	size_t nevid;
+	unsigned cores;
+	int threads;
+	size_t max_records;
+};
+
+static int parse_num(const char *opt, const char *s, unsigned long long lo,
+		     unsigned long long hi, unsigned long long *v)
+{
+	char *end;
+
+	*v = strtoull(s, &end, 10);
+	if (*s == '\0' || *end || *s == '-' || *v < lo || *v > hi) {
+		cli_usage_error(&cmd_facts, "%s takes %llu to %llu", opt, lo, hi);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int parse_opt(int c, struct fargs *a)
+{
+	unsigned long long v = 0;
+	const char **nv;
+	int rc = 0;
+
+	switch (c) {
+	case 'o': a->out = optarg; break;
+	case 'e':
+		nv = realloc(a->evid, (a->nevid + 1) * sizeof *nv);
+		if (!nv)
+			return EXIT_SYSERR;
+		a->evid = nv;
+		a->evid[a->nevid++] = optarg;
+		break;
+	case 'c':
+		rc = parse_num("--cores", optarg, 1, 64, &v);
+		a->cores = (unsigned)v;
+		break;
+	case 't':
+		rc = parse_num("--threads", optarg, 1, 2, &v);
+		a->threads = (int)v;
+		break;
+	case 'n':
+		rc = parse_num("--max-records", optarg, 1, 1ull << 31, &v);
+		a->max_records = (size_t)v;
+		break;
+	case 'h':
+		cli_help(&cmd_facts, stdout);
+		return -1;
+	default:
+		cli_usage_error(&cmd_facts, "bad option");
+		return EXIT_USAGE;
+	}
+	return rc;
+}
+
+static int parse_args(int argc, char **argv, struct fargs *a)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "evidence", required_argument, NULL, 'e' },
+		{ "cores", required_argument, NULL, 'c' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "max-records", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, rc;
+
+	memset(a, 0, sizeof *a);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1)
+		if ((rc = parse_opt(c, a)) != 0)
+			return rc;
+	if (optind >= argc && a->nevid == 0) {
+		cli_usage_error(&cmd_facts, "no PATH given");
+		return EXIT_USAGE;
+	}
+	if (!a->out) {
+		cli_usage_error(&cmd_facts, "no output given (-o FILE, or -o - for "
+				"standard output)");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The facts as "hangdx-facts-1" text in memory (*buf, *len). */
+static int facts_text(const struct hangdx_facts *f, char **buf, size_t *len)
+{
+	FILE *mf = open_memstream(buf, len);
+	int err;
+
+	if (!mf)
+		return HANGDX_ENOMEM;
+	err = hangdx_facts_write(f, mf);
+	if (fclose(mf) != 0 && !err)
+		err = HANGDX_ENOMEM;
+	if (!err && *len > FACTS_MAX)
+		err = HANGDX_ELIMIT;
+	return err;
+}
+
+struct text {
+	const char *p;
+	size_t n;
+};
+
+static int put_text(const void *ud, FILE *fp)
+{
+	const struct text *t = ud;
+
+	return fwrite(t->p, 1, t->n, fp) == t->n ? HANGDX_OK : HANGDX_EIO;
+}
+
+/* Write the text to a->out (or stdout); 0 or EXIT_SYSERR (said). */
+static int output(const struct fargs *a, const struct text *t)
+{
+	if (strcmp(a->out, "-") != 0)
+		return cli_write_file(&cmd_facts, a->out, put_text, t) ? EXIT_SYSERR : 0;
+	if (put_text(t, stdout) || fflush(stdout) != 0) {
+		fprintf(stderr, _("%s %s: cannot write %s: %s\n"), cli_prog,
+			cmd_facts.name, _("standard output"),
+			hangdx_strerror(HANGDX_EIO));
+		return EXIT_SYSERR;
+	}
+	return 0;
+}
+
+/* Reduce the evidence to facts and write them; the exit code. */
+static int write_facts(struct hangdx_ctx *ctx, const struct fargs *a,
+		       const struct hangdx_evidence *ev)
+{
+	struct hangdx_diagnose_opts o = { a->cores };
+	struct hangdx_facts *f = NULL;
+	struct text t = { NULL, 0 };
+	char *buf = NULL;
+	int err, rc = 0;
+
+	err = hangdx_facts_new(ctx, &f);
+	if (!err)
+		err = hangdx_facts_add_evidence(f, ev, &o);
+	if (!err)
+		err = facts_text(f, &buf, &t.n);
+	if (err) {
+		fprintf(stderr, "%s facts: %s\n", cli_prog, hangdx_strerror(err));
+		rc = EXIT_SYSERR;
+	} else {
+		t.p = buf;
+		rc = output(a, &t);
+	}
+	if (!rc)
+		fprintf(stderr, _("%s facts: %zu ranks, %zu bytes written to %s\n"),
+			cli_prog, hangdx_facts_ranks(f), t.n,
+			strcmp(a->out, "-") ? a->out : _("standard output"));
+	free(buf);
+	hangdx_facts_free(f);
+	return rc;
+}
+
+static int facts(struct hangdx_ctx *ctx, const struct fargs *a, int argc,
+		 char **argv)
+{
+	struct cli_inputs in;
+	struct hangdx_evidence *ev;
+	int err, rc;
+
+	memset(&in, 0, sizeof in);
+	in.evid = a->evid;
+	in.nevid = a->nevid;
+	in.paths = (const char *const *)argv + optind;
+	in.npaths = (size_t)(argc - optind);
+	in.threads = a->threads;
+	in.max_records = a->max_records;
+	if (hangdx_evidence_new(ctx, &ev))
+		return EXIT_SYSERR;
+	err = cli_read_inputs(ev, &in);
+	if (err) {
+		fprintf(stderr, "%s facts: %s\n", cli_prog,
+			err == HANGDX_ENOTFOUND ? _("no input could be read")
+						: hangdx_strerror(err));
+		rc = err == HANGDX_ENOTFOUND ? EXIT_BADINPUT : EXIT_SYSERR;
+	} else {
+		rc = write_facts(ctx, a, ev);
+	}
+	hangdx_evidence_free(ev);
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	struct fargs a;
+	struct hangdx_ctx *ctx;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc == 0) {
+		ctx = cli_ctx();
+		rc = facts(ctx, &a, argc, argv);
+		hangdx_ctx_free(ctx);
+	}
+	free(a.evid);
+	return rc < 0 ? EXIT_OK_NOHANG : rc;
+}

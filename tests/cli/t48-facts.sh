@@ -1,0 +1,190 @@
+#!/bin/sh
+# t48-facts.sh - the three ways to run hangdx give one answer: simulated
+# incidents diagnosed from their logs in one pass, from the facts of
+# `hangdx facts` (whole, and in two halves of disjoint rank directories,
+# and half facts plus half logs), and under mpirun with --mpi, must give
+# byte-identical JSON.  Then the facts file itself: bad files (exit 3
+# with file:line), -o replaced whole, -o -, usage errors, and under MPI a
+# stuck process ending in exit 4 after --mpi-timeout, never a hang.
+. tests/cli/lib.sh
+H=$HANGDX
+
+sim() {  # sim NAME PRESET [--set KEY=VALUE...]
+	name=$1
+	preset=$2
+	shift 2
+	"$H" simulate -q --preset "$preset" "$@" -o "$T/$name" > /dev/null 2>&1
+}
+sim ref reference --set ranks=8
+sim death rank-death
+sim link link-error
+sim mism mismatch
+sim healthy healthy
+sim ref65 reference --set ranks=65     # past the 64 start nodes of the cycle search
+
+# cmp_runs DESC EXPECTED_BASENAME ACTUAL_BASENAME: stdout and exit code
+cmp_runs() {
+	t_golden "$1" "$T/$2.out" "$T/$3.out"
+	t_golden "$1: same exit code" "$T/$2.rc" "$T/$3.rc"
+}
+run() {  # run NAME CMD...: stdout to NAME.out, exit code to NAME.rc
+	name=$1
+	shift
+	"$@" > "$T/$name.out" 2> "$T/$name.err"
+	echo $? > "$T/$name.rc"
+}
+
+for c in ref death link mism healthy ref65; do
+	run "$c.single" "$H" diagnose --json "$T/$c"
+	t_exit 0 "$c: facts written" "$H" facts "$T/$c" -o "$T/$c.facts"
+	run "$c.facts" "$H" diagnose --json --facts "$T/$c.facts"
+	cmp_runs "$c: --facts gives the single-pass JSON" "$c.single" "$c.facts"
+	case $c in ref65|healthy) continue;; esac
+	# two halves: the rank directories split in two, the other files in
+	# the second half
+	set -- "$T/$c"/rank-*
+	half=$(($# / 2))
+	a="" b=""
+	i=0
+	for d in "$T/$c"/*; do
+		case $d in
+		*/rank-*) if [ $i -lt $half ]; then a="$a $d"; else b="$b $d"; fi
+			  i=$((i + 1));;
+		*) b="$b $d";;
+		esac
+	done
+	# shellcheck disable=SC2086
+	"$H" facts $a -o "$T/$c.a.facts" 2> /dev/null
+	# shellcheck disable=SC2086
+	"$H" facts $b -o "$T/$c.b.facts" 2> /dev/null
+	run "$c.halves" "$H" diagnose --json --facts "$T/$c.a.facts" --facts "$T/$c.b.facts"
+	cmp_runs "$c: facts of two halves give the single-pass JSON" "$c.single" "$c.halves"
+	case $c in ref|death) ;; *) continue;; esac
+	# shellcheck disable=SC2086
+	run "$c.mixed" "$H" diagnose --json --facts "$T/$c.a.facts" $b
+	cmp_runs "$c: facts of one half and the logs of the other" "$c.single" "$c.mixed"
+done
+
+# every report format from facts: text, DOT, HTML
+run ref.text1 "$H" diagnose --color never "$T/ref"
+run ref.text2 "$H" diagnose --color never --facts "$T/ref.facts"
+cmp_runs "ref: the text report from facts" ref.text1 ref.text2
+"$H" diagnose --dot "$T/ref1.dot" --html "$T/ref1.html" "$T/ref" > /dev/null 2>&1
+"$H" diagnose --dot "$T/ref2.dot" --html "$T/ref2.html" --facts "$T/ref.facts" > /dev/null 2>&1
+t_golden "ref: --dot from facts" "$T/ref1.dot" "$T/ref2.dot"
+t_golden "ref: --html from facts" "$T/ref1.html" "$T/ref2.html"
+"$H" --lang zh diagnose --json --html "$T/zh1.html" "$T/ref" > /dev/null 2>&1
+"$H" --lang zh diagnose --json --html "$T/zh2.html" --facts "$T/ref.facts" > "$T/zh2.json" 2>&1
+t_golden "ref: --json beside a Chinese --html from facts (two diagnoses): the JSON" "$T/ref.single.out" "$T/zh2.json"
+t_golden "ref: --json beside a Chinese --html from facts (two diagnoses): the page" "$T/zh1.html" "$T/zh2.html"
+t_ok "adding the same facts twice changes nothing" sh -c \
+	"'$H' diagnose --json --facts '$T/ref.facts' --facts '$T/ref.facts' | cmp -s - '$T/ref.single.out'"
+
+# the facts file: summary, -o -, replaced whole, never half-written
+t_ok "facts: a summary line on stderr (ranks, bytes)" sh -c \
+	"'$H' facts '$T/ref' -o '$T/s.facts' 2>&1 >/dev/null | grep -q '^hangdx facts: 8 ranks, [0-9]* bytes written to'"
+t_ok "facts -o - writes the same to stdout" sh -c \
+	"'$H' facts '$T/ref' -o - 2>/dev/null | cmp -s - '$T/ref.facts'"
+echo old > "$T/exists.facts"
+ino1=$(ls -i "$T/exists.facts" | cut -d' ' -f1)
+"$H" facts "$T/ref" -o "$T/exists.facts" 2> /dev/null
+ino2=$(ls -i "$T/exists.facts" | cut -d' ' -f1)
+t_ok "facts -o - | diagnose --facts -: the single-pass JSON" sh -c \
+	"'$H' facts '$T/ref' -o - 2>/dev/null | '$H' diagnose --json --facts - | cmp -s - '$T/ref.single.out'"
+t_ok "facts -o replaces an existing file by renaming a new one over it" sh -c \
+	"cmp -s '$T/exists.facts' '$T/ref.facts' && [ '$ino1' != '$ino2' ]"
+echo old > "$T/keep.facts"
+t_exit 3 "facts: no input could be read: exit 3" "$H" facts "$T/nothing-here" -o "$T/keep.facts"
+t_ok "facts: a failed run leaves the old file and no temporary" sh -c \
+	"[ \"\$(cat '$T/keep.facts')\" = old ] && ! ls '$T'/keep.facts.tmp-* 2>/dev/null"
+t_exit 2 "facts: no -o is a usage error" "$H" facts "$T/ref"
+t_exit 2 "facts: no PATH is a usage error" "$H" facts -o "$T/x.facts"
+t_exit 4 "facts: an unwritable output is exit 4" "$H" facts "$T/ref" -o "$T/no/such/dir/x.facts"
+
+# bad facts files: file:line diagnostics, exit 3
+printf 'this is not a facts file\n' > "$T/bad1.facts"
+run bad1 "$H" diagnose --facts "$T/bad1.facts"
+t_golden "a bad facts file: exit 3" /dev/stdin "$T/bad1.rc" <<EOF
+3
+EOF
+t_ok "a bad facts file: file:line on stderr" grep -q "^$T/bad1.facts:1:" "$T/bad1.err"
+n=$(($(wc -l < "$T/ref.facts") + 1))
+{ cat "$T/ref.facts"; printf '{"kind": 12, broken\n'; } > "$T/bad2.facts"
+run bad2 "$H" diagnose --facts "$T/bad2.facts"
+t_ok "a broken line after good ones: exit 3 and its line number" sh -c \
+	"[ \$(cat '$T/bad2.rc') = 3 ] && grep -q '^$T/bad2.facts:$n:' '$T/bad2.err'"
+t_exit 3 "a facts file that is not there: exit 3" "$H" diagnose --facts "$T/nothing.facts"
+t_exit 2 "--mpi with --facts is a usage error" "$H" diagnose --mpi --facts "$T/ref.facts" "$T/ref"
+t_exit 2 "--mpi does not read standard input" "$H" diagnose --mpi - < /dev/null
+t_exit 2 "--mpi-share takes dirs, all or auto" "$H" diagnose --mpi --mpi-share some "$T/ref"
+t_exit 2 "--mpi-timeout takes seconds" "$H" diagnose --mpi --mpi-timeout 0 "$T/ref"
+
+# under mpirun
+asan=false
+grep -qa __asan_init "${HANGDX_REAL:-$HANGDX}" && asan=true
+mpi_skip=""
+if ! command -v mpirun > /dev/null 2>&1; then
+	mpi_skip="mpirun not installed"
+elif $asan || t_wrapped; then
+	mpi_skip="under a sanitizer or a wrapper"
+elif "$H" diagnose --mpi "$T/ref" 2>&1 | grep -q "built without MPI"; then
+	mpi_skip="hangdx built without MPI"
+fi
+mpirun_() {  # mpirun_ NP CMD...
+	np=$1
+	shift
+	root=""
+	[ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
+	timeout 60 mpirun $root --oversubscribe -np "$np" "$@"
+}
+if [ -n "$mpi_skip" ]; then
+	_n=$((_n + 1))
+	echo "ok $_n # SKIP mpirun: $mpi_skip"
+else
+	run ref.mpi mpirun_ 4 "$H" diagnose --mpi --json "$T/ref"
+	cmp_runs "ref: mpirun -np 4 --mpi gives the single-pass JSON" ref.single ref.mpi
+	t_ok "mpirun: process 0 says what met there" grep -q \
+		"^hangdx diagnose: facts of 8 ranks from 4 MPI processes (4 read logs), [0-9]* bytes" "$T/ref.mpi.err"
+	# 13 processes for 7 entries: six read nothing and send empty facts
+	run death.mpi mpirun_ 13 "$H" diagnose --mpi --json "$T/death"
+	cmp_runs "death: mpirun -np 13 (more processes than entries)" death.single death.mpi
+	# JSON untranslated and a Chinese HTML page: two diagnoses, two fetches
+	mpirun_ 3 "$H" --lang zh diagnose --mpi --mpi-share dirs --json \
+		--html "$T/zh3.html" "$T/ref" > "$T/zh3.json" 2> /dev/null
+	t_golden "ref: 3 processes, --json beside a Chinese --html: the JSON" "$T/ref.single.out" "$T/zh3.json"
+	# the page quotes no log line: the evidence came from the other processes
+	unquote() {
+		sed 's|<pre>.*</pre></li>$|</li>|; s|<p class="muted">[^<]*</p></li>$|</li>|' "$1"
+	}
+	unquote "$T/zh1.html" > "$T/zh1.unq"
+	unquote "$T/zh3.html" > "$T/zh3.unq"
+	t_golden "ref: 3 processes, --json beside a Chinese --html: the page (quotes aside)" "$T/zh1.unq" "$T/zh3.unq"
+	# node-local logs: the same relative path names another directory in
+	# each process (its working directory); auto must read all of it
+	mkdir -p "$T/nodes/n0/logs" "$T/nodes/n1/logs" "$T/nodes/all/logs"
+	cp -r "$T/ref"/rank-[0-3] "$T/nodes/n0/logs/"
+	cp -r "$T/ref"/rank-[4-7] "$T/ref"/*.json "$T/ref"/*.dot "$T/nodes/n1/logs/"
+	cp -r "$T/ref"/. "$T/nodes/all/logs/"
+	(cd "$T/nodes/all" && "$H" diagnose --json logs) > "$T/nl.single.out" 2> /dev/null
+	echo $? > "$T/nl.single.rc"
+	# shellcheck disable=SC2016
+	run nl.mpi mpirun_ 2 sh -c 'cd "$0/n$OMPI_COMM_WORLD_RANK" && exec "$1" diagnose --mpi --json logs' \
+		"$T/nodes" "$H"
+	cmp_runs "node-local logs (auto: every process reads all of its PATH)" nl.single nl.mpi
+	run none.mpi mpirun_ 2 "$H" diagnose --mpi "$T/nothing-here"
+	t_golden "mpirun: no process could read an input: exit 3" /dev/stdin "$T/none.mpi.rc" <<EOF
+3
+EOF
+	# process 1 blocks on a FIFO: process 0 gives up after 1 s, exit 4
+	mkdir "$T/stuck"
+	cp -r "$T/ref/rank-0" "$T/stuck/a"
+	mkfifo "$T/stuck/b"
+	start=$(date +%s)
+	run stuck mpirun_ 2 "$H" diagnose --mpi --mpi-share dirs --mpi-timeout 1 "$T/stuck"
+	took=$(($(date +%s) - start))
+	t_ok "mpirun: a stuck process ends the job with exit 4 (${took}s)" sh -c \
+		"[ \$(cat '$T/stuck.rc') = 4 ] && [ $took -lt 20 ]"
+	t_ok "mpirun: the message names what was waited for" \
+		grep -q "MPI process 0 of 2: receiving from process 1: no answer after 1 s" "$T/stuck.err"
+fi
+t_done

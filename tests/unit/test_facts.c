@@ -1,0 +1,345 @@
+/* test_facts.c - per-rank facts and the two-phase diagnosis through the
+ * public API: on the simulated reference incident (16 ranks, roots on
+ * every rank) and with retry off (no hang), the diagnosis from facts equals
+ * the single-pass one byte for byte, by files read again and by a fetch
+ * from evidence in memory (the owner's side of an MPI fetch); facts
+ * round-trip and merge as a set; a failed fetch leaves facts standing
+ * with the missing evidence named; bad facts are diagnosed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "testutil.h"
+
+static char g_dir[] = "/tmp/hangdx-facts-XXXXXX";
+static struct hangdx_ctx *g_fctx;
+
+static char *json_of(const struct hangdx_diagnosis *d)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+
+	assert_non_null(fp);
+	assert_int_equal(hangdx_diagnosis_write_json(d, fp), HANGDX_OK);
+	fclose(fp);
+	return buf;
+}
+
+static char *facts_text(const struct hangdx_facts *f, size_t *len)
+{
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+
+	assert_non_null(fp);
+	assert_int_equal(hangdx_facts_write(f, fp), HANGDX_OK);
+	fclose(fp);
+	return buf;
+}
+
+static void simulate(struct hangdx_ctx *ctx, const char *dir, const char *key,
+		     const char *value)
+{
+	struct hangdx_scenario *sc = NULL;
+	struct hangdx_sim_opts so = { 0 };
+	struct hangdx_sim_summary sum;
+
+	assert_int_equal(hangdx_scenario_preset(ctx, "reference", &sc), 0);
+	assert_int_equal(hangdx_scenario_set(sc, "ranks", "16"), 0);
+	if (key)
+		assert_int_equal(hangdx_scenario_set(sc, key, value), 0);
+	so.outdir = dir;
+	so.write_logs = 1;
+	assert_true(hangdx_simulate(ctx, sc, &so, &sum) >= 0);
+	hangdx_scenario_free(sc);
+}
+
+static struct hangdx_evidence *read_dir(struct hangdx_ctx *ctx, const char *dir)
+{
+	struct hangdx_evidence *ev = NULL;
+
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_path(ev, dir, NULL), HANGDX_OK);
+	return ev;
+}
+
+/* Fetch from evidence in memory through write_ranks/load_mem. */
+struct memfetch {
+	const struct hangdx_evidence *ev;
+	size_t calls, ranks;
+	int fail;
+};
+
+static int mem_fetch(void *ud, const int32_t *ranks, size_t n,
+		     struct hangdx_evidence *into)
+{
+	struct memfetch *m = ud;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int err;
+
+	m->calls++;
+	m->ranks += n;
+	if (m->fail)
+		return HANGDX_EIO;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	err = hangdx_evidence_write_ranks(m->ev, ranks, n, fp);
+	fclose(fp);
+	if (!err)
+		err = hangdx_evidence_load_mem(into, "fetched", buf, len);
+	free(buf);
+	return err;
+}
+
+/* The owner that kept only its facts: it reads its files again. */
+static int facts_fetch(void *ud, const int32_t *ranks, size_t n,
+		       struct hangdx_evidence *into)
+{
+	const struct hangdx_facts *own = ud;
+	struct hangdx_evidence *tmp = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int err;
+
+	assert_int_equal(hangdx_evidence_new(g_fctx, &tmp), HANGDX_OK);
+	err = hangdx_facts_fetch(own, ranks, n, tmp);
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	if (!err)
+		err = hangdx_evidence_write_jsonl(tmp, fp, HANGDX_EV_RECORDS |
+						  HANGDX_EV_FILES);
+	fclose(fp);
+	if (!err)
+		err = hangdx_evidence_load_mem(into, "owner", buf, len);
+	free(buf);
+	hangdx_evidence_free(tmp);
+	return err;
+}
+
+struct fixture {
+	struct hangdx_ctx *ctx;
+	struct hangdx_evidence *ev;
+	struct hangdx_facts *f;
+	char *single;
+};
+
+static void fixture(struct fixture *x, const char *key, const char *value)
+{
+	struct hangdx_diagnosis *d = NULL;
+	char dir[300], cmd[400];
+
+	snprintf(dir, sizeof dir, "%s/%s", g_dir, key ? value : "ref");
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	x->ctx = hangdx_ctx_new(NULL);
+	hangdx_set_translate(0);
+	simulate(x->ctx, dir, key, value);
+	x->ev = read_dir(x->ctx, dir);
+	assert_int_equal(hangdx_diagnose(x->ev, NULL, &d), HANGDX_OK);
+	x->single = json_of(d);
+	hangdx_diagnosis_free(d);
+	assert_int_equal(hangdx_facts_new(x->ctx, &x->f), HANGDX_OK);
+	assert_int_equal(hangdx_facts_add_evidence(x->f, x->ev, NULL), HANGDX_OK);
+	assert_int_equal(hangdx_facts_ranks(x->f), 16);
+}
+
+static void fixture_free(struct fixture *x)
+{
+	free(x->single);
+	hangdx_facts_free(x->f);
+	hangdx_evidence_free(x->ev);
+	hangdx_ctx_free(x->ctx);
+}
+
+static void same_by_files(struct fixture *x)
+{
+	struct hangdx_diagnosis *d = NULL;
+	struct hangdx_facts *g = NULL;
+	size_t len;
+	char *text = facts_text(x->f, &len), *json;
+	int32_t got[16];
+
+	/* through the text, as a facts file copied from a node */
+	assert_int_equal(hangdx_facts_new(x->ctx, &g), HANGDX_OK);
+	assert_int_equal(hangdx_facts_load_mem(g, "node.facts", text, len), HANGDX_OK);
+	assert_int_equal(hangdx_diagnose_facts(g, NULL, NULL, NULL, &d), HANGDX_OK);
+	json = json_of(d);
+	assert_string_equal(json, x->single);
+	/* phase 2 read some ranks again, never all when every rank is alike */
+	assert_true(hangdx_diagnosis_fetched(d, got, 16) >= 1);
+	assert_true(hangdx_diagnosis_fetched(d, got, 16) < 16);
+	free(json);
+	hangdx_diagnosis_free(d);
+	hangdx_facts_free(g);
+	free(text);
+}
+
+static void same_by_memory(struct fixture *x)
+{
+	struct memfetch m = { x->ev, 0, 0, 0 };
+	struct hangdx_diagnosis *d = NULL;
+	char *json;
+
+	assert_int_equal(hangdx_diagnose_facts(x->f, NULL, mem_fetch, &m, &d), HANGDX_OK);
+	json = json_of(d);
+	assert_string_equal(json, x->single);
+	assert_true(m.calls >= 1 && m.ranks >= 1 && m.ranks < 16);
+	free(json);
+	hangdx_diagnosis_free(d);
+}
+
+static void same_by_owner_facts(struct fixture *x)
+{
+	struct hangdx_facts *own = NULL, *all = NULL;
+	struct hangdx_diagnosis *d = NULL;
+	char *json;
+
+	g_fctx = x->ctx;
+	assert_int_equal(hangdx_facts_new(x->ctx, &own), HANGDX_OK);
+	assert_int_equal(hangdx_facts_add_evidence(own, x->ev, NULL), HANGDX_OK);
+	assert_int_equal(hangdx_facts_new(x->ctx, &all), HANGDX_OK);
+	assert_int_equal(hangdx_facts_add_evidence(all, x->ev, NULL), HANGDX_OK);
+	assert_int_equal(hangdx_diagnose_facts(all, NULL, facts_fetch, own, &d),
+			 HANGDX_OK);
+	json = json_of(d);
+	assert_string_equal(json, x->single);
+	free(json);
+	hangdx_diagnosis_free(d);
+	hangdx_facts_free(all);
+	hangdx_facts_free(own);
+}
+
+static void test_reference_same(void **state)
+{
+	struct fixture x;
+
+	(void)state;
+	fixture(&x, NULL, NULL);
+	assert_non_null(strstr(x.single, "\"proven\": true"));
+	same_by_files(&x);
+	same_by_memory(&x);
+	same_by_owner_facts(&x);
+	fixture_free(&x);
+}
+
+static void test_retry_off_same(void **state)
+{
+	struct fixture x;
+
+	(void)state;
+	fixture(&x, "retry", "off");
+	same_by_files(&x);
+	same_by_memory(&x);
+	fixture_free(&x);
+}
+
+/* Written, read back and written again: the same text; read twice (the
+ * same facts copied twice): nothing changes. */
+static void test_roundtrip_and_set(void **state)
+{
+	struct fixture x;
+	struct hangdx_facts *g = NULL;
+	size_t n1, n2;
+	char *t1, *t2;
+
+	(void)state;
+	fixture(&x, NULL, NULL);
+	t1 = facts_text(x.f, &n1);
+	assert_non_null(strstr(t1, "{\"format\":\"hangdx-facts-1\""));
+	assert_int_equal(hangdx_facts_new(x.ctx, &g), HANGDX_OK);
+	assert_int_equal(hangdx_facts_load_mem(g, "a", t1, n1), HANGDX_OK);
+	assert_int_equal(hangdx_facts_load_mem(g, "b", t1, n1), HANGDX_OK);
+	t2 = facts_text(g, &n2);
+	assert_int_equal(hangdx_facts_ranks(g), 16);
+	/* all but the totals: inputs and candidate lines stay sums
+	 * (docs/EVIDENCE.md, merging) */
+	assert_non_null(strstr(t1, "{\"kind\":\"totals\""));
+	*strstr(t1, "{\"kind\":\"totals\"") = '\0';
+	*strstr(t2, "{\"kind\":\"totals\"") = '\0';
+	assert_string_equal(t1, t2);
+	free(t1);
+	free(t2);
+	hangdx_facts_free(g);
+	fixture_free(&x);
+}
+
+/* A fetch that fails: the facts stand in, the missing evidence is named,
+ * and the verdict is still a hang. */
+static void test_fetch_fails(void **state)
+{
+	struct fixture x;
+	struct memfetch m;
+	struct hangdx_diagnosis *d = NULL;
+	char *json;
+
+	(void)state;
+	fixture(&x, NULL, NULL);
+	m = (struct memfetch){ x.ev, 0, 0, 1 };
+	assert_int_equal(hangdx_diagnose_facts(x.f, NULL, mem_fetch, &m, &d), HANGDX_OK);
+	json = json_of(d);
+	/* the nodes proved the cycle on their ranks: still a deadlock,
+	 * without its chain */
+	assert_int_equal(hangdx_diagnosis_verdict(d), HANGDX_V_DEADLOCK);
+	assert_string_equal(hangdx_diagnosis_category(d), "aicpu_exhaustion_deadlock");
+	assert_non_null(strstr(json, "its facts say so"));
+	assert_non_null(strstr(json, "\"aicpu_cores\": 6"));
+	assert_non_null(strstr(json, "could not be read here"));
+	assert_null(strstr(json, "no TS stream dumps"));
+	assert_int_equal(hangdx_diagnosis_fetched(d, NULL, 0), 0);
+	free(json);
+	hangdx_diagnosis_free(d);
+	fixture_free(&x);
+}
+
+static void test_bad_facts(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_facts *f = NULL;
+	static const char other[] = "{\"format\":\"hangdx-facts-9\"}\n";
+	static const char none[] = "{\"kind\":\"env\",\"file\":\"a\",\"line\":1}\n";
+	static const char junk[] = "{\"format\":\"hangdx-facts-1\"}\nnot json\n"
+		"{\"fact\":\"file\",\"rank\":3,\"path\":\"x\"}\n";
+
+	(void)state;
+	assert_int_equal(hangdx_facts_new(ctx, &f), HANGDX_OK);
+	assert_int_equal(hangdx_facts_load_mem(f, "o", other, strlen(other)),
+			 HANGDX_EUNSUPPORTED);
+	assert_int_equal(hangdx_facts_load_mem(f, "n", none, strlen(none)),
+			 HANGDX_EUNSUPPORTED);
+	assert_int_equal(hangdx_facts_load_mem(f, "j", junk, strlen(junk)),
+			 HANGDX_EPARSE);
+	assert_true(hangdx_ctx_diag_count(ctx, HANGDX_WARNING) >= 2);
+	assert_int_equal(hangdx_facts_load(f, "/nonexistent/x.facts"), HANGDX_EIO);
+	assert_int_equal(hangdx_facts_ranks(f), 0);
+	hangdx_facts_free(f);
+	hangdx_ctx_free(ctx);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reference_same),
+		cmocka_unit_test(test_retry_off_same),
+		cmocka_unit_test(test_roundtrip_and_set),
+		cmocka_unit_test(test_fetch_fails),
+		cmocka_unit_test(test_bad_facts),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
