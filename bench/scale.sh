@@ -106,8 +106,9 @@ for n in $sizes; do
 	set -- $(cat "$out/facts.res") $(cat "$out/fdiag.res")
 	awk -v a="$1" -v b="$4" -v ma="$2" -v mb="$5" -v base="$bt" 'BEGIN {
 		if (a == "-" || b == "-") exit
-		printf "%-34s %9.2f %9.0f %7.2f\n", "  facts + diagnose --facts", a + b,
-			(ma > mb ? ma : mb) / 1024, base > 0 ? (a + b) / base : 0 }'
+		m = ma; if (mb + 0 > m + 0) m = mb
+		r = 0; if (base + 0 > 0) r = (a + b) / base
+		printf("%-34s %9.2f %9.0f %7.2f\n", "  facts + diagnose --facts", a + b, m / 1024, r) }'
 	for np in $nps; do
 		if [ -z "$mpirun" ]; then
 			echo "  mpi: no mpirun, skipped"
