@@ -12,7 +12,8 @@
 # and no "no logs for rank N" for a rank that has logs; so is the reference
 # preset's diagnosis at 16,384 ranks (SCALE_REF=0 skips it).
 # SCALE_100K=1 (or `sh bench/scale.sh 4096 16384 100000`) adds 100,000
-# ranks: about 5 GB of logs, minutes.  SCALE_NP="2 4" changes the mpirun
+# ranks: 5.4 GB of logs, 6.5 GiB to simulate, about half an hour in all
+# (removing its 400,002 files alone takes minutes).  SCALE_NP="2 4" changes the mpirun
 # sizes.  A command that fails is reported in the table, never stops it.
 HANGDX=${HANGDX:-./hangdx}
 out=${BENCH_OUT:-bench/out}
