@@ -978,7 +978,7 @@ struct vset {
 	uint8_t *states;
 	uint64_t *hash;
 	uint32_t *parent, *proc, *choice;
-	uint16_t *rot;              /* rotation that made it canonical */
+	uint32_t *rot;              /* rotation that made it canonical */
 	size_t n, cap;
 	uint32_t *slot;             /* index + 1, 0 empty */
 	size_t nslot;
@@ -1092,7 +1092,7 @@ static int vs_insert(struct vset *v, const void *st, uint32_t parent,
 	v->parent[v->n] = parent;
 	v->proc[v->n] = proc;
 	v->choice[v->n] = choice;
-	v->rot[v->n] = (uint16_t)rot;
+	v->rot[v->n] = rot;
 	v->slot[j] = (uint32_t)++v->n;
 	return 1;
 }

@@ -134,6 +134,11 @@ struct hx_outfile {
 };
 int hx_outfile_open(struct hangdx_ctx *ctx, struct hx_outfile *o,
 		    const char *path);
+/* Written in place, for a file inside a directory that is itself
+ * temporary (simulate's output, renamed into place when complete or
+ * removed): no temp name, no rename. */
+int hx_outfile_open_direct(struct hangdx_ctx *ctx, struct hx_outfile *o,
+			   const char *path);
 int hx_outfile_commit(struct hangdx_ctx *ctx, struct hx_outfile *o);
 void hx_outfile_abort(struct hangdx_ctx *ctx, struct hx_outfile *o);
 

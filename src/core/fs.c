@@ -53,6 +53,15 @@ out_free_names:
 	return err;
 }
 
+int hx_outfile_open_direct(struct hangdx_ctx *ctx, struct hx_outfile *o,
+			   const char *path)
+{
+	(void)ctx;
+	memset(o, 0, sizeof *o);
+	o->fp = fopen(path, "w");
+	return o->fp ? HANGDX_OK : HANGDX_EIO;
+}
+
 static void outfile_release(struct hangdx_ctx *ctx, struct hx_outfile *o)
 {
 	hx_free(ctx, o->path);
@@ -94,23 +103,36 @@ void hx_outfile_abort(struct hangdx_ctx *ctx, struct hx_outfile *o)
 	outfile_release(ctx, o);
 }
 
+/* mkdir -p from the leaf up: in a tree being filled (the simulator's
+ * 100,000 rank directories) most calls find the parent there and cost one
+ * mkdir instead of one per component. */
+static int mkdirs_in(char *buf)
+{
+	char *slash;
+	int err;
+
+	if (mkdir(buf, 0777) == 0 || errno == EEXIST)
+		return HANGDX_OK;
+	slash = strrchr(buf, '/');
+	if (errno != ENOENT || !slash || slash == buf)
+		return HANGDX_EIO;
+	*slash = '\0';
+	err = mkdirs_in(buf);
+	*slash = '/';
+	if (err)
+		return err;
+	return mkdir(buf, 0777) == 0 || errno == EEXIST ? HANGDX_OK : HANGDX_EIO;
+}
+
 int hx_mkdirs(const char *path)
 {
 	char buf[4096];
-	size_t n = strlen(path), i;
+	size_t n = strlen(path);
 
 	if (n == 0 || n >= sizeof buf)
 		return HANGDX_EINVAL;
 	memcpy(buf, path, n + 1);
-	for (i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			return HANGDX_EIO;
-		buf[i] = path[i];
-	}
-	return HANGDX_OK;
+	return mkdirs_in(buf);
 }
 
 static int rm_one(const char *p, const struct stat *st, int flag,

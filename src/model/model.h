@@ -19,7 +19,7 @@
 #define HX_NS_PER_US 1000ULL
 
 /* Ceilings on what a scenario may ask for (hostile-input limits). */
-#define HX_MAX_RANKS 65536
+#define HX_MAX_RANKS 1048576   /* 2^20, as the facts of a diagnosis */
 #define HX_MAX_CORES 64
 #define HX_MAX_COMMS 4096      /* communicator instances after expansion */
 #define HX_MAX_STEPS 1000000   /* program steps before expansion */

@@ -210,10 +210,6 @@ static int comm_setup(struct hx_state *st, uint32_t rank, uint32_t c,
 	uint32_t g = cm->group, i;
 	int err = 0;
 
-	cr->me = -1;
-	for (i = 0; i < cm->nmembers; i++)
-		if (cm->members[i] == rank)
-			cr->me = (int32_t)i;
 	if (cr->me < 0)
 		return HANGDX_OK;
 	cr->retry = hx_retry_active(sc, g, rank);
@@ -260,6 +256,22 @@ static int user_setup(struct hx_state *st, uint32_t rank)
 	return HANGDX_OK;
 }
 
+/* Each rank's place in each communicator (-1: not a member; a rank
+ * listed twice keeps its last place), in one pass over the members. */
+static void comm_places(struct hx_state *st)
+{
+	uint32_t r, c, i;
+
+	for (r = 0; r < st->nranks; r++)
+		for (c = 0; c < st->ncomms; c++)
+			st->dev[r].comm[c].me = -1;
+	for (c = 0; c < st->ncomms; c++)
+		for (i = 0; i < st->comms[c].nmembers; i++)
+			if (st->comms[c].members[i] < st->nranks)
+				st->dev[st->comms[c].members[i]].comm[c].me =
+					(int32_t)i;
+}
+
 int hx_opseq_setup(struct hx_state *st,
 		   void (*on_comm)(void *ud, uint32_t rank, uint32_t comm),
 		   void *ud)
@@ -267,6 +279,7 @@ int hx_opseq_setup(struct hx_state *st,
 	uint32_t r, c, ord = 0;
 	int err = HANGDX_OK;
 
+	comm_places(st);
 	for (r = 0; !err && r < st->nranks; r++)
 		err = user_setup(st, r);
 	for (r = 0; !err && r < st->nranks; r++) {

@@ -67,13 +67,14 @@ struct hx_lr_stream {
  *    KERNEL_STATUS: head/tail = SQ positions of M_c (docs/LOGS-SIMULATED.md).
  *  STREAM_DUMP: first_stream / nstreams (usually 1).
  */
-struct hx_logrec {
+struct hx_logrec {        /* fields by size: 128 bytes, no padding */
 	uint8_t kind;            /* enum hx_lr_kind */
 	uint8_t host_side;
 	uint8_t rdma;
 	uint8_t role;            /* stream role of stream_id */
 	uint8_t task_kind;
-	uint64_t t_ns;           /* simulated time (skew is the writer's job) */
+	uint8_t coll;            /* enum hx_coll */
+	uint8_t dtype;           /* enum hx_dtype */
 	int32_t rank;
 	int32_t peer;            /* remote rank, -1 none */
 	int32_t comm;            /* communicator instance, -1 none */
@@ -82,18 +83,17 @@ struct hx_logrec {
 	uint32_t stream_id, sq_id, task_id;
 	uint32_t head, tail;     /* task ids at head / tail of that stream */
 	uint32_t notify_rt;
-	uint64_t notify_hccl;
 	int32_t event;
-	uint64_t timeout_s;
-	uint8_t coll;            /* enum hx_coll */
-	uint8_t dtype;           /* enum hx_dtype */
-	uint64_t bytes;
 	uint32_t retry_cnt;
 	uint32_t sqe_cnt;        /* KERNEL_STATUS rtsq: SQEs to write */
+	uint32_t first_stream, nstreams;  /* into hx_simlog_input.streams */
+	uint64_t t_ns;           /* simulated time (skew is the writer's job) */
+	uint64_t notify_hccl;
+	uint64_t timeout_s;
+	uint64_t bytes;
 	const char *name;        /* op name or tag source */
 	const char *text;
 	const char *trail;
-	uint32_t first_stream, nstreams;  /* into hx_simlog_input.streams */
 };
 
 /* Everything the writer needs besides the records. */
@@ -116,7 +116,9 @@ struct hx_simlog_input {
  * run/plog/ and run/device-D/ for every rank under dir (which exists; or
  * the node / flat layout), honouring sc->log_level for INFO/DEBUG noise
  * and sc->log_fidelity (verified: no invented line).
- * Deterministic: same input, same bytes.
+ * Deterministic: same input, same bytes.  The files are written in place:
+ * dir is a fresh directory the caller renames into place when this
+ * succeeds and removes when it fails (simulate's temporary output).
  */
 int hx_simlog_write(struct hangdx_ctx *ctx, const char *dir,
 		    const struct hx_simlog_input *in);

@@ -1613,7 +1613,7 @@ static int open_one(struct sl_writer *w, struct sl_file *f, char *vbuf,
 	if (!err)
 		err = fmt_path(path, sizeof path, "%s/%s", dir, name);
 	if (!err)
-		err = hx_outfile_open(w->ctx, &f->o, path);
+		err = hx_outfile_open_direct(w->ctx, &f->o, path);
 	if (!err)
 		setvbuf(f->o.fp, vbuf, _IOFBF, SL_VBUF);
 	return err;

@@ -293,7 +293,7 @@ while read -r f sexit cexit pat; do
 		"test -z \"\$(ls -A '$T' | grep -i 'tmp')\""
 done <<'EOF'
 absurd-repeat.yaml     3 3 ^absurd-repeat\.yaml:5:14: error: repeat makes the program longer than 1000000 steps
-absurd-sizes.yaml      3 3 ^absurd-sizes\.yaml:2:10: error: bad value '65537' for 'ranks'
+absurd-sizes.yaml      3 3 ^absurd-sizes\.yaml:2:10: error: bad value '1048577' for 'ranks'
 alias-key.yaml         3 3 ^alias-key\.yaml:2:8: error: YAML aliases \(\*c\) are not supported
 billion-laughs.yaml    3 3 ^billion-laughs\.yaml:3:10: error: YAML aliases \(\*a0\) are not supported
 binary.yaml            3 3 ^binary\.yaml:1:[0-9]+: error: YAML: 

@@ -1,6 +1,9 @@
 /* test_core.c - unit tests of src/core: errors, arena, buffers, interning. */
 #include "testutil.h"
 #include "core/core.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 
 static void test_strerror(void **state)
 {
@@ -183,6 +186,41 @@ static void test_diag(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* mkdir -p from the leaf up: every level made, existing ones and doubled
+ * or trailing slashes fine, a file in the way an error. */
+static void test_mkdirs(void **state)
+{
+	char top[] = "/tmp/hx-mkdirs-XXXXXX", p[256];
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	snprintf(p, sizeof p, "%s/a/b/c/d", top);
+	assert_int_equal(hx_mkdirs(p), HANGDX_OK);
+	assert_true(is_dir(p));
+	assert_int_equal(hx_mkdirs(p), HANGDX_OK);
+	snprintf(p, sizeof p, "%s/a/b/e//f/", top);
+	assert_int_equal(hx_mkdirs(p), HANGDX_OK);
+	snprintf(p, sizeof p, "%s/a/b/e/f", top);
+	assert_true(is_dir(p));
+	snprintf(p, sizeof p, "%s/a/file", top);
+	fp = fopen(p, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	snprintf(p, sizeof p, "%s/a/file/g/h", top);
+	assert_int_equal(hx_mkdirs(p), HANGDX_EIO);
+	assert_int_equal(hx_mkdirs(""), HANGDX_EINVAL);
+	assert_int_equal(hx_rmtree(top), HANGDX_OK);
+	assert_false(is_dir(top));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_intern_limit),
 		cmocka_unit_test(test_intern_nomem),
 		cmocka_unit_test(test_diag),
+		cmocka_unit_test(test_mkdirs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

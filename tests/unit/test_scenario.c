@@ -561,9 +561,9 @@ static void test_ceilings(void **state)
 	(void)state;
 	expect_error("cluster:\n  ranks: 0\n",
 		     "mem.yaml:2:10: error: bad value '0' for 'ranks': expected "
-		     "an integer from 1 to 65536");
-	expect_error("cluster:\n  ranks: 65537\n",
-		     "mem.yaml:2:10: error: bad value '65537' for 'ranks'");
+		     "an integer from 1 to 1048576");
+	expect_error("cluster:\n  ranks: 1048577\n",
+		     "mem.yaml:2:10: error: bad value '1048577' for 'ranks'");
 	expect_error("cluster:\n  ranks: 99999999999999999999999\n",
 		     "mem.yaml:2:10: error: bad value");
 	expect_error("cluster:\n  aicpu_cores: 65\n",
@@ -1048,7 +1048,7 @@ static void test_set(void **state)
 			 "'communicators'");
 	expect_set_error(t, "communicators", "4097", "bad value '4097'");
 	expect_set_error(t, "ranks", "0", "bad value '0' for 'ranks'");
-	expect_set_error(t, "ranks", "65537", "bad value '65537'");
+	expect_set_error(t, "ranks", "1048577", "bad value '1048577'");
 	expect_set_error(t, "sq_depth", "1", "bad value '1'");
 	expect_set_error(t, "retry", "maybe", "expected true/false, on/off or "
 			 "yes/no");
