@@ -11,7 +11,6 @@
 #include <string.h>
 #include "cli.h"
 
-#define FACTS_MAX ((size_t)4 << 30)    /* a facts file of 4 GiB at most */
 
 static int run(int argc, char **argv);
 
@@ -130,43 +129,34 @@ static int parse_args(int argc, char **argv, struct fargs *a)
 	return 0;
 }
 
-/* The facts as "hangdx-facts-1" text in memory (*buf, *len). */
-static int facts_text(const struct hangdx_facts *f, char **buf, size_t *len)
-{
-	FILE *mf = open_memstream(buf, len);
-	int err;
+struct put {
+	const struct hangdx_facts *f;
+	long long *bytes;       /* written, when the stream can tell */
+};
 
-	if (!mf)
-		return HANGDX_ENOMEM;
-	err = hangdx_facts_write(f, mf);
-	if (fclose(mf) != 0 && !err)
-		err = HANGDX_ENOMEM;
-	if (!err && *len > FACTS_MAX)
-		err = HANGDX_ELIMIT;
+static int put_facts(const void *ud, FILE *fp)
+{
+	const struct put *p = ud;
+	int err = hangdx_facts_write(p->f, fp);
+	off_t at = err ? -1 : ftello(fp);
+
+	if (at >= 0)
+		*p->bytes = (long long)at;
 	return err;
 }
 
-struct text {
-	const char *p;
-	size_t n;
-};
-
-static int put_text(const void *ud, FILE *fp)
+/* Write the facts to a->out (or stdout); 0 or EXIT_SYSERR (said). */
+static int output(const struct fargs *a, const struct put *p)
 {
-	const struct text *t = ud;
+	int err;
 
-	return fwrite(t->p, 1, t->n, fp) == t->n ? HANGDX_OK : HANGDX_EIO;
-}
-
-/* Write the text to a->out (or stdout); 0 or EXIT_SYSERR (said). */
-static int output(const struct fargs *a, const struct text *t)
-{
 	if (strcmp(a->out, "-") != 0)
-		return cli_write_file(&cmd_facts, a->out, put_text, t) ? EXIT_SYSERR : 0;
-	if (put_text(t, stdout) || fflush(stdout) != 0) {
+		return cli_write_file(&cmd_facts, a->out, put_facts, p) ? EXIT_SYSERR : 0;
+	err = put_facts(p, stdout);
+	if (err || fflush(stdout) != 0) {
 		fprintf(stderr, _("%s %s: cannot write %s: %s\n"), cli_prog,
 			cmd_facts.name, _("standard output"),
-			hangdx_strerror(HANGDX_EIO));
+			hangdx_strerror(err ? err : HANGDX_EIO));
 		return EXIT_SYSERR;
 	}
 	return 0;
@@ -178,27 +168,28 @@ static int write_facts(struct hangdx_ctx *ctx, const struct fargs *a,
 {
 	struct hangdx_diagnose_opts o = { a->cores };
 	struct hangdx_facts *f = NULL;
-	struct text t = { NULL, 0 };
-	char *buf = NULL;
+	long long bytes = -1;
+	struct put p = { NULL, &bytes };
 	int err, rc = 0;
 
 	err = hangdx_facts_new(ctx, &f);
 	if (!err)
 		err = hangdx_facts_add_evidence(f, ev, &o);
-	if (!err)
-		err = facts_text(f, &buf, &t.n);
 	if (err) {
 		fprintf(stderr, "%s facts: %s\n", cli_prog, hangdx_strerror(err));
 		rc = EXIT_SYSERR;
 	} else {
-		t.p = buf;
-		rc = output(a, &t);
+		p.f = f;
+		rc = output(a, &p);
 	}
-	if (!rc)
-		fprintf(stderr, _("%s facts: %zu ranks, %zu bytes written to %s\n"),
-			cli_prog, hangdx_facts_ranks(f), t.n,
+	if (!rc && bytes >= 0)
+		fprintf(stderr, _("%s facts: %zu ranks, %lld bytes written to %s\n"),
+			cli_prog, hangdx_facts_ranks(f), bytes,
 			strcmp(a->out, "-") ? a->out : _("standard output"));
-	free(buf);
+	else if (!rc)
+		fprintf(stderr, _("%s facts: %zu ranks written to %s\n"),
+			cli_prog, hangdx_facts_ranks(f),
+			strcmp(a->out, "-") ? a->out : _("standard output"));
 	hangdx_facts_free(f);
 	return rc;
 }

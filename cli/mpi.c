@@ -7,6 +7,7 @@
  * deadline and MPI errors return: a failure or a timeout is said on
  * stderr and aborts the job with exit status 4, never a hang.
  */
+#define _GNU_SOURCE             /* fopencookie */
 #include <dirent.h>
 #include <limits.h>
 #include <mpi.h>
@@ -233,22 +234,6 @@ static void put_frame(struct mpi_st *st, struct bytes *b, const void *p,
 	b->n += FRAME_HDR + n;
 }
 
-/* Append this process's text to b as a frame. */
-static void add_frame(struct mpi_st *st, struct bytes *b, const char *p,
-		      size_t n, unsigned flags)
-{
-	size_t cap = n ? ZSTD_compressBound(n) : 0, z = 0;
-	void *zp = cap ? malloc(cap) : NULL;
-
-	if (zp)
-		z = ZSTD_compress(zp, cap, p, n, ZSTD_LEVEL);
-	if (zp && !ZSTD_isError(z) && z < n)
-		put_frame(st, b, zp, z, flags | F_ZSTD);
-	else
-		put_frame(st, b, p, n, flags);
-	free(zp);
-}
-
 /* The frame at *off of b; 0, or -1 at the end or when b is malformed. */
 static int next_frame(const struct bytes *b, size_t *off, struct frame *fr)
 {
@@ -268,37 +253,6 @@ static int next_frame(const struct bytes *b, size_t *off, struct frame *fr)
 	*off += FRAME_HDR + (size_t)len;
 	return 0;
 }
-
-/* The text of a frame: fr's own bytes, or decompressed into *tmp (free
- * it); 0, or a library error. */
-static int frame_text(const struct frame *fr, char **tmp, const char **p,
-		      size_t *n)
-{
-	unsigned long long want;
-	size_t got;
-
-	*tmp = NULL;
-	*p = fr->p;
-	*n = fr->n;
-	if (!(fr->flags & F_ZSTD))
-		return HANGDX_OK;
-	want = ZSTD_getFrameContentSize(fr->p, fr->n);
-	if (want == ZSTD_CONTENTSIZE_ERROR || want == ZSTD_CONTENTSIZE_UNKNOWN)
-		return HANGDX_EPARSE;
-	if (want > GATHER_MAX)
-		return HANGDX_ELIMIT;
-	*tmp = malloc((size_t)want + 1);
-	if (!*tmp)
-		return HANGDX_ENOMEM;
-	got = ZSTD_decompress(*tmp, (size_t)want + 1, fr->p, fr->n);
-	if (ZSTD_isError(got) || got != want)
-		return HANGDX_EPARSE;
-	*p = *tmp;
-	*n = got;
-	return HANGDX_OK;
-}
-
-/* ---- orders from process 0 ---- */
 
 static void bcast(struct mpi_st *st, void *p, int n, MPI_Datatype t,
 		  const char *what)
@@ -512,21 +466,105 @@ static void read_share(struct mpi_st *st, const struct cli_mpi_opts *o)
 	st->read_any = !err;
 }
 
-/* Text written by fn into memory, appended to b as this process's frame. */
+/* A FILE that zstd-compresses what is written to it into a struct bytes:
+ * the text is never held whole (facts of 50,000 ranks are 200 MB). */
+struct zout {
+	ZSTD_CCtx *cc;
+	struct bytes *b;
+	int bad;
+};
+
+static int zout_push(struct zout *z, const char *p, size_t n,
+		     ZSTD_EndDirective end)
+{
+	ZSTD_inBuffer in = { p, n, 0 };
+	size_t left;
+
+	do {
+		ZSTD_outBuffer out;
+
+		if (reserve(z->b, ZSTD_CStreamOutSize()))
+			return -1;
+		out = (ZSTD_outBuffer){ z->b->p + z->b->n, ZSTD_CStreamOutSize(), 0 };
+		left = ZSTD_compressStream2(z->cc, &out, &in, end);
+		if (ZSTD_isError(left))
+			return -1;
+		z->b->n += out.pos;
+	} while (end == ZSTD_e_end ? left != 0 : in.pos < in.size);
+	return 0;
+}
+
+static ssize_t zout_write(void *cookie, const char *p, size_t n)
+{
+	struct zout *z = cookie;
+
+	if (z->bad || zout_push(z, p, n, ZSTD_e_continue)) {
+		z->bad = 1;
+		return -1;
+	}
+	return (ssize_t)n;
+}
+
+/* Text written by fn, compressed, appended to b as this process's frame. */
 static void frame_of(struct mpi_st *st, struct bytes *b, const char *what,
 		     int (*fn)(const void *, FILE *), const void *ud)
 {
-	char *p = NULL;
-	size_t n = 0;
-	FILE *mf = open_memstream(&p, &n);
-	int err = mf ? fn(ud, mf) : HANGDX_ENOMEM;
+	cookie_io_functions_t io = { NULL, zout_write, NULL, NULL };
+	struct bytes zb = { NULL, 0, 0 };
+	struct zout z = { ZSTD_createCCtx(), &zb, 0 };
+	FILE *fp = z.cc ? fopencookie(&z, "w", io) : NULL;
+	int err = fp ? HANGDX_OK : HANGDX_ENOMEM;
 
-	if (mf && fclose(mf) != 0 && !err)
-		err = HANGDX_ENOMEM;
-	if (err)
+	if (fp) {
+		ZSTD_CCtx_setParameter(z.cc, ZSTD_c_compressionLevel, ZSTD_LEVEL);
+		setvbuf(fp, NULL, _IOFBF, (size_t)1 << 20);
+		err = fn(ud, fp);
+		if (fclose(fp) != 0 && !err)
+			err = HANGDX_ENOMEM;
+		if (!err && (z.bad || zout_push(&z, NULL, 0, ZSTD_e_end)))
+			err = HANGDX_ENOMEM;
+	}
+	ZSTD_freeCCtx(z.cc);
+	if (err) {
+		free(zb.p);
 		fail(st, what, hangdx_strerror(err));
-	add_frame(st, b, p, n, st->read_any ? F_READ : 0);
-	free(p);
+	}
+	put_frame(st, b, zb.p, zb.n, (st->read_any ? F_READ : 0) | F_ZSTD);
+	free(zb.p);
+}
+
+/* A FILE that reads a zstd frame's text, decompressed as it is read. */
+struct zin {
+	ZSTD_DCtx *dc;
+	ZSTD_inBuffer in;
+	int bad;
+};
+
+static ssize_t zin_read(void *cookie, char *p, size_t n)
+{
+	struct zin *z = cookie;
+	ZSTD_outBuffer out = { p, n, 0 };
+
+	while (!z->bad && out.pos == 0 && z->in.pos < z->in.size) {
+		size_t r = ZSTD_decompressStream(z->dc, &out, &z->in);
+
+		if (ZSTD_isError(r))
+			z->bad = 1;
+	}
+	return z->bad ? -1 : (ssize_t)out.pos;
+}
+
+/* The text of frame fr as a stream; NULL when out of memory. */
+static FILE *frame_stream(const struct frame *fr, struct zin *z)
+{
+	cookie_io_functions_t io = { zin_read, NULL, NULL, NULL };
+
+	memset(z, 0, sizeof *z);
+	if (!(fr->flags & F_ZSTD))
+		return fr->n ? fmemopen((void *)(uintptr_t)fr->p, fr->n, "r") : NULL;
+	z->dc = ZSTD_createDCtx();
+	z->in = (ZSTD_inBuffer){ fr->p, fr->n, 0 };
+	return z->dc ? fopencookie(z, "r", io) : NULL;
 }
 
 struct facts_of {
@@ -555,18 +593,23 @@ static int load_facts(struct mpi_st *st, const struct bytes *b,
 		      struct hangdx_facts *f)
 {
 	struct frame fr;
-	size_t off = 0, n;
-	const char *p;
-	char name[64], *tmp;
+	size_t off = 0;
+	char name[64];
 	int readers = 0, err;
 
 	while (next_frame(b, &off, &fr) == 0) {
+		struct zin z;
+		FILE *fp = frame_stream(&fr, &z);
+
 		readers += (fr.flags & F_READ) != 0;
 		snprintf(name, sizeof name, "mpi-process-%d.facts", fr.origin);
-		err = frame_text(&fr, &tmp, &p, &n);
-		if (!err)
-			err = hangdx_facts_load_mem(f, name, p, n);
-		free(tmp);
+		err = fp ? hangdx_facts_load_fp(f, name, fp)
+			 : fr.n ? HANGDX_ENOMEM : HANGDX_EPARSE;
+		if (fp)
+			fclose(fp);
+		if (!err && z.bad)
+			err = HANGDX_EPARSE;
+		ZSTD_freeDCtx(z.dc);
 		if (err)
 			fail(st, _("loading the facts"), hangdx_strerror(err));
 	}
@@ -625,9 +668,8 @@ static int fetch(void *ud, const int32_t *ranks, size_t n,
 	int64_t cmd[2] = { CMD_FETCH, (int64_t)n };
 	const char *what = _("sending the ranks to fetch");
 	struct frame fr;
-	size_t off = 0, len;
-	const char *p;
-	char name[64], *tmp;
+	size_t off = 0;
+	char name[64];
 	int err = HANGDX_OK, e;
 
 	if (n > INT_MAX)
@@ -637,13 +679,19 @@ static int fetch(void *ud, const int32_t *ranks, size_t n,
 		bcast(st, (void *)ranks, (int)n, MPI_INT32_T, what);
 	gather_ranks(st, ranks, n, &b);
 	while (next_frame(&b, &off, &fr) == 0) {
+		struct zin z;
+		FILE *fp;
+
 		if (!fr.n)
 			continue;
+		fp = frame_stream(&fr, &z);
 		snprintf(name, sizeof name, "mpi-process-%d.evidence", fr.origin);
-		e = frame_text(&fr, &tmp, &p, &len);
-		if (!e)
-			e = hangdx_evidence_load_mem(into, name, p, len);
-		free(tmp);
+		e = fp ? hangdx_evidence_load_fp(into, name, fp) : HANGDX_ENOMEM;
+		if (fp)
+			fclose(fp);
+		if (!e && z.bad)
+			e = HANGDX_EPARSE;
+		ZSTD_freeDCtx(z.dc);
 		err = err ? err : e;
 	}
 	free(b.p);

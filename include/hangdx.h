@@ -452,7 +452,8 @@ int hangdx_facts_add_evidence(struct hangdx_facts *f,
 			      const struct hangdx_evidence *ev,
 			      const struct hangdx_diagnose_opts *opts);
 
-/* Write f as "hangdx-facts-1" JSON Lines.  HANGDX_EIO, HANGDX_ENOMEM. */
+/* Write f as "hangdx-facts-2" JSON Lines (docs/FACTS.md; "hangdx-facts-1"
+ * is still read).  HANGDX_EIO, HANGDX_ENOMEM. */
 int hangdx_facts_write(const struct hangdx_facts *f, FILE *fp);
 
 /* Read facts written by hangdx_facts_write and merge them into f (path
@@ -462,6 +463,8 @@ int hangdx_facts_write(const struct hangdx_facts *f, FILE *fp);
 int hangdx_facts_load(struct hangdx_facts *f, const char *path);
 int hangdx_facts_load_mem(struct hangdx_facts *f, const char *name,
 			  const void *data, size_t len);
+/* The same from a stream the caller opened and closes (plain text). */
+int hangdx_facts_load_fp(struct hangdx_facts *f, const char *name, FILE *fp);
 
 /* Ranks that f holds facts about. */
 size_t hangdx_facts_ranks(const struct hangdx_facts *f);
@@ -510,6 +513,9 @@ int hangdx_evidence_write_ranks(const struct hangdx_evidence *ev,
 /* hangdx_evidence_load from memory; name is used in diagnostics. */
 int hangdx_evidence_load_mem(struct hangdx_evidence *ev, const char *name,
 			     const void *data, size_t len);
+/* The same from a stream the caller opened and closes. */
+int hangdx_evidence_load_fp(struct hangdx_evidence *ev, const char *name,
+			    FILE *fp);
 
 /* ---- check -------------------------------------------------------------- */
 

@@ -17,7 +17,8 @@
 #include <string.h>
 #include "analyze.h"
 
-#define FACTS_FORMAT "hangdx-facts-1"
+#define FACTS_FORMAT "hangdx-facts-2"
+#define FACTS_FORMAT_1 "hangdx-facts-1"    /* records in full; still read */
 #define MAX_FACT_RANKS (1u << 24)
 #define MAX_FACT_FILES (1u << 26)
 
@@ -572,12 +573,11 @@ static void put_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-static void put_ts(FILE *fp, const char *key, int64_t ts)
+/* A key of a rank fact, left out at its reader's default (0, or none). */
+static void put_num(FILE *fp, const char *key, long long v, long long def)
 {
-	if (ts == HX_NONE)
-		fprintf(fp, ",\"%s\":null", key);
-	else
-		fprintf(fp, ",\"%s\":%lld", key, (long long)ts);
+	if (v != def)
+		fprintf(fp, ",\"%s\":%lld", key, v);
 }
 
 static void write_rank(const struct hangdx_facts *f, FILE *fp,
@@ -585,17 +585,21 @@ static void write_rank(const struct hangdx_facts *f, FILE *fp,
 {
 	uint32_t i;
 
-	fprintf(fp, "{\"fact\":\"rank\",\"rank\":%d,\"device_seen\":%d,"
-		"\"local_cycle\":%d,\"proven\":%d,\"has_dumps\":%d,\"kernels\":%u,\"kernels_inferred\":%u,"
-		"\"stalled\":%u,\"stall_us\":%lld,\"stall_under_us\":%lld,"
-		"\"cores_logged\":%lld,\"core_top\":%lld,\"dead_pools\":%u",
-		r->rank, r->device_seen, r->local_cycle, r->proven, r->has_dumps,
-		r->kernels,
-		r->kernels_inferred, r->stalled, (long long)r->stall_us,
-		(long long)r->stall_under_us, (long long)r->cores_logged,
-		(long long)r->core_top, r->dead_pools);
-	put_ts(fp, "last_ts", r->last_ts);
-	put_ts(fp, "last_progress_ts", r->last_progress_ts);
+	fprintf(fp, "{\"fact\":\"rank\",\"rank\":%d", r->rank);
+	put_num(fp, "device_seen", r->device_seen, 0);
+	put_num(fp, "local_cycle", r->local_cycle, 0);
+	put_num(fp, "proven", r->proven, 0);
+	put_num(fp, "has_dumps", r->has_dumps, 0);
+	put_num(fp, "kernels", r->kernels, 0);
+	put_num(fp, "kernels_inferred", r->kernels_inferred, 0);
+	put_num(fp, "stalled", r->stalled, 0);
+	put_num(fp, "stall_us", r->stall_us, 0);
+	put_num(fp, "stall_under_us", r->stall_under_us, 0);
+	put_num(fp, "cores_logged", r->cores_logged, 0);
+	put_num(fp, "core_top", r->core_top, 0);
+	put_num(fp, "dead_pools", r->dead_pools, 0);
+	put_num(fp, "last_ts", r->last_ts, HX_NONE);
+	put_num(fp, "last_progress_ts", r->last_progress_ts, HX_NONE);
 	if (r->stall_file != HX_NOSTR) {
 		fputs(",\"stall_file\":", fp);
 		put_str(fp, hx_ev_str(f->ev, r->stall_file));
@@ -639,7 +643,8 @@ int hangdx_facts_write(const struct hangdx_facts *f, FILE *fp)
 	for (i = 0; i < f->nrf; i++)
 		write_rank(f, fp, hx_facts_rank(f, order[i]));
 	hx_free(f->ctx, order);
-	err = hangdx_evidence_write_jsonl(f->ev, fp, HANGDX_EV_RECORDS | HX_EV_FILES);
+	err = hangdx_evidence_write_jsonl(f->ev, fp, HANGDX_EV_RECORDS |
+					  HX_EV_FILES | HX_EV_DELTA);
 	if (!err && (ferror(fp) || fflush(fp) != 0))
 		err = HANGDX_EIO;
 	return err;
@@ -762,14 +767,18 @@ static int fact_line(void *ud, const struct hx_jobj *o, const char *file,
 	int err = HANGDX_OK;
 
 	if (hx_jstr(o, "format", &s, &n)) {
-		if (n != strlen(FACTS_FORMAT) || memcmp(s, FACTS_FORMAT, n) != 0) {
+		bool v1 = n == strlen(FACTS_FORMAT_1) &&
+			  memcmp(s, FACTS_FORMAT_1, n) == 0;
+
+		if (!v1 && (n != strlen(FACTS_FORMAT) ||
+			    memcmp(s, FACTS_FORMAT, n) != 0)) {
 			hx_diag(l->f->ctx, HANGDX_ERROR, file, line, 0,
 				"facts of format \"%.*s\": this hangdx reads \"%s\"",
 				(int)(n > 64 ? 64 : n), s, FACTS_FORMAT);
 			return HANGDX_EUNSUPPORTED;
 		}
 		l->have_format = true;
-		return HANGDX_OK;
+		return v1 ? HANGDX_OK : HX_JHOOK_DELTA;
 	}
 	if (!l->have_format) {
 		hx_diag(l->f->ctx, HANGDX_ERROR, file, line, 0,
@@ -865,6 +874,13 @@ int hangdx_facts_load(struct hangdx_facts *f, const char *path)
 	err = load_fp(f, path, fp);
 	fclose(fp);
 	return err;
+}
+
+int hangdx_facts_load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
+{
+	if (!f || !name || !fp)
+		return HANGDX_EINVAL;
+	return load_fp(f, name, fp);
 }
 
 int hangdx_facts_load_mem(struct hangdx_facts *f, const char *name,

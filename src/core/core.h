@@ -126,6 +126,19 @@ struct hx_map_slot *hx_map_slot(struct hangdx_ctx *ctx, struct hx_map *m,
 int32_t hx_map_find(const struct hx_map *m, uint64_t key);
 void hx_map_free(struct hangdx_ctx *ctx, struct hx_map *m);
 
+/* ---- names: a fixed table of up to HX_NAMES_MAX strings, found by hash ---- */
+#define HX_NAMES_MAX 512
+struct hx_names {
+	const char *const *name;
+	size_t n;
+	uint16_t slot[HX_NAMES_MAX * 2];    /* index + 1; 0 = empty */
+};
+
+/* Index names[0..n) (n <= HX_NAMES_MAX; NULL entries are left out). */
+void hx_names_init(struct hx_names *t, const char *const *names, size_t n);
+/* The index of s[0..len), or -1. */
+int hx_names_find(const struct hx_names *t, const char *s, size_t len);
+
 /* ---- output files: write to a temp file, rename when complete ---- */
 struct hx_outfile {
 	FILE *fp;

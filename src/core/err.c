@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include "core.h"
 
 static const char *const err_text[] = {
@@ -32,14 +34,39 @@ const char *hangdx_level_name(enum hangdx_level level)
 	return "error";
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* Ask for huge pages under a block of at least two of them: a first touch
+ * then costs one fault per 2 MiB, not one per 4 KiB (the evidence of a
+ * large job is gigabytes written once).  An advice only: where the kernel
+ * has no transparent huge pages it changes nothing. */
+static void advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
+
+	if (e > a)
+		madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
 static void *libc_realloc(void *ud, void *p, size_t n)
 {
+	void *q;
+
 	(void)ud;
 	if (n == 0) {
 		free(p);
 		return NULL;
 	}
-	return realloc(p, n);
+	q = p ? realloc(p, n) : malloc(n);
+	if (q && n >= 2 * HUGE_PAGE)
+		advise_huge(q, n);
+	return q;
 }
 
 struct hangdx_ctx *hangdx_ctx_new(const struct hangdx_alloc *alloc)

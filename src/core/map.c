@@ -3,6 +3,7 @@
  * the analyzer and the simulator build over millions of records: open
  * addressing, linear probing, doubling at half load, with a ceiling.
  */
+#include <string.h>
 #include "core.h"
 
 #define MAP_MAX (1u << 28)
@@ -72,4 +73,39 @@ void hx_map_free(struct hangdx_ctx *ctx, struct hx_map *m)
 	hx_free(ctx, m->v);
 	m->v = NULL;
 	m->n = m->cap = 0;
+}
+
+static size_t names_slot(const char *s, size_t len)
+{
+	return (size_t)hx_hash(s, len) & (HX_NAMES_MAX * 2 - 1);
+}
+
+void hx_names_init(struct hx_names *t, const char *const *names, size_t n)
+{
+	size_t i, j;
+
+	memset(t, 0, sizeof *t);
+	t->name = names;
+	t->n = n < HX_NAMES_MAX ? n : HX_NAMES_MAX;
+	for (i = 0; i < t->n; i++) {
+		if (!names[i] || hx_names_find(t, names[i], strlen(names[i])) >= 0)
+			continue;
+		for (j = names_slot(names[i], strlen(names[i])); t->slot[j];
+		     j = (j + 1) & (HX_NAMES_MAX * 2 - 1))
+			;
+		t->slot[j] = (uint16_t)(i + 1);
+	}
+}
+
+int hx_names_find(const struct hx_names *t, const char *s, size_t len)
+{
+	size_t j;
+
+	for (j = names_slot(s, len); t->slot[j]; j = (j + 1) & (HX_NAMES_MAX * 2 - 1)) {
+		const char *c = t->name[t->slot[j] - 1];
+
+		if (strncmp(c, s, len) == 0 && c[len] == '\0')
+			return t->slot[j] - 1;
+	}
+	return -1;
 }

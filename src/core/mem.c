@@ -10,6 +10,8 @@
 #include "core.h"
 
 #define ARENA_CHUNK (64 * 1024)
+#define VEC_MOVE ((size_t)4 << 20)
+#define VEC_REMAP ((size_t)32 << 20)   /* glibc's largest mmap threshold */
 #define ARENA_ALIGN 16
 
 struct hx_arena_chunk {
@@ -104,7 +106,17 @@ int hx_vec_reserve(struct hangdx_ctx *ctx, void **v, size_t *cap, size_t need,
 	ncap = *cap ? *cap : 8;
 	while (ncap < need)
 		ncap = ncap > max / 2 ? max : ncap * 2;
-	p = hx_realloc(ctx, *v, ncap * elsize);
+	if (ncap * elsize >= VEC_MOVE && *cap * elsize < VEC_REMAP) {
+		/* a fresh block, advised before its first touch (hx_alloc);
+		 * from VEC_REMAP on, the C library moves pages, not bytes */
+		p = hx_alloc(ctx, ncap * elsize);
+		if (p && *cap)
+			memcpy(p, *v, *cap * elsize);
+		if (p)
+			hx_free(ctx, *v);
+	} else {
+		p = hx_realloc(ctx, *v, ncap * elsize);
+	}
 	if (!p)
 		return HANGDX_ENOMEM;
 	*v = p;

@@ -5,6 +5,7 @@
  * meet with small summaries; the sorted, de-duplicated view the writers
  * print.  Nothing here knows a log format.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ingest.h"
@@ -40,14 +41,23 @@ const char *hx_kind_name(int kind)
 	return kind >= 0 && kind < HX_K_COUNT ? kind_names[kind] : "?";
 }
 
+/* The names of kinds and fields, found by hash (a loader looks up every
+ * key of millions of records). */
+static struct hx_names kind_index, field_index;
+_Static_assert(HX_K_COUNT <= HX_NAMES_MAX && HX_F__N <= HX_NAMES_MAX,
+	       "a name index holds every kind and field");
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+
+static void index_names(void)
+{
+	hx_names_init(&kind_index, kind_names, HX_K_COUNT);
+	hx_names_init(&field_index, field_names, HX_F__N);
+}
+
 int hx_kind_from_name(const char *s, size_t n)
 {
-	int i;
-
-	for (i = 0; i < HX_K_COUNT; i++)
-		if (strlen(kind_names[i]) == n && memcmp(kind_names[i], s, n) == 0)
-			return i;
-	return -1;
+	pthread_once(&index_once, index_names);
+	return hx_names_find(&kind_index, s, n);
 }
 
 const char *hx_field_name(int key)
@@ -62,13 +72,8 @@ int hx_field_type(int key)
 
 int hx_field_from_name(const char *s, size_t n)
 {
-	int i;
-
-	for (i = 0; i < HX_F__N; i++)
-		if (strlen(field_names[i]) == n &&
-		    memcmp(field_names[i], s, n) == 0)
-			return i;
-	return -1;
+	pthread_once(&index_once, index_names);
+	return hx_names_find(&field_index, s, n);
 }
 
 const char *hx_skip_name(int reason)

@@ -272,7 +272,10 @@ struct hx_budget {
 	atomic_size_t used;
 	size_t max;
 	atomic_bool warned;     /* the ceiling was reported once */
+	atomic_size_t empty;    /* empty files met; the first HX_EMPTY_NOTED noted */
 };
+
+#define HX_EMPTY_NOTED 8
 
 struct hangdx_evidence {
 	struct hangdx_ctx *ctx;
@@ -356,6 +359,10 @@ bool hx_jint(const struct hx_jobj *o, const char *key, int64_t *num);
 int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
 		  hx_jhook *hook, void *ud);
 #define HX_EV_FILES HANGDX_EV_FILES
+/* Records delta-coded (write.c record_delta), for facts; a loader reads
+ * them after its hook returned HX_JHOOK_DELTA. */
+#define HX_EV_DELTA 0x100u
+#define HX_JHOOK_DELTA (-2)
 
 /* Sorted view used by the writers: records in (file, line, sub) order,
  * duplicates (same file, line, sub, kind) removed. */

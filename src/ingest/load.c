@@ -7,6 +7,7 @@
  * strings, integers or null.  A malformed line is diagnosed and skipped.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 struct jval {
 	char key[48];
+	size_t klen;
 	bool is_str, is_null;
 	int64_t num;
 	char *str;              /* decoded, NUL-terminated, in the line buffer */
@@ -122,6 +124,7 @@ static bool jparse(char *p, struct jobj *o)
 		if (!p || kl >= sizeof v->key)
 			return false;
 		memcpy(v->key, k, kl + 1);
+		v->klen = kl;
 		p = (char *)skip_ws(p);
 		if (*p++ != ':')
 			return false;
@@ -201,6 +204,8 @@ struct loader {
 	uint32_t last_file;
 	uint64_t last_line;
 	uint16_t sub;
+	bool delta;             /* records are delta-coded (HX_JHOOK_DELTA) */
+	struct hx_rec prev;     /* the record before, for delta */
 };
 
 static void bad_line(struct loader *l, const char *why)
@@ -239,7 +244,7 @@ static int level_of(const struct jval *v)
 static bool put_field(struct hx_recb *b, const struct jobj *o,
 		      const struct jval *v)
 {
-	int key = hx_field_from_name(v->key, strlen(v->key));
+	int key = hx_field_from_name(v->key, v->klen);
 	const struct jval *raw;
 	char rawkey[64];
 	uint64_t u;
@@ -281,47 +286,110 @@ static bool put_field(struct hx_recb *b, const struct jobj *o,
 	}
 }
 
-static bool common_key(const char *k)
-{
-	static const char *const common[] = {
-		"kind", "file", "line", "off", "vpath", "level", "module", "pid",
-		"pname", "tid", "ts", "src", "node", "rank", "rank_from",
-		"device", "device_from"
-	};
-	size_t i, n = strlen(k);
-	int f;
+/* The keys every record has, read into the record itself. */
+enum common {
+	C_KIND, C_FILE, C_LINE, C_OFF, C_VPATH, C_LEVEL, C_MODULE, C_PID,
+	C_PNAME, C_TID, C_TS, C_SRC, C_NODE, C_RANK, C_RANK_FROM, C_DEVICE,
+	C_DEVICE_FROM, C__N
+};
 
-	for (i = 0; i < HX_ARRAY_LEN(common); i++)
-		if (strcmp(k, common[i]) == 0)
-			return true;
-	/* "remote_rank_raw" goes with "remote_rank"; "timeout_raw" is a field */
-	if (n <= 4 || strcmp(k + n - 4, "_raw") != 0)
-		return false;
-	f = hx_field_from_name(k, n - 4);
-	return f >= 0 && hx_field_type(f) == HX_T_RANK;
+static const char *const common_names[C__N] = {
+	"kind", "file", "line", "off", "vpath", "level", "module", "pid",
+	"pname", "tid", "ts", "src", "node", "rank", "rank_from",
+	"device", "device_from"
+};
+
+static struct hx_names common_index;
+static pthread_once_t common_once = PTHREAD_ONCE_INIT;
+
+static void index_common(void)
+{
+	hx_names_init(&common_index, common_names, C__N);
+}
+
+/* A common key's index; C__N for a key that names a field ("remote_rank_raw"
+ * goes with "remote_rank" and is C__N + 1: read with it). */
+static int common_of(const struct jval *v)
+{
+	int c, f;
+
+	pthread_once(&common_once, index_common);
+	c = hx_names_find(&common_index, v->key, v->klen);
+	if (c >= 0)
+		return c;
+	if (v->klen <= 4 || strcmp(v->key + v->klen - 4, "_raw") != 0)
+		return C__N;
+	f = hx_field_from_name(v->key, v->klen - 4);
+	return f >= 0 && hx_field_type(f) == HX_T_RANK ? C__N + 1 : C__N;
+}
+
+static uint64_t unum(const struct jval *v)
+{
+	return v && !v->is_str && !v->is_null ? (uint64_t)v->num : 0;
+}
+
+static int64_t snum(const struct jval *v)
+{
+	return v && !v->is_str && !v->is_null ? v->num : HX_NONE;
+}
+
+/* The common keys of a delta-coded record: a key left out is the record
+ * before's, null is none. */
+static void delta_common(struct loader *l, struct hx_recb *b,
+			 const struct jval *const *c)
+{
+	const struct hx_rec *p = &l->prev;
+
+	b->rec.file = c[C_FILE] ? intern_val(b, c[C_FILE]) : p->file;
+	b->rec.vpath = c[C_VPATH] ? intern_val(b, c[C_VPATH]) : b->rec.file;
+	b->rec.level = c[C_LEVEL] ? (uint8_t)level_of(c[C_LEVEL]) : p->level;
+	b->rec.module = c[C_MODULE] ? intern_val(b, c[C_MODULE]) : p->module;
+	b->rec.pname = c[C_PNAME] ? intern_val(b, c[C_PNAME]) : p->pname;
+	b->rec.src = c[C_SRC] ? intern_val(b, c[C_SRC]) : p->src;
+	b->rec.pid = c[C_PID] ? snum(c[C_PID]) : p->pid;
+	b->rec.tid = c[C_TID] ? snum(c[C_TID]) : p->tid;
+	if (!c[C_TS])
+		b->rec.ts = p->ts;
+	else
+		b->rec.ts = c[C_TS]->is_str ? iso_ts(c[C_TS]->str, c[C_TS]->len)
+					    : HX_NONE;
+}
+
+static void full_common(struct hx_recb *b, const struct jval *const *c)
+{
+	const struct jval *ts = c[C_TS];
+
+	b->rec.file = intern_val(b, c[C_FILE]);
+	b->rec.vpath = c[C_VPATH] ? intern_val(b, c[C_VPATH]) : b->rec.file;
+	b->rec.level = (uint8_t)level_of(c[C_LEVEL]);
+	b->rec.module = intern_val(b, c[C_MODULE]);
+	b->rec.pname = intern_val(b, c[C_PNAME]);
+	b->rec.src = intern_val(b, c[C_SRC]);
+	b->rec.pid = snum(c[C_PID]);
+	b->rec.tid = snum(c[C_TID]);
+	if (ts && ts->is_str)
+		b->rec.ts = iso_ts(ts->str, ts->len);
 }
 
 static int load_record(struct loader *l, const struct jobj *o, int kind)
 {
-	const struct jval *ts = jget(o, "ts");
+	const struct jval *c[C__N] = { NULL };
 	struct hx_recb b;
 	size_t i;
-	int err;
+	int err, k;
 
+	for (i = 0; i < o->n; i++) {
+		k = common_of(&o->v[i]);
+		if (k < C__N && !c[k])
+			c[k] = &o->v[i];
+	}
 	hx_rb_init(&b, l->ev, kind);
-	b.rec.file = intern_val(&b, jget(o, "file"));
-	b.rec.vpath = jget(o, "vpath") ? intern_val(&b, jget(o, "vpath"))
-				       : b.rec.file;
-	b.rec.line = (uint64_t)jnum(o, "line", 0);
-	b.rec.off = (uint64_t)jnum(o, "off", 0);
-	b.rec.level = (uint8_t)level_of(jget(o, "level"));
-	b.rec.module = intern_val(&b, jget(o, "module"));
-	b.rec.pname = intern_val(&b, jget(o, "pname"));
-	b.rec.src = intern_val(&b, jget(o, "src"));
-	b.rec.pid = jnum(o, "pid", HX_NONE);
-	b.rec.tid = jnum(o, "tid", HX_NONE);
-	if (ts && ts->is_str)
-		b.rec.ts = iso_ts(ts->str, ts->len);
+	if (l->delta)
+		delta_common(l, &b, c);
+	else
+		full_common(&b, c);
+	b.rec.line = unum(c[C_LINE]);
+	b.rec.off = unum(c[C_OFF]);
 	if (b.rec.file == HX_NOSTR || !b.rec.line) {
 		bad_line(l, "record without file or line");
 		return b.err;
@@ -334,8 +402,9 @@ static int load_record(struct loader *l, const struct jobj *o, int kind)
 	l->last_file = b.rec.file;
 	l->last_line = b.rec.line;
 	b.rec.sub = l->sub;
+	l->prev = b.rec;
 	for (i = 0; i < o->n; i++) {
-		if (common_key(o->v[i].key))
+		if (common_of(&o->v[i]) != C__N)
 			continue;
 		if (!put_field(&b, o, &o->v[i])) {
 			bad_line(l, "bad field in a record");
@@ -416,9 +485,15 @@ static int load_line(struct loader *l, char *s, struct jobj *o)
 		return HANGDX_OK;
 	}
 	k = jget(o, "kind");
-	if (!k && l->hook)
-		return l->hook(l->hook_ud, (const struct hx_jobj *)o, l->path,
-			       l->line);
+	if (!k && l->hook) {
+		int err = l->hook(l->hook_ud, (const struct hx_jobj *)o, l->path,
+				  l->line);
+
+		if (err != HX_JHOOK_DELTA)
+			return err;
+		l->delta = true;
+		return HANGDX_OK;
+	}
 	if (!k || !k->is_str) {
 		bad_line(l, "no \"kind\"");
 		return HANGDX_OK;
@@ -504,6 +579,9 @@ int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
 	l.hook = hook;
 	l.hook_ud = ud;
 	l.last_file = HX_NOSTR;
+	l.prev.file = l.prev.vpath = l.prev.module = HX_NOSTR;
+	l.prev.pname = l.prev.src = HX_NOSTR;
+	l.prev.pid = l.prev.tid = l.prev.ts = HX_NONE;
 	/* into an empty ev directly; else into an evidence of its own, then
 	 * merged: a file that ev already holds is not counted twice */
 	if (ev->nrec == 0 && ev->nfile == 0) {
@@ -546,6 +624,14 @@ int hangdx_evidence_load(struct hangdx_evidence *ev, const char *path)
 	if (fp != stdin)
 		fclose(fp);
 	return err;
+}
+
+int hangdx_evidence_load_fp(struct hangdx_evidence *ev, const char *name,
+			    FILE *fp)
+{
+	if (!ev || !name || !fp)
+		return HANGDX_EINVAL;
+	return hx_ev_load_fp(ev, name, fp, NULL, NULL);
 }
 
 int hangdx_evidence_load_mem(struct hangdx_evidence *ev, const char *name,

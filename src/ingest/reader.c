@@ -985,7 +985,9 @@ static int reader_end(struct hx_reader *r, int status)
 	r->fs.status = (uint8_t)status;
 	if (status == HX_FS_OK && r->line == 0) {
 		r->fs.status = HX_FS_EMPTY;
-		hx_rdiag(r, HANGDX_NOTE, 0, "empty file");
+		if (!r->ev->budget ||
+		    atomic_fetch_add(&r->ev->budget->empty, 1) < HX_EMPTY_NOTED)
+			hx_rdiag(r, HANGDX_NOTE, 0, "empty file");
 	}
 	r->ev->c.files++;
 	r->ev->c.bytes += r->fs.bytes;
@@ -1571,7 +1573,8 @@ static int run_task(struct worker *w, struct task *t)
 		src.fd = fd;
 		src.seekable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 #ifdef POSIX_FADV_SEQUENTIAL
-		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		if (src.seekable && st.st_size > BUFSZ)  /* a small one is one read */
+			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
 	}
 	err = read_source(w, t->display, &src, 0, NULL);
@@ -1666,11 +1669,6 @@ out_free_task:
 	return err;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static char *join(struct hangdx_ctx *ctx, const char *a, const char *b)
 {
 	size_t la = strlen(a), n = la + strlen(b) + 2;
@@ -1682,7 +1680,7 @@ static char *join(struct hangdx_ctx *ctx, const char *a, const char *b)
 }
 
 static int walk(struct job *j, const char *fs, const char *display,
-		int depth);
+		const struct stat *dst, int depth);
 
 static uint64_t seen_key(const struct stat *st)
 {
@@ -1746,7 +1744,7 @@ static int enter(struct job *j, const char *fs, const char *display,
 	if (err || !fresh)
 		return err;
 	if (S_ISDIR(st->st_mode))
-		return walk(j, fs, display, depth);
+		return walk(j, fs, display, st, depth);
 	return add_task(j, fs, display, NULL, 0, false);
 }
 
@@ -1768,12 +1766,40 @@ static int walk_entry(struct job *j, const char *fs, const char *display,
 	return HANGDX_OK;
 }
 
+struct entry {
+	char *name;
+	ino_t ino;
+	bool reg;               /* a regular file, not a link: no stat needed */
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->name,
+		      ((const struct entry *)b)->name);
+}
+
+/* One entry of directory fs (device dev): a regular file is known from
+ * its directory entry alone; anything else is stat()ed (links followed). */
+static int walk_one(struct job *j, const char *fs, const char *display,
+		    const struct entry *e, dev_t dev, int depth)
+{
+	struct stat st;
+
+	if (!e->reg)
+		return walk_entry(j, fs, display, depth);
+	memset(&st, 0, sizeof st);
+	st.st_dev = dev;
+	st.st_ino = e->ino;
+	st.st_mode = S_IFREG;
+	return enter(j, fs, display, &st, depth);
+}
+
 static int walk(struct job *j, const char *fs, const char *display,
-		int depth)
+		const struct stat *dst, int depth)
 {
 	DIR *d;
 	struct dirent *de;
-	char **names = NULL;
+	struct entry *ents = NULL;
 	size_t n = 0, cap = 0, i;
 	int err = HANGDX_OK;
 
@@ -1789,38 +1815,44 @@ static int walk(struct job *j, const char *fs, const char *display,
 		return HANGDX_OK;
 	}
 	while (!err && (de = readdir(d)) != NULL) {
-		void *v = names;
+		void *v = ents;
 
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		err = hx_vec_reserve(j->ctx, &v, &cap, n + 1, sizeof *names,
+		err = hx_vec_reserve(j->ctx, &v, &cap, n + 1, sizeof *ents,
 				     (size_t)1 << 24);
 		if (err)
 			break;
-		names = v;
-		names[n] = hx_strdup(j->ctx, de->d_name);
-		if (!names[n])
+		ents = v;
+		ents[n].name = hx_strdup(j->ctx, de->d_name);
+		ents[n].ino = de->d_ino;
+#ifdef DT_REG
+		ents[n].reg = de->d_type == DT_REG;
+#else
+		ents[n].reg = false;
+#endif
+		if (!ents[n].name)
 			err = HANGDX_ENOMEM;
 		else
 			n++;
 	}
 	closedir(d);
-	if (n)                  /* names is NULL when the directory is empty */
-		qsort(names, n, sizeof *names, name_cmp);
+	if (n)                  /* ents is NULL when the directory is empty */
+		qsort(ents, n, sizeof *ents, entry_cmp);
 	for (i = 0; i < n && !err; i++) {
-		char *cfs = join(j->ctx, fs, names[i]);
-		char *cdisp = join(j->ctx, display, names[i]);
+		char *cfs = join(j->ctx, fs, ents[i].name);
+		char *cdisp = join(j->ctx, display, ents[i].name);
 
 		if (!cfs || !cdisp)
 			err = HANGDX_ENOMEM;
 		else
-			err = walk_entry(j, cfs, cdisp, depth);
+			err = walk_one(j, cfs, cdisp, &ents[i], dst->st_dev, depth);
 		hx_free(j->ctx, cfs);
 		hx_free(j->ctx, cdisp);
 	}
 	for (i = 0; i < n; i++)
-		hx_free(j->ctx, names[i]);
-	hx_free(j->ctx, names);
+		hx_free(j->ctx, ents[i].name);
+	hx_free(j->ctx, ents);
 	return err;
 }
 
@@ -2034,6 +2066,7 @@ static int crew_start(struct job *j, struct hangdx_evidence *ev,
 	c->base = base;
 	atomic_store(&j->budget.used, 0);
 	atomic_store(&j->budget.warned, false);
+	atomic_store(&j->budget.empty, 0);
 	err = worker_init(&c->w[0], j, ev);
 	if (!err && nw == 2) {
 		err = hangdx_evidence_new(j->ctx, &c->ev2);
@@ -2073,6 +2106,10 @@ static int crew_finish(struct job *j, struct hangdx_evidence *ev,
 		pthread_join(c->w[1].th, NULL);
 	ev->budget = NULL;
 	err = j->err;
+	if (atomic_load(&j->budget.empty) > HX_EMPTY_NOTED)
+		hx_diag(j->ctx, HANGDX_NOTE, NULL, 0, 0,
+			"%zu more empty files not listed",
+			atomic_load(&j->budget.empty) - HX_EMPTY_NOTED);
 	j->inputs_ok = c->w[0].ok + (c->nw == 2 ? c->w[1].ok : 0);
 	if (!err && c->ev2) {
 		c->ev2->budget = NULL;

@@ -72,7 +72,23 @@ static void json_str(struct hx_buf *b, const char *s)
 
 static void json_key(struct hx_buf *b, const char *k)
 {
-	hx_buf_printf(b, ",\"%s\":", k);
+	hx_buf_puts(b, ",\"");
+	hx_buf_puts(b, k);
+	hx_buf_puts(b, "\":");
+}
+
+static void json_int(struct hx_buf *b, int64_t v)
+{
+	char t[24], *p = t + sizeof t;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	hx_buf_add(b, p, (size_t)(t + sizeof t - p));
 }
 
 static void json_kstr(struct hx_buf *b, const char *k, const char *v)
@@ -87,7 +103,7 @@ static void json_kstr(struct hx_buf *b, const char *k, const char *v)
 static void json_knum(struct hx_buf *b, const char *k, int64_t v)
 {
 	json_key(b, k);
-	hx_buf_printf(b, "%lld", (long long)v);
+	json_int(b, v);
 }
 
 static void json_kts(struct hx_buf *b, const char *k, int64_t us)
@@ -100,7 +116,9 @@ static void json_kts(struct hx_buf *b, const char *k, int64_t us)
 		return;
 	}
 	hx_format_ts(us, t);
-	hx_buf_printf(b, "\"%s\"", t);
+	hx_buf_putc(b, '"');
+	hx_buf_puts(b, t);
+	hx_buf_putc(b, '"');
 }
 
 /* ---- text values ---- */
@@ -132,6 +150,8 @@ struct out {
 	FILE *fp;
 	struct hx_buf b;
 	bool json;
+	bool delta;             /* HX_EV_DELTA: keys as the record before left out */
+	struct hx_rec prev;     /* the record before, for delta */
 	int err;
 };
 
@@ -192,6 +212,60 @@ static void put_field(struct out *o, const struct hx_field *f)
 			hx_buf_printf(&o->b, " %s%s=", name, pass ? "_raw" : "");
 		field_value(o, f, pass == 1);
 	}
+}
+
+static void delta_str(struct out *o, const char *k, uint32_t v, uint32_t prev)
+{
+	if (v != prev)
+		json_kstr(&o->b, k, v == HX_NOSTR ? NULL : hx_ev_str(o->ev, v));
+}
+
+static void delta_num(struct out *o, const char *k, int64_t v, int64_t prev)
+{
+	if (v == prev)
+		return;
+	if (v == HX_NONE) {
+		json_key(&o->b, k);
+		hx_buf_puts(&o->b, "null");
+	} else {
+		json_knum(&o->b, k, v);
+	}
+}
+
+/* A record for facts: the common keys the record before has too are left
+ * out (null where a value goes away), the attribution (node, rank,
+ * device) too: a loader makes it again from the files. */
+static void record_delta(struct out *o, const struct hx_rec *r)
+{
+	struct hx_buf *b = &o->b;
+	struct hx_rec *p = &o->prev;
+	uint32_t i;
+
+	hx_buf_puts(b, "{\"kind\":");
+	json_str(b, hx_kind_name(r->kind));
+	delta_str(o, "file", r->file, p->file);
+	json_knum(b, "line", (int64_t)r->line);
+	json_knum(b, "off", (int64_t)r->off);
+	if (r->vpath != r->file)        /* left out: the record's file */
+		json_kstr(b, "vpath", hx_ev_str(o->ev, r->vpath));
+	if (r->level != p->level) {
+		json_key(b, "level");
+		if (r->level)
+			json_str(b, hx_lvl_name(r->level));
+		else
+			hx_buf_puts(b, "null");
+	}
+	delta_str(o, "module", r->module, p->module);
+	delta_num(o, "pid", r->pid, p->pid);
+	delta_str(o, "pname", r->pname, p->pname);
+	delta_num(o, "tid", r->tid, p->tid);
+	if (r->ts != p->ts)
+		json_kts(b, "ts", r->ts);
+	delta_str(o, "src", r->src, p->src);
+	for (i = 0; i < r->nfield; i++)
+		put_field(o, &o->ev->fields[r->ffirst + i]);
+	hx_buf_puts(b, "}\n");
+	*p = *r;
 }
 
 static void record_json(struct out *o, const struct hx_rec *r,
@@ -788,6 +862,31 @@ static int fs_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* A file summary for facts: the keys a loader reads, left out at their
+ * defaults (0, none). */
+static void file_delta(struct out *o, const char *path, const char *st,
+		       const struct hx_filesum *f)
+{
+	hx_buf_puts(&o->b, "{\"kind\":\"file\"");
+	json_kstr(&o->b, "file", path);
+	json_kstr(&o->b, "status", st);
+	if (f->bytes)
+		json_knum(&o->b, "bytes", (int64_t)f->bytes);
+	if (f->lines)
+		json_knum(&o->b, "lines", (int64_t)f->lines);
+	if (f->records)
+		json_knum(&o->b, "records", (int64_t)f->records);
+	if (f->errors)
+		json_knum(&o->b, "errors", (int64_t)f->errors);
+	if (f->skipped)
+		json_knum(&o->b, "skipped", (int64_t)f->skipped);
+	if (f->first_ts != HX_NONE)
+		json_kts(&o->b, "first_ts", f->first_ts);
+	if (f->last_ts != HX_NONE)
+		json_kts(&o->b, "last_ts", f->last_ts);
+	hx_buf_puts(&o->b, "}\n");
+}
+
 static int write_files(struct out *o)
 {
 	const struct hangdx_evidence *ev = o->ev;
@@ -811,8 +910,10 @@ static int write_files(struct out *o)
 
 		if (i && strcmp(keys[2 * i], keys[2 * i - 2]) == 0)
 			continue;
-		hx_path_attr(keys[2 * i], &pa);
-		if (o->json) {
+		if (o->json && o->delta) {
+			file_delta(o, keys[2 * i], st, f);
+		} else if (o->json) {
+			hx_path_attr(keys[2 * i], &pa);
 			hx_buf_puts(&o->b, "{\"kind\":\"file\"");
 			json_kstr(&o->b, "file", keys[2 * i]);
 			json_kstr(&o->b, "status", st);
@@ -906,6 +1007,10 @@ static int write_all(const struct hangdx_evidence *ev, FILE *fp,
 	o.ev = ev;
 	o.fp = fp;
 	o.json = json;
+	o.delta = json && (what & HX_EV_DELTA);
+	o.prev.file = o.prev.vpath = o.prev.module = HX_NOSTR;
+	o.prev.pname = o.prev.src = HX_NOSTR;
+	o.prev.pid = o.prev.tid = o.prev.ts = HX_NONE;
 	/* One buffer, reserved up front, so writing a line never allocates;
 	 * a line is at most 64 fields of 512 bytes, escaped. */
 	hx_buf_init(&o.b, ev->ctx, LINE_MAX_BYTES - 1);
@@ -924,13 +1029,19 @@ static int write_all(const struct hangdx_evidence *ev, FILE *fp,
 		hx_buf_free(&o.b);
 		return err;
 	}
-	err = hx_attrib_build(ev, &o.at);
+	if (!o.delta || (what & HANGDX_EV_SUMMARY))   /* delta: no attribution */
+		err = hx_attrib_build(ev, &o.at);
 	if (err)
 		goto out_free_order;
 	for (i = 0; (what & HANGDX_EV_RECORDS) && i < n && !o.err; i++) {
 		const struct hx_rec *r = &ev->recs[order[i]];
 		struct hx_attr a;
 
+		if (o.delta) {
+			record_delta(&o, r);
+			flush_line(&o);
+			continue;
+		}
 		hx_attrib_rec(o.at, r, &a);
 		if (json)
 			record_json(&o, r, &a);
@@ -955,7 +1066,8 @@ static int write_all(const struct hangdx_evidence *ev, FILE *fp,
 	}
 	if (!err && fflush(fp) != 0)
 		o.err = HANGDX_EIO;
-	hx_attrib_free(ev, o.at);
+	if (o.at)
+		hx_attrib_free(ev, o.at);
 out_free_order:
 	hx_free(ev->ctx, order);
 	hx_buf_free(&o.b);

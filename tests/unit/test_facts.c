@@ -246,7 +246,7 @@ static void test_roundtrip_and_set(void **state)
 	(void)state;
 	fixture(&x, NULL, NULL);
 	t1 = facts_text(x.f, &n1);
-	assert_non_null(strstr(t1, "{\"format\":\"hangdx-facts-1\""));
+	assert_non_null(strstr(t1, "{\"format\":\"hangdx-facts-2\""));
 	assert_int_equal(hangdx_facts_new(x.ctx, &g), HANGDX_OK);
 	assert_int_equal(hangdx_facts_load_mem(g, "a", t1, n1), HANGDX_OK);
 	assert_int_equal(hangdx_facts_load_mem(g, "b", t1, n1), HANGDX_OK);
@@ -290,6 +290,61 @@ static void test_fetch_fails(void **state)
 	free(json);
 	hangdx_diagnosis_free(d);
 	fixture_free(&x);
+}
+
+/* Version 2 codes a record's common keys against the record before: a key
+ * left out is the same, null is gone.  Read and written again: the same
+ * lines.  Version 1 (every key written) is still read, and its records
+ * come out the same in version 2. */
+static void test_delta_and_v1(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_facts *f = NULL, *g = NULL;
+	static const char *const lines[] = {
+		"{\"kind\":\"env\",\"file\":\"r/rank-3/plog-1_2.log\",\"line\":1,"
+		"\"off\":0,\"level\":\"INFO\",\"module\":\"HCCL\",\"pid\":7,"
+		"\"ts\":\"2026-11-01T07:00:00.000010\",\"name\":\"A\","
+		"\"source\":\"environment\",\"value\":\"1\"}\n",
+		"{\"kind\":\"env\",\"line\":2,\"off\":10,\"pid\":null,"
+		"\"name\":\"B\",\"source\":\"environment\",\"value\":\"2\"}\n",
+		"{\"kind\":\"env\",\"file\":\"r/rank-4/plog-2_2.log\",\"line\":3,"
+		"\"off\":20,\"level\":null,\"ts\":null,\"name\":\"C\","
+		"\"source\":\"environment\",\"value\":\"3\"}\n",
+	};
+	static const char v1[] = "{\"format\":\"hangdx-facts-1\",\"ranks\":0}\n"
+		"{\"kind\":\"env\",\"file\":\"r/rank-3/plog-1_2.log\",\"line\":1,"
+		"\"off\":0,\"level\":\"INFO\",\"module\":\"HCCL\",\"pid\":7,"
+		"\"ts\":\"2026-11-01T07:00:00.000010\",\"node\":null,\"rank\":3,"
+		"\"rank_from\":\"path\",\"device\":null,\"name\":\"A\","
+		"\"source\":\"environment\",\"value\":\"1\"}\n"
+		"{\"kind\":\"env\",\"file\":\"r/rank-3/plog-1_2.log\",\"line\":2,"
+		"\"off\":10,\"level\":\"INFO\",\"module\":\"HCCL\","
+		"\"ts\":\"2026-11-01T07:00:00.000010\",\"node\":null,\"rank\":3,"
+		"\"name\":\"B\",\"source\":\"environment\",\"value\":\"2\"}\n"
+		"{\"kind\":\"env\",\"file\":\"r/rank-4/plog-2_2.log\",\"line\":3,"
+		"\"off\":20,\"module\":\"HCCL\",\"name\":\"C\","
+		"\"source\":\"environment\",\"value\":\"3\"}\n";
+	char v2[2048], *t1, *t2;
+	size_t i, n1, n2;
+
+	(void)state;
+	snprintf(v2, sizeof v2, "{\"format\":\"hangdx-facts-2\",\"ranks\":0}\n"
+		 "%s%s%s", lines[0], lines[1], lines[2]);
+	assert_int_equal(hangdx_facts_new(ctx, &f), HANGDX_OK);
+	assert_int_equal(hangdx_facts_load_mem(f, "v2", v2, strlen(v2)), HANGDX_OK);
+	t1 = facts_text(f, &n1);
+	for (i = 0; i < 3; i++)
+		assert_non_null(strstr(t1, lines[i]));
+	assert_int_equal(hangdx_facts_new(ctx, &g), HANGDX_OK);
+	assert_int_equal(hangdx_facts_load_mem(g, "v1", v1, strlen(v1)), HANGDX_OK);
+	t2 = facts_text(g, &n2);
+	for (i = 0; i < 3; i++)
+		assert_non_null(strstr(t2, lines[i]));
+	free(t1);
+	free(t2);
+	hangdx_facts_free(f);
+	hangdx_facts_free(g);
+	hangdx_ctx_free(ctx);
 }
 
 static void test_bad_facts(void **state)
@@ -338,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_retry_off_same),
 		cmocka_unit_test(test_roundtrip_and_set),
 		cmocka_unit_test(test_fetch_fails),
+		cmocka_unit_test(test_delta_and_v1),
 		cmocka_unit_test(test_bad_facts),
 	};
 
