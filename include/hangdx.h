@@ -422,7 +422,7 @@ int hangdx_diagnosis_write_html(const struct hangdx_diagnosis *d, FILE *fp,
 
 /*
  * Facts are what each node keeps of its own logs so that only they have to
- * meet on one machine (docs/FACTS.md, format "hangdx-facts-1", JSON Lines).
+ * meet on one machine (docs/FACTS.md, format "hangdx-facts-2", JSON Lines).
  * Per rank: the records the verdict reads about it (failures, the peers
  * it waits on, heartbeats, configuration echoed, communicator creation,
  * op retry), what the node's own analysis of that rank's devices found

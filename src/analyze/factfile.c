@@ -4,7 +4,7 @@
  * analyzes its own evidence in full, keeps every record the verdict reads
  * about a rank except the bulk that only rebuilds its devices (TS stream
  * and SQE dumps, kernel lines), and keeps instead what that rebuild found
- * (struct hx_rankfact).  Written and read as "hangdx-facts-1" JSON Lines
+ * (struct hx_rankfact).  Written and read as "hangdx-facts-2" JSON Lines
  * (docs/FACTS.md); merged as a set of files.
  */
 #define _GNU_SOURCE 1   /* fopencookie */
