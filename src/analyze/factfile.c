@@ -634,7 +634,9 @@ int hangdx_facts_write(const struct hangdx_facts *f, FILE *fp)
 	for (i = 0; i < f->nrf; i++)
 		order[i] = f->rf[i].rank;
 	qsort(order, f->nrf, sizeof *order, rank_cmp);
-	fprintf(fp, "{\"format\":\"%s\",\"ranks\":%zu}\n", FACTS_FORMAT, f->nrf);
+	fprintf(fp, "{\"format\":\"%s\",\"ranks\":%zu,\"records\":%zu,"
+		"\"fields\":%zu}\n", FACTS_FORMAT, f->nrf, f->ev->nrec,
+		f->ev->nfield);
 	for (i = 0; i < f->ev->nroots; i++) {
 		fputs("{\"fact\":\"root\",\"path\":", fp);
 		put_str(fp, hx_ev_str(f->ev, f->ev->roots[i]));
@@ -758,6 +760,17 @@ static int on_file_line(struct floader *l, const struct hx_jobj *o,
 	return HANGDX_OK;
 }
 
+/* The header's record and field counts (version 2): the evidence sized
+ * once.  A hint: a wrong one costs memory not touched, or nothing. */
+static void reserve_hint(struct floader *l, const struct hx_jobj *o)
+{
+	int64_t r, n;
+
+	if (hx_jint(o, "records", &r) && hx_jint(o, "fields", &n) && r > 0 &&
+	    n >= 0)
+		(void)hx_ev_reserve(l->f->ev, (size_t)r, (size_t)n);
+}
+
 static int fact_line(void *ud, const struct hx_jobj *o, const char *file,
 		     unsigned long line)
 {
@@ -778,6 +791,7 @@ static int fact_line(void *ud, const struct hx_jobj *o, const char *file,
 			return HANGDX_EUNSUPPORTED;
 		}
 		l->have_format = true;
+		reserve_hint(l, o);
 		return v1 ? HANGDX_OK : HX_JHOOK_DELTA;
 	}
 	if (!l->have_format) {

@@ -122,6 +122,9 @@ uint64_t hx_map_key(uint64_t x);
  * on ENOMEM or past 2^28 entries. */
 struct hx_map_slot *hx_map_slot(struct hangdx_ctx *ctx, struct hx_map *m,
 				uint64_t key, int *err);
+/* Room for n entries without growing (one allocation, not a doubling
+ * chain of them); HANGDX_ENOMEM or HANGDX_ELIMIT. */
+int hx_map_reserve(struct hangdx_ctx *ctx, struct hx_map *m, size_t n);
 /* The value of key, or -1. */
 int32_t hx_map_find(const struct hx_map *m, uint64_t key);
 void hx_map_free(struct hangdx_ctx *ctx, struct hx_map *m);

@@ -15,9 +15,9 @@ uint64_t hx_map_key(uint64_t z)
 	return (z ^ (z >> 31)) | 1;
 }
 
-static int map_grow(struct hangdx_ctx *ctx, struct hx_map *m)
+static int map_resize(struct hangdx_ctx *ctx, struct hx_map *m, size_t ncap)
 {
-	size_t ncap = m->cap ? m->cap * 2 : 256, i, j;
+	size_t i, j;
 	struct hx_map_slot *nv;
 
 	if (ncap > MAP_MAX)
@@ -36,6 +36,22 @@ static int map_grow(struct hangdx_ctx *ctx, struct hx_map *m)
 	m->v = nv;
 	m->cap = ncap;
 	return HANGDX_OK;
+}
+
+static int map_grow(struct hangdx_ctx *ctx, struct hx_map *m)
+{
+	return map_resize(ctx, m, m->cap ? m->cap * 2 : 256);
+}
+
+int hx_map_reserve(struct hangdx_ctx *ctx, struct hx_map *m, size_t n)
+{
+	size_t ncap = m->cap ? m->cap : 256;
+
+	if (n > MAP_MAX / 2)
+		return HANGDX_ELIMIT;
+	while ((n + 1) * 2 > ncap)
+		ncap *= 2;
+	return ncap > m->cap ? map_resize(ctx, m, ncap) : HANGDX_OK;
 }
 
 struct hx_map_slot *hx_map_slot(struct hangdx_ctx *ctx, struct hx_map *m,

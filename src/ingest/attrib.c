@@ -466,16 +466,6 @@ struct ientry {
 	struct memb mb;         /* group HX_NOSTR: none */
 };
 
-static int ientry_cmp(const void *a, const void *b)
-{
-	const struct ientry *x = a, *y = b;
-	int c = strcmp(x->node, y->node);
-
-	if (c)
-		return c;
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
 /* The comm-init records with a process and a rank or a device. */
 static size_t init_entries(struct hx_attrib *at, struct ientry *e)
 {
@@ -514,34 +504,68 @@ static size_t init_entries(struct hx_attrib *at, struct ientry *e)
 	return m;
 }
 
+/* An entry's sort key: by (node, pid), in reading order within one
+ * process; 24 bytes move where an entry's 56 would. */
+struct ikey {
+	const char *node;
+	int64_t pid;
+	size_t i;
+};
+
+static int ikey_cmp(const void *a, const void *b)
+{
+	const struct ikey *x = a, *y = b;
+	int c = strcmp(x->node, y->node);
+
+	if (c)
+		return c;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static bool same_proc(const struct ikey *x, const struct ikey *y)
+{
+	return x->pid == y->pid && strcmp(x->node, y->node) == 0;
+}
+
 /* One process per (node, pid), its entries folded into it. */
 static int fold_procs(struct hx_attrib *at, struct ientry *e, size_t m)
 {
+	struct ikey *k = hx_calloc(at->ev->ctx, m + 1, sizeof *k);
 	size_t i, n = 0;
 
-	if (m)
-		qsort(e, m, sizeof *e, ientry_cmp);
-	for (i = 0; i < m; i++)
-		n += i == 0 || ientry_cmp(&e[i - 1], &e[i]) != 0;
-	at->procs = hx_calloc(at->ev->ctx, n + 1, sizeof *at->procs);
-	if (!at->procs)
+	if (!k)
 		return HANGDX_ENOMEM;
+	for (i = 0; i < m; i++)
+		k[i] = (struct ikey){ e[i].node, e[i].pid, i };
+	if (m)
+		qsort(k, m, sizeof *k, ikey_cmp);
+	for (i = 0; i < m; i++)
+		n += i == 0 || !same_proc(&k[i - 1], &k[i]);
+	at->procs = hx_calloc(at->ev->ctx, n + 1, sizeof *at->procs);
+	if (!at->procs) {
+		hx_free(at->ev->ctx, k);
+		return HANGDX_ENOMEM;
+	}
 	for (i = 0, n = 0; i < m; i++) {
+		const struct ientry *x = &e[k[i].i];
 		struct proc *d;
 
-		if (i == 0 || ientry_cmp(&e[i - 1], &e[i]) != 0) {
+		if (i == 0 || !same_proc(&k[i - 1], &k[i])) {
 			d = &at->procs[n++];
-			snprintf(d->node, sizeof d->node, "%s", e[i].node);
-			d->pid = e[i].pid;
+			snprintf(d->node, sizeof d->node, "%s", x->node);
+			d->pid = x->pid;
 			d->rank = d->device = -1;
 		}
 		d = &at->procs[n - 1];
-		merge_val(&d->rank, e[i].rank);
-		merge_val(&d->device, e[i].device);
-		if (e[i].mb.group != HX_NOSTR && !add_memb(d, &e[i].mb))
+		merge_val(&d->rank, x->rank);
+		merge_val(&d->device, x->device);
+		if (x->mb.group != HX_NOSTR && !add_memb(d, &x->mb))
 			at->groups_cut = true;
 	}
 	at->nproc = n;
+	hx_free(at->ev->ctx, k);
 	return HANGDX_OK;
 }
 

@@ -298,6 +298,28 @@ void hx_rb_rank(struct hx_recb *b, int key, const char *s, size_t n)
 	}
 }
 
+int hx_ev_reserve(struct hangdx_evidence *ev, size_t nrec, size_t nfield)
+{
+	void *v = ev->recs;
+	int err;
+
+	if (nrec > ev->maxrec - (ev->nrec < ev->maxrec ? ev->nrec : ev->maxrec))
+		nrec = ev->maxrec - (ev->nrec < ev->maxrec ? ev->nrec : ev->maxrec);
+	if (nfield > nrec * HX_MAX_FIELDS)
+		nfield = nrec * HX_MAX_FIELDS;
+	err = hx_vec_reserve(ev->ctx, &v, &ev->caprec, ev->nrec + nrec,
+			     sizeof *ev->recs, SIZE_MAX / 2 / sizeof *ev->recs);
+	if (err)
+		return err;
+	ev->recs = v;
+	v = ev->fields;
+	err = hx_vec_reserve(ev->ctx, &v, &ev->capfield, ev->nfield + nfield,
+			     sizeof *ev->fields, SIZE_MAX / 2 / sizeof *ev->fields);
+	if (!err)
+		ev->fields = v;
+	return err;
+}
+
 int hx_rb_commit(struct hx_recb *b)
 {
 	struct hangdx_evidence *ev = b->ev;

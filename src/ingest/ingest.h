@@ -332,6 +332,9 @@ void hx_rb_str(struct hx_recb *b, int key, const char *s, size_t n);
 void hx_rb_rank(struct hx_recb *b, int key, const char *s, size_t n);
 bool hx_rb_has(const struct hx_recb *b, int key);
 int hx_rb_commit(struct hx_recb *b);
+/* Room for nrec more records and nfield more fields (a hint, cut at the
+ * record ceiling): one allocation instead of a chain of doublings. */
+int hx_ev_reserve(struct hangdx_evidence *ev, size_t nrec, size_t nfield);
 
 /* hangdx_evidence_merge with a choice: only the records of src with
  * keep_rec[i] set and the files with keep_file[i] set (NULL: all); a file
