@@ -11,6 +11,7 @@
 #include "ingest.h"
 
 #define DEFAULT_MAX_RECORDS (4u * 1024 * 1024)
+#define RESERVE_MAX ((size_t)1 << 22)   /* records a hint reserves at most */
 
 static const char *const kind_names[HX_K_COUNT] = {
 #define HX_KIND_NAME(name, text) text,
@@ -305,8 +306,10 @@ int hx_ev_reserve(struct hangdx_evidence *ev, size_t nrec, size_t nfield)
 
 	if (nrec > ev->maxrec - (ev->nrec < ev->maxrec ? ev->nrec : ev->maxrec))
 		nrec = ev->maxrec - (ev->nrec < ev->maxrec ? ev->nrec : ev->maxrec);
-	if (nfield > nrec * HX_MAX_FIELDS)
-		nfield = nrec * HX_MAX_FIELDS;
+	if (nrec > RESERVE_MAX)
+		nrec = RESERVE_MAX;
+	if (nfield > nrec * 8)
+		nfield = nrec * 8;
 	err = hx_vec_reserve(ev->ctx, &v, &ev->caprec, ev->nrec + nrec,
 			     sizeof *ev->recs, SIZE_MAX / 2 / sizeof *ev->recs);
 	if (err)

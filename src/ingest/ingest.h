@@ -333,7 +333,8 @@ void hx_rb_rank(struct hx_recb *b, int key, const char *s, size_t n);
 bool hx_rb_has(const struct hx_recb *b, int key);
 int hx_rb_commit(struct hx_recb *b);
 /* Room for nrec more records and nfield more fields (a hint, cut at the
- * record ceiling): one allocation instead of a chain of doublings. */
+ * record ceiling, 4 M records and 8 fields a record): one allocation
+ * instead of a chain of doublings. */
 int hx_ev_reserve(struct hangdx_evidence *ev, size_t nrec, size_t nfield);
 
 /* hangdx_evidence_merge with a choice: only the records of src with
