@@ -402,13 +402,23 @@ struct units {
 	size_t seen;    /* entries counted, this process's or not */
 };
 
+/* The process that reads entry i: i mod P; from 3 processes on, process 0
+ * reads none (it gathers every rank's facts and decides, and so holds
+ * the most memory; the others share the reading). */
+static int owner(const struct mpi_st *st, size_t i)
+{
+	if (st->np < 3)
+		return (int)(i % (size_t)st->np);
+	return 1 + (int)(i % (size_t)(st->np - 1));
+}
+
 /* Count one entry; keep it when it is this process's. */
 static int unit(struct units *u, const struct mpi_st *st, const char *dir,
 		const char *name)
 {
 	char **nv;
 
-	if (u->seen++ % (size_t)st->np != (size_t)st->me)
+	if (owner(st, u->seen++) != st->me)
 		return 0;
 	if (u->n == u->cap) {
 		u->cap = u->cap ? u->cap * 2 : 16;
@@ -422,7 +432,7 @@ static int unit(struct units *u, const struct mpi_st *st, const char *dir,
 }
 
 /* dirs: the entries of every directory PATH (sorted), and every other
- * PATH, in that order; entry i is read by process i % P. */
+ * PATH, in that order; entry i is read by process owner(i). */
 static int share_dirs(const struct mpi_st *st, const struct cli_inputs *in,
 		      struct units *u)
 {
