@@ -62,7 +62,7 @@ const struct cli_cmd cmd_diagnose = {
 	"                        seconds (600)\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"      --threads N       1 to read on one thread (default: 2 when there\n"
-	"                        are several files)\n"
+	"                        are several files; 1 under --mpi)\n"
 	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
 	"      --color WHEN      never, always or auto (default; honours NO_COLOR)\n"
 	"  -h, --help            this help\n"
@@ -684,7 +684,8 @@ static void inputs_of(const struct dargs *a, int argc, char **argv,
 	in->nevid = a->nevid;
 	in->paths = (const char *const *)argv + optind;
 	in->npaths = (size_t)(argc - optind);
-	in->threads = a->threads;
+	/* under --mpi one thread a process: mpirun starts a process a core */
+	in->threads = a->threads ? a->threads : a->mpi ? 1 : 0;
 	in->max_records = a->max_records;
 }
 
