@@ -211,25 +211,65 @@ void hx_path_attr(const char *path, struct hx_pathattr *pa)
 
 /* ---- input roots ---- */
 
+/* A job's rank directories may be given one by one: a set of the roots'
+ * string ids keeps adding them and finding a path's root linear. */
+static uint64_t root_key(uint32_t id)
+{
+	return hx_map_key((uint64_t)id + 1);
+}
+
 int hx_ev_add_root(struct hangdx_evidence *ev, const char *path)
 {
 	int err = HANGDX_OK;
 	uint32_t id = hx_ev_intern(ev, path, strlen(path), &err);
+	struct hx_map_slot *sl;
 	void *v = ev->roots;
-	size_t i;
 
 	if (err)
 		return err;
-	for (i = 0; i < ev->nroots; i++)
-		if (ev->roots[i] == id)
-			return HANGDX_OK;
-	err = hx_vec_reserve(ev->ctx, &v, &ev->caproots, ev->nroots + 1,
-			     sizeof *ev->roots, 1u << 16);
-	if (err)
+	sl = hx_map_slot(ev->ctx, &ev->rootset, root_key(id), &err);
+	if (!sl)
 		return err;
+	if (sl->val >= 0)
+		return HANGDX_OK;
+	err = hx_vec_reserve(ev->ctx, &v, &ev->caproots, ev->nroots + 1,
+			     sizeof *ev->roots, HX_MAX_ROOTS);
+	if (err) {
+		sl->val = INT32_MAX;    /* not a root: never matched */
+		return err;
+	}
 	ev->roots = v;
+	sl->val = (int32_t)ev->nroots;
 	ev->roots[ev->nroots++] = id;
 	return HANGDX_OK;
+}
+
+static bool is_root(const struct hangdx_evidence *ev, const char *p, size_t n)
+{
+	long id = hx_intern_find(&ev->strs, p, n);
+	int32_t i;
+
+	if (id < 0)
+		return false;
+	i = hx_map_find(&ev->rootset, root_key((uint32_t)id));
+	return i >= 0 && (size_t)i < ev->nroots;
+}
+
+/* Many roots: each prefix of p that ends where a root may end is looked
+ * up, as the rule below reads them. */
+static size_t root_len_many(const struct hangdx_evidence *ev, const char *p)
+{
+	size_t k, n = strlen(p), best = 0;
+
+	for (k = 1; k <= n; k++) {
+		bool arch = p[k] == '!' && p[k + 1] == '/';
+
+		if (!(p[k] == '\0' || p[k] == '/' || arch || p[k - 1] == '/'))
+			continue;
+		if (is_root(ev, p, k))
+			best = arch ? k + 1 : k;
+	}
+	return best;
 }
 
 /* The length of the longest input root that path is or lies under
@@ -239,6 +279,8 @@ size_t hx_ev_root_len(const struct hangdx_evidence *ev, uint32_t path)
 	const char *p = hx_ev_str(ev, path);
 	size_t i, best = 0;
 
+	if (p && ev->nroots > 8)
+		return root_len_many(ev, p);
 	for (i = 0; p && i < ev->nroots; i++) {
 		const char *r = hx_ev_str(ev, ev->roots[i]);
 		size_t n = r ? strlen(r) : 0;
@@ -388,29 +430,36 @@ static void merge_val(int64_t *dst, int64_t v)
 		*dst = -2;
 }
 
-static int id_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The attributes of every distinct vpath: sorted ids first (4 bytes a
- * record), then one entry per distinct path. */
+/* The attributes of every distinct vpath, in id order: the ids used are
+ * marked (a byte a string), then one entry per distinct path. */
 static int collect_vpaths(struct hx_attrib *at)
 {
 	const struct hangdx_evidence *ev = at->ev;
-	uint32_t *ids = hx_calloc(ev->ctx, ev->nrec + 1, sizeof *ids);
+	uint8_t *used = hx_calloc(ev->ctx, ev->strs.n + 1, 1);
+	uint32_t *ids = NULL;
 	size_t i, m = 0;
+	bool nostr = false;
 
-	if (!ids)
+	for (i = 0; used && i < ev->nrec; i++) {
+		uint32_t v = ev->recs[i].vpath;
+
+		if (v >= ev->strs.n)
+			nostr = true;
+		else if (!used[v])
+			used[v] = 1, m++;
+	}
+	if (used)
+		ids = hx_alloc(ev->ctx, (m + 1) * sizeof *ids);
+	if (!ids) {
+		hx_free(ev->ctx, used);
 		return HANGDX_ENOMEM;
-	for (i = 0; i < ev->nrec; i++)
-		ids[i] = ev->recs[i].vpath;
-	qsort(ids, ev->nrec, sizeof *ids, id_cmp);
-	for (i = 0; i < ev->nrec; i++)
-		if (!m || ids[m - 1] != ids[i])
-			ids[m++] = ids[i];
+	}
+	for (i = 0, m = 0; i < ev->strs.n; i++)
+		if (used[i])
+			ids[m++] = (uint32_t)i;
+	if (nostr)
+		ids[m++] = HX_NOSTR;
+	hx_free(ev->ctx, used);
 	at->va = hx_calloc(ev->ctx, m + 1, sizeof *at->va);
 	if (!at->va) {
 		hx_free(ev->ctx, ids);

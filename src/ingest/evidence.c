@@ -115,6 +115,7 @@ void hangdx_evidence_free(struct hangdx_evidence *ev)
 	hx_free(ev->ctx, ev->fields);
 	hx_free(ev->ctx, ev->files);
 	hx_free(ev->ctx, ev->roots);
+	hx_map_free(ev->ctx, &ev->rootset);
 	hx_free(ev->ctx, ev);
 }
 

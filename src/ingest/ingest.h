@@ -291,6 +291,8 @@ struct hangdx_evidence {
 	bool limit_warned;
 	uint32_t *roots;            /* the paths the user gave (attrib.c) */
 	size_t nroots, caproots;
+	struct hx_map rootset;      /* root string id -> index in roots */
+#define HX_MAX_ROOTS ((size_t)1 << 24)
 };
 
 /* ---- evidence store (evidence.c) ---- */

@@ -83,6 +83,10 @@ struct src {
 	bool seekable;
 	bool limited;           /* stopped at a ceiling */
 	bool big;               /* worth a decompression thread */
+	bool eof;               /* a read returned 0 */
+	bool advise;            /* a regular file: advise sequential reads
+				   once it proves larger than a buffer */
+	size_t first;           /* the first read, 0: SNIFF bytes */
 	const char *errmsg;     /* set on a read error */
 };
 
@@ -95,6 +99,12 @@ static ssize_t fd_read(struct src *s, char *buf, size_t n)
 	while (k < 0 && errno == EINTR);
 	if (k < 0)
 		s->errmsg = strerror(errno);
+#ifdef POSIX_FADV_SEQUENTIAL
+	if (s->advise && k == BUFSZ) {
+		posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		s->advise = false;
+	}
+#endif
 	return k;
 }
 
@@ -126,6 +136,7 @@ struct task {
 	const void *mem;
 	size_t memlen;
 	bool is_stdin;
+	bool reg;               /* a regular file (no fstat needed) */
 };
 
 struct job {
@@ -145,6 +156,7 @@ struct job {
 	struct { dev_t dev; ino_t ino; } *dirs;
 	size_t ndir, capdir;
 	struct hx_map dirmap;   /* hash of (dev, ino) -> index in dirs */
+	char *dents;            /* the walk's buffer of directory entries */
 	/* progress reports, under lock */
 	void (*progress)(void *, uint64_t, uint64_t, uint64_t);
 	void *progress_ud;
@@ -1453,7 +1465,7 @@ static int read_text(struct worker *w, const char *display, struct src *src,
 	if (!err && w->job->pipeline && outer && src->big) {
 		err = pump_pipelined(w, &r, src, &status);
 	} else {
-		while (!err) {
+		while (!err && !src->eof) {
 			ssize_t k = src->read(src, w->buf, BUFSZ);
 
 			if (k < 0) {
@@ -1461,8 +1473,9 @@ static int read_text(struct worker *w, const char *display, struct src *src,
 				break;
 			}
 			if (k == 0)
-				break;
-			err = reader_feed(&r, w->buf, (size_t)k);
+				src->eof = true;
+			else
+				err = reader_feed(&r, w->buf, (size_t)k);
 			tick(w, (size_t)k);
 		}
 	}
@@ -1490,12 +1503,12 @@ static int read_text(struct worker *w, const char *display, struct src *src,
 static int read_source(struct worker *w, const char *display,
 		       struct src *src, int depth, struct arsrc *outer)
 {
-	size_t n = 0;
+	size_t n = 0, first = src->first ? src->first : SNIFF;
 	ssize_t k;
 	enum magic mg;
 
 	while (n < SNIFF) {
-		k = src->read(src, w->buf + n, SNIFF - n);
+		k = src->read(src, w->buf + n, first - n);
 		if (k < 0) {
 			bool member = src->ar != NULL;
 
@@ -1508,8 +1521,10 @@ static int read_source(struct worker *w, const char *display,
 					    member ? HX_S_TRUNCATED
 						   : HX_S_UNREADABLE);
 		}
-		if (k == 0)
+		if (k == 0) {
+			src->eof = true;
 			break;
+		}
 		n += (size_t)k;
 	}
 	mg = sniff_magic((const unsigned char *)w->buf, n);
@@ -1544,6 +1559,13 @@ static int read_source(struct worker *w, const char *display,
 
 /* ---- one task ---- */
 
+static bool fd_regular(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static int run_task(struct worker *w, struct task *t)
 {
 	struct src src;
@@ -1560,8 +1582,6 @@ static int run_task(struct worker *w, struct task *t)
 		src.read = fd_read;
 		src.fd = 0;
 	} else {
-		struct stat st;
-
 		fd = open(t->fspath, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			diag(w->job->ctx, HANGDX_ERROR, t->display, 0,
@@ -1571,11 +1591,9 @@ static int run_task(struct worker *w, struct task *t)
 		}
 		src.read = fd_read;
 		src.fd = fd;
-		src.seekable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-#ifdef POSIX_FADV_SEQUENTIAL
-		if (src.seekable && st.st_size > BUFSZ)  /* a small one is one read */
-			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
+		src.seekable = t->reg || fd_regular(fd);
+		src.advise = src.seekable;
+		src.first = src.seekable ? BUFSZ : 0;   /* a small file: one read */
 	}
 	err = read_source(w, t->display, &src, 0, NULL);
 	if (fd >= 0)
@@ -1635,7 +1653,7 @@ static void *worker_main(void *arg)
 
 /* Queue one input; a worker may already be waiting for it. */
 static int add_task(struct job *j, const char *fspath, const char *display,
-		    const void *mem, size_t memlen, bool is_stdin)
+		    const void *mem, size_t memlen, bool is_stdin, bool reg)
 {
 	struct task t;
 	void *v;
@@ -1651,6 +1669,7 @@ static int add_task(struct job *j, const char *fspath, const char *display,
 	t.mem = mem;
 	t.memlen = memlen;
 	t.is_stdin = is_stdin;
+	t.reg = reg;
 	pthread_mutex_lock(&j->lock);
 	v = j->tasks;
 	err = hx_vec_reserve(j->ctx, &v, &j->captask, j->ntask + 1,
@@ -1679,8 +1698,8 @@ static char *join(struct hangdx_ctx *ctx, const char *a, const char *b)
 	return s;
 }
 
-static int walk(struct job *j, const char *fs, const char *display,
-		const struct stat *dst, int depth);
+static int walk(struct job *j, int fd, const char *fs, const char *display,
+		dev_t dev, int depth);
 
 static uint64_t seen_key(const struct stat *st)
 {
@@ -1734,42 +1753,50 @@ static int seen_enter(struct job *j, const struct stat *st,
 	return HANGDX_OK;
 }
 
-/* A directory to walk or a regular file to read, once each. */
-static int enter(struct job *j, const char *fs, const char *display,
+/* A directory open as fd (closed here) to walk, or a regular file to
+ * read (fd -1), once each. */
+static int enter(struct job *j, int fd, const char *fs, const char *display,
 		 const struct stat *st, int depth)
 {
 	bool fresh;
 	int err = seen_enter(j, st, display, &fresh);
 
-	if (err || !fresh)
-		return err;
-	if (S_ISDIR(st->st_mode))
-		return walk(j, fs, display, st, depth);
-	return add_task(j, fs, display, NULL, 0, false);
+	if (!err && fresh)
+		err = S_ISDIR(st->st_mode)
+		      ? walk(j, fd, fs, display, st->st_dev, depth)
+		      : add_task(j, fs, display, NULL, 0, false, true);
+	if (fd >= 0)
+		close(fd);
+	return err;
 }
 
-static int walk_entry(struct job *j, const char *fs, const char *display,
-		      int depth)
+/* Entry name of the directory open as dfd, a directory or a link to one:
+ * opened relative to its parent (no walk of the whole path), known by
+ * the inode it opens. */
+static int enter_dir(struct job *j, int dfd, const char *name,
+		     const char *fs, const char *display, int depth)
 {
 	struct stat st;
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (stat(fs, &st) != 0) {
-		diag(j->ctx, HANGDX_WARNING, display, 0, "cannot stat: %s",
-		     strerror(errno));
+	if (fd < 0) {
+		diag(j->ctx, HANGDX_ERROR, display, 0,
+		     "cannot read directory: %s", strerror(errno));
 		return HANGDX_OK;
 	}
-	if (S_ISDIR(st.st_mode))
-		return enter(j, fs, display, &st, depth + 1);
-	if (S_ISREG(st.st_mode))
-		return enter(j, fs, display, &st, depth);
-	diag(j->ctx, HANGDX_NOTE, display, 0, "not a regular file; skipped");
-	return HANGDX_OK;
+	if (fstat(fd, &st) != 0) {
+		diag(j->ctx, HANGDX_WARNING, display, 0, "cannot stat: %s",
+		     strerror(errno));
+		close(fd);
+		return HANGDX_OK;
+	}
+	return enter(j, fd, fs, display, &st, depth);
 }
 
 struct entry {
 	char *name;
 	ino_t ino;
-	bool reg;               /* a regular file, not a link: no stat needed */
+	unsigned char type;     /* DT_REG, DT_DIR, or DT_UNKNOWN: stat it */
 };
 
 static int entry_cmp(const void *a, const void *b)
@@ -1778,65 +1805,134 @@ static int entry_cmp(const void *a, const void *b)
 		      ((const struct entry *)b)->name);
 }
 
-/* One entry of directory fs (device dev): a regular file is known from
- * its directory entry alone; anything else is stat()ed (links followed). */
-static int walk_one(struct job *j, const char *fs, const char *display,
-		    const struct entry *e, dev_t dev, int depth)
+/* One entry of the directory open as dfd (device dev): a regular file or
+ * a directory is known from its entry alone; anything else (a link) is
+ * stat()ed, links followed. */
+static int walk_one(struct job *j, int dfd, const struct entry *e,
+		    const char *fs, const char *display, dev_t dev, int depth)
 {
 	struct stat st;
 
-	if (!e->reg)
-		return walk_entry(j, fs, display, depth);
 	memset(&st, 0, sizeof st);
-	st.st_dev = dev;
-	st.st_ino = e->ino;
-	st.st_mode = S_IFREG;
-	return enter(j, fs, display, &st, depth);
+	if (e->type == DT_REG) {
+		st.st_dev = dev;
+		st.st_ino = e->ino;
+		st.st_mode = S_IFREG;
+		return enter(j, -1, fs, display, &st, depth);
+	}
+	if (e->type == DT_DIR)
+		return enter_dir(j, dfd, e->name, fs, display, depth + 1);
+	if (fstatat(dfd, e->name, &st, 0) != 0) {
+		diag(j->ctx, HANGDX_WARNING, display, 0, "cannot stat: %s",
+		     strerror(errno));
+		return HANGDX_OK;
+	}
+	if (S_ISDIR(st.st_mode))
+		return enter_dir(j, dfd, e->name, fs, display, depth + 1);
+	if (S_ISREG(st.st_mode))
+		return enter(j, -1, fs, display, &st, depth);
+	diag(j->ctx, HANGDX_NOTE, display, 0, "not a regular file; skipped");
+	return HANGDX_OK;
 }
 
-static int walk(struct job *j, const char *fs, const char *display,
-		const struct stat *dst, int depth)
+static int entry_add(struct job *j, struct entry **ents, size_t *n,
+		     size_t *cap, const char *name, ino_t ino,
+		     unsigned char type)
 {
-	DIR *d;
+	void *v = *ents;
+	int err;
+
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return HANGDX_OK;
+	err = hx_vec_reserve(j->ctx, &v, cap, *n + 1, sizeof **ents,
+			     (size_t)1 << 24);
+	if (err)
+		return err;
+	*ents = v;
+	(*ents)[*n].name = hx_strdup(j->ctx, name);
+	(*ents)[*n].ino = ino;
+	(*ents)[*n].type = type == DT_REG || type == DT_DIR ? type : DT_UNKNOWN;
+	if (!(*ents)[*n].name)
+		return HANGDX_ENOMEM;
+	(*n)++;
+	return HANGDX_OK;
+}
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 30)
+#define DENTS_BUF (64 * 1024)
+
+/* The entries of the directory open as fd, read straight from the kernel
+ * (getdents64: no second open, no fstat, no per-directory allocation). */
+static int list_dir(struct job *j, int fd, const char *display,
+		    struct entry **ents, size_t *n, size_t *cap)
+{
+	int err = HANGDX_OK;
+
+	if (!j->dents && !(j->dents = hx_alloc(j->ctx, DENTS_BUF)))
+		return HANGDX_ENOMEM;
+	for (;;) {
+		ssize_t k = getdents64(fd, j->dents, DENTS_BUF), off;
+
+		if (k < 0) {
+			diag(j->ctx, HANGDX_ERROR, display, 0,
+			     "cannot read directory: %s", strerror(errno));
+			return HANGDX_OK;
+		}
+		if (k == 0)
+			return HANGDX_OK;
+		for (off = 0; off < k && !err;) {
+			const struct dirent64 *de =
+				(const struct dirent64 *)(j->dents + off);
+
+			err = entry_add(j, ents, n, cap, de->d_name,
+					(ino_t)de->d_ino, de->d_type);
+			off += de->d_reclen;
+		}
+		if (err)
+			return err;
+	}
+}
+#else
+static int list_dir(struct job *j, int fd, const char *display,
+		    struct entry **ents, size_t *n, size_t *cap)
+{
+	int dup_fd = dup(fd), err = HANGDX_OK;
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *de;
+
+	if (!d) {
+		diag(j->ctx, HANGDX_ERROR, display, 0,
+		     "cannot read directory: %s", strerror(errno));
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return HANGDX_OK;
+	}
+	while (!err && (de = readdir(d)) != NULL)
+#ifdef DT_REG
+		err = entry_add(j, ents, n, cap, de->d_name, de->d_ino,
+				de->d_type);
+#else
+		err = entry_add(j, ents, n, cap, de->d_name, de->d_ino, 0);
+#endif
+	closedir(d);
+	return err;
+}
+#endif
+
+/* The directory open as fd (device dev): its entries in name order. */
+static int walk(struct job *j, int fd, const char *fs, const char *display,
+		dev_t dev, int depth)
+{
 	struct entry *ents = NULL;
 	size_t n = 0, cap = 0, i;
-	int err = HANGDX_OK;
+	int err;
 
 	if (depth > MAX_DIR_DEPTH) {
 		diag(j->ctx, HANGDX_WARNING, display, 0,
 		     "directories nested too deep; skipped");
 		return HANGDX_OK;
 	}
-	d = opendir(fs);
-	if (!d) {
-		diag(j->ctx, HANGDX_ERROR, display, 0, "cannot read directory: %s",
-		     strerror(errno));
-		return HANGDX_OK;
-	}
-	while (!err && (de = readdir(d)) != NULL) {
-		void *v = ents;
-
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		err = hx_vec_reserve(j->ctx, &v, &cap, n + 1, sizeof *ents,
-				     (size_t)1 << 24);
-		if (err)
-			break;
-		ents = v;
-		ents[n].name = hx_strdup(j->ctx, de->d_name);
-		ents[n].ino = de->d_ino;
-#ifdef DT_REG
-		ents[n].reg = de->d_type == DT_REG;
-#else
-		ents[n].reg = false;
-#endif
-		if (!ents[n].name)
-			err = HANGDX_ENOMEM;
-		else
-			n++;
-	}
-	closedir(d);
+	err = list_dir(j, fd, display, &ents, &n, &cap);
 	if (n)                  /* ents is NULL when the directory is empty */
 		qsort(ents, n, sizeof *ents, entry_cmp);
 	for (i = 0; i < n && !err; i++) {
@@ -1846,7 +1942,7 @@ static int walk(struct job *j, const char *fs, const char *display,
 		if (!cfs || !cdisp)
 			err = HANGDX_ENOMEM;
 		else
-			err = walk_one(j, cfs, cdisp, &ents[i], dst->st_dev, depth);
+			err = walk_one(j, fd, &ents[i], cfs, cdisp, dev, depth);
 		hx_free(j->ctx, cfs);
 		hx_free(j->ctx, cdisp);
 	}
@@ -1860,11 +1956,12 @@ static int add_path(struct job *j, struct hangdx_evidence *ev,
 		    const char *path)
 {
 	struct stat st;
+	int fd, err;
 
 	if (strcmp(path, "-") == 0)
-		return add_task(j, NULL, "-", NULL, 0, true);
-	if (!j->given_roots && hx_ev_add_root(ev, path) != HANGDX_OK)
-		return HANGDX_ENOMEM;
+		return add_task(j, NULL, "-", NULL, 0, true, false);
+	if (!j->given_roots && (err = hx_ev_add_root(ev, path)) != HANGDX_OK)
+		return err;
 	if (stat(path, &st) != 0) {
 		struct worker w = { .job = j, .ev = ev };
 
@@ -1872,9 +1969,17 @@ static int add_path(struct job *j, struct hangdx_evidence *ev,
 		     strerror(errno));
 		return file_skipped(&w, path, HX_FS_UNREADABLE, HX_S_UNREADABLE);
 	}
-	if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
-		return enter(j, path, path, &st, 0);
-	return add_task(j, path, path, NULL, 0, false);
+	if (S_ISREG(st.st_mode))
+		return enter(j, -1, path, path, &st, 0);
+	if (!S_ISDIR(st.st_mode))
+		return add_task(j, path, path, NULL, 0, false, false);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		diag(j->ctx, HANGDX_ERROR, path, 0, "cannot read directory: %s",
+		     strerror(errno));
+		return HANGDX_OK;
+	}
+	return enter(j, fd, path, path, &st, 0);
 }
 
 /* ---- the job ---- */
@@ -1902,6 +2007,7 @@ static void job_free(struct job *j)
 	}
 	hx_free(j->ctx, j->tasks);
 	hx_free(j->ctx, j->dirs);
+	hx_free(j->ctx, j->dents);
 	hx_map_free(j->ctx, &j->dirmap);
 	pthread_cond_destroy(&j->more);
 	pthread_mutex_destroy(&j->lock);
@@ -2227,6 +2333,6 @@ int hangdx_ingest_mem(struct hangdx_evidence *ev, const char *name,
 	if (!err)
 		err = hx_ev_add_root(ev, name);
 	if (!err)
-		err = add_task(&j, NULL, name, data ? data : "", len, false);
+		err = add_task(&j, NULL, name, data ? data : "", len, false, false);
 	return job_finish(&j, crew_finish(&j, ev, &c, err));
 }

@@ -497,6 +497,62 @@ static void test_path_ranks(void **state)
 	}
 }
 
+/* The input root a path lies under: the longest of them, the same rule
+ * whether a few roots are given (compared one by one) or thousands (each
+ * prefix looked up); a root given twice is one root. */
+static void test_root_len(void **state)
+{
+	static const char *const roots[] = {
+		"d", "d/rank-3", "e/", "b.tar.gz", "/abs/x", "dd",
+	};
+	static const struct { const char *path; size_t len; } cases[] = {
+		{ "d/plog-1_2.log", 1 },
+		{ "d/rank-3/plog-1_2.log", 8 },
+		{ "d/rank-30/plog-1_2.log", 1 },
+		{ "dd/x", 2 },
+		{ "dx/y", 0 },
+		{ "d", 1 },
+		{ "e/f", 2 },
+		{ "b.tar.gz!/host-0/plog-1_2.log", 9 },
+		{ "b.tar.gz.old/plog-1_2.log", 0 },
+		{ "/abs/x/y/z.log", 6 },
+		{ "/abs/xy/z.log", 0 },
+		{ "other/plog-1_2.log", 0 },
+	};
+	struct hangdx_ctx *ctx = new_ctx();
+	size_t i, k, pad;
+	char name[32];
+
+	(void)state;
+	for (pad = 0; pad <= 40; pad += 40) {
+		struct hangdx_evidence *ev;
+
+		assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+		for (k = 0; k < pad; k++) {
+			snprintf(name, sizeof name, "pad/rank-%zu", k);
+			assert_int_equal(hx_ev_add_root(ev, name), HANGDX_OK);
+		}
+		for (k = 0; k < sizeof roots / sizeof roots[0]; k++) {
+			assert_int_equal(hx_ev_add_root(ev, roots[k]), HANGDX_OK);
+			assert_int_equal(hx_ev_add_root(ev, roots[k]), HANGDX_OK);
+		}
+		assert_int_equal(ev->nroots, pad + sizeof roots / sizeof roots[0]);
+		for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			int err = 0;
+			uint32_t id = hx_ev_intern(ev, cases[i].path,
+						   strlen(cases[i].path), &err);
+			size_t got = hx_ev_root_len(ev, id);
+
+			if (got != cases[i].len)
+				fail_msg("%s with %zu roots: %zu, want %zu",
+					 cases[i].path, ev->nroots, got,
+					 cases[i].len);
+		}
+		hangdx_evidence_free(ev);
+	}
+	hangdx_ctx_free(ctx);
+}
+
 static void test_two_threads(void **state)
 {
 	char dir[] = "/tmp/hx-reader-XXXXXX", p[512];
@@ -883,6 +939,7 @@ int main(void)
 		cmocka_unit_test(test_directory_loop),
 		cmocka_unit_test(test_path_nodes),
 		cmocka_unit_test(test_path_ranks),
+		cmocka_unit_test(test_root_len),
 		cmocka_unit_test(test_two_threads),
 		cmocka_unit_test(test_console_em_block),
 		cmocka_unit_test(test_console_unindented_body),
