@@ -94,14 +94,16 @@ static int cmd_version_run(int argc, char **argv)
  * a diagnosis free and allocate hundreds of MB in turn, and a page the
  * kernel must hand out and zero again cost more than the work done on it
  * (at 100,000 ranks, 24% of `diagnose --facts` went to zeroing pages; in
- * a virtual machine each is a fault of the host too).  Peak memory is
- * unchanged: only blocks given back and taken again are kept.
+ * a virtual machine each is a fault of the host too).  One arena: what
+ * the second reading thread frees serves the rest of the run (with an
+ * arena of its own, 4,096 ranks peaked at 152 MB instead of 115 MB).
  */
 static void keep_freed_memory(void)
 {
 #ifdef __GLIBC__
 	mallopt(M_MMAP_MAX, 0);
 	mallopt(M_TRIM_THRESHOLD, INT_MAX);
+	mallopt(M_ARENA_MAX, 1);
 #endif
 }
 
