@@ -85,6 +85,7 @@ struct dargs {
 	int color;          /* -1 auto */
 	int threads;        /* 0: default */
 	size_t max_records; /* 0: default */
+	int npaths;         /* PATHs left after the facts files among them */
 };
 
 /* Append s to the list *v of *n strings; 0 or EXIT_SYSERR. */
@@ -151,6 +152,23 @@ static int check_args(const struct dargs *a, char **paths, int npaths)
 		return 0;
 	cli_usage_error(&cmd_diagnose, why);
 	return EXIT_USAGE;
+}
+
+/* A PATH that is a facts file is read as facts, never as a log: the
+ * shell makes `--facts *.facts` one --facts and the rest PATHs.  The
+ * PATHs left stay in order at the front of paths; 0 or EXIT_SYSERR. */
+static int take_facts(struct dargs *a, char **paths, int *npaths)
+{
+	int i, n = 0, rc = 0;
+
+	for (i = 0; i < *npaths && !rc; i++) {
+		if (strcmp(paths[i], "-") != 0 && hangdx_facts_probe(paths[i]))
+			rc = add_arg(&a->facts, &a->nfacts, paths[i]);
+		else
+			paths[n++] = paths[i];
+	}
+	*npaths = n;
+	return rc;
 }
 
 static int parse_args(int argc, char **argv, struct dargs *a)
@@ -234,7 +252,10 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		if (rc)
 			return rc;
 	}
-	return check_args(a, argv + optind, argc - optind);
+	a->npaths = argc - optind;
+	if (!a->mpi && (rc = take_facts(a, argv + optind, &a->npaths)) != 0)
+		return rc;
+	return check_args(a, argv + optind, a->npaths);
 }
 
 /* What an output file is made of: the diagnosis and the rendered SVG. */
@@ -676,14 +697,14 @@ static int conclude(struct hangdx_ctx *ctx, const struct source *s,
 	return finish(&r);
 }
 
-static void inputs_of(const struct dargs *a, int argc, char **argv,
+static void inputs_of(const struct dargs *a, char **argv,
 		      struct cli_inputs *in)
 {
 	memset(in, 0, sizeof *in);
 	in->evid = a->evid;
 	in->nevid = a->nevid;
 	in->paths = (const char *const *)argv + optind;
-	in->npaths = (size_t)(argc - optind);
+	in->npaths = (size_t)a->npaths;
 	/* under --mpi one thread a process: mpirun starts a process a core */
 	in->threads = a->threads ? a->threads : a->mpi ? 1 : 0;
 	in->max_records = a->max_records;
@@ -819,12 +840,12 @@ static int from_mpi(struct hangdx_ctx *ctx, const struct dargs *a,
 }
 #endif
 
-static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a, int argc,
+static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a,
 		    char **argv)
 {
 	struct cli_inputs in;
 
-	inputs_of(a, argc, argv, &in);
+	inputs_of(a, argv, &in);
 #ifdef HANGDX_MPI
 	if (a->mpi)
 		return from_mpi(ctx, a, &in);
@@ -842,7 +863,7 @@ static int run(int argc, char **argv)
 
 	if (rc == 0) {
 		ctx = cli_ctx();
-		rc = diagnose(ctx, &a, argc, argv);
+		rc = diagnose(ctx, &a, argv);
 		hangdx_ctx_free(ctx);
 	}
 	free(a.evid);

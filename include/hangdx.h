@@ -466,6 +466,11 @@ int hangdx_facts_load_mem(struct hangdx_facts *f, const char *name,
 /* The same from a stream the caller opened and closes (plain text). */
 int hangdx_facts_load_fp(struct hangdx_facts *f, const char *name, FILE *fp);
 
+/* 1 when path is a regular file holding facts (its first line names a
+ * "hangdx-facts-" format; plain or gzip-compressed), else 0.  Reads its
+ * first bytes only. */
+int hangdx_facts_probe(const char *path);
+
 /* Ranks that f holds facts about. */
 size_t hangdx_facts_ranks(const struct hangdx_facts *f);
 

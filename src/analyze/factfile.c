@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <stdlib.h>
@@ -888,6 +889,25 @@ int hangdx_facts_load(struct hangdx_facts *f, const char *path)
 	err = load_fp(f, path, fp);
 	fclose(fp);
 	return err;
+}
+
+int hangdx_facts_probe(const char *path)
+{
+	static const char magic[] = "{\"format\":\"hangdx-facts-";
+	char buf[sizeof magic];
+	struct stat st;
+	gzFile gz;
+	int n;
+
+	if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	gz = gzopen(path, "rb");
+	if (!gz)
+		return 0;
+	n = gzread(gz, buf, (unsigned)sizeof magic - 1);
+	gzclose(gz);
+	return n == (int)sizeof magic - 1 &&
+	       memcmp(buf, magic, sizeof magic - 1) == 0;
 }
 
 int hangdx_facts_load_fp(struct hangdx_facts *f, const char *name, FILE *fp)

@@ -59,6 +59,13 @@ for c in ref death link mism healthy ref65; do
 	"$H" facts $b -o "$T/$c.b.facts" 2> /dev/null
 	run "$c.halves" "$H" diagnose --json --facts "$T/$c.a.facts" --facts "$T/$c.b.facts"
 	cmp_runs "$c: facts of two halves give the single-pass JSON" "$c.single" "$c.halves"
+	# the shell's `--facts *.facts`: one --facts, the other files PATHs,
+	# in either order, and facts files given as PATHs alone (gzip too)
+	run "$c.glob" "$H" diagnose --json --facts "$T/$c.b.facts" "$T/$c.a.facts"
+	cmp_runs "$c: --facts B A (a facts file as PATH) gives the single-pass JSON" "$c.single" "$c.glob"
+	gzip -c "$T/$c.b.facts" > "$T/$c.b.facts.gz"
+	run "$c.paths" "$H" diagnose --json "$T/$c.a.facts" "$T/$c.b.facts.gz"
+	cmp_runs "$c: facts files as PATHs only (one gzipped) give the single-pass JSON" "$c.single" "$c.paths"
 	case $c in ref|death) ;; *) continue;; esac
 	# shellcheck disable=SC2086
 	run "$c.mixed" "$H" diagnose --json --facts "$T/$c.a.facts" $b
