@@ -371,6 +371,43 @@ static void test_bad_facts(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* A facts file is known by its first line, plain or gzip; a log, a
+ * directory, a missing file and another JSON file are not facts. */
+static void test_probe(void **state)
+{
+	static const struct { const char *name, *text; int want; } cases[] = {
+		{ "a.facts", "{\"format\":\"hangdx-facts-2\",\"ranks\":1}\n", 1 },
+		{ "old.facts", "{\"format\":\"hangdx-facts-1\"}\n", 1 },
+		{ "plog.log", "[ERROR] HCCL(1,p):2025-01-01-00:00:00.000.001 x\n", 0 },
+		{ "ev.json", "{\"format\":\"hangdx-evidence-1\"}\n", 0 },
+		{ "short", "{\"format\"", 0 },
+		{ "empty", "", 0 },
+	};
+	char p[512], cmd[1100];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		FILE *fp;
+
+		snprintf(p, sizeof p, "%s/%s", g_dir, cases[i].name);
+		fp = fopen(p, "w");
+		assert_non_null(fp);
+		fputs(cases[i].text, fp);
+		fclose(fp);
+		if (hangdx_facts_probe(p) != cases[i].want)
+			fail_msg("%s: probe %d", cases[i].name, !cases[i].want);
+	}
+	snprintf(cmd, sizeof cmd, "gzip -c '%s/a.facts' > '%s/a.facts.gz'", g_dir, g_dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(p, sizeof p, "%s/a.facts.gz", g_dir);
+	assert_int_equal(hangdx_facts_probe(p), 1);
+	assert_int_equal(hangdx_facts_probe(g_dir), 0);
+	snprintf(p, sizeof p, "%s/missing.facts", g_dir);
+	assert_int_equal(hangdx_facts_probe(p), 0);
+	assert_int_equal(hangdx_facts_probe(NULL), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -395,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_fetch_fails),
 		cmocka_unit_test(test_delta_and_v1),
 		cmocka_unit_test(test_bad_facts),
+		cmocka_unit_test(test_probe),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
