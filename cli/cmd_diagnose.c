@@ -154,16 +154,21 @@ static int check_args(const struct dargs *a, char **paths, int npaths)
 	return EXIT_USAGE;
 }
 
-/* A PATH that is a facts file is read as facts, never as a log: the
- * shell makes `--facts *.facts` one --facts and the rest PATHs.  The
- * PATHs left stay in order at the front of paths; 0 or EXIT_SYSERR. */
-static int take_facts(struct dargs *a, char **paths, int *npaths)
+/* A PATH that is a facts file is read as facts, and one of saved
+ * evidence as evidence, never as a log: the shell makes `--facts *.facts`
+ * one --facts and the rest PATHs.  The PATHs left stay in order at the
+ * front of paths; 0 or EXIT_SYSERR. */
+static int take_saved(struct dargs *a, char **paths, int *npaths)
 {
 	int i, n = 0, rc = 0;
 
 	for (i = 0; i < *npaths && !rc; i++) {
-		if (strcmp(paths[i], "-") != 0 && hangdx_facts_probe(paths[i]))
+		if (strcmp(paths[i], "-") == 0)
+			paths[n++] = paths[i];
+		else if (hangdx_facts_probe(paths[i]))
 			rc = add_arg(&a->facts, &a->nfacts, paths[i]);
+		else if (hangdx_evidence_probe(paths[i]))
+			rc = add_arg(&a->evid, &a->nevid, paths[i]);
 		else
 			paths[n++] = paths[i];
 	}
@@ -253,7 +258,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 			return rc;
 	}
 	a->npaths = argc - optind;
-	if (!a->mpi && (rc = take_facts(a, argv + optind, &a->npaths)) != 0)
+	if (!a->mpi && (rc = take_saved(a, argv + optind, &a->npaths)) != 0)
 		return rc;
 	return check_args(a, argv + optind, a->npaths);
 }

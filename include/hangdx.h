@@ -324,6 +324,10 @@ int hangdx_evidence_write_text(const struct hangdx_evidence *ev, FILE *fp,
  * cannot be read.
  */
 int hangdx_evidence_load(struct hangdx_evidence *ev, const char *path);
+/* 1 when path is a regular file whose first line is an evidence record
+ * or summary as hangdx_evidence_write_jsonl writes it ('{"kind":"'),
+ * else 0.  Reads its first bytes only. */
+int hangdx_evidence_probe(const char *path);
 
 #define HANGDX_SKIP_REASONS 8
 struct hangdx_ingest_stats {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "ingest.h"
 
 #define MAX_LINE (1024 * 1024)
@@ -624,6 +625,24 @@ int hangdx_evidence_load(struct hangdx_evidence *ev, const char *path)
 	if (fp != stdin)
 		fclose(fp);
 	return err;
+}
+
+int hangdx_evidence_probe(const char *path)
+{
+	static const char magic[] = "{\"kind\":\"";
+	char buf[sizeof magic];
+	struct stat st;
+	FILE *fp;
+	size_t n;
+
+	if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	n = fread(buf, 1, sizeof magic - 1, fp);
+	fclose(fp);
+	return n == sizeof magic - 1 && memcmp(buf, magic, n) == 0;
 }
 
 int hangdx_evidence_load_fp(struct hangdx_evidence *ev, const char *name,

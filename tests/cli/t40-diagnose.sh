@@ -45,6 +45,19 @@ tar -C "$T" -czf "$T/ref.tar.gz" ref
 t_ok "archive input: same verdict" sh -c "$HANGDX diagnose --json $T/ref.tar.gz | grep -q '\"category\": \"aicpu_exhaustion_deadlock\"'"
 $HANGDX parse --json "$T/ref" > "$T/ev.jsonl" 2>/dev/null
 t_ok "saved evidence: same verdict" sh -c "$HANGDX diagnose --json --evidence $T/ev.jsonl | grep -q '\"category\": \"aicpu_exhaustion_deadlock\"'"
+# the evidence of two halves, as the shell gives `--evidence *.jsonl`: one
+# --evidence, the other file a PATH; then both files as PATHs alone
+mkdir -p "$T/h0" "$T/h1"
+cp -r "$T"/ref/rank-0 "$T"/ref/rank-1 "$T/h0/"
+cp -r "$T"/ref/rank-[2-9]* "$T/h1/" 2>/dev/null
+$HANGDX parse --json "$T/h0" > "$T/h0.jsonl" 2>/dev/null
+$HANGDX parse --json "$T/h1" > "$T/h1.jsonl" 2>/dev/null
+$HANGDX diagnose --json --evidence "$T/h0.jsonl" --evidence "$T/h1.jsonl" > "$T/ev2.out" 2>/dev/null
+t_ok "--evidence A B (evidence as PATH): the JSON of --evidence A --evidence B" sh -c \
+	"$HANGDX diagnose --json --evidence $T/h1.jsonl $T/h0.jsonl 2>/dev/null | cmp -s - $T/ev2.out"
+t_ok "evidence files as PATHs alone: the same JSON" sh -c \
+	"$HANGDX diagnose --json $T/h0.jsonl $T/h1.jsonl 2>/dev/null | cmp -s - $T/ev2.out"
+t_ok "the evidence of the halves finds the deadlock" grep -q '"category": "aicpu_exhaustion_deadlock"' "$T/ev2.out"
 
 # without device logs: no proof claimed, the missing evidence named
 mkdir -p "$T/hostonly" && cp -r "$T/ref/rank-0" "$T/ref/rank-1" "$T/hostonly/" && rm -rf "$T"/hostonly/rank-*/ascend/log/debug/device-*

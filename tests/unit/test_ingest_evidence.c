@@ -385,6 +385,41 @@ static void test_text_view(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* Saved evidence is known by its first bytes; a log, a facts file, a
+ * directory and a missing file are not evidence. */
+static void test_probe(void **state)
+{
+	static const struct { const char *text; int want; } cases[] = {
+		{ "{\"kind\":\"file\",\"file\":\"a\"}\n", 1 },
+		{ "{\"kind\":\"totals\"}\n", 1 },
+		{ "{\"format\":\"hangdx-facts-2\"}\n", 0 },
+		{ "[ERROR] HCCL(1,p):2025-01-01-00:00:00.000.001 x\n", 0 },
+		{ "{\"kind\"", 0 },
+		{ "", 0 },
+	};
+	char dir[] = "/tmp/hx-probe-XXXXXX", p[64], cmd[96];
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		FILE *fp;
+
+		snprintf(p, sizeof p, "%s/%zu.jsonl", dir, i);
+		fp = fopen(p, "w");
+		assert_non_null(fp);
+		fputs(cases[i].text, fp);
+		fclose(fp);
+		if (hangdx_evidence_probe(p) != cases[i].want)
+			fail_msg("case %zu: probe %d", i, !cases[i].want);
+	}
+	assert_int_equal(hangdx_evidence_probe(dir), 0);
+	snprintf(p, sizeof p, "%s/missing.jsonl", dir);
+	assert_int_equal(hangdx_evidence_probe(p), 0);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_json_is_utf8),
 		cmocka_unit_test(test_record_ceiling),
 		cmocka_unit_test(test_text_view),
+		cmocka_unit_test(test_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
