@@ -591,13 +591,52 @@ out_free_map:
 	return err;
 }
 
-/* Take out the files of src_files (and their records), in place: records
- * and their fields move down, keeping their order. */
+/* The records and files of ev from the mark on whose file is in drop
+ * go, in place: records and their fields move down, keeping their order;
+ * the counts lose what those files brought. */
+static int drop_marked(struct hangdx_evidence *ev, const struct hx_map *drop,
+		       const struct hx_ev_mark *m)
+{
+	size_t i, nr = m->nrec, nf = m->nfield, nfile = m->nfile;
+
+	for (i = m->nrec + 1; i < ev->nrec; i++)    /* fields in record order */
+		if (ev->recs[i].ffirst < ev->recs[i - 1].ffirst + ev->recs[i - 1].nfield)
+			return HANGDX_EINVAL;
+	if (m->nrec < ev->nrec && ev->recs[m->nrec].ffirst < m->nfield)
+		return HANGDX_EINVAL;
+	for (i = m->nrec; i < ev->nrec; i++) {
+		struct hx_rec r = ev->recs[i];
+
+		if (hx_map_find(drop, hx_map_key(r.file)) >= 0)
+			continue;
+		memmove(&ev->fields[nf], &ev->fields[r.ffirst],
+			r.nfield * sizeof *ev->fields);
+		r.ffirst = (uint32_t)nf;
+		nf += r.nfield;
+		ev->recs[nr++] = r;
+	}
+	ev->nrec = nr;
+	ev->nfield = nf;
+	for (i = m->nfile; i < ev->nfile; i++) {
+		const struct hx_filesum *f = &ev->files[i];
+
+		if (hx_map_find(drop, hx_map_key(f->path)) < 0) {
+			ev->files[nfile++] = *f;
+			continue;
+		}
+		uncount(&ev->c, f);
+	}
+	ev->nfile = nfile;
+	return HANGDX_OK;
+}
+
+/* Take out the files of src_files (and their records), in place. */
 int hx_ev_drop_files(struct hangdx_evidence *ev,
 		     const struct hangdx_evidence *src_files)
 {
+	static const struct hx_ev_mark all = { 0, 0, 0 };
 	struct hx_map drop = { 0 };
-	size_t i, nr = 0, nf = 0, nfile = 0;
+	size_t i;
 	int err = HANGDX_OK;
 
 	for (i = 0; i < src_files->nfile && !err; i++) {
@@ -611,35 +650,46 @@ int hx_ev_drop_files(struct hangdx_evidence *ev,
 		if (sl)
 			sl->val = 1;
 	}
-	for (i = 1; !err && i < ev->nrec; i++)      /* fields in record order */
-		if (ev->recs[i].ffirst < ev->recs[i - 1].ffirst + ev->recs[i - 1].nfield)
-			err = HANGDX_EINVAL;
-	if (err || drop.n == 0)
-		goto out_free;
-	for (i = 0; i < ev->nrec; i++) {
-		struct hx_rec r = ev->recs[i];
+	if (!err && drop.n)
+		err = drop_marked(ev, &drop, &all);
+	hx_map_free(ev->ctx, &drop);
+	return err;
+}
 
-		if (hx_map_find(&drop, hx_map_key(r.file)) >= 0)
-			continue;
-		memmove(&ev->fields[nf], &ev->fields[r.ffirst],
-			r.nfield * sizeof *ev->fields);
-		r.ffirst = (uint32_t)nf;
-		nf += r.nfield;
-		ev->recs[nr++] = r;
-	}
-	ev->nrec = nr;
-	ev->nfield = nf;
-	for (i = 0; i < ev->nfile; i++) {
-		const struct hx_filesum *f = &ev->files[i];
+void hx_ev_mark(const struct hangdx_evidence *ev, struct hx_ev_mark *m)
+{
+	m->nrec = ev->nrec;
+	m->nfield = ev->nfield;
+	m->nfile = ev->nfile;
+}
 
-		if (hx_map_find(&drop, hx_map_key(f->path)) < 0) {
-			ev->files[nfile++] = *f;
-			continue;
-		}
-		uncount(&ev->c, f);
+int hx_ev_drop_dups_since(struct hangdx_evidence *ev, const struct hx_ev_mark *m)
+{
+	struct hx_map have = { 0 }, drop = { 0 };
+	size_t i;
+	int err = HANGDX_OK;
+
+	if (m->nfile == 0 || m->nfile == ev->nfile)
+		return HANGDX_OK;
+	for (i = 0; i < m->nfile && !err; i++) {
+		struct hx_map_slot *sl = hx_map_slot(ev->ctx, &have,
+			hx_map_key(ev->files[i].path), &err);
+		if (sl)
+			sl->val = 1;
 	}
-	ev->nfile = nfile;
-out_free:
+	for (i = m->nfile; i < ev->nfile && !err; i++) {
+		uint64_t key = hx_map_key(ev->files[i].path);
+		struct hx_map_slot *sl;
+
+		if (hx_map_find(&have, key) < 0)
+			continue;
+		sl = hx_map_slot(ev->ctx, &drop, key, &err);
+		if (sl)
+			sl->val = 1;
+	}
+	if (!err && drop.n)
+		err = drop_marked(ev, &drop, m);
+	hx_map_free(ev->ctx, &have);
 	hx_map_free(ev->ctx, &drop);
 	return err;
 }

@@ -351,6 +351,18 @@ int hx_ev_merge_sel(struct hangdx_evidence *dst,
 int hx_ev_drop_files(struct hangdx_evidence *ev,
 		     const struct hangdx_evidence *src_files);
 
+/* Where ev ends: what was appended after it can be looked at, or taken
+ * back (hx_ev_drop_dups_since). */
+struct hx_ev_mark {
+	size_t nrec, nfield, nfile;
+};
+void hx_ev_mark(const struct hangdx_evidence *ev, struct hx_ev_mark *m);
+
+/* The files appended since m that ev held before m (same path) go, with
+ * their records and counts: the first copy of a file wins, as in
+ * hangdx_evidence_merge. */
+int hx_ev_drop_dups_since(struct hangdx_evidence *ev, const struct hx_ev_mark *m);
+
 /* ---- reading JSON Lines back (load.c) ---- */
 /* One flat JSON object of a line; lines without "kind" go to the hook
  * (facts lines), which returns an error code to stop. */

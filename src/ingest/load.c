@@ -569,6 +569,38 @@ bool hx_jint(const struct hx_jobj *jo, const char *key, int64_t *num)
 	return true;
 }
 
+/*
+ * Append the stream to ev: a file ev already held keeps its first copy,
+ * and the stream may add up to maxrec records of its own, as if it were
+ * loaded apart and merged (hangdx_evidence_merge) but without the copy.
+ * On an error ev is as it was, but for strings interned.
+ */
+static int load_append(struct loader *l, FILE *fp)
+{
+	struct hangdx_evidence *ev = l->ev;
+	struct hx_ev_mark m;
+	struct hx_counts c = ev->c;
+	size_t maxrec = ev->maxrec;
+	bool warned = ev->limit_warned;
+	int err;
+
+	hx_ev_mark(ev, &m);
+	ev->maxrec = maxrec > SIZE_MAX - ev->nrec ? SIZE_MAX : ev->nrec + maxrec;
+	err = load_stream(l, fp);
+	if (!err)
+		err = hx_ev_drop_dups_since(ev, &m);
+	ev->maxrec = ev->nrec > maxrec ? ev->nrec : maxrec;
+	if (err) {
+		ev->nrec = m.nrec;
+		ev->nfield = m.nfield;
+		ev->nfile = m.nfile;
+		ev->c = c;
+		ev->limit_warned = warned;
+		ev->maxrec = maxrec;
+	}
+	return err;
+}
+
 int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
 		  hx_jhook *hook, void *ud)
 {
@@ -576,6 +608,7 @@ int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
 	int err;
 
 	memset(&l, 0, sizeof l);
+	l.ev = ev;
 	l.path = name;
 	l.hook = hook;
 	l.hook_ud = ud;
@@ -583,11 +616,10 @@ int hx_ev_load_fp(struct hangdx_evidence *ev, const char *name, FILE *fp,
 	l.prev.file = l.prev.vpath = l.prev.module = HX_NOSTR;
 	l.prev.pname = l.prev.src = HX_NOSTR;
 	l.prev.pid = l.prev.tid = l.prev.ts = HX_NONE;
-	/* into an empty ev directly; else into an evidence of its own, then
-	 * merged: a file that ev already holds is not counted twice */
-	if (ev->nrec == 0 && ev->nfile == 0) {
-		l.ev = ev;
-		err = load_stream(&l, fp);
+	/* a budget shared with readers counts records as they come: such an
+	 * evidence, unless empty, takes the stream apart, then merged */
+	if (!ev->budget || (ev->nrec == 0 && ev->nfile == 0)) {
+		err = load_append(&l, fp);
 		goto out_bad;
 	}
 	err = hangdx_evidence_new(ev->ctx, &l.ev);

@@ -385,6 +385,102 @@ static void test_text_view(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* Loading appends in place: the same as loading apart and merging (a
+ * file held twice counts once, each load has a ceiling of its own), and a
+ * load that fails leaves the evidence as it was. */
+static int stop_hook(void *ud, const struct hx_jobj *o, const char *file,
+		     unsigned long line)
+{
+	(void)ud;
+	(void)o;
+	(void)file;
+	(void)line;
+	return HANGDX_EUNSUPPORTED;
+}
+
+static void load_str(struct hangdx_evidence *ev, const char *s, int want)
+{
+	FILE *fp = fmemopen((void *)(uintptr_t)s, strlen(s), "r");
+
+	assert_non_null(fp);
+	assert_int_equal(hx_ev_load_fp(ev, "mem", fp, stop_hook, NULL), want);
+	fclose(fp);
+}
+
+static void test_load_append(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *a = read_one(ctx, 0), *b = read_one(ctx, 1);
+	struct hangdx_evidence *ab, *want, *ev, *tmp;
+	char *sa, *sab, *sw, *se, *bad;
+	(void)state;
+	assert_int_equal(hangdx_evidence_new(ctx, &ab), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(ab, a), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(ab, b), HANGDX_OK);
+	sa = jsonl(a);
+	sab = jsonl(ab);
+	/* a, then a + b: b's file comes in, a's is not doubled */
+	assert_int_equal(hangdx_evidence_new(ctx, &want), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(want, a), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(want, ab), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_load_mem(ev, "a", sa, strlen(sa)), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_load_mem(ev, "ab", sab, strlen(sab)), HANGDX_OK);
+	sw = jsonl(want);
+	se = jsonl(ev);
+	assert_string_equal(se, sw);
+	assert_int_equal(ev->nfile, 2);
+	assert_int_equal(ev->nrec, ab->nrec);
+	free(se);
+	/* a stream that stops at its end, its records, files and totals
+	 * read: nothing of it stays */
+	bad = malloc(strlen(sab) + 32);
+	assert_non_null(bad);
+	strcpy(bad, sab);
+	strcat(bad, "{\"stop\":1}\n");
+	load_str(ev, bad, HANGDX_EUNSUPPORTED);
+	se = jsonl(ev);
+	assert_string_equal(se, sw);
+	free(se);
+	/* a ceiling of 1 record: each load keeps 1, as loaded apart */
+	hangdx_evidence_free(ev);
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	ev->maxrec = 1;
+	assert_int_equal(hangdx_evidence_load_mem(ev, "ab", sab, strlen(sab)), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_load_mem(ev, "b", sab, strlen(sab)), HANGDX_OK);
+	assert_int_equal(ev->nrec, 1);    /* the same files: nothing new */
+	hangdx_evidence_free(want);
+	assert_int_equal(hangdx_evidence_new(ctx, &want), HANGDX_OK);
+	want->maxrec = 1;
+	assert_int_equal(hangdx_evidence_load_mem(want, "a", sa, strlen(sa)), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_new(ctx, &tmp), HANGDX_OK);
+	tmp->maxrec = 1;
+	assert_int_equal(hangdx_evidence_load_mem(tmp, "ab", sab, strlen(sab)), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_merge(want, tmp), HANGDX_OK);
+	hangdx_evidence_free(ev);
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	ev->maxrec = 1;
+	assert_int_equal(hangdx_evidence_load_mem(ev, "a", sa, strlen(sa)), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_load_mem(ev, "ab", sab, strlen(sab)), HANGDX_OK);
+	free(sw);
+	sw = jsonl(want);
+	se = jsonl(ev);
+	assert_string_equal(se, sw);
+	assert_int_equal(ev->nrec, want->nrec);
+	free(se);
+	free(sw);
+	free(bad);
+	free(sa);
+	free(sab);
+	hangdx_evidence_free(tmp);
+	hangdx_evidence_free(a);
+	hangdx_evidence_free(b);
+	hangdx_evidence_free(ab);
+	hangdx_evidence_free(want);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
 /* Saved evidence is known by its first bytes; a log, a facts file, a
  * directory and a missing file are not evidence. */
 static void test_probe(void **state)
@@ -430,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_record_ceiling),
 		cmocka_unit_test(test_text_view),
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_load_append),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
