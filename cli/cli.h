@@ -94,6 +94,7 @@ struct cli_mpi_opts {
 	struct cli_inputs in;   /* PATHs and the ingest options */
 	int share;              /* CLI_MPI_SHARE_* */
 	double timeout;         /* seconds any wait may last */
+	size_t batch;           /* entries read at a time (0: all at once) */
 	struct hangdx_diagnose_opts dopts;
 };
 

@@ -60,6 +60,9 @@ const struct cli_cmd cmd_diagnose = {
 	"                        same PATH listing\n"
 	"      --mpi-timeout S   give up waiting for another process after S\n"
 	"                        seconds (600)\n"
+	"      --mpi-batch N     read a process's share of PATH entries N at a\n"
+	"                        time, keeping only their facts between batches\n"
+	"                        (default 8192; 0: all at once)\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"      --threads N       1 to read on one thread (default: 2 when there\n"
 	"                        are several files; 1 under --mpi)\n"
@@ -81,6 +84,7 @@ struct dargs {
 	int mpi;
 	int mpi_share;      /* CLI_MPI_SHARE_* */
 	double mpi_timeout; /* seconds */
+	size_t mpi_batch;   /* PATH entries read at a time */
 	unsigned cores;
 	int color;          /* -1 auto */
 	int threads;        /* 0: default */
@@ -121,6 +125,19 @@ static int parse_mpi_timeout(const char *s, struct dargs *a)
 		cli_usage_error(&cmd_diagnose, "--mpi-timeout takes seconds, above 0");
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+static int parse_mpi_batch(const char *s, struct dargs *a)
+{
+	char *end;
+	unsigned long long n = strtoull(s, &end, 10);
+
+	if (end == s || *end || *s == '-' || n > (1ull << 30)) {
+		cli_usage_error(&cmd_diagnose, "--mpi-batch takes 0 to 1073741824");
+		return EXIT_USAGE;
+	}
+	a->mpi_batch = (size_t)n;
 	return 0;
 }
 
@@ -188,6 +205,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		{ "mpi", no_argument, NULL, 'M' },
 		{ "mpi-share", required_argument, NULL, 'S' },
 		{ "mpi-timeout", required_argument, NULL, 'T' },
+		{ "mpi-batch", required_argument, NULL, 'B' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "color", required_argument, NULL, 'C' },
 		{ "threads", required_argument, NULL, 't' },
@@ -201,6 +219,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 	memset(a, 0, sizeof *a);
 	a->color = -1;
 	a->mpi_timeout = 600;
+	a->mpi_batch = 8192;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -213,6 +232,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		case 'M': a->mpi = 1; break;
 		case 'S': rc = parse_mpi_share(optarg, a); break;
 		case 'T': rc = parse_mpi_timeout(optarg, a); break;
+		case 'B': rc = parse_mpi_batch(optarg, a); break;
 		case 'c':
 			a->cores = (unsigned)strtoul(optarg, &end, 10);
 			if (*end || a->cores == 0 || a->cores > 64) {
@@ -840,6 +860,7 @@ static int from_mpi(struct hangdx_ctx *ctx, const struct dargs *a,
 	o.in = *in;
 	o.share = a->mpi_share;
 	o.timeout = a->mpi_timeout;
+	o.batch = a->mpi_batch;
 	o.dopts.cores = a->cores;
 	return cli_mpi_run(ctx, &o, &h);
 }

@@ -35,8 +35,6 @@ struct mpi_st {
 	MPI_Comm comm;
 	int me, np;
 	double timeout;
-	struct hangdx_evidence *ev;     /* the logs this process read, until
-					   its facts are made */
 	struct hangdx_facts *own;       /* its facts: what a fetch reads again */
 	struct hangdx_ctx *ctx;
 	int read_any;
@@ -455,25 +453,51 @@ static int share_dirs(const struct mpi_st *st, const struct cli_inputs *in,
 
 /* ---- phase 1: the facts of this process's share ---- */
 
+/* Read in into a fresh evidence and add its facts to st->own: the
+ * evidence is freed, so memory holds one batch of logs at a time. */
+static void read_batch(struct mpi_st *st, const struct cli_mpi_opts *o,
+		       const struct cli_inputs *in)
+{
+	struct hangdx_evidence *ev = NULL;
+	int err = hangdx_evidence_new(st->ctx, &ev);
+
+	if (!err)
+		err = in->npaths ? cli_read_inputs(ev, in) : HANGDX_ENOTFOUND;
+	if (err == HANGDX_ENOTFOUND) {
+		hangdx_evidence_free(ev);
+		return;
+	}
+	if (!err)
+		err = hangdx_facts_add_evidence(st->own, ev, &o->dopts);
+	hangdx_evidence_free(ev);
+	if (err)
+		fail(st, _("reading the logs"), hangdx_strerror(err));
+	st->read_any = 1;
+}
+
 static void read_share(struct mpi_st *st, const struct cli_mpi_opts *o)
 {
 	struct cli_inputs in = o->in;
 	struct units u = { NULL, 0, 0, 0 };
-	int err;
+	size_t i, batch;
 
-	if (decide_share(st, o) == CLI_MPI_SHARE_DIRS) {
-		if (share_dirs(st, &o->in, &u))
-			fail(st, _("listing PATH"), hangdx_strerror(HANGDX_ELIMIT));
-		in.paths = (const char *const *)u.v;
-		in.npaths = u.n;
-		in.roots = o->in.paths;         /* DIR/rank-3 still names rank 3 */
-		in.nroots = o->in.npaths;
+	if (hangdx_facts_new(st->ctx, &st->own))
+		fail(st, _("reading the logs"), hangdx_strerror(HANGDX_ENOMEM));
+	if (decide_share(st, o) != CLI_MPI_SHARE_DIRS) {
+		read_batch(st, o, &in);
+		return;
 	}
-	err = in.npaths ? cli_read_inputs(st->ev, &in) : HANGDX_ENOTFOUND;
+	if (share_dirs(st, &o->in, &u))
+		fail(st, _("listing PATH"), hangdx_strerror(HANGDX_ELIMIT));
+	in.roots = o->in.paths;         /* DIR/rank-3 still names rank 3 */
+	in.nroots = o->in.npaths;
+	batch = o->batch && o->batch < u.n ? o->batch : u.n;
+	for (i = 0; i < u.n; i += batch) {
+		in.paths = (const char *const *)u.v + i;
+		in.npaths = u.n - i < batch ? u.n - i : batch;
+		read_batch(st, o, &in);
+	}
 	free_list(u.v, u.n);
-	if (err && err != HANGDX_ENOTFOUND)
-		fail(st, _("reading the logs"), hangdx_strerror(err));
-	st->read_any = !err;
 }
 
 /* A FILE that zstd-compresses what is written to it into a struct bytes:
@@ -577,24 +601,13 @@ static FILE *frame_stream(const struct frame *fr, struct zin *z)
 	return z->dc ? fopencookie(z, "r", io) : NULL;
 }
 
-struct facts_of {
-	struct hangdx_ctx *ctx;
-	struct mpi_st *st;
-	const struct hangdx_diagnose_opts *o;
-};
-
-/* The process's facts, kept (the evidence is freed after: a fetch reads
- * the files they name again, so memory holds facts, not logs). */
+/* The process's facts, kept: a fetch reads the files they name again,
+ * so memory holds facts, not logs. */
 static int write_facts(const void *ud, FILE *fp)
 {
-	const struct facts_of *w = ud;
-	int err = hangdx_facts_new(w->ctx, &w->st->own);
+	const struct mpi_st *st = ud;
 
-	if (!err && w->st->read_any)
-		err = hangdx_facts_add_evidence(w->st->own, w->st->ev, w->o);
-	if (!err)
-		err = hangdx_facts_write(w->st->own, fp);
-	return err;
+	return hangdx_facts_write(st->own, fp);
 }
 
 /* At process 0: every frame into f; the processes that could read an
@@ -772,7 +785,6 @@ int cli_mpi_run(struct hangdx_ctx *ctx, const struct cli_mpi_opts *o,
 {
 	struct mpi_st st;
 	struct bytes b = { NULL, 0, 0 };
-	struct facts_of w;
 	int rc = 0;
 
 	memset(&st, 0, sizeof st);
@@ -786,13 +798,8 @@ int cli_mpi_run(struct hangdx_ctx *ctx, const struct cli_mpi_opts *o,
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(MPI_COMM_WORLD, &st.me);
 	MPI_Comm_size(MPI_COMM_WORLD, &st.np);
-	if (hangdx_evidence_new(ctx, &st.ev))
-		fail(&st, _("reading the logs"), hangdx_strerror(HANGDX_ENOMEM));
 	read_share(&st, o);
-	w = (struct facts_of){ ctx, &st, &o->dopts };
-	frame_of(&st, &b, _("writing facts"), write_facts, &w);
-	hangdx_evidence_free(st.ev);
-	st.ev = NULL;
+	frame_of(&st, &b, _("writing facts"), write_facts, &st);
 	tree_gather(&st, &b, TAG_FACTS);
 	if (st.me == 0) {
 		rc = root(&st, ctx, &b, h);
@@ -801,7 +808,6 @@ int cli_mpi_run(struct hangdx_ctx *ctx, const struct cli_mpi_opts *o,
 		MPI_Finalize();
 	}
 	free(b.p);
-	hangdx_evidence_free(st.ev);
 	hangdx_facts_free(st.own);
 	return rc;
 }

@@ -125,6 +125,7 @@ t_exit 2 "--mpi with --facts is a usage error" "$H" diagnose --mpi --facts "$T/r
 t_exit 2 "--mpi does not read standard input" "$H" diagnose --mpi - < /dev/null
 t_exit 2 "--mpi-share takes dirs, all or auto" "$H" diagnose --mpi --mpi-share some "$T/ref"
 t_exit 2 "--mpi-timeout takes seconds" "$H" diagnose --mpi --mpi-timeout 0 "$T/ref"
+t_exit 2 "--mpi-batch takes a count" "$H" diagnose --mpi --mpi-batch -1 "$T/ref"
 
 # under mpirun
 asan=false
@@ -156,6 +157,11 @@ else
 	# 13 processes for 7 entries: six read nothing and send empty facts
 	run death.mpi mpirun_ 13 "$H" diagnose --mpi --json "$T/death"
 	cmp_runs "death: mpirun -np 13 (more processes than entries)" death.single death.mpi
+	# a share read one entry at a time, its facts added batch by batch
+	run ref.b1 mpirun_ 2 "$H" diagnose --mpi --mpi-share dirs --mpi-batch 1 --json "$T/ref"
+	cmp_runs "ref: --mpi-batch 1 under -np 2 gives the single-pass JSON" ref.single ref.b1
+	run death.b1 mpirun_ 3 "$H" diagnose --mpi --mpi-batch 1 --json "$T/death"
+	cmp_runs "death: --mpi-batch 1 under -np 3" death.single death.b1
 	# JSON untranslated and a Chinese HTML page: two diagnoses, two fetches
 	mpirun_ 3 "$H" --lang zh diagnose --mpi --mpi-share dirs --json \
 		--html "$T/zh3.html" "$T/ref" > "$T/zh3.json" 2> /dev/null
