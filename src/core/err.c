@@ -139,12 +139,21 @@ void *hx_alloc(struct hangdx_ctx *ctx, size_t n)
 	return ctx->alloc.realloc(ctx->alloc.ud, NULL, n ? n : 1);
 }
 
+/* With the C library's allocator, calloc: memory fresh from the system is
+ * zero already and is not written, so the pages of a large table that
+ * stay unused (the devices of ranks without logs) are never touched. */
 void *hx_calloc(struct hangdx_ctx *ctx, size_t count, size_t size)
 {
 	void *p;
 
 	if (size && count > SIZE_MAX / size)
 		return NULL;
+	if (ctx->alloc.realloc == libc_realloc) {
+		p = calloc(count ? count : 1, size ? size : 1);
+		if (p && count * size >= 2 * HUGE_PAGE)
+			advise_huge(p, count * size);
+		return p;
+	}
 	p = hx_alloc(ctx, count * size);
 	if (p)
 		memset(p, 0, (count * size) != 0 ? count * size : 1);

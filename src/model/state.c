@@ -127,7 +127,9 @@ long hx_state_head(const struct hx_state *st, uint32_t stream)
 	return s->head < s->n ? (long)s->q[s->head] : -1;
 }
 
-static int device_init(struct hx_state *st, uint32_t r)
+/* Device r, its tables carved from the state's blocks (one allocation
+ * each for a job of 100,000 ranks, not five a device). */
+static void device_init(struct hx_state *st, uint32_t r)
 {
 	const struct hangdx_scenario *sc = st->sc;
 	struct hx_device *d = &st->dev[r];
@@ -144,19 +146,33 @@ static int device_init(struct hx_state *st, uint32_t r)
 	d->next_stream_id = FIRST_STREAM_ID;
 	d->next_notify_id = FIRST_NOTIFY_ID;
 	d->pool.cap = sc->cores;
-	d->pool.holder = hx_calloc(st->ctx, sc->cores, sizeof *d->pool.holder);
-	d->user_stream = hx_calloc(st->ctx, sc->nstreams + 1, sizeof(uint32_t));
-	d->user_notify = hx_calloc(st->ctx, sc->nnotifies + 1, sizeof(int32_t));
-	d->event_last = hx_calloc(st->ctx, sc->nevents + 1, sizeof(int32_t));
-	d->comm = hx_calloc(st->ctx, st->ncomms + 1, sizeof *d->comm);
-	if (!d->pool.holder || !d->user_stream || !d->user_notify ||
-	    !d->event_last || !d->comm)
-		return HANGDX_ENOMEM;
+	d->pool.holder = st->slab.holder + (size_t)r * sc->cores;
+	d->user_stream = st->slab.user_stream + (size_t)r * (sc->nstreams + 1);
+	d->user_notify = st->slab.user_notify + (size_t)r * (sc->nnotifies + 1);
+	d->event_last = st->slab.event_last + (size_t)r * (sc->nevents + 1);
+	d->comm = st->slab.comm + (size_t)r * (st->ncomms + 1);
 	for (i = 0; i < sc->cores; i++)
 		d->pool.holder[i] = -1;
 	for (i = 0; i < sc->nevents; i++)
 		d->event_last[i] = -1;
-	return HANGDX_OK;
+}
+
+static int slabs_init(struct hx_state *st)
+{
+	const struct hangdx_scenario *sc = st->sc;
+	size_t n = st->nranks;
+
+	st->slab.holder = hx_calloc(st->ctx, n * sc->cores + 1, sizeof(int32_t));
+	st->slab.user_stream = hx_calloc(st->ctx, n * (sc->nstreams + 1) + 1,
+					 sizeof(uint32_t));
+	st->slab.user_notify = hx_calloc(st->ctx, n * (sc->nnotifies + 1) + 1,
+					 sizeof(int32_t));
+	st->slab.event_last = hx_calloc(st->ctx, n * (sc->nevents + 1) + 1,
+					sizeof(int32_t));
+	st->slab.comm = hx_calloc(st->ctx, n * (st->ncomms + 1) + 1,
+				  sizeof *st->slab.comm);
+	return st->slab.holder && st->slab.user_stream && st->slab.user_notify &&
+	       st->slab.event_last && st->slab.comm ? HANGDX_OK : HANGDX_ENOMEM;
 }
 
 static int comms_init(struct hx_state *st)
@@ -205,13 +221,13 @@ int hx_state_init(struct hx_state *st, struct hangdx_ctx *ctx,
 		hx_state_free(st);
 		return HANGDX_ENOMEM;
 	}
-	for (r = 0; r < st->nranks; r++) {
-		err = device_init(st, r);
-		if (err) {
-			hx_state_free(st);
-			return err;
-		}
+	err = slabs_init(st);
+	if (err) {
+		hx_state_free(st);
+		return err;
 	}
+	for (r = 0; r < st->nranks; r++)
+		device_init(st, r);
 	err = comms_init(st);
 	if (err)
 		hx_state_free(st);
@@ -225,12 +241,7 @@ void hx_state_free(struct hx_state *st)
 	if (st->dev) {
 		for (i = 0; i < st->nranks; i++) {
 			struct hx_device *d = &st->dev[i];
-			hx_free(st->ctx, d->pool.holder);
 			hx_free(st->ctx, d->pool.wait);
-			hx_free(st->ctx, d->user_stream);
-			hx_free(st->ctx, d->user_notify);
-			hx_free(st->ctx, d->event_last);
-			hx_free(st->ctx, d->comm);
 		}
 	}
 	if (st->comms)
@@ -239,6 +250,11 @@ void hx_state_free(struct hx_state *st)
 	for (i = 0; i < st->nstreams; i++)
 		hx_free(st->ctx, st->streams[i].q);
 	hx_free(st->ctx, st->dev);
+	hx_free(st->ctx, st->slab.holder);
+	hx_free(st->ctx, st->slab.user_stream);
+	hx_free(st->ctx, st->slab.user_notify);
+	hx_free(st->ctx, st->slab.event_last);
+	hx_free(st->ctx, st->slab.comm);
 	hx_free(st->ctx, st->comms);
 	hx_free(st->ctx, st->streams);
 	hx_free(st->ctx, st->tasks);

@@ -155,6 +155,11 @@ struct hx_state {
 	const struct hangdx_scenario *sc;
 	uint32_t nranks, ncomms;
 	struct hx_device *dev;
+	struct {                 /* the devices' tables, one block each */
+		int32_t *holder, *user_notify, *event_last;
+		uint32_t *user_stream;
+		struct hx_comm_rank *comm;
+	} slab;
 	struct hx_comm *comms;
 	struct hx_stream *streams;
 	size_t nstreams, capstreams;
