@@ -760,11 +760,14 @@ static int root(struct mpi_st *st, struct hangdx_ctx *ctx, struct bytes *b,
 		const struct cli_mpi_hooks *h)
 {
 	struct hangdx_facts *f = NULL;
-	int err = hangdx_facts_new(ctx, &f), rc;
+	int err = hangdx_facts_new(ctx, &f), rc, readers;
 
 	if (err)
 		fail(st, _("loading the facts"), hangdx_strerror(err));
-	if (load_facts(st, b, f) == 0) {
+	readers = load_facts(st, b, f);
+	free(b->p);                     /* loaded: the bytes are not needed */
+	*b = (struct bytes){ NULL, 0, 0 };
+	if (readers == 0) {
 		fprintf(stderr, "%s diagnose: %s\n", cli_prog,
 			_("no input could be read"));
 		rc = EXIT_BADINPUT;
@@ -800,6 +803,7 @@ int cli_mpi_run(struct hangdx_ctx *ctx, const struct cli_mpi_opts *o,
 	MPI_Comm_size(MPI_COMM_WORLD, &st.np);
 	read_share(&st, o);
 	frame_of(&st, &b, _("writing facts"), write_facts, &st);
+	hangdx_facts_shed(st.own);
 	tree_gather(&st, &b, TAG_FACTS);
 	if (st.me == 0) {
 		rc = root(&st, ctx, &b, h);

@@ -506,6 +506,11 @@ int hangdx_diagnose_facts(struct hangdx_facts *f,
 size_t hangdx_diagnosis_fetched(const struct hangdx_diagnosis *d,
 				int32_t *ranks, size_t max);
 
+/* Free the records f holds, keeping each rank's facts and the files it
+ * names: what hangdx_facts_fetch needs once the facts were written and
+ * sent.  f can then serve fetches only (written, it has no records). */
+void hangdx_facts_shed(struct hangdx_facts *f);
+
 /* The default fetch: read again, on this machine, the files f names for
  * the n ranks listed, into `into` (a process that made facts can then
  * free its evidence and still answer a fetch).  Ranks whose files are not

@@ -69,6 +69,22 @@ size_t hangdx_facts_ranks(const struct hangdx_facts *f)
 	return f ? f->nrf : 0;
 }
 
+void hangdx_facts_shed(struct hangdx_facts *f)
+{
+	struct hangdx_evidence *ev = f ? f->ev : NULL;
+
+	if (!ev)
+		return;
+	hx_free(f->ctx, ev->recs);
+	hx_free(f->ctx, ev->fields);
+	hx_free(f->ctx, ev->files);
+	ev->recs = NULL;
+	ev->fields = NULL;
+	ev->files = NULL;
+	ev->nrec = ev->caprec = ev->nfield = ev->capfield = 0;
+	ev->nfile = ev->capfile = 0;
+}
+
 int32_t hx_facts_max_rank(const struct hangdx_facts *f)
 {
 	int32_t m = -1;

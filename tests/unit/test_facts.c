@@ -195,9 +195,24 @@ static void same_by_owner_facts(struct fixture *x)
 	struct hangdx_diagnosis *d = NULL;
 	char *json;
 
+	size_t len;
+	char *text;
+
 	g_fctx = x->ctx;
 	assert_int_equal(hangdx_facts_new(x->ctx, &own), HANGDX_OK);
 	assert_int_equal(hangdx_facts_add_evidence(own, x->ev, NULL), HANGDX_OK);
+	/* its facts sent, the owner keeps what a fetch needs, not the records */
+	text = facts_text(own, &len);
+	assert_non_null(strstr(text, "{\"kind\":"));
+	free(text);
+	hangdx_facts_shed(own);
+	hangdx_facts_shed(NULL);
+	text = facts_text(own, &len);
+	assert_null(strstr(text, "{\"kind\":\"comm_init\""));
+	assert_null(strstr(text, "{\"kind\":\"file\""));
+	assert_non_null(strstr(text, "{\"fact\":\"rank\",\"rank\":15"));
+	free(text);
+	assert_int_equal(hangdx_facts_ranks(own), 16);
 	assert_int_equal(hangdx_facts_new(x->ctx, &all), HANGDX_OK);
 	assert_int_equal(hangdx_facts_add_evidence(all, x->ev, NULL), HANGDX_OK);
 	assert_int_equal(hangdx_diagnose_facts(all, NULL, facts_fetch, own, &d),
