@@ -62,7 +62,7 @@ const struct cli_cmd cmd_diagnose = {
 	"                        seconds (600)\n"
 	"      --mpi-batch N     read a process's share of PATH entries N at a\n"
 	"                        time, keeping only their facts between batches\n"
-	"                        (default 8192; 0: all at once)\n"
+	"                        (default 2048; 0: all at once)\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"      --threads N       1 to read on one thread (default: 2 when there\n"
 	"                        are several files; 1 under --mpi)\n"
@@ -219,7 +219,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 	memset(a, 0, sizeof *a);
 	a->color = -1;
 	a->mpi_timeout = 600;
-	a->mpi_batch = 8192;
+	a->mpi_batch = 2048;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
