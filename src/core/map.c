@@ -1,7 +1,8 @@
 /*
  * map.c - a hash map from 64-bit keys to int32 values, for the indexes
  * the analyzer and the simulator build over millions of records: open
- * addressing, linear probing, doubling at half load, with a ceiling.
+ * addressing, linear probing, doubling at three quarters load, with a
+ * ceiling.
  */
 #include <string.h>
 #include "core.h"
@@ -49,7 +50,7 @@ int hx_map_reserve(struct hangdx_ctx *ctx, struct hx_map *m, size_t n)
 
 	if (n > MAP_MAX / 2)
 		return HANGDX_ELIMIT;
-	while ((n + 1) * 2 > ncap)
+	while ((n + 1) * 4 > ncap * 3)
 		ncap *= 2;
 	return ncap > m->cap ? map_resize(ctx, m, ncap) : HANGDX_OK;
 }
@@ -59,7 +60,7 @@ struct hx_map_slot *hx_map_slot(struct hangdx_ctx *ctx, struct hx_map *m,
 {
 	size_t i, mask;
 
-	if ((m->n + 1) * 2 > m->cap && (*err = map_grow(ctx, m)) != 0)
+	if ((m->n + 1) * 4 > m->cap * 3 && (*err = map_grow(ctx, m)) != 0)
 		return NULL;
 	mask = m->cap - 1;
 	for (i = key & mask; m->v[i].key; i = (i + 1) & mask)
