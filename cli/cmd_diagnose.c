@@ -70,9 +70,10 @@ const struct cli_cmd cmd_diagnose = {
 	"      --color WHEN      never, always or auto (default; honours NO_COLOR)\n"
 	"  -h, --help            this help\n"
 	"\n"
-	"exit status: 0 no hang found, 1 hang diagnosed, 2 usage,\n"
-	"3 no input could be read (or a bad facts file), 4 system error\n"
-	"(with --mpi: an MPI failure or timeout)"),
+	"exit status: 0 no hang (a normal end, or a failure that is not a\n"
+	"hang), 1 hang diagnosed or not ruled out, 2 usage, 3 no input could\n"
+	"be read (or a bad facts file), 4 system error (with --mpi: an MPI\n"
+	"failure or timeout), 5 not determined (no failure, no normal end)"),
 	run
 };
 
@@ -703,7 +704,9 @@ static int finish(struct outcome *r)
 		rc = EXIT_SYSERR;
 	} else {
 		rc = hangdx_diagnosis_verdict(r->d) == HANGDX_V_NO_HANG
-			? EXIT_OK_NOHANG : EXIT_HANG;
+			? EXIT_OK_NOHANG
+			: strcmp(hangdx_diagnosis_category(r->d), "not_determined") == 0
+			? EXIT_UNDECIDED : EXIT_HANG;
 	}
 	hangdx_diagnosis_free(r->fd);
 	hangdx_diagnosis_free(r->d);

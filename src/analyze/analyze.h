@@ -39,7 +39,9 @@
 	XX(DEVICE_TIMEOUT, "device_timeout",                             \
 	   "device task timeout without a collective")                   \
 	XX(NOT_HANG, "not_a_hang", "not a hang: the job failed")         \
-	XX(OTHER, "other", "a failure outside the categories above")
+	XX(OTHER, "other", "a failure outside the categories above")     \
+	XX(UNDETERMINED, "not_determined",                               \
+	   "not determined: no failure, and no normal end")
 
 enum hx_cat {
 #define HX_CAT_ENUM(name, id, text) HX_CAT_##name,
@@ -62,6 +64,9 @@ struct hx_rankinfo {
 	int64_t device, pid;
 	const char *node;
 	bool seen;                /* some record is attributed to it */
+	bool ended;               /* its logs run to a normal end */
+	uint32_t open_rec;        /* its first line that reads as an error
+				     or a timeout and no family knows */
 	bool device_seen;         /* some record comes from its device log */
 	bool lost;                /* named LOST by a heartbeat */
 	uint32_t lost_rec;
@@ -141,11 +146,16 @@ struct hx_signals {
 	uint32_t device_fault;    /* device lost, SDMA error */
 	uint32_t stopped;         /* a failure that does not say why */
 	uint32_t code_rec;        /* first record with a numeric error code */
+	uint32_t timeout_text;    /* a line no family knows that says a
+				     wait ran out ("timed out", ...) */
+	uint32_t unknown_err;     /* an error line no family knows */
+	uint32_t end_rec;         /* a normal end (communicator destroyed) */
 	int64_t missing_rank;     /* not in the connected-rank lists, -1 */
 	int64_t behind_rank;      /* smallest SeqNum when ranks differ, -1 */
 	int64_t seq_min, seq_max;
 	int64_t named_rank;       /* RankID of a torch_npu screen line, -1 */
 	uint32_t nwatchdog, nstall;
+	uint64_t nunknown;        /* error lines no family knows, all */
 };
 
 /*

@@ -298,6 +298,9 @@ static void cite_signals(const struct hx_signals *sg, uint8_t *keep, size_t n)
 	cite(keep, n, sg->device_fault);
 	cite(keep, n, sg->stopped);
 	cite(keep, n, sg->code_rec);
+	cite(keep, n, sg->timeout_text);
+	cite(keep, n, sg->unknown_err);
+	cite(keep, n, sg->end_rec);
 }
 
 /* Failure records whose every use is "the first" or "the earliest" of

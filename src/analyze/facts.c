@@ -276,6 +276,8 @@ static bool is_error(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const struct hx_rec *r = &d->ev->recs[rec];
 
+	if (r->kind == HX_K_TIMEOUT_TEXT || r->kind == HX_K_UNKNOWN_ERROR)
+		return false;   /* the open world: its own state, never "first" */
 	return r->level == HX_LV_ERROR || r->level == HX_LV_CRITICAL ||
 	       r->kind == HX_K_EI0002 || r->kind == HX_K_ERR_CODE ||
 	       r->kind == HX_K_CQE_ERROR || r->kind == HX_K_TSCH_TIMEOUT;
@@ -648,6 +650,14 @@ static void on_record(struct facts *f, uint32_t rec)
 		break;
 	case HX_K_AICPU_KERNEL:
 		on_kernel(f, ri, rec);
+		break;
+	case HX_K_NORMAL_END:
+		ri->ended = true;
+		break;
+	case HX_K_TIMEOUT_TEXT: case HX_K_UNKNOWN_ERROR:
+		if (ri->open_rec == HX_NOREC &&
+		    hx_dnum(d, rec, HX_F_REPEATS, 0) <= 0)
+			ri->open_rec = rec;
 		break;
 	default:
 		break;
@@ -1122,7 +1132,7 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		ri->wait_peer = ri->index = ri->count = -1;
 		ri->link_peer = ri->stream = ri->task = ri->exec_timeout = -1;
 		ri->setup_peer = ri->phy_device = -1;
-		ri->stall_rec = HX_NOREC;
+		ri->stall_rec = ri->open_rec = HX_NOREC;
 		ri->last_progress_ts = HX_NONE;
 		ri->pseudo = r >= d->pseudo_base;
 		ri->pseudo_pid = ri->pseudo ? d->pseudo_pids[r - d->pseudo_base]
@@ -1427,6 +1437,20 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		if (eq(hx_dstr(d, rec, HX_F_WHAT), "init_failed"))
 			first(&s->not_hang, rec);
 		break;
+	case HX_K_TIMEOUT_TEXT:
+		first(&s->timeout_text, rec);
+		break;
+	case HX_K_UNKNOWN_ERROR: {
+		int64_t more = hx_dnum(d, rec, HX_F_REPEATS, 0);
+
+		s->nunknown += more > 0 ? (uint64_t)more : 1;
+		if (more <= 0)
+			first(&s->unknown_err, rec);
+		break;
+	}
+	case HX_K_NORMAL_END:
+		first(&s->end_rec, rec);
+		break;
 	default:
 		break;
 	}
@@ -1441,6 +1465,7 @@ void hx_signals_collect(struct hangdx_diagnosis *d)
 	s->missing_rank = s->behind_rank = s->seq_min = s->seq_max = -1;
 	s->named_rank = -1;
 	s->nwatchdog = s->nstall = 0;
+	s->nunknown = 0;
 	for (i = 0; i < d->norder; i++)
 		sig_record(s, d, d->order[i]);
 	missing_rank(s, d);

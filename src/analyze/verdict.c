@@ -1519,6 +1519,132 @@ static void try_field(struct hangdx_diagnosis *d)
 		plog_missing(d);
 }
 
+/* ---- the open world: silence is not health ---- */
+
+/* Ranks whose logs were read, and how many of them end normally. */
+static uint32_t ranks_ended(const struct hangdx_diagnosis *d, uint32_t *seen,
+			    int32_t *open)
+{
+	uint32_t r, n = 0;
+
+	*seen = 0;
+	*open = -1;
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+
+		if (!ri->seen)
+			continue;
+		(*seen)++;
+		if (ri->ended)
+			n++;
+		else if (*open < 0)
+			*open = ri->rank;
+	}
+	return n;
+}
+
+/* The summary with the line itself quoted after its place. */
+static void quote_set(struct hangdx_diagnosis *d, uint32_t rec,
+		      const char *fmt)
+{
+	const char *t = hx_dstr(d, rec, HX_F_TEXT);
+	char where[512];
+
+	hx_dwhere(d, rec, where, sizeof where);
+	snprintf(d->summary, sizeof d->summary, _(fmt), where, t ? t : "");
+}
+
+static void unknown_lines(struct hangdx_diagnosis *d)
+{
+	const struct hx_signals *s = &d->sig;
+
+	field_set(d, HX_CAT_OTHER, -1, s->unknown_err, -1, "%s%s",
+		  N_("an error line hangdx has no family for"));
+	quote_set(d, s->unknown_err,
+		  N_("Failure, hang not determined: the input holds error lines that "
+		     "hangdx does not know, the first at %s: \"%s\". Whether a wait on "
+		     "another rank caused it cannot be told from them."));
+	if (s->nunknown > 1)
+		FACT("%llu error lines that hangdx does not know; the first is quoted "
+		     "above.", (unsigned long long)s->nunknown);
+	MISSING("the first error of every rank: the host plogs "
+		"(~/ascend/log/debug/plog/) and the device logs (device-N/) of all "
+		"ranks, and the console of each process from its start");
+}
+
+static void not_determined(struct hangdx_diagnosis *d, uint32_t seen,
+			   int32_t open)
+{
+	d->cat = HX_CAT_UNDETERMINED;
+	d->hang = -1;
+	d->verdict = HANGDX_V_HANG;
+	d->by_signals = true;
+	if (seen == 0)
+		snprintf(d->summary, sizeof d->summary, "%s",
+			 _("Not determined: nothing in the input is a line hangdx "
+			   "knows: no failure, no wait that ran out, and no normal end. "
+			   "Silence is not health."));
+	else
+		snprintf(d->summary, sizeof d->summary,
+			 _("Not determined: the logs of %u rank%s show no failure, but "
+			   "they do not run to a normal end (rank %d among them): a job "
+			   "still running, one that froze without an error line, and one "
+			   "killed from outside all look like this."),
+			 seen, seen == 1 ? "" : "s", open);
+	MISSING("the logs up to the end of the job: HCCL's run log "
+		"(~/ascend/log/run/plog/) says 'op_base comm destroy complete' for "
+		"each communicator of a job that ended, and every failure at any log "
+		"level");
+	MISSING("while it runs: Python stacks of every rank (py-spy dump) and the "
+		"device logs (~/ascend/log/debug/device-N/), to see what each waits on");
+}
+
+/*
+ * After the known families: a line that says a wait ran out makes a hang
+ * of unknown kind; an error line nothing knows leaves it undetermined;
+ * "no hang" needs every rank's logs to run to a normal end; anything else
+ * is undetermined.
+ */
+static void open_world(struct hangdx_diagnosis *d)
+{
+	const struct hx_signals *s = &d->sig;
+	uint32_t seen, ended;
+	int32_t open;
+
+	if (d->cat != HX_CAT_NONE || d->verdict != HANGDX_V_NO_HANG)
+		return;
+	ended = ranks_ended(d, &seen, &open);
+	if (seen > 0 && ended == seen) {
+		snprintf(d->summary, sizeof d->summary,
+			 _("No hang: the logs of every rank (%u) run to a normal end "
+			   "(their communicators destroyed), and no failure stopped "
+			   "them."), seen);
+		if (s->timeout_text != HX_NOREC || s->unknown_err != HX_NOREC) {
+			char where[512];
+
+			hx_dwhere(d, s->unknown_err != HX_NOREC ? s->unknown_err
+				  : s->timeout_text, where, sizeof where);
+			FACT("Lines that read as errors and that hangdx does not know "
+			     "came before the normal end (the first at %s).", where);
+		}
+		return;
+	}
+	if (s->timeout_text != HX_NOREC) {
+		field_set(d, HX_CAT_UNKNOWN, 1, s->timeout_text, -1, "%s%s",
+			  N_("a wait ran out"));
+		quote_set(d, s->timeout_text,
+			  N_("Hang of unknown kind: a wait ran out at %s: \"%s\". No "
+			     "line hangdx knows says what it waited for."));
+		plog_missing(d);
+		return;
+	}
+	if (s->unknown_err != HX_NOREC) {
+		unknown_lines(d);
+		return;
+	}
+	not_determined(d, seen, open);
+}
+
 /* ---- fixes, risks, missing evidence ---- */
 
 bool hx_retry_env_on(const char *env)
@@ -1801,6 +1927,9 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 	else if (ri->stalled)
 		snprintf(ri->state, sizeof ri->state,
 			 _("no error yet; %u HCCL kernels resident, no progress"), ri->stalled);
+	else if (ri->open_rec != HX_NOREC)
+		snprintf(ri->state, sizeof ri->state, _("error line not known: %s"),
+			 hx_kind_name(d->ev->recs[ri->open_rec].kind));
 	else
 		snprintf(ri->state, sizeof ri->state, _("no error logged"));
 }
@@ -2008,11 +2137,10 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	    !try_behind(d) && !try_sq_full(d) && !try_aicpu_timeout(d) &&
 	    !(any_failure(d) && (try_event_chain(d) || try_chain(d))) &&
 	    !try_stalled(d) && !try_silent(d))
-		snprintf(d->summary, sizeof d->summary,
-			 _("No hang found: no notify wait timeout, lost rank, link error or stuck "
-			 "report in %u rank%s of logs."), d->nranks, d->nranks == 1 ? "" : "s");
+		d->summary[0] = '\0';
 	d->hang = d->verdict == HANGDX_V_NO_HANG ? 0 : 1;
 	try_field(d);
+	open_world(d);
 	err = hx_roots_find(d);
 	if (err)
 		return err;

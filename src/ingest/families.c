@@ -54,6 +54,7 @@ static uint32_t intern_cached(struct hx_reader *r, struct hx_icache *c,
 
 static void rb_source(struct hx_reader *r, struct hx_recb *b, int kind)
 {
+	r->taken = true;
 	hx_rb_init(b, r->ev, kind);
 	b->rec.file = r->file;
 	b->rec.vpath = r->vpath;
@@ -561,6 +562,7 @@ static struct hx_recb *pending(struct hx_reader *r, int kind,
 	    dt >= -1000000 && dt <= 1000000) {
 		pd->parts |= part;
 		pd->ts = p->ts;
+		r->taken = true;
 		return &pd->b;
 	}
 	if (hx_families_flush(r))
@@ -2223,10 +2225,14 @@ static bool worker_fold(struct hx_reader *r, const struct hx_prefix *p,
 	return true;
 }
 
+static int open_tail(struct hx_reader *r);
+
 int hx_families_end(struct hx_reader *r)
 {
 	int err = hx_families_flush(r);
 
+	if (!err)
+		err = open_tail(r);
 	return err ? err : held_flush_all(r);
 }
 
@@ -2627,6 +2633,8 @@ static bool kernel_lifetime(struct hx_reader *r, const struct hx_prefix *p,
  * can only be kernel lifetime, communicator creation, env echo, heartbeat
  * events or op retry: the error families are not tried on them.
  */
+static int normal_end(struct hx_reader *r, const struct hx_prefix *p);
+
 static int hccl_info_line(struct hx_reader *r, const struct hx_prefix *p)
 {
 	const char *s = p->body, *at;
@@ -2643,6 +2651,9 @@ static int hccl_info_line(struct hx_reader *r, const struct hx_prefix *p)
 	    (HAS(s, n, " set by ") || HAS(s, n, "is not set") ||
 	     HAS(s, n, " is set") || HAS(s, n, "environmental variable ")))
 		return env_echo(r, p);
+	if (HAS(s, n, "estroy") && (HAS(s, n, "destroy complete") ||
+				     HAS(s, n, "] success")))
+		return normal_end(r, p);
 	return hccl_comm_init(r, p);
 }
 
@@ -3333,4 +3344,244 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 	if (p.gpath)
 		r->vpath = saved;
 	return err ? err : r->err;
+}
+
+/* ---- the open world: lines no family knows ---- */
+
+/*
+ * A line that no family took is still evidence when it reads as an error
+ * or as a wait that ran out: silence is not health, and an error that
+ * hangdx has no family for must leave the hang undetermined, not "no
+ * hang".  The level comes from the plog prefix, the launcher's logger
+ * head (envelope) or a c10 head; a line at INFO, DEBUG or WARNING level
+ * is no error.  The first HX_OPEN_PER_FILE such lines of a file become
+ * records, the rest are counted (one record with "repeats" at its end).
+ */
+
+/* "timed out", "Timed out", "TimeoutError", "timeout after", "wait
+ * timeout": a wait that ran out, whatever the level word says */
+static bool timeout_words(const char *s, size_t n)
+{
+	static const char *const w[] = {
+		"timed out", "Timed out", "TIMED OUT", "TimeoutError",
+		"timeout after", "Timeout after", "wait timeout", "Wait timeout",
+		"WaitTimeout", "time out", "timeout!", "Timeout!",
+		"\xe8\xb6\x85\xe6\x97\xb6",     /* chaoshi, "timed out" */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (HAS(s, n, w[i]))
+			return true;
+	return false;
+}
+
+/* "timeout" as a word of the text, not an environment variable's name
+ * (HCCL_EXEC_TIMEOUT) or a setting ("timeout=1836") */
+static bool timeout_word(const char *s, size_t n)
+{
+	const char *q = s, *end = s + n;
+
+	while ((q = hx_find_ci(q, (size_t)(end - q), "timeout")) != NULL) {
+		bool ident = q > s && (q[-1] == '_' || q[-1] == '-');
+		bool set = q + 7 < end && (q[7] == '=' || q[7] == '_');
+
+		if (!ident && !set)
+			return true;
+		q += 7;
+	}
+	return false;
+}
+
+/* The level a line states: the plog prefix, the logger head of the
+ * envelope, a c10 head ("[E324 ...", "[W324 ..."), or a level word. */
+static int open_level(const struct hx_reader *r, const char *s, size_t n,
+		      const struct hx_prefix *p, bool prefixed)
+{
+	size_t k;
+
+	if (prefixed && p->level != HX_LV_NONE)
+		return p->level;
+	/* a launcher's logger writes every line of a traceback at ERROR:
+	 * only its lower levels say something of one line */
+	if (r->env.level != HX_LV_NONE && r->env.level != HX_LV_ERROR &&
+	    r->env.level != HX_LV_CRITICAL)
+		return r->env.level;
+	k = 0;
+	while (k < n && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	if (n - k > 3 && s[k] == '[' && s[k + 2] >= '0' && s[k + 2] <= '9') {
+		if (s[k + 1] == 'E' || s[k + 1] == 'F')
+			return HX_LV_ERROR;
+		if (s[k + 1] == 'W')
+			return HX_LV_WARNING;
+		if (s[k + 1] == 'I')
+			return HX_LV_INFO;
+	}
+	if (HAS(s, n, "Warning") || HAS(s, n, "WARNING") || HAS(s, n, "[WARN"))
+		return HX_LV_WARNING;
+	if (n - k >= 5 && (memcmp(s + k, "INFO ", 5) == 0 ||
+			   memcmp(s + k, "INFO:", 5) == 0 ||
+			   memcmp(s + k, "[INFO", 5) == 0))
+		return HX_LV_INFO;
+	return HX_LV_NONE;
+}
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* w in s as a word: not inside an identifier ("first_error",
+ * "error_code", "errors"); a class name may end in it ("RuntimeError:")
+ * when camel == true. */
+static bool has_word(const char *s, size_t n, const char *w, bool camel)
+{
+	const char *q = s, *end = s + n;
+	size_t l = strlen(w);
+
+	while ((q = hx_find(q, (size_t)(end - q), w)) != NULL) {
+		bool left = q == s || !ident_char(q[-1]) ||
+			    (camel && q[-1] >= 'a' && q[-1] <= 'z');
+		bool right = q + l == end || !ident_char(q[l]);
+
+		if (left && right)
+			return true;
+		q += l;
+	}
+	return false;
+}
+
+/* Words that make a line an error when its level is not stated. */
+static bool error_words(const char *s, size_t n, unsigned a)
+{
+	static const char *const w[] = {
+		"error", "ERROR", "failed", "Failed", "FAILED", "exception",
+		"Exception", "fatal", "Fatal", "FATAL", "Aborted", "abort",
+	};
+	static const char *const phrase[] = {
+		"Segmentation fault", "core dumped", "terminate called",
+		"\xe9\x94\x99\xe8\xaf\xaf",     /* cuowu, "error" */
+		"\xe5\xa4\xb1\xe8\xb4\xa5",     /* shibai, "failed" */
+		"\xe5\xbc\x82\xe5\xb8\xb8",     /* yichang, "exception" */
+	};
+	size_t i;
+
+	if ((a & A_ERROR) && (has_word(s, n, "Error", true) ||
+			      has_word(s, n, "error", false) ||
+			      has_word(s, n, "ERROR", false)))
+		return true;
+	for (i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (has_word(s, n, w[i], w[i][0] >= 'A' && w[i][0] <= 'Z'))
+			return true;
+	for (i = 0; i < sizeof phrase / sizeof phrase[0]; i++)
+		if (HAS(s, n, phrase[i]))
+			return true;
+	return false;
+}
+
+/* Advice text of an error-manager block, not an event. */
+static bool advice(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	return HAS(s, n, "Possible Cause") || HAS(s, n, "Solution:") ||
+	       HAS(s, n, "TraceBack (most recent call last)") ||
+	       (n - k >= 2 && s[k] == 'F' && s[k + 1] == 'i' &&
+		HAS(s, n, "File \""));
+}
+
+static int open_record(struct hx_reader *r, int kind,
+		       const struct hx_prefix *p, const char *s, size_t n)
+{
+	struct hx_recb b;
+
+	if (r->open_kept >= HX_OPEN_PER_FILE) {
+		r->open_more++;
+		return HANGDX_OK;
+	}
+	r->open_kept++;
+	rb_start(r, &b, kind, p);
+	if (!p)
+		b.rec.level = HX_LV_ERROR;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
+	return emit(r, &b);
+}
+
+/* A table's border or a row of figures: no message of its own. */
+static bool no_words(const char *s, size_t n)
+{
+	size_t i, letters = 0;
+
+	for (i = 0; i < n && letters < 8; i++)
+		letters += (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z');
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	return letters < 8 || (n && strchr("|_-={\"", s[0]));
+}
+
+int hx_families_open(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_prefix p;
+	bool prefixed = hx_parse_prefix(s, n, &p);
+	const char *m = prefixed ? p.body : s;
+	size_t mn = prefixed ? p.bodylen : n;
+	int lv = open_level(r, s, n, &p, prefixed);
+	unsigned a;
+
+	if (r->sub || r->taken || mn < 8 || s[0] == '#' || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
+	    lv == HX_LV_TRACE || lv == HX_LV_EVENT || lv == HX_LV_WARNING ||
+	    advice(m, mn) || no_words(m, mn))
+		return HANGDX_OK;
+	a = field_anchors(m, mn);
+	if (timeout_words(m, mn) ||
+	    ((a & A_TIMEOUT) && (lv == HX_LV_ERROR || lv == HX_LV_CRITICAL ||
+				 error_words(m, mn, a)) &&
+	     timeout_word(m, mn)))
+		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
+				   m, mn);
+	if (lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a))
+		return open_record(r, HX_K_UNKNOWN_ERROR, prefixed ? &p : NULL,
+				   m, mn);
+	return HANGDX_OK;
+}
+
+/* The count of open-world lines past the ones kept, at a file's end. */
+static int open_tail(struct hx_reader *r)
+{
+	struct hx_recb b;
+
+	if (!r->open_more)
+		return HANGDX_OK;
+	rb_start(r, &b, HX_K_UNKNOWN_ERROR, NULL);
+	b.rec.level = HX_LV_ERROR;
+	hx_rb_num(&b, HX_F_REPEATS, (int64_t)r->open_more);
+	r->open_more = 0;
+	return emit(r, &b);
+}
+
+/* HCCL's run line of a communicator destroyed: the job ended normally
+ * (one record a file is enough to say so). */
+static int normal_end(struct hx_reader *r, const struct hx_prefix *p)
+{
+	const char *s = p->body, *v;
+	size_t n = p->bodylen, vl;
+	struct hx_recb b;
+
+	if (r->ended)
+		return HANGDX_OK;
+	r->ended = true;
+	rb_start(r, &b, HX_K_NORMAL_END, p);
+	put_lit(&b, HX_F_WHAT, "comm_destroy");
+	if (hx_after(s, n, "group[", "]", &v, &vl) ||
+	    hx_after(s, n, "group [", "]", &v, &vl))
+		hx_rb_str(&b, HX_F_GROUP, v, vl);
+	return emit(r, &b);
 }

@@ -55,7 +55,10 @@
 	XX(AICPU_TASK, "aicpu_task")                                   \
 	XX(COLLECTIVE_TIMEOUT, "collective_timeout")                   \
 	XX(STALL, "stall")                                             \
-	XX(FAILURE, "failure")
+	XX(FAILURE, "failure")                                         \
+	XX(NORMAL_END, "normal_end")                                   \
+	XX(TIMEOUT_TEXT, "timeout_text")                               \
+	XX(UNKNOWN_ERROR, "unknown_error")
 
 enum hx_kind {
 #define HX_KIND_ENUM(name, text) HX_K_##name,
@@ -551,6 +554,9 @@ int hx_families_end(struct hx_reader *r);
 /* A line the pre-filter calls noise, while an FFTS+ context trail may be
  * going on: its entries ("NW(1,760),M(1),..."), else the trail ends. */
 int hx_families_noise(struct hx_reader *r, const char *s, size_t n);
+/* A line the families took nothing from: if it reads as an error or a
+ * wait that ran out, keep it (timeout_text, unknown_error records). */
+int hx_families_open(struct hx_reader *r, const char *s, size_t n);
 /* Flush records held back to group consecutive lines. */
 int hx_families_flush(struct hx_reader *r);
 
@@ -588,6 +594,9 @@ struct hx_icache {
  * lines of other sources printed in between.
  */
 #define HX_EM_SLOTS 4
+/* error-looking lines no family knows (families.c, the open world):
+ * the first ones of a file are kept as records, the rest counted */
+#define HX_OPEN_PER_FILE 16
 #define HX_EM_MAX_LINES 64
 struct hx_emblock {
 	bool open;
@@ -641,6 +650,10 @@ struct hx_reader {
 	struct hx_rawline *held;    /* HX_HELD_PER_SLOT * HX_KRUN_SLOTS,
 				     * the worker's */
 	bool no_fold;               /* an ERROR line was seen: keep all */
+	bool ended;                 /* a normal end was recorded */
+	bool taken;                 /* a family took the current line */
+	uint32_t open_kept;         /* open-world records of this file */
+	uint64_t open_more;         /* ... and the lines past them */
 	bool replaying;             /* parsing a held line, to keep it */
 	uint64_t replay_folded;     /* runs folded into the line replayed */
 	/* console: the envelope of the line being handled (its attribution

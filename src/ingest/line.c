@@ -342,6 +342,17 @@ static bool tid_then_kernel(const char *p, const char *end)
  * echo ("to [", "is ["), heartbeat events (status[, "rank ["), op tags and
  * [OpRetry].  One memchr walk over the '[' of the line decides.
  */
+/* HCCL's run lines of a communicator destroyed (op_base.cc, hcom.cc):
+ * "op_base comm destroy complete, take time [N]us, group[G], ...",
+ * "hcom destroy group[G] success.", "Destroy comm group [G] success." */
+static bool destroy_before(const char *s, const char *p)
+{
+	size_t back = (size_t)(p - s);
+	size_t k = back < 40 ? back : 40;
+
+	return hx_find(p - k, k, "estroy") != NULL;
+}
+
 static bool info_interesting(const char *s, size_t n)
 {
 	const char *p = s, *end = s + n;
@@ -361,6 +372,10 @@ static bool info_interesting(const char *s, size_t n)
 			    memcmp(q + 1, "is ", 3) == 0 ||
 			    memcmp(q + 1, "Out", 3) == 0 ||
 			    (back >= 7 && memcmp(p - 7, "op tag", 6) == 0))
+				return true;
+			if ((memcmp(q, "ime ", 4) == 0 ||
+			     memcmp(q, "roup", 4) == 0 ||
+			     memcmp(q, "oup ", 4) == 0) && destroy_before(s, p))
 				return true;
 		}
 		if (end - p > 5 && (memcmp(p + 1, "OpRe", 4) == 0 ||

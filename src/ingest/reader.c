@@ -395,7 +395,10 @@ static int to_families(struct hx_reader *r, const char *s, size_t n)
 		return HANGDX_OK;
 	}
 	r->ev->c.candidates++;
-	return hx_families_line(r, s, n);
+	r->taken = false;
+	if (hx_families_line(r, s, n))
+		return r->err;
+	return hx_families_open(r, s, n);
 }
 
 /* A body line of block b: to the families as a continuation (it starts

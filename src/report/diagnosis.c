@@ -120,7 +120,8 @@ static void text_head(const struct hangdx_diagnosis *d, const struct out *o)
 
 	fprintf(o->fp, "%shangdx: %s%s%s — %s%s\n\n", col(o, C_BOLD),
 		col(o, d->verdict == HANGDX_V_NO_HANG ? "" : C_RED),
-		d->hang < 0 ? _("FAILED, HANG NOT DETERMINED") : verdict_name(d->verdict),
+		d->cat == HX_CAT_UNDETERMINED ? _("NOT DETERMINED")
+		: d->hang < 0 ? _("FAILED, HANG NOT DETERMINED") : verdict_name(d->verdict),
 		col(o, C_OFF), hx_cat_text(d->cat),
 		d->proven ? _(" (proven)")
 		: d->verdict == HANGDX_V_DEADLOCK ? _(" (inferred)") : "");

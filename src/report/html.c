@@ -261,6 +261,8 @@ static const char *verdict_word(const struct hangdx_diagnosis *d)
 {
 	int v = d->verdict;
 
+	if (d->cat == HX_CAT_UNDETERMINED)
+		return _("NOT DETERMINED");
 	if (d->hang < 0)        /* a failure the text cannot call a hang or not */
 		return _("FAILED, HANG NOT DETERMINED");
 	return v == HANGDX_V_DEADLOCK ? _("DEADLOCK") : v == HANGDX_V_HANG ? _("HANG")

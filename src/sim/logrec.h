@@ -108,6 +108,9 @@ struct hx_simlog_input {
 	size_t npos;
 	int64_t *skew_ns;               /* per rank */
 	uint64_t epoch_us;              /* wall clock of t = 0 (UTC, us) */
+	bool completed;                 /* the run ended normally: every
+					   rank destroys its communicators */
+	uint64_t end_ns;                /* when it ended */
 };
 
 /*

@@ -1396,6 +1396,8 @@ static int write_outputs(struct sim *s, const char *dir,
 		in.npos = s->nlpos;
 		in.skew_ns = skew;
 		in.epoch_us = 1793516400000000ULL; /* 2026-11-01 07:00:00 UTC */
+		in.completed = s->completed && !s->have_error;
+		in.end_ns = s->now;
 		err = hx_simlog_write(s->ctx, dir, &in);
 		hx_free(s->ctx, skew);
 	}

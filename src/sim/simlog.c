@@ -1796,6 +1796,26 @@ static size_t trace_until(struct sl_rank *r, const struct sl_writer *w,
 	return d;
 }
 
+/* A job that ends normally destroys its communicators (torch's
+ * destroy_process_group): HCCL's run line for each (op_base.cc,
+ * HcclCommDestroy, HCCL_RUN_INFO), positive evidence of a normal end. */
+static void on_job_end(struct sl_rank *r, uint64_t t_ns)
+{
+	uint32_t c;
+
+	r->rec_us = wall_us(r->in, r->rank, t_ns);
+	for (c = 0; c < r->in->st->ncomms; c++) {
+		const struct hx_comm *cm = comm_of(r, (int32_t)c);
+
+		if (!cm || !r->cs[c].open)
+			continue;
+		say(r, W_HCCL, LV_INFO | RUN, S_VERB, "[op_base.cc:3629] [%u]op_base comm destroy complete, take time [%u]us, group[%s], deviceLogicId[%u].",
+		    tid(r, T_MAIN), 1200u + 7u * c, cm->identifier,
+		    r->dev->device_id);
+		r->cs[c].open = false;
+	}
+}
+
 static int write_rank(struct sl_writer *w, uint32_t rank)
 {
 	struct sl_rank r;
@@ -1824,6 +1844,8 @@ static int write_rank(struct sl_writer *w, uint32_t rank)
 	}
 	if (!died)
 		trace_until(&r, w, d, dend, UINT64_MAX);
+	if (!died && w->in->completed)
+		on_job_end(&r, w->in->end_ns);
 	return commit_files(w, &r);
 }
 

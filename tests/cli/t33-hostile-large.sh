@@ -45,6 +45,7 @@ for i in range(100000):
         f.write("[INFO] HCCL(%d,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1] [%d]noise\n" % (i, i))
 PY
 kb=$(rss $HANGDX diagnose "$T/many")
-t_ok "100,000 files: no hang (exit 0)" test "$(cat $T/rc)" -eq 0
+# INFO noise only: no failure and no normal end, so not determined
+t_ok "100,000 files: not determined (exit 5): silence is not health" test "$(cat $T/rc)" -eq 5
 t_ok "100,000 files: bounded memory (${kb} kB)" test "$kb" -lt "$CEIL_KB"
 t_done

@@ -20,8 +20,12 @@ static const char mismatch_log[] =
 	"[ERROR] HCCL(200,python3):2025-10-24-11:18:29.499.335 [task_exception_handler.cc:908] [200][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], taskType[Notify Wait], tag[AllGather_g1], index[21], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n"
 	"[ERROR] HCCL(200,python3):2025-10-24-11:18:29.499.340 [task_exception_handler.cc:908] [200][TaskExecStage][Timeout][Host]Task run failed, opData information is timeStamp:[2025-10-24-11:16:55.493.816], deviceId[1], index[21], count[256], dataType[float32].\n";
 
-static const char healthy_log[] =
-	"[INFO] HCCL(100,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1292] [100]Entry-HcclCommInitRootInfoInner:ranks[2], rank[0], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[0]\n";
+#define INIT_LINE "[INFO] HCCL(100,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1292] [100]Entry-HcclCommInitRootInfoInner:ranks[2], rank[0], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[0]\n"
+/* a job that ends destroys its communicators (HCCL's run log) */
+static const char healthy_log[] = INIT_LINE
+	"[INFO] HCCL(100,python3):2025-10-24-11:20:01.100.000 [op_base.cc:3629] [100]op_base comm destroy complete, take time [1200]us, group[g1], deviceLogicId[0].\n";
+/* the same job without its end: silence is not health */
+static const char unended_log[] = INIT_LINE;
 
 static struct hangdx_diagnosis *diagnose_text(struct hangdx_ctx *ctx,
 					      struct hangdx_evidence **ev,
@@ -48,6 +52,20 @@ static void test_mismatch(void **state)
 	assert_true(hangdx_diagnosis_root_rank(d) == 0 ||
 		    hangdx_diagnosis_root_rank(d) == 1);
 	assert_int_equal(hangdx_diagnosis_first_rank(d), 0);
+	hangdx_diagnosis_free(d);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+static void test_not_determined(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev;
+	struct hangdx_diagnosis *d = diagnose_text(ctx, &ev, unended_log);
+
+	(void)state;
+	assert_int_equal(hangdx_diagnosis_verdict(d), HANGDX_V_HANG);
+	assert_string_equal(hangdx_diagnosis_category(d), "not_determined");
 	hangdx_diagnosis_free(d);
 	hangdx_evidence_free(ev);
 	hangdx_ctx_free(ctx);
@@ -625,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_missing_rank_large),
 		cmocka_unit_test(test_mismatch),
 		cmocka_unit_test(test_no_hang),
+		cmocka_unit_test(test_not_determined),
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_watchdog_behind_over_oom),
 		cmocka_unit_test(test_not_a_hang),
