@@ -1,10 +1,10 @@
 /*
  * vocab.c - the vendor's vocabulary at run time, beside the families:
- * lookups in the tables scripts/vocab-gen.sh generates from vocab/<family>.tsv
- * (a binary search per family) and hx_vocab_scan, which finds the codes
- * and phrases one log line mentions, each in the context that makes it a
- * code (docs/VOCABULARY.md).  Pure functions of bytes, no allocation; the
- * phrase index is built once, under pthread_once.
+ * lookups in the tables scripts/vocab-gen.sh generates from
+ * vocab/<family>.tsv (a binary search per family), and hx_vocab_scan,
+ * which finds the codes and phrases one log line mentions, each in the
+ * context that makes it a code (docs/VOCABULARY.md).  Pure functions of
+ * bytes, no allocation; the phrase index is built once (pthread_once).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -252,9 +252,10 @@ static bool cue_before(const char *s, size_t a, const struct cue *cues)
 	if (j == a || !letter_at(s, j))
 		return false;
 	last = lower((unsigned char)s[j - 1]);
-	if (last == 's' && (word_is(s, j, "is", 2) || word_is(s, j, "was", 3))) {
+	if (last == 's' &&
+	    (word_is(s, j, "is", 2) || word_is(s, j, "was", 3))) {
 		is = true;
-		j = skip_sep_back(s, j - (word_is(s, j, "is", 2) ? 2 : 3));
+		j = skip_sep_back(s, j - (word_is(s, j, "is", 2) ? 2u : 3u));
 		if (!letter_at(s, j))
 			return false;
 		last = lower((unsigned char)s[j - 1]);
@@ -358,8 +359,9 @@ static void err_at(struct scan *sc, size_t i)
 	add_hit(sc, hx_vocab_code(HX_VF_TORCH_NPU, s + i, 8), i, 8, HX_VH_CODE);
 	if (j >= sc->n || s[i + 8] != ' ')
 		return;
-	for (w = j; w < sc->n && w - j <= 8 && is_upper((unsigned char)s[w]); w++)
-		;
+	w = j;
+	while (w < sc->n && w - j <= 8 && is_upper((unsigned char)s[w]))
+		w++;
 	if (w - j >= 2 && (w == sc->n || !is_word((unsigned char)s[w])))
 		add_hit(sc, hx_vocab_code(HX_VF_TORCH_NPU, s + j, w - j), j,
 			w - j, HX_VH_CODE);
@@ -393,12 +395,14 @@ static void em_at(struct scan *sc, size_t i)
  * Each phrase of framework.tsv, and each torch_npu sub-module as "[PTA]",
  * is anchored on one byte of it; a byte of a line that is an anchor, 'E',
  * 'W' (codes) or 'x' (of "0x") is "marked" (tab[]).  The anchors are as
- * few bytes as will do, each rare in CANN logs (rarity[], rarest first):
- * first 'x' and 'W', marked anyway; then, among the bytes rarer than 'A',
- * the one found in the most phrases not yet anchored (the rarer on a
- * tie), until none is left; a phrase with none of these is anchored on
- * its rarest byte.  A '*' in a phrase stands for up to HX_VOCAB_GAP
- * bytes of the line.
+ * few bytes as will do, each rare in CANN logs (rarity[], rarest first,
+ * as counted in `hangdx simulate` debug logs and ../shared/samples):
+ * first 'x' and 'W', marked anyway; then, among the first HX_VOCAB_RARE
+ * bytes of rarity[], the one found in the most phrases not yet anchored
+ * (the rarer on a tie), until none is left; a phrase with none of these
+ * is anchored on its rarest byte.  A '*' in a phrase stands for up to
+ * HX_VOCAB_GAP bytes of the line.  test_vocab.c finds every phrase: the
+ * ceilings below are large enough for the tables.
  */
 #define HX_VOCAB_MAXLIT 256
 #define HX_VOCAB_MAXMOD 8
@@ -497,16 +501,18 @@ static void lit_anchors(void)
 	lit_cover('x', true);
 	lit_cover('W', true);
 	do {
-		for (r = 0, bestk = 0, best = 0; r < HX_VOCAB_RARE; r++)
-			if ((k = lit_cover((unsigned char)rarity[r], false)) > bestk) {
+		for (r = 0, bestk = 0, best = 0; r < HX_VOCAB_RARE; r++) {
+			k = lit_cover((unsigned char)rarity[r], false);
+			if (k > bestk) {
 				bestk = k;
 				best = r;
 			}
+		}
 		if (bestk)
 			lit_cover((unsigned char)rarity[best], true);
 	} while (bestk);
 	for (i = 0; i < nlit; i++)
-		for (j = 0; lits[i].aoff == SIZE_MAX && j < sizeof rarity - 1; j++)
+		for (j = 0; lits[i].aoff == SIZE_MAX && rarity[j]; j++)
 			lit_cover((unsigned char)rarity[j], true);
 	for (i = 0; i < nlit; i++)
 		if (lits[i].aoff == SIZE_MAX)   /* no printable byte */
@@ -523,7 +529,7 @@ static void pair_add(struct lit *l)
 	for (c = 0; c < 256; c++)
 		if (l->after < 0 || (unsigned)l->after == c) {
 			k = a << 8 | c;
-			pairs[k >> 3] = (uint8_t)(pairs[k >> 3] | 1u << (k & 7));
+			pairs[k >> 3] |= (uint8_t)(1u << (k & 7));
 		}
 }
 
@@ -535,7 +541,8 @@ static void lit_index(void)
 	for (i = 1; i < nlit; i++) {
 		struct lit t = lits[i];
 
-		for (j = i; j > 0 && lit_anchor(&lits[j - 1]) > lit_anchor(&t); j--)
+		for (j = i; j > 0 && lit_anchor(&lits[j - 1]) > lit_anchor(&t);
+		     j--)
 			lits[j] = lits[j - 1];
 		lits[j] = t;
 	}
@@ -588,13 +595,13 @@ static void marked(struct scan *sc, size_t i)
 	    (i < 2 || !is_word((unsigned char)s[i - 2])))
 		hex_at(sc, i - 1);
 	if (t & T_LIT) {
-		unsigned after = i + 1 < sc->n ? (unsigned char)s[i + 1] : 256, p;
+		int after = i + 1 < sc->n ? (unsigned char)s[i + 1] : -1;
+		unsigned p = c << 8 | (unsigned)(after & 0xff);
 
-		p = c << 8 | (after & 0xff);
-		if (after == 256 || !(pairs[p >> 3] >> (p & 7) & 1))
+		if (after < 0 || !(pairs[p >> 3] >> (p & 7) & 1))
 			return;
 		for (k = lfirst[c]; k < lfirst[c + 1]; k++)
-			if (lits[k].after < 0 || (unsigned)lits[k].after == after)
+			if (lits[k].after < 0 || lits[k].after == after)
 				lit_at(sc, &lits[k], i);
 	}
 }
@@ -681,8 +688,9 @@ static __m128i load16(const unsigned char *p)
 static void classes16(__m128i v, unsigned q, struct masks *m)
 {
 	const __m128i y = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+	const __m128i le9 = _mm_min_epu8(y, _mm_set1_epi8(9));
 
-	m->digit |= movemask(_mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(9)), y), q);
+	m->digit |= movemask(_mm_cmpeq_epi8(le9, y), q);
 	m->c |= movemask(_mm_cmpeq_epi8(v, _mm_set1_epi8('c')), q);
 	m->l |= movemask(_mm_cmpeq_epi8(v, _mm_set1_epi8('l')), q);
 }

@@ -94,7 +94,8 @@ static void test_tables_sorted_and_whole(void **state)
 			assert_non_null(hx_vocab_source(&r[i]));
 			assert_true(r[i].name[0] && r[i].meaning[0]);
 			if (i && key_cmp(&r[i - 1], &r[i]) >= 0)
-				fail_msg("%s: %s before %s", hx_vocab_family_id(f),
+				fail_msg("%s: %s before %s",
+					 hx_vocab_family_id((enum hx_vocab_family)f),
 					 r[i - 1].key, r[i].key);
 		}
 	}
