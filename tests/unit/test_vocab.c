@@ -251,6 +251,8 @@ static void test_scan_hccl(void **state)
 	const char *l3 = "[ERROR] HCCL(5047,aicpu_scheduler):2026-11-01-07:30:46.743.448 [hccl_aicpu_interface.cc:115] [5057]run AicpuRunRpcServerV2 failed. ret[4]";
 	const char *l4 = "RuntimeError: HcclAllReduce(...) HCCL function error: HcclAllReduce, error code is 9";
 	const char *l5 = "HcclCommInitRootInfo returned HcclResult 7";
+	const char *l8 = "hcclCommInitRootInfo failed, return 9";
+	const char *l9 = "[HcclCommunicator][Init] ret=9 ret = 11";
 	const char *l6 = "[ERROR] HCCL(1,python):2025-01-01-00:00:00.000.001 [hccl_ra.cc:1] [1][Init][RaTlv]errNo[0x0000000005000009] ra tlv init fail. return: ret[9]";
 	/* the module's name "HCCL(" is no function name: the hex errNo only */
 	const char *l7 = "[ERROR] HCCL(1,python):2025-01-01-00:00:00.000.001 [ra.cc:1] [1][Init][RaTlv]errNo[0x000000000501000c] ra tlv init fail. return: ret[9]";
@@ -261,6 +263,7 @@ static void test_scan_hccl(void **state)
 	assert_one(l3, HX_VF_HCCL, "4", at(l3, "4]"), HX_VH_HCCL);
 	assert_one(l4, HX_VF_HCCL, "9", strlen(l4) - 1, HX_VH_HCCL);
 	assert_one(l5, HX_VF_HCCL, "7", strlen(l5) - 1, HX_VH_HCCL);
+	assert_one(l8, HX_VF_HCCL, "9", strlen(l8) - 1, HX_VH_HCCL);
 	{
 		struct hx_vocab_hit h[4];
 
@@ -273,6 +276,10 @@ static void test_scan_hccl(void **state)
 		assert_int_equal(h[1].off, strlen(l6) - 2);
 		assert_int_equal(scan(l7, h, 4), 1);
 		assert_string_equal(h[0].row->name, "HCCL_E_ROCE_CONNECT");
+		assert_int_equal(scan(l9, h, 4), 2);
+		assert_string_equal(h[0].row->name, "HCCL_E_TIMEOUT");
+		assert_int_equal(h[0].off, at(l9, "9 "));
+		assert_string_equal(h[1].row->name, "HCCL_E_TCP_CONNECT");
 	}
 }
 
