@@ -34,7 +34,10 @@ CLI_SRC := $(filter-out cli/mpi.c,$(CLI_SRC))
 endif
 UT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 FZ_SRC  := $(sort $(wildcard fuzz/fuzz_*.c))
-LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+# the vendor's vocabulary (docs/VOCABULARY.md): vocab/*.tsv become
+# $(B)/gen/vocab_tab.c, compiled into the library
+VOCAB   := $(sort $(wildcard vocab/*.tsv vocab/sources/*.txt))
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/vocab_tab.o
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
 UT_BIN  := $(UT_SRC:tests/unit/%.c=$(B)/tests/%)
 FZ_BIN  := $(FZ_SRC:fuzz/%.c=$(B)/fuzz/%)
@@ -51,6 +54,15 @@ $(B)/%.o: %.c $(wildcard include/*.h src/*/*.h cli/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/gen/vocab_tab.c: $(VOCAB) scripts/vocab-gen.sh
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)sh scripts/vocab-gen.sh vocab > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/vocab_tab.o: $(B)/gen/vocab_tab.c src/ingest/ingest.h src/core/core.h
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
 
 $(B)/libhangdx.a: $(LIB_OBJ)
 	@rm -f $@

@@ -700,4 +700,123 @@ void hx_rdiag(struct hx_reader *r, enum hangdx_level lvl, uint64_t line,
 void hx_ingest_diag_lock(void);
 void hx_ingest_diag_unlock(void);
 
+
+/*
+ * ---- the vendor's vocabulary (vocab.c; docs/VOCABULARY.md) ----
+ * The codes and phrases of CANN, HCCL, torch_npu and the frameworks above
+ * them, one table per family, generated from vocab/<family>.tsv into
+ * $(B)/gen/vocab_tab.c (scripts/vocab-gen.sh): each row has its key as
+ * logs write it, the vendor's name, a class (how the failure behaves in a
+ * job) and the source it was taken from (repo@commit:path).  The rows are
+ * static: pointers to them stay valid for the life of the program.
+ */
+#define HX_VOCAB_FAMILY_MAP(XX)                                        \
+	XX(RUNTIME, "runtime")      /* ACL/RT/GE/aclnn codes: 507014 */ \
+	XX(RT_INNER, "rt_inner")    /* runtime inner codes: 0x07150050 */ \
+	XX(ERRMGR, "errmgr")        /* error manager: EI0002, EE9999 */  \
+	XX(HCCL, "hccl")            /* HcclResult: 9 */                  \
+	XX(TORCH_NPU, "torch_npu")  /* ERR02200, sub-modules: DIST */    \
+	XX(FRAMEWORK, "framework")  /* phrases: c10d, Gloo, vLLM, Ray */
+
+enum hx_vocab_family {
+#define HX_VOCAB_FAMILY_ENUM(name, id) HX_VF_##name,
+	HX_VOCAB_FAMILY_MAP(HX_VOCAB_FAMILY_ENUM)
+#undef HX_VOCAB_FAMILY_ENUM
+	HX_VF_COUNT
+};
+
+/* How a failure behaves; the rules that choose a row's class are in
+ * docs/VOCABULARY.md. */
+#define HX_VOCAB_CLASS_MAP(XX)                                         \
+	XX(WAIT_TIMEOUT, "wait_timeout")         /* a wait ran out: a hang */ \
+	XX(DEVICE_EXCEPTION, "device_exception") /* fails at once */       \
+	XX(RESOURCE, "resource")     /* memory, streams, events exhausted */ \
+	XX(PARAMETER, "parameter")   /* a parameter or configuration */   \
+	XX(COMM_SETUP, "comm_setup") /* communication set-up failed */     \
+	XX(LOST, "lost")             /* a lost device or link */           \
+	XX(UNKNOWN, "unknown")       /* says nothing by itself */
+
+enum hx_vocab_class {
+#define HX_VOCAB_CLASS_ENUM(name, id) HX_VC_##name,
+	HX_VOCAB_CLASS_MAP(HX_VOCAB_CLASS_ENUM)
+#undef HX_VOCAB_CLASS_ENUM
+	HX_VC_COUNT
+};
+
+struct hx_vocab {
+	const char *key;        /* "507014", "0x07150050", "EI0002", "9",
+				 * "ERR02200", "DIST", or a phrase (one '*'
+				 * may stand for any text on the line) */
+	const char *name;       /* ACL_ERROR_RT_AICORE_TIMEOUT, ... */
+	const char *meaning;    /* the vendor's words where it has some */
+	uint16_t keylen;
+	uint8_t family;         /* enum hx_vocab_family */
+	uint8_t cls;            /* enum hx_vocab_class */
+	uint16_t src;           /* index in hx_vocab_sources */
+};
+
+struct hx_vocab_source {
+	const char *id;         /* vocab/sources/<id>.txt */
+	const char *repo, *commit, *path;
+};
+
+/* the generated tables: rows by family, each family sorted by key */
+struct hx_vocab_span {
+	uint32_t first, count;
+};
+extern const struct hx_vocab hx_vocab_rows[];
+extern const size_t hx_vocab_nrows;
+extern const struct hx_vocab_span hx_vocab_spans[HX_VF_COUNT];
+extern const struct hx_vocab_source hx_vocab_sources[];
+extern const size_t hx_vocab_nsources;
+
+/* The row of key in family f, or NULL: a binary search.  key is as logs
+ * write it, n bytes; an rt_inner key may have fewer than 8 hex digits or
+ * capitals ("0x7150050").  Never fails otherwise. */
+const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
+				     size_t n);
+/* The rows of family f (*n of them), in key order. */
+const struct hx_vocab *hx_vocab_family(enum hx_vocab_family f, size_t *n);
+/* "wait_timeout", ...; "family" ids "runtime", ...; NULL out of range. */
+const char *hx_vocab_class_id(enum hx_vocab_class c);
+const char *hx_vocab_family_id(enum hx_vocab_family f);
+/* Where a row was taken from. */
+const struct hx_vocab_source *hx_vocab_source(const struct hx_vocab *row);
+
+/* How a mention was recognised. */
+enum hx_vocab_how {
+	HX_VH_CODE,     /* by its shape: "EI0002", "ERR02200", "DIST" after it */
+	HX_VH_RESULT,   /* a number after a result word: "error code is 507014",
+			 * "ErrCode=507011", "runtime result = 507018" */
+	HX_VH_HCCL,     /* a small number after a result word, in a line that
+			 * names an Hccl* / hccl* function: "ret = 9" */
+	HX_VH_HEX,      /* "InnerCode=0x7150050", "errNo[0x000000000500000a]" */
+	HX_VH_PHRASE    /* a phrase of framework.tsv, or "[PTA]" */
+};
+
+struct hx_vocab_hit {
+	const struct hx_vocab *row;
+	size_t off, len;        /* the mention: bytes [off, off + len) */
+	uint8_t how;            /* enum hx_vocab_how */
+};
+
+/*
+ * The code and phrase mentions of one log line s (n bytes, no newline),
+ * into hits, in the order of their offsets: returns how many were stored
+ * (at most max; past max, the mentions furthest in the line are dropped).
+ * A code counts only in its context (hx_vocab_how); one that no table
+ * knows is not a mention.  A line with none of the anchors (a run of six
+ * digits, "0x", 'E' or 'W' before a code shape, "ccl", a phrase's rarest
+ * byte) costs a few memchr and one pass over its digits.  Thread-safe; no
+ * allocation.
+ */
+size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
+		     size_t max);
+/* For the tests: the masks the scanner takes of the 64 bytes at p (bit
+ * k: byte k): out[0] the digits, out[1] the bytes that may start a code
+ * or a phrase, out[2] the 'c' and out[3] the 'l' bytes; by the code the
+ * scanner uses (SSE2 where the compiler has it) or the portable code. */
+void hx_vocab_block_masks(const unsigned char *p, bool portable,
+			  uint64_t out[4]);
+
 #endif
