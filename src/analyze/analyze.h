@@ -150,6 +150,10 @@ struct hx_signals {
 				     wait ran out ("timed out", ...) */
 	uint32_t unknown_err;     /* an error line no family knows */
 	uint32_t end_rec;         /* a normal end (communicator destroyed) */
+	uint32_t coded_fail;      /* a code of the vendor's tables that fails
+				     at once: device exception, resource,
+				     parameter (docs/VOCABULARY.md) */
+	uint32_t exited;          /* a process ended on an exception */
 	int64_t missing_rank;     /* not in the connected-rank lists, -1 */
 	int64_t behind_rank;      /* smallest SeqNum when ranks differ, -1 */
 	int64_t seq_min, seq_max;
@@ -252,6 +256,8 @@ struct hangdx_diagnosis {
 	bool by_signals;                    /* decided on the job-wide signals
 					       (verdict.c field_set) */
 	struct hx_signals sig;
+	bool fault_first;         /* a failure at once came before every wait
+				     that ran out (verdict.c) */
 
 	struct hx_rankinfo *ranks;
 	uint32_t nranks;
@@ -335,6 +341,12 @@ void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,
 
 void hx_signals_collect(struct hangdx_diagnosis *d);
 const char *hx_rec_code(const struct hangdx_diagnosis *d, uint32_t rec);
+/* The row of the vendor's tables a code names, by its shape ("507014",
+ * "EI0002", "ERR02200", "0x7150050") or as a phrase; NULL if none. */
+const struct hx_vocab *hx_code_row(const char *code);
+/* The row a record's code names (its numeric code, else its code). */
+const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
+				  uint32_t rec);
 
 /* snapshot.c */
 int hx_snapshot_build(struct hangdx_diagnosis *d);

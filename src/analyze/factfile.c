@@ -301,6 +301,8 @@ static void cite_signals(const struct hx_signals *sg, uint8_t *keep, size_t n)
 	cite(keep, n, sg->timeout_text);
 	cite(keep, n, sg->unknown_err);
 	cite(keep, n, sg->end_rec);
+	cite(keep, n, sg->coded_fail);
+	cite(keep, n, sg->exited);
 }
 
 /* Failure records whose every use is "the first" or "the earliest" of

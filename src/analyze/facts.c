@@ -1201,6 +1201,59 @@ const char *hx_rec_code(const struct hangdx_diagnosis *d, uint32_t rec)
 	return c && c[0] >= '0' && c[0] <= '9' ? c : NULL;
 }
 
+static bool digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return n > 0;
+}
+
+const struct hx_vocab *hx_code_row(const char *c)
+{
+	size_t n = c ? strlen(c) : 0;
+
+	if (n == 0)
+		return NULL;
+	if (n == 6 && digits(c, n))
+		return hx_vocab_code(HX_VF_RUNTIME, c, n);
+	if (n == 8 && memcmp(c, "ERR", 3) == 0 && digits(c + 3, 5))
+		return hx_vocab_code(HX_VF_TORCH_NPU, c, n);
+	if (n == 6 && c[0] == 'E' && digits(c + 2, 4))
+		return hx_vocab_code(HX_VF_ERRMGR, c, n);
+	if (n > 2 && c[0] == '0' && (c[1] == 'x' || c[1] == 'X'))
+		return hx_vocab_code(HX_VF_RT_INNER, c, n);
+	return hx_vocab_code(HX_VF_FRAMEWORK, c, n);
+}
+
+const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
+				  uint32_t rec)
+{
+	const char *c = hx_rec_code(d, rec);
+	const struct hx_vocab *row;
+	size_t n = c ? strlen(c) : 0;
+
+	/* an HCCL line's small code is an HcclResult ("ret[7]") */
+	if (n && n <= 4 && digits(c, n) &&
+	    (d->ev->recs[rec].kind == HX_K_LINK_ERROR ||
+	     d->ev->recs[rec].kind == HX_K_CODED ||
+	     d->ev->recs[rec].kind == HX_K_HCCL_TASK_FAIL ||
+	     d->ev->recs[rec].kind == HX_K_COMM_INIT))
+		return hx_vocab_code(HX_VF_HCCL, c, n);
+	row = hx_code_row(c);
+
+	if (row)
+		return row;
+	c = hx_dstr(d, rec, HX_F_CODE);
+	n = c ? strlen(c) : 0;
+	if (n && n <= 4 && digits(c, n))
+		return d->ev->recs[rec].kind == HX_K_CODED
+			? hx_vocab_code(HX_VF_HCCL, c, n) : NULL;
+	return hx_code_row(c);
+}
+
 static void first(uint32_t *slot, uint32_t rec)
 {
 	if (*slot == HX_NOREC)
@@ -1224,6 +1277,63 @@ static bool fault_code(const char *c)
 	return eq(c, "507010") || eq(c, "507013") || eq(c, "507049");
 }
 
+/* A code the families left undecided, by the class of its table row. */
+static void sig_vocab(struct hx_signals *s, const struct hx_vocab *row,
+		      uint32_t rec, bool stop)
+{
+	switch (row ? row->cls : HX_VC_UNKNOWN) {
+	case HX_VC_WAIT_TIMEOUT:
+		if (strstr(row->name, "CORE_TIMEOUT") ||
+		    strstr(row->name, "AICPU_TIMEOUT"))
+			first(&s->dev_timeout, rec);
+		else
+			first(&s->timeout, rec);
+		break;
+	case HX_VC_DEVICE_EXCEPTION: case HX_VC_RESOURCE: case HX_VC_PARAMETER:
+		first(&s->coded_fail, rec);
+		break;
+	case HX_VC_LOST:
+		first(&s->device_fault, rec);
+		break;
+	case HX_VC_COMM_SETUP:
+		first(&s->connect_fail, rec);
+		break;
+	default:
+		if (stop)
+			first(&s->stopped, rec);
+		break;
+	}
+}
+
+/* The device's own words for an exception of an AI Core, vector core or
+ * AICPU task (RUNTIME's device error text): it failed at once. */
+static bool device_exception_text(const char *t)
+{
+	return has(t, "aicore error exception") || has(t, "aivec error exception") ||
+	       has(t, "aicore exception") || has(t, "vector core exception") ||
+	       has(t, "aicpu exception");
+}
+
+/* A coded line of the open world: its class is in "what" (a class of
+ * the tables, or "exited": a process ended on an exception). */
+static void sig_coded(struct hx_signals *s, const struct hangdx_diagnosis *d,
+		      uint32_t rec)
+{
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+	const char *cls = hx_dstr(d, rec, HX_F_WHAT);
+
+	if (row) {
+		sig_vocab(s, row, rec, true);
+		return;
+	}
+	if (eq(cls, "exited"))
+		first(&s->exited, rec);
+	else if (eq(cls, "device_exception"))
+		first(&s->coded_fail, rec);
+	else
+		first(&s->stopped, rec);
+}
+
 static void sig_runtime(struct hx_signals *s, const struct hangdx_diagnosis *d,
 			uint32_t rec, int kind)
 {
@@ -1244,8 +1354,12 @@ static void sig_runtime(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->notify_wait, rec);
 	else if (has(desc, "aicore timeout"))
 		first(&s->dev_timeout, rec);
-	else if (kind == HX_K_RT_TIMEOUT || has(desc, "timeout"))
+	else if (kind == HX_K_RT_TIMEOUT || has(desc, "timeout") ||
+		 has(hx_dstr(d, rec, HX_F_TEXT), "timeout or trap"))
 		first(&s->timeout, rec);
+	else if (device_exception_text(hx_dstr(d, rec, HX_F_TEXT)) ||
+		 device_exception_text(desc))
+		first(&s->coded_fail, rec);
 	else if (has(desc, "sdma") || has(desc, "lost heartbeat"))
 		first(&s->device_fault, rec);
 	else if (has(desc, "device id error") || has(desc, "error device id"))
@@ -1294,6 +1408,8 @@ static void sig_code(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->not_hang, rec);
 	else if (eq(code, "EL0001"))
 		first(&s->device_fault, rec);
+	else
+		sig_vocab(s, hx_code_row(code), rec, true);
 }
 
 static void sig_failure(struct hx_signals *s, const struct hangdx_diagnosis *d,
@@ -1387,8 +1503,8 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->not_hang, rec);
 	else if (fault_code(c))
 		first(&s->device_fault, rec);
-	else if (c && k != HX_K_RT_API_ERROR)
-		first(&s->stopped, rec);
+	else if (c)
+		sig_vocab(s, hx_rec_row(d, rec), rec, k != HX_K_RT_API_ERROR);
 	switch (k) {
 	case HX_K_RT_TIMEOUT: case HX_K_RT_TASK_FAIL: case HX_K_RT_API_ERROR:
 		sig_runtime(s, d, rec, k);
@@ -1430,6 +1546,9 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	case HX_K_FRAMEWORK_ERROR:
 		if (eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog"))
 			first(&s->stopped, rec);
+		else if (!c)
+			sig_vocab(s, hx_code_row(hx_dstr(d, rec, HX_F_CODE)), rec,
+				  false);
 		if (s->named_rank < 0 && hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1) >= 0)
 			s->named_rank = hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1);
 		break;
@@ -1439,6 +1558,9 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		break;
 	case HX_K_TIMEOUT_TEXT:
 		first(&s->timeout_text, rec);
+		break;
+	case HX_K_CODED:
+		sig_coded(s, d, rec);
 		break;
 	case HX_K_UNKNOWN_ERROR: {
 		int64_t more = hx_dnum(d, rec, HX_F_REPEATS, 0);

@@ -1429,10 +1429,66 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 	return false;
 }
 
+static void quote_set(struct hangdx_diagnosis *d, uint32_t rec,
+		      const char *fmt);
+
+/* What to change for a failure of a class of the vendor's tables. */
+static void coded_fix(struct hangdx_diagnosis *d, const struct hx_vocab *row)
+{
+	switch (row ? row->cls : HX_VC_UNKNOWN) {
+	case HX_VC_DEVICE_EXCEPTION:
+		FIX("An operator or its inputs faulted on the device: find the operator "
+		    "(the device log's exception dump, or ASCEND_LAUNCH_BLOCKING=1 to make "
+		    "the failing call report itself), check its shapes, dtypes and "
+		    "addresses, and the CANN and driver versions it was built for.");
+		break;
+	case HX_VC_RESOURCE:
+		FIX("A device resource ran out (memory, streams, events): lower the "
+		    "batch or the sequence length, free what other processes hold "
+		    "(npu-smi info), or raise the limit that was hit.");
+		break;
+	case HX_VC_PARAMETER:
+		FIX("A call was given an argument, a configuration or a version it does "
+		    "not accept: the message names it; check the environment variables, "
+		    "the rank table and that CANN, the driver, torch_npu and the "
+		    "framework are versions made to work together.");
+		break;
+	default:
+		break;
+	}
+}
+
+/* A failure named by a code of the vendor's tables. */
+static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+	char what[400];
+
+	const char *t = hx_dstr(d, rec, HX_F_ERR_DESC);
+
+	if (!t)
+		t = hx_dstr(d, rec, HX_F_TEXT);
+	if (row)
+		snprintf(what, sizeof what, "%s (%s %s, %s)", row->meaning,
+			 row->key, row->name, hx_vocab_class_id(row->cls));
+	else
+		snprintf(what, sizeof what, _("a device exception (\"%.160s\")"),
+			 t ? t : "");
+	field_set(d, HX_CAT_NOT_HANG, 0, rec, (int32_t)d->sig.named_rank,
+		  N_("Not a hang: the job stopped on %s at %s; it failed at once, no "
+		     "wait between ranks ran out."), what);
+	coded_fix(d, row ? row : hx_code_row("507015"));
+}
+
 /* Failures that are not hangs, and failures that do not say. */
 static bool field_failure(struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
+
+	if (s->coded_fail != HX_NOREC && s->not_hang == HX_NOREC) {
+		coded_failure(d, s->coded_fail);
+		return true;
+	}
 
 	if (s->not_hang != HX_NOREC) {
 		field_set(d, HX_CAT_NOT_HANG, 0, s->not_hang, (int32_t)s->named_rank,
@@ -1463,12 +1519,65 @@ static bool field_failure(struct hangdx_diagnosis *d)
 			  N_("a failed connection to a peer device"));
 		return true;
 	}
+	if (s->exited != HX_NOREC && d->fault_first) {
+		field_set(d, HX_CAT_NOT_HANG, 0, s->exited, (int32_t)s->named_rank,
+			  "%s%s", N_("a process ended on an exception"));
+		quote_set(d, s->exited,
+			  N_("Not a hang: a process ended on an exception at %s: \"%s\"; "
+			     "no line before it says that a wait ran out."));
+		FIX("Fix the exception the traceback ends with; the lines before it "
+		    "(an error-manager block, an error code) say what failed.");
+		return true;
+	}
 	if (s->stopped != HX_NOREC) {
 		field_set(d, HX_CAT_OTHER, -1, s->stopped, -1,
 			  N_("Failure, hang not determined: %s (%s). The text does not say "
 			     "whether a wait on another rank caused it."),
 			  stopped_name(d, s->stopped));
 		return true;
+	}
+	return false;
+}
+
+/*
+ * A failure that stops a job at once (a device exception, memory, a bad
+ * argument: the vendor's tables or the failure families) that comes
+ * before every wait that ran out is the cause, and the waits that ran out
+ * after it (a watchdog, a peer's timeout) are its consequence.  "Before"
+ * is the reading order of the records (file, line), which is time order
+ * within a file.
+ */
+static bool fault_first(const struct hangdx_diagnosis *d)
+{
+	const struct hx_signals *s = &d->sig;
+	const uint32_t fault[] = { s->coded_fail, s->not_hang, s->device_fault };
+	const uint32_t wait[] = { s->timeout, s->dev_timeout, s->notify_wait,
+				  s->fftsplus, s->event_wait, s->watchdog,
+				  s->timeout_text, s->connect, s->lost };
+	size_t i, j;
+
+	if (s->exited != HX_NOREC && s->coded_fail == HX_NOREC &&
+	    s->not_hang == HX_NOREC && s->device_fault == HX_NOREC) {
+		/* a process that ended on an exception says nothing of time
+		 * (Python prints the exception before the vendor's block that
+		 * explains it): it decides only where no wait ran out at all */
+		for (j = 0; j < sizeof wait / sizeof wait[0]; j++)
+			if (wait[j] != HX_NOREC)
+				return false;
+		return true;
+	}
+	if (s->coded_fail == HX_NOREC && s->not_hang == HX_NOREC &&
+	    s->device_fault == HX_NOREC)
+		return false;
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+
+		for (j = 0; j < sizeof wait / sizeof wait[0]; j++)
+			if (wait[j] == rec)
+				return false;
+		for (j = 0; j < sizeof fault / sizeof fault[0]; j++)
+			if (fault[j] == rec)
+				return true;
 	}
 	return false;
 }
@@ -1510,6 +1619,8 @@ static void try_field(struct hangdx_diagnosis *d)
 		return;
 	}
 	if (d->cat != HX_CAT_NONE && d->cat != HX_CAT_UNKNOWN)
+		return;
+	if (d->fault_first && field_failure(d))
 		return;
 	if (field_hang(d, d->cat == HX_CAT_UNKNOWN)) {
 		plog_missing(d);
@@ -2128,6 +2239,7 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->id_rec = HX_NOREC;
 	d->by_signals = false;
 	hx_signals_collect(d);
+	d->fault_first = fault_first(d);
 	first_failing(d);
 	err = hx_roots_local(d);
 	if (err)
@@ -2135,7 +2247,8 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	if (!try_deadlock(d) && !try_deadlock_facts(d) && !try_lost(d) &&
 	    !try_link(d) && !try_mismatch(d) &&
 	    !try_behind(d) && !try_sq_full(d) && !try_aicpu_timeout(d) &&
-	    !(any_failure(d) && (try_event_chain(d) || try_chain(d))) &&
+	    !(any_failure(d) && !d->fault_first &&
+	      (try_event_chain(d) || try_chain(d))) &&
 	    !try_stalled(d) && !try_silent(d))
 		d->summary[0] = '\0';
 	d->hang = d->verdict == HANGDX_V_NO_HANG ? 0 : 1;

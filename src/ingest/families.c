@@ -3365,7 +3365,9 @@ static bool timeout_words(const char *s, size_t n)
 	static const char *const w[] = {
 		"timed out", "Timed out", "TIMED OUT", "TimeoutError",
 		"timeout after", "Timeout after", "wait timeout", "Wait timeout",
-		"WaitTimeout", "time out", "timeout!", "Timeout!",
+		"WaitTimeout", "time out", "timeout!", "Timeout!", "deadlock",
+		"Deadlock", "DEADLOCK", "TIMEOUT_EXIT", "deadline exceeded",
+		"DeadlineExceeded",
 		"\xe8\xb6\x85\xe6\x97\xb6",     /* chaoshi, "timed out" */
 	};
 	size_t i;
@@ -3384,7 +3386,7 @@ static bool timeout_word(const char *s, size_t n)
 
 	while ((q = hx_find_ci(q, (size_t)(end - q), "timeout")) != NULL) {
 		bool ident = q > s && (q[-1] == '_' || q[-1] == '-');
-		bool set = q + 7 < end && (q[7] == '=' || q[7] == '_');
+		bool set = q + 7 < end && q[7] == '=';
 
 		if (!ident && !set)
 			return true;
@@ -3495,7 +3497,8 @@ static bool advice(const char *s, size_t n)
 }
 
 static int open_record(struct hx_reader *r, int kind,
-		       const struct hx_prefix *p, const char *s, size_t n)
+		       const struct hx_prefix *p, const char *s, size_t n,
+		       const struct hx_vocab *row)
 {
 	struct hx_recb b;
 
@@ -3509,8 +3512,48 @@ static int open_record(struct hx_reader *r, int kind,
 		b.rec.level = HX_LV_ERROR;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
 		n--;
+	if (row) {
+		hx_rb_str(&b, HX_F_CODE, row->key, row->keylen);
+		put_lit(&b, HX_F_WHAT, hx_vocab_class_id(row->cls));
+		put_lit(&b, HX_F_NAME, row->name);
+	}
 	hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
 	return emit(r, &b);
+}
+
+/* A line that says how a task or a process failed, in words no table
+ * row holds: a coded record of that class without a code. */
+static int open_class(struct hx_reader *r, const struct hx_prefix *p,
+		      const char *s, size_t n, const char *cls)
+{
+	struct hx_recb b;
+
+	if (r->open_kept >= HX_OPEN_PER_FILE) {
+		r->open_more++;
+		return HANGDX_OK;
+	}
+	r->open_kept++;
+	rb_start(r, &b, HX_K_CODED, p);
+	if (!p)
+		b.rec.level = HX_LV_ERROR;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	put_lit(&b, HX_F_WHAT, cls);
+	hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
+	return emit(r, &b);
+}
+
+/* The table row that decides a line: its first mention of a class that
+ * says something (a timeout, a fault); else its first mention. */
+static const struct hx_vocab *open_row(const char *s, size_t n)
+{
+	struct hx_vocab_hit hits[8];
+	size_t i, k = hx_vocab_scan(s, n, hits, 8);
+
+	for (i = 0; i < k; i++)
+		if (hits[i].row->cls != HX_VC_UNKNOWN)
+			return hits[i].row;
+	return k ? hits[0].row : NULL;
 }
 
 /* A table's border or a row of figures: no message of its own. */
@@ -3527,6 +3570,49 @@ static bool no_words(const char *s, size_t n)
 	return letters < 8 || (n && strchr("|_-={\"", s[0]));
 }
 
+/* The device's own words for an exception of a task on an AI Core, a
+ * vector core or an AICPU (RUNTIME's device error text, the 310P HWTS
+ * block): the task failed at once. */
+static bool device_exception_words(const char *s, size_t n)
+{
+	static const char *const w[] = {
+		"aicore exception", "aicore error", "aivec error",
+		"vector core exception", "aicpu exception", "hwts_task_exception",
+		"exception of aivec", "exception of aicore",
+	};
+	size_t i;
+
+	if (HAS(s, n, "timeout"))
+		return false;
+	for (i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (HAS(s, n, w[i]))
+			return true;
+	return false;
+}
+
+/* A process that ended on an exception: the last line of a Python
+ * traceback ("ValueError: ...", "ray.exceptions.RayTaskError: ..."), C++'s
+ * "terminate called after throwing", a crash.  Not a wait: the caller
+ * has already taken lines that say a wait ran out. */
+static bool exited_words(const char *s, size_t n)
+{
+	size_t i = 0, k;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	for (k = i; k < n && k - i < 96 && (ident_char(s[k]) || s[k] == '.'); k++)
+		;
+	if (k > i + 5 && k + 1 < n && s[k] == ':' && s[k + 1] == ' ' &&
+	    (has_word(s + i, k - i, "Error", true) ||
+	     has_word(s + i, k - i, "Exception", true)) &&
+	    !HAS(s + i, k - i, "KeyboardInterrupt"))
+		return true;
+	return HAS(s, n, "terminate called after throwing") ||
+	       HAS(s, n, "Segmentation fault") || HAS(s, n, "core dumped") ||
+	       HAS(s, n, "exits for this inner error") ||
+	       HAS(s, n, "terminated with the following error");
+}
+
 int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 {
 	struct hx_prefix p;
@@ -3534,22 +3620,33 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	const char *m = prefixed ? p.body : s;
 	size_t mn = prefixed ? p.bodylen : n;
 	int lv = open_level(r, s, n, &p, prefixed);
+	const struct hx_vocab *row;
 	unsigned a;
+	bool err;
 
 	if (r->sub || r->taken || mn < 8 || s[0] == '#' || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
 	    lv == HX_LV_TRACE || lv == HX_LV_EVENT || lv == HX_LV_WARNING ||
 	    advice(m, mn) || no_words(m, mn))
 		return HANGDX_OK;
 	a = field_anchors(m, mn);
-	if (timeout_words(m, mn) ||
-	    ((a & A_TIMEOUT) && (lv == HX_LV_ERROR || lv == HX_LV_CRITICAL ||
-				 error_words(m, mn, a)) &&
-	     timeout_word(m, mn)))
+	err = lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a);
+	row = open_row(m, mn);
+	if (row && row->cls != HX_VC_UNKNOWN && (err || row->family ==
+						  HX_VF_FRAMEWORK))
+		return open_record(r, row->cls == HX_VC_WAIT_TIMEOUT
+				   ? HX_K_TIMEOUT_TEXT : HX_K_CODED,
+				   prefixed ? &p : NULL, m, mn, row);
+	if (timeout_words(m, mn) || ((a & A_TIMEOUT) && err && timeout_word(m, mn)))
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
-				   m, mn);
-	if (lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a))
+				   m, mn, row);
+	if (device_exception_words(m, mn))
+		return open_class(r, prefixed ? &p : NULL, m, mn,
+				  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
+	if (exited_words(m, mn))
+		return open_class(r, prefixed ? &p : NULL, m, mn, "exited");
+	if (err)
 		return open_record(r, HX_K_UNKNOWN_ERROR, prefixed ? &p : NULL,
-				   m, mn);
+				   m, mn, row);
 	return HANGDX_OK;
 }
 

@@ -58,7 +58,8 @@
 	XX(FAILURE, "failure")                                         \
 	XX(NORMAL_END, "normal_end")                                   \
 	XX(TIMEOUT_TEXT, "timeout_text")                               \
-	XX(UNKNOWN_ERROR, "unknown_error")
+	XX(UNKNOWN_ERROR, "unknown_error")                             \
+	XX(CODED, "coded")
 
 enum hx_kind {
 #define HX_KIND_ENUM(name, text) HX_K_##name,

@@ -174,7 +174,7 @@ static void add_hit(struct scan *sc, const struct hx_vocab *row, size_t off,
  * The words that make a number after them a code: the word before it,
  * over separators (" =:[(,->") and over "is" or "was", ends with one of
  * them, in any case ("ErrCode=", "error code is ", "runtime result = ",
- * "errno[", "hcclRet -> ", "HcclResult ").  A cue marked is counts only
+ * "errno[", "hcclRet -> ", "HcclResult ", "failed: ").  A cue marked is counts only
  * after "is" ("error code is 9").
  */
 struct cue {
@@ -185,7 +185,8 @@ struct cue {
 #define CUE(w) { w, sizeof w - 1, false }
 static const struct cue result_cues[] = {
 	CUE("code"), CUE("result"), CUE("ret"), CUE("errno"), CUE("error"),
-	CUE("status"), CUE("return"), CUE("returned"), { NULL, 0, false }
+	CUE("status"), CUE("return"), CUE("returned"), CUE("failed"),
+	{ NULL, 0, false }
 };
 static const struct cue hccl_cues[] = {
 	CUE("ret"), CUE("return"), CUE("result"), { "code", 4, true },
