@@ -1309,9 +1309,7 @@ static void sig_vocab(struct hx_signals *s, const struct hx_vocab *row,
  * AICPU task (RUNTIME's device error text): it failed at once. */
 static bool device_exception_text(const char *t)
 {
-	return has(t, "aicore error exception") || has(t, "aivec error exception") ||
-	       has(t, "aicore exception") || has(t, "vector core exception") ||
-	       has(t, "aicpu exception");
+	return t && hx_device_exception_words(t, strlen(t));
 }
 
 /* A coded line of the open world: its class is in "what" (a class of

@@ -3573,7 +3573,7 @@ static bool no_words(const char *s, size_t n)
 /* The device's own words for an exception of a task on an AI Core, a
  * vector core or an AICPU (RUNTIME's device error text, the 310P HWTS
  * block): the task failed at once. */
-static bool device_exception_words(const char *s, size_t n)
+bool hx_device_exception_words(const char *s, size_t n)
 {
 	static const char *const w[] = {
 		"aicore exception", "aicore error", "aivec error",
@@ -3607,6 +3607,9 @@ static bool exited_words(const char *s, size_t n)
 	     has_word(s + i, k - i, "Exception", true)) &&
 	    !HAS(s + i, k - i, "KeyboardInterrupt"))
 		return true;
+	if ((HAS(s, n, "ASSERT") || HAS(s, n, "Assertion")) &&
+	    has_word(s, n, "failed", false))
+		return true;
 	return HAS(s, n, "terminate called after throwing") ||
 	       HAS(s, n, "Segmentation fault") || HAS(s, n, "core dumped") ||
 	       HAS(s, n, "exits for this inner error") ||
@@ -3639,7 +3642,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	if (timeout_words(m, mn) || ((a & A_TIMEOUT) && err && timeout_word(m, mn)))
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
 				   m, mn, row);
-	if (device_exception_words(m, mn))
+	if (hx_device_exception_words(m, mn))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
 	if (exited_words(m, mn))
