@@ -350,6 +350,20 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 
 /* snapshot.c */
 int hx_snapshot_build(struct hangdx_diagnosis *d);
+/*
+ * The residency rule's configuration (hx_kernel_resident) for the HCCL
+ * kernels of rank, from what its logs echo: retry on when
+ * HCCL_OP_RETRY_ENABLE turns it on at some level (the logs do not say
+ * which communicators span servers), unknown_retry when it is not echoed;
+ * the mode of HCCL_OP_EXPANSION_MODE, AI_CPU when not echoed (the default
+ * of Atlas A3, the only product with op retry).  Situation fields zero.
+ */
+void hx_snap_kcond(const struct hangdx_diagnosis *d, uint32_t rank,
+		   bool unknown_retry, struct hx_kcond *c);
+/* Do rank's kernels, once expanded, keep their cores until their main
+ * streams drain, by the rule and what its logs echo (a retry setting not
+ * echoed counts as off)? */
+bool hx_snap_kernels_stay(const struct hangdx_diagnosis *d, uint32_t rank);
 
 /* roots.c: the roots among many ranks */
 void hx_rank_add_peer(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,

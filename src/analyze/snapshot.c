@@ -3,9 +3,9 @@
  * dumps written at the first wait timeout (header + one pos= line per
  * queued SQE) give every stuck stream with its head and queued tasks; the
  * device-side HCCL kernel lines say which AICPU tasks are HCCL kernels
- * holding a core and which main stream each one waits to drain.  From
- * that state the same wait-for graph and deadlock proof as the simulator's
- * are computed (src/model/waitgraph.c).
+ * holding a core; why each keeps it (and whether it waits for its main
+ * stream to drain) is the model's rule, src/model/resident.c.  From that
+ * state the simulator's wait-for graph and proof follow (waitgraph.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -570,6 +570,51 @@ static int dump_times(struct snap *s, int64_t **out)
 	return HANGDX_OK;
 }
 
+void hx_snap_kcond(const struct hangdx_diagnosis *d, uint32_t rank,
+		   bool unknown_retry, struct hx_kcond *c)
+{
+	const struct hx_rankinfo *ri = &d->ranks[rank];
+	enum hx_mode m = HX_MODE_AI_CPU;
+
+	memset(c, 0, sizeof *c);
+	c->retry = ri->retry_env ? hx_retry_env_on(ri->retry_env) : unknown_retry;
+	if (ri->mode && hx_mode_parse(ri->mode, &m) != HANGDX_OK)
+		m = HX_MODE_HOST;       /* a mode the model does not know */
+	c->mode = (uint8_t)m;
+}
+
+bool hx_snap_kernels_stay(const struct hangdx_diagnosis *d, uint32_t rank)
+{
+	struct hx_kcond c;
+
+	hx_snap_kcond(d, rank, false, &c);
+	c.expanded = true;
+	return hx_kernel_resident(&c, NULL);
+}
+
+/*
+ * Why a kernel the logs show holding its core at the dump keeps it, by
+ * the rule: with retry active (or not echoed: its lines are the evidence)
+ * its op is taken as expanded and waiting for M_c to drain; otherwise it
+ * cannot have expanded yet (it would have returned), and waits for SQ
+ * room when the rank logged a full SQ, else is still expanding.
+ */
+static enum hx_kres observed_why(const struct hangdx_diagnosis *d,
+				 const struct kern *k)
+{
+	struct hx_kcond c;
+	enum hx_kres why;
+
+	hx_snap_kcond(d, (uint32_t)k->rank, true, &c);
+	c.expanded = true;
+	if (hx_kernel_resident(&c, &why))
+		return why;
+	c.expanded = false;
+	c.sq_full = d->ranks[k->rank].sq_full_rec != HX_NOREC;
+	hx_kernel_resident(&c, &why);
+	return why;
+}
+
 /* Held a core at the dump: some line shows the kernel running and it did
  * not end before the dump after the last such line (an end after the
  * dump is the error cascade). */
@@ -606,7 +651,7 @@ static int snap_scenario(struct snap *s)
 			maxk = per[s->kerns[i].rank];
 	hx_free(d->ctx, per);
 	for (i = 0; i < d->nranks; i++)
-		if (hx_retry_env_on(d->ranks[i].retry_env) && maxk < d->cores)
+		if (hx_snap_kernels_stay(d, i) && maxk < d->cores)
 			maxk = d->cores;        /* room for inferred kernels */
 	hx_scenario_defaults(sc);
 	sc->ctx = d->ctx;
@@ -831,9 +876,10 @@ static int32_t free_core(const struct hx_pool *p, int64_t want)
 	return -1;
 }
 
-/* A running HCCL kernel holds a core and, resident, waits for its main
- * stream to drain (E1).  Its task is the AICPU task at the head of its
- * kernel stream when a dump shows that stream, else a task of its own. */
+/* A running HCCL kernel holds a core and, when the rule says it stays
+ * for op retry, waits for its main stream to drain (E1).  Its task is the
+ * AICPU task at the head of its kernel stream when a dump shows that
+ * stream, else a task of its own. */
 static void place_kernel(struct snap *s, const struct kern *k, uint32_t ci)
 {
 	struct hangdx_diagnosis *d = s->d;
@@ -865,7 +911,8 @@ static void place_kernel(struct snap *s, const struct kern *k, uint32_t ci)
 		dev->comm[ci].mstream = (uint32_t)ms;
 		d->st.streams[ms].role = HX_SR_MAIN;
 		d->st.streams[ms].comm = (int32_t)ci;
-		t->end_pos = (uint32_t)d->st.streams[ms].n;
+		if (observed_why(d, k) == HX_KRES_RETRY)
+			t->end_pos = (uint32_t)d->st.streams[ms].n;
 	}
 	core = free_core(&dev->pool, k->core);
 	if (core >= 0) {
@@ -1164,7 +1211,7 @@ static void infer_kernels(struct snap *s, uint32_t *next)
 			rstream[t->notify] = (int32_t)t->stream;
 	}
 	for (r = 0; r < d->nranks && r < d->st.nranks && !s->err; r++)
-		if (d->ranks[r].kernels == 0 && hx_retry_env_on(d->ranks[r].retry_env))
+		if (d->ranks[r].kernels == 0 && hx_snap_kernels_stay(d, r))
 			infer_rank(s, rstream, r, next);
 	hx_free(d->ctx, rstream);
 }

@@ -1835,11 +1835,11 @@ static void fixes(struct hangdx_diagnosis *d)
 	}
 }
 
+/* Retry keeps the rank's kernels on their cores (the residency rule) and
+ * it has as many communicators as cores. */
 static bool danger(const struct hangdx_diagnosis *d, const struct hx_rankinfo *ri)
 {
-	bool aicpu = !ri->mode || strcmp(ri->mode, "AI_CPU") == 0;
-
-	return retry_on(ri->retry_env) && aicpu && d->cores &&
+	return hx_snap_kernels_stay(d, (uint32_t)(ri - d->ranks)) && d->cores &&
 	       ri->ncomm >= d->cores;
 }
 

@@ -51,8 +51,10 @@ struct ck_kern {           /* one HCCL kernel */
 	uint32_t mstream, m_end; /* M_c and its tail after the expansion */
 	uint32_t sstream, s_end; /* S0 (CK_NONE when not kernel-fed) */
 	uint32_t room;         /* SQ slots the expansion needs */
-	uint8_t retry;         /* resident until M_c drains */
+	uint8_t stays;         /* the rule: once expanded, keeps its core
+				  until M_c drains (HX_KRES_RETRY) */
 	int32_t o1;            /* O1 notify to record at start, -1 */
+	struct hx_kcond cond;  /* its configuration, for hx_kernel_resident */
 };
 
 enum { FEED_HOST, FEED_KERNEL };
@@ -62,7 +64,7 @@ struct ck_stream {
 	uint32_t hstream;      /* stream index in the static hx_state */
 	uint8_t role;          /* enum hx_stream_role */
 	uint8_t feed;          /* FEED_HOST or FEED_KERNEL */
-	uint8_t retry;         /* M_c of a retry-on communicator */
+	uint8_t stays;         /* M_c whose kernels stay until it drains */
 	uint32_t len;          /* static length */
 	uint32_t base;         /* first task in ck_model.task */
 	uint32_t kstream;      /* M/S: its K_c; K: itself */
@@ -194,6 +196,9 @@ struct ck_effect {
 int ck_model_build(struct ck_model *m, struct hangdx_ctx *ctx,
 		   const struct hangdx_scenario *sc);
 void ck_model_free(struct ck_model *m);
+/* The residency rule (src/model/resident.c) for kernel k, its op expanded:
+ * does it keep its core, M_c drained or not? */
+bool ck_kern_keeps(const struct ck_kern *k, bool drained);
 static inline const struct ck_task *ck_at(const struct ck_model *m,
 					  uint32_t s, uint32_t pos)
 {

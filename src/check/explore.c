@@ -306,7 +306,7 @@ bool ck_enabled(const struct ck_model *m, const struct ck_ws *w, uint32_t proc)
 		       w->head[c->dep_stream] > c->dep_pos;
 	case HX_T_AICPU:
 		return w->ph[s] == PH_RUN;
-	case HX_T_KERNEL:
+	case HX_T_KERNEL:       /* without room it keeps its core: sq-full */
 		return w->ph[s] == PH_RUN && kernel_room(m, w, &m->kern[c->kern]);
 	default:
 		return true;
@@ -397,12 +397,13 @@ static void advance(const struct ck_model *m, struct ck_ws *w, uint32_t s,
 
 	w->head[s]++;
 	w->ph[s] = PH_NONE;
-	if (cs->role == HX_SR_MAIN && cs->retry) {
+	if (cs->role == HX_SR_MAIN && cs->stays) {
 		uint32_t k = cs->kstream, h = w->head[k];
 		const struct ck_task *c = h < m->stream[k].len ? ck_at(m, k, h) : NULL;
 
 		if (c && c->kind == HX_T_KERNEL && w->ph[k] == PH_RES &&
-		    m->kern[c->kern].m_end == w->head[s]) {
+		    !ck_kern_keeps(&m->kern[c->kern],
+				   w->head[s] >= m->kern[c->kern].m_end)) {
 			/* M_c drained: the resident kernel returns its core */
 			if (e)
 				e->kdone = (int32_t)k;
@@ -439,8 +440,8 @@ static void kernel_apply(const struct ck_model *m, struct ck_ws *w,
 	w->tail[k->mstream] = k->m_end;
 	if (k->sstream != CK_NONE)
 		w->tail[k->sstream] = k->s_end;
-	if (k->retry) {
-		w->ph[s] = PH_RES;
+	if (ck_kern_keeps(k, w->head[k->mstream] >= k->m_end)) {
+		w->ph[s] = PH_RES;      /* HX_KRES_RETRY */
 		return;
 	}
 	if (c->pool) {

@@ -413,6 +413,26 @@ static void task_fill(struct ck_model *m, uint32_t s, uint32_t pos,
 	}
 }
 
+bool ck_kern_keeps(const struct ck_kern *k, bool drained)
+{
+	struct hx_kcond c = k->cond;
+
+	c.expanded = true;
+	c.drained = drained;
+	return hx_kernel_resident(&c, NULL);
+}
+
+/* The rule for a kernel of comm on rank, expanded, M_c not drained. */
+static bool keeps_until_drained(const struct hx_state *st, uint32_t rank,
+				uint32_t comm)
+{
+	struct hx_kcond c;
+
+	hx_kcond_of(st, rank, comm, &c);
+	c.expanded = true;
+	return hx_kernel_resident(&c, NULL);
+}
+
 static int kern_add(struct ck_model *m, uint32_t s, uint32_t pos,
 		    struct ck_task *c)
 {
@@ -437,7 +457,8 @@ static int kern_add(struct ck_model *m, uint32_t s, uint32_t pos,
 					      : CK_NONE;
 	k->s_end = t->xref;
 	k->room = t->kstate;
-	k->retry = cr->retry;
+	hx_kcond_of(st, m->stream[s].rank, (uint32_t)t->comm, &k->cond);
+	k->stays = ck_kern_keeps(k, false);
 	k->o1 = m->order_launch ? cr->o1 : -1;
 	c->kern = (uint32_t)m->nkern++;
 	return HANGDX_OK;
@@ -491,7 +512,9 @@ static int feeds_build(struct ck_model *m)
 			const struct hx_comm_rank *cr =
 				&st->dev[cs->rank].comm[hs->comm];
 			cs->kstream = m->of_hstream[cr->kstream];
-			cs->retry = cr->retry && hs->role == HX_SR_MAIN;
+			cs->stays = hs->role == HX_SR_MAIN &&
+				    keeps_until_drained(st, cs->rank,
+							(uint32_t)hs->comm);
 			/* the kernel writes M_c and S0 only; S1.. stay empty */
 			if (aicpu && (hs->role == HX_SR_MAIN ||
 				      (hs->role == HX_SR_SLAVE &&
@@ -592,12 +615,12 @@ static void flags_build(struct ck_model *m)
 
 			if ((c->kind == HX_T_AICPU && c->pool) ||
 			    (c->kind == HX_T_KERNEL && c->pool &&
-			     !m->kern[c->kern].retry))
+			     !m->kern[c->kern].stays))
 				c->flags |= CK_F_REL;
 			if (p + 1 < cs->len && (ck_at(m, s, p + 1)->pool ||
 						ck_at(m, s, p + 1)->kind == HX_T_KERNEL))
 				c->flags |= CK_F_GRAB;
-			if (cs->role == HX_SR_MAIN && cs->retry &&
+			if (cs->role == HX_SR_MAIN && cs->stays &&
 			    op_end_at(m, s, p + 1))
 				c->flags |= CK_F_POOL;  /* release, then K_c moves */
 			if (c->flags & CK_F_GRAB)
@@ -780,7 +803,7 @@ static void free_pools(struct ck_model *m)
 				const struct ck_kern *k = &m->kern[cs->kerns[i]];
 				if (!ck_at(m, s, k->pos)->pool)
 					continue;
-				ok = !k->retry && pm + k->room <= m->depth &&
+				ok = !k->stays && pm + k->room <= m->depth &&
 				     (k->sstream == CK_NONE ||
 				      ps + k->room <= m->depth);
 				pm = k->m_end;

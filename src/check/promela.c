@@ -88,7 +88,7 @@ static void p_advance(const struct pw *w, uint32_t s, uint32_t pos)
 	uint32_t i;
 
 	fprintf(w->fp, " hd[%u] = %u; ph[%u] = 0;", s, pos + 1, s);
-	if (cs->role == HX_SR_MAIN && cs->retry) {
+	if (cs->role == HX_SR_MAIN && cs->stays) {
 		const struct ck_stream *k = &m->stream[cs->kstream];
 		for (i = 0; i < k->nkerns; i++) {
 			const struct ck_kern *kn = &m->kern[k->kerns[i]];
@@ -144,7 +144,7 @@ static void p_task(const struct pw *w, uint32_t s, uint32_t p)
 		fprintf(fp, " -> tl[%u] = %u;", k->mstream, k->m_end);
 		if (k->sstream != CK_NONE)
 			fprintf(fp, " tl[%u] = %u;", k->sstream, k->s_end);
-		if (k->retry) {
+		if (k->stays) {
 			fprintf(fp, " ph[%u] = 3 }\n", s);
 			return;
 		}

@@ -212,7 +212,7 @@ static void say_stream(struct replay *x, uint32_t s, const struct ck_effect *e)
 		const struct ck_kern *k = &m->kern[c->kern];
 		stream_name(m, k->mstream, sn, sizeof sn);
 		hx_buf_printf(&x->line, "%s writes its op into %s", lab, sn);
-		if (k->retry)
+		if (k->stays)
 			hx_buf_printf(&x->line, "; retry on: it keeps core %d "
 				      "until %s drains", x->slot[s], sn);
 		else if (c->pool)

@@ -1627,6 +1627,7 @@ static void *worker_main(void *arg)
 
 	for (;;) {
 		struct task t;
+		size_t seq;
 
 		pthread_mutex_lock(&j->lock);
 		while (!j->err && j->next >= j->ntask && j->walking)
@@ -1635,9 +1636,10 @@ static void *worker_main(void *arg)
 			pthread_mutex_unlock(&j->lock);
 			break;
 		}
-		t = j->tasks[j->next++];        /* the vector may move */
+		seq = j->next++;                /* the other worker moves it */
+		t = j->tasks[seq];              /* the vector may move */
 		pthread_mutex_unlock(&j->lock);
-		w->err = seg_add(w, j->next - 1);
+		w->err = seg_add(w, seq);
 		if (!w->err)
 			w->err = run_task(w, &t);
 		progress(w, true);
@@ -2306,8 +2308,9 @@ int hangdx_ingest_paths(struct hangdx_evidence *ev, const char *const *paths,
 		ev->c.inputs++;
 		err = add_path(&j, ev, paths[i]);
 	}
-	j.pipeline = threads != 1 && c.nw == 1 && j.ntask == 1 &&
-		     task_compressed(&j.tasks[0]);
+	if (c.nw == 1)          /* a second worker would be reading it */
+		j.pipeline = threads != 1 && j.ntask == 1 &&
+			     task_compressed(&j.tasks[0]);
 	return job_finish(&j, crew_finish(&j, ev, &c, err));
 }
 

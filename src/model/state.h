@@ -196,6 +196,47 @@ void hx_notify_label(const struct hx_state *st, int32_t notify, char *buf,
 void hx_task_label(const struct hx_state *st, uint32_t task, char *buf,
 		   size_t n);
 
+/* ---- residency of an HCCL AICPU kernel (resident.c) ---- */
+
+/*
+ * Everything that decides whether an HCCL AICPU kernel holding a core
+ * keeps it.  retry and mode are the configuration (the simulator and the
+ * checker take them from the model, hx_kcond_of; the snapshot from what
+ * the logs echo); the rest is the kernel's situation.
+ */
+struct hx_kcond {
+	bool retry;        /* op retry on for the kernel's communicator */
+	uint8_t mode;      /* enum hx_mode of its rank */
+	bool expanded;     /* every SQE of its op is written (M_c, S0) */
+	bool sq_full;      /* not expanded: the SQEs do not fit in the SQ */
+	bool drained;      /* expanded: M_c's head is past the op's last SQE */
+};
+
+enum hx_kres {          /* why the kernel keeps its core, or leaves it */
+	HX_KRES_EXPANDING, /* keeps: still writing its SQEs (§6.1, LAUNCH) */
+	HX_KRES_SQ_FULL,   /* keeps: waits for SQ room, retry on or off (§3.2, §8) */
+	HX_KRES_RETRY,     /* keeps: retry on, polls until M_c drains (§6.2, E1) */
+	HX_KRES_DRAINED,   /* leaves: retry on and M_c drained (§6.2) */
+	HX_KRES_NO_RETRY   /* leaves right after expansion: retry off, or
+			    * inactive outside AI_CPU mode (§6.2, §6) */
+};
+
+/*
+ * The rule (runtime-model.md §6.2): a kernel keeps its core while it has
+ * not written its op's SQEs (expanding, or waiting for room in a full SQ,
+ * whatever the retry setting); once they are written it returns at once
+ * unless op retry is active (retry on and AI_CPU mode), in which case it
+ * stays until M_c drains.  Returns true when the kernel keeps its core;
+ * *why (may be NULL) gets the reason.  Only HX_KRES_RETRY waits for M_c to
+ * drain (the E1 edge of the wait-for graph, a task's end_pos).
+ */
+bool hx_kernel_resident(const struct hx_kcond *c, enum hx_kres *why);
+const char *hx_kres_name(enum hx_kres r);      /* "retry", "sq-full" */
+/* The model's configuration for communicator comm on rank (its retry as
+ * hx_retry_active decided it, the rank's mode); situation fields zero. */
+void hx_kcond_of(const struct hx_state *st, uint32_t rank, uint32_t comm,
+		 struct hx_kcond *c);
+
 /* ---- wait-for graph (waitgraph.c) ---- */
 
 enum hx_wnode_kind {

@@ -6,7 +6,8 @@
  * drawn here from the diagnosis: first failure, first error line, LOST
  * reports, link errors, op retries and the last log line of each rank on
  * one clock-corrected axis.  Log text reaches it only through
- * hx_html_escape.
+ * hx_html_escape.  Times come from the logs and facts files and may be
+ * anything an int64_t holds, so the axis is computed with checked sums.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -229,6 +230,43 @@ struct tl_row {
 	int np;
 };
 
+/* *r = a + b, or false when the sum does not fit (*r untouched). */
+static bool add_ok(int64_t a, int64_t b, int64_t *r)
+{
+	if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+		return false;
+	*r = a + b;
+	return true;
+}
+
+/* a + b, clamped to the times that are not HX_NONE (INT64_MIN). */
+static int64_t ts_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (!add_ok(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN + 1;
+	return r == HX_NONE ? INT64_MIN + 1 : r;
+}
+
+/* a - b, clamped likewise. */
+static int64_t ts_sub(int64_t a, int64_t b)
+{
+	if (b == INT64_MIN)             /* -b does not fit */
+		return a >= 0 ? INT64_MAX : a - b;
+	return ts_add(a, -b);
+}
+
+/* a - b as a double: exact where it fits in an int64_t, as before. */
+static double ts_gap(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (b != INT64_MIN && add_ok(a, -b, &r))
+		return (double)r;
+	return (double)a - (double)b;
+}
+
 struct tl {
 	const struct hangdx_diagnosis *d;
 	struct tl_row rows[TL_ROWS];
@@ -249,7 +287,7 @@ static int64_t rec_time(const struct hangdx_diagnosis *d, uint32_t rec)
 	ts = d->ev->recs[rec].ts;
 	r = hx_drank(d, rec);
 	if (ts != HX_NONE && r >= 0 && (uint32_t)r < d->nranks)
-		ts -= d->ranks[r].skew_us;
+		ts = ts_sub(ts, d->ranks[r].skew_us);
 	return ts;
 }
 
@@ -285,7 +323,7 @@ static void fill_row(const struct hangdx_diagnosis *d, struct tl_row *row)
 	add_point(row, M_STUCK, rec_time(d, ri->stuck_rec), ri->stuck_rec);
 	add_point(row, M_RETRY, rec_time(d, ri->retry_rec), ri->retry_rec);
 	if (ri->last_ts != HX_NONE)
-		add_point(row, M_LAST, ri->last_ts - ri->skew_us, HX_NOREC);
+		add_point(row, M_LAST, ts_sub(ri->last_ts, ri->skew_us), HX_NOREC);
 }
 
 static void pick(uint8_t *sel, const struct hangdx_diagnosis *d, int64_t r)
@@ -346,21 +384,22 @@ static bool set_axis(struct tl *t)
 	if (lo > hi)
 		return false;
 	t->origin = t->d->first_ts != HX_NONE ? t->d->first_ts : lo;
-	span = hi - lo;
+	span = ts_sub(hi, lo);          /* at most INT64_MAX */
 	if (span < 1000) {
-		lo -= (1000 - span) / 2;
+		lo = ts_sub(lo, (1000 - span) / 2);
+		hi = ts_add(lo, 1000);
 		span = 1000;
 	}
 	pad = span / 25;
-	t->lo = lo - pad;
-	t->hi = lo + span + pad;
+	t->lo = ts_sub(lo, pad);
+	t->hi = ts_add(hi, pad);
 	return true;
 }
 
 static double tl_x(const struct tl *t, int64_t ts)
 {
-	return TL_LEFT + (double)(ts - t->lo) * (TL_RIGHT - TL_LEFT) /
-			 (double)(t->hi - t->lo);
+	return TL_LEFT + ts_gap(ts, t->lo) * (TL_RIGHT - TL_LEFT) /
+			 ts_gap(t->hi, t->lo);
 }
 
 /* A tick step giving about eight ticks, in round units. */
@@ -400,21 +439,33 @@ static void tick_label(int64_t v, int64_t step, char *buf, size_t n)
 			 (long long)((v < 0 ? -v : v) / units[i].us), units[i].unit);
 }
 
-static void draw_axis(FILE *fp, const struct tl *t, double bottom)
+/* One tick at time at, labelled v from the origin; none left of the axis. */
+static void draw_tick(FILE *fp, const struct tl *t, int64_t at, int64_t v,
+		      int64_t step, double bottom)
 {
-	int64_t step = tick_step(t->hi - t->lo), v;
+	double x = tl_x(t, at);
 	char lab[48];
 
-	v = (t->lo - t->origin) / step * step;
-	for (; t->origin + v <= t->hi; v += step) {
-		double x = tl_x(t, t->origin + v);
-		if (x < TL_LEFT - 0.5)
-			continue;
-		tick_label(v, step, lab, sizeof lab);
-		fprintf(fp, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			    "y2=\"%.1f\"/><text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
-			    "text-anchor=\"middle\">%s</text>\n",
-			x, TL_TOP - 6, x, bottom, x, TL_TOP - 12, lab);
+	if (x < TL_LEFT - 0.5)
+		return;
+	tick_label(v, step, lab, sizeof lab);
+	fprintf(fp, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\"/><text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
+		    "text-anchor=\"middle\">%s</text>\n",
+		x, TL_TOP - 6, x, bottom, x, TL_TOP - 12, lab);
+}
+
+/* The ticks, multiples of step from the origin, up to the axis's end or
+ * the end of the int64_t range, and the origin's line. */
+static void draw_axis(FILE *fp, const struct tl *t, double bottom)
+{
+	int64_t step = tick_step(ts_sub(t->hi, t->lo));
+	int64_t v = ts_sub(t->lo, t->origin) / step * step, at;
+
+	while (add_ok(t->origin, v, &at) && at <= t->hi) {
+		draw_tick(fp, t, at, v, step, bottom);
+		if (!add_ok(v, step, &v))
+			break;
 	}
 	if (t->d->first_ts != HX_NONE) {
 		double x = tl_x(t, t->origin);
@@ -575,7 +626,7 @@ static void td_time(FILE *fp, const struct tl *t, int64_t ts)
 	fprintf(fp, "<td><code>%s</code>", buf);
 	if (t->d->first_ts != HX_NONE)
 		fprintf(fp, " <span class=\"muted\">(%+.6f s)</span>",
-			(double)(ts - t->origin) / 1e6);
+			ts_gap(ts, t->origin) / 1e6);
 	fputs("</td>", fp);
 }
 
@@ -596,7 +647,8 @@ static void table_row(FILE *fp, const struct tl *t, const struct tl_row *row)
 	td_time(fp, t, ri->fail_rec != HX_NOREC ? ri->first_err_ts : HX_NONE);
 	fprintf(fp, "<td>%s</td>", ri->fail_rec != HX_NOREC
 		? hx_kind_name(t->d->ev->recs[ri->fail_rec].kind) : "\xe2\x80\x94");
-	td_time(fp, t, ri->last_ts != HX_NONE ? ri->last_ts - ri->skew_us : HX_NONE);
+	td_time(fp, t, ri->last_ts != HX_NONE ? ts_sub(ri->last_ts, ri->skew_us)
+					      : HX_NONE);
 	fputs("<td>", fp);
 	if (ri->lost)
 		fputs("<b class=\"bad\">LOST</b> ", fp);

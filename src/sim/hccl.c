@@ -3,8 +3,9 @@
  * src/model/opseq.c on the streams of a rank at its time (the host side of
  * one op in AI_CPU mode, runtime-model.md §5.1; the kernel's expansion
  * into M_c and S_c with ring or send/recv handshakes to the peers, §5.2),
- * resolves transport notifies, and runs the kernel's lifetime with retry
- * off (returns after expansion) or on (resident until M_c drains, §6.2).
+ * resolves transport notifies, and runs the kernel's lifetime: whether it
+ * keeps its core (a full SQ, retry on until M_c drains) is the model's one
+ * rule, hx_kernel_resident (src/model/resident.c, §6.2).
  * HOST mode puts the same algorithm tasks on the user stream directly,
  * with no kernel and no core.
  */
@@ -443,6 +444,40 @@ void sim_hccl_kernel_start(struct sim *s, uint32_t task)
 		 EV_EXPANDED, task, 0);
 }
 
+/* The residency rule for kernel task in its situation now. */
+static bool kernel_keeps(const struct sim *s, uint32_t task, bool expanded,
+			 bool sq_full)
+{
+	const struct hx_task *t = &s->st.tasks[task];
+	uint32_t rank = s->st.streams[t->stream].rank;
+	const struct hx_comm_rank *cr = &s->st.dev[rank].comm[t->comm];
+	struct hx_kcond c;
+
+	hx_kcond_of(&s->st, rank, (uint32_t)t->comm, &c);
+	c.expanded = expanded;
+	c.sq_full = sq_full;
+	c.drained = expanded && s->st.streams[cr->mstream].head >= t->end_pos;
+	return hx_kernel_resident(&c, NULL);
+}
+
+/* Its SQEs do not fit: it gives up after T_exec + 20 s ("Rtsq full,
+ * timeout") and says so every 30 s. */
+static void kernel_sq_full(struct sim *s, uint32_t task, uint32_t rank)
+{
+	struct hx_task *t = &s->st.tasks[task];
+
+	s->expanding[cidx(s, rank, (uint32_t)t->comm)] = (int32_t)task;
+	if (t->kstate || !exec_timeout_ns(s, task))
+		return;
+	t->kstate = 1;
+	t->timeout_ns = exec_timeout_ns(s, task) + SQFULL_INC_S * HX_NS_PER_S;
+	t->arm++;
+	sim_push(s, s->now + exec_timeout_ns(s, task) + SQFULL_INC_S * HX_NS_PER_S,
+		 EV_TIMEOUT, task, t->arm);
+	if (s->want_logs)       /* R3 every 30 s */
+		sim_push(s, s->now + STATUS_NS, EV_STATUS, task, 1);
+}
+
 static void kernel_resident(struct sim *s, uint32_t task, uint32_t rank)
 {
 	struct hx_task *t = &s->st.tasks[task];
@@ -470,21 +505,10 @@ void sim_hccl_expanded(struct sim *s, uint32_t task)
 	if (t->state != HX_TS_RUNNING)
 		return;
 	if (!expansion_fits(s, cr, o, cr->mstream)) {
-		/* stays resident while the SQ is full (§8, related variant);
-		 * gives up after T_exec + 20 s ("Rtsq full, timeout") */
-		s->expanding[cidx(s, rank, (uint32_t)t->comm)] = (int32_t)task;
-		if (!t->kstate && exec_timeout_ns(s, task)) {
-			t->kstate = 1;
-			t->timeout_ns = exec_timeout_ns(s, task) +
-					SQFULL_INC_S * HX_NS_PER_S;
-			t->arm++;
-			sim_push(s, s->now + exec_timeout_ns(s, task) +
-					 SQFULL_INC_S * HX_NS_PER_S,
-				 EV_TIMEOUT, task, t->arm);
-			if (s->want_logs)       /* R3 every 30 s */
-				sim_push(s, s->now + STATUS_NS, EV_STATUS,
-					 task, 1);
-		}
+		if (kernel_keeps(s, task, false, true))  /* HX_KRES_SQ_FULL */
+			kernel_sq_full(s, task, rank);
+		else
+			sim_complete(s, task);
 		return;
 	}
 	s->expanding[cidx(s, rank, (uint32_t)t->comm)] = -1;
@@ -500,7 +524,7 @@ void sim_hccl_expanded(struct sim *s, uint32_t task)
 	t = &s->st.tasks[task];   /* expansion grew the task array */
 	t->end_pos = (uint32_t)s->st.streams[cr->mstream].n;
 	expanded_record(s, task, rank, begin);
-	if (cr->retry) {
+	if (kernel_keeps(s, task, true, false)) {       /* HX_KRES_RETRY */
 		kernel_resident(s, task, rank);
 		return;
 	}
@@ -523,7 +547,7 @@ void sim_hccl_stream_moved(struct sim *s, uint32_t stream)
 	}
 	k = s->resident[i];
 	if (k >= 0 && st->role == HX_SR_MAIN &&
-	    st->head >= s->st.tasks[k].end_pos) {
+	    !kernel_keeps(s, (uint32_t)k, true, false)) {  /* M_c drained */
 		s->resident[i] = -1;
 		if (s->st.tasks[k].state == HX_TS_RUNNING)
 			sim_complete(s, (uint32_t)k);

@@ -2,12 +2,14 @@
  * testutil.h - shared by the unit tests: cmocka, the library internals,
  * and an allocator hook that fails the Nth allocation, for the
  * allocation-failure loops (every public entry point must return
- * HANGDX_ENOMEM and leak nothing when any allocation fails).
+ * HANGDX_ENOMEM and leak nothing when any allocation fails).  The
+ * hook's counters are atomic: the reader's two threads call it at once.
  */
 #ifndef HX_TESTUTIL_H
 #define HX_TESTUTIL_H
 
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,9 +19,9 @@
 #include "hangdx.h"
 
 struct failalloc {
-	long fail_at;   /* 1-based allocation number to fail; 0 = never */
-	long count;     /* allocations so far */
-	long live;      /* blocks not yet freed */
+	long fail_at;           /* 1-based allocation to fail; 0 = never */
+	_Atomic long count;     /* allocations so far */
+	_Atomic long live;      /* blocks not yet freed */
 };
 
 static inline void *failalloc_realloc(void *ud, void *p, size_t n)
@@ -29,16 +31,15 @@ static inline void *failalloc_realloc(void *ud, void *p, size_t n)
 
 	if (n == 0) {
 		if (p)
-			fa->live--;
+			atomic_fetch_sub(&fa->live, 1);
 		free(p);
 		return NULL;
 	}
-	fa->count++;
-	if (fa->fail_at && fa->count == fa->fail_at)
+	if (atomic_fetch_add(&fa->count, 1) + 1 == fa->fail_at)
 		return NULL;
 	q = realloc(p, n);
 	if (q && !p)
-		fa->live++;
+		atomic_fetch_add(&fa->live, 1);
 	return q;
 }
 
