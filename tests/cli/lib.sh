@@ -4,7 +4,15 @@
 # t_done at the end.
 : "${HANGDX:=$(pwd)/hangdx}"
 ROOT=$(pwd)
-SHARED=${SHARED:-$ROOT/../shared}
+# scripts cd into $T: a relative path to the binary is made absolute
+case $HANGDX in
+/*) ;;
+*/*) HANGDX=$ROOT/$HANGDX ;;
+esac
+export HANGDX
+# the log samples and the peer's fixtures the tests read, kept in the
+# repository (tests/data/README.md says where each came from)
+DATA=$ROOT/tests/data
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # reports in English whatever the caller's locale: a test that wants

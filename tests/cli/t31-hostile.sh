@@ -7,7 +7,7 @@
 # inputs, and a summary on stderr counts what was skipped.  Every input is
 # generated here, in $T; the whole script takes well under a minute.
 . tests/cli/lib.sh
-S=$SHARED/samples
+S=$DATA/samples
 GOOD=10-mindcluster-rc122-4rank-notify-wait-chain.log
 cp "$S/$GOOD" "$T/good.log"
 cd "$T" || exit 1

@@ -81,7 +81,7 @@ t_ok "no dot: --svg exits 4 and leaves no file" \
 XSS1='<script>alert(1)</script>"><img src=x onerror=alert(2)>"};\l'
 HDIR='job-"}];\l<img src=x onerror=alert(5)>'
 cp -r reference "$HDIR"
-cp "$SHARED/samples/01-hccl-doc-ei0002-op-mismatch-allreduce-vs-allgather.log" "$HDIR/mismatch.log"
+cp "$DATA/samples/01-hccl-doc-ei0002-op-mismatch-allreduce-vs-allgather.log" "$HDIR/mismatch.log"
 find "$HDIR" -name '*.log' -exec sed -i \
 	-e 's/tag\[AllReduce_127/tag[<script>alert(1)<\/script>"><img src=x onerror=alert(2)>"};\\l_127/' \
 	-e 's/group:\[127.10.0.1%enp/group:[<script>alert(3)<\/script>"}];\\l%enp/' {} +

@@ -102,7 +102,7 @@ static void test_wrap_english(void **state)
 		"- Turn op retry off if it is not needed: HCCL_OP_RETRY_ENABLE=\"L0:0,L1:0,L2:0\"; "
 		"each HCCL kernel then leaves its AICPU core right after expansion.",
 		"Hang caused by a lost rank: rank 2 stopped (heartbeat LOST, "
-		"../shared/samples/02-hccl-doc-heartbeat-lost-and-stuck.log:3); the other "
+		"tests/data/samples/02-hccl-doc-heartbeat-lost-and-stuck.log:3); the other "
 		"ranks waited (EI0002). 2 ranks reported lost.",
 		"a  b   c (x) [y], z; done.",
 	};
