@@ -104,6 +104,35 @@ t_ok() {
 	fi
 }
 
+# absent [-E] PATTERN PATH...: no line of PATH... matches PATTERN (a basic
+# regular expression, -E an extended one; a directory is searched whole).
+# A negative grep of output that was never written proves nothing: each
+# PATH must be a non-empty file or a directory holding one, and grep must
+# answer "no match" (status 1), not "cannot read" (2).  For t_ok:
+#   t_ok "no colour" absent "$(printf '\033')" "$T/out.txt"
+absent() {
+	_ere=""
+	if [ "$1" = -E ]; then _ere=-E; shift; fi
+	_pat=$1
+	shift
+	[ $# -gt 0 ] || { echo "absent: no file given"; return 1; }
+	for _p in "$@"; do
+		if [ -d "$_p" ]; then
+			[ -n "$(find "$_p" -type f -size +0 | head -1)" ] ||
+				{ echo "absent: $_p holds no non-empty file"; return 1; }
+		elif [ ! -s "$_p" ]; then
+			echo "absent: $_p is missing or empty"
+			return 1
+		fi
+	done
+	grep -rq $_ere -- "$_pat" "$@"
+	case $? in
+	1) return 0 ;;
+	0) echo "absent: found:"; grep -rn $_ere -- "$_pat" "$@" | head -5; return 1 ;;
+	*) echo "absent: grep could not read all of $*"; return 1 ;;
+	esac
+}
+
 # t_exit CODE DESC CMD...: CMD must exit with CODE.
 t_exit() {
 	want=$1

@@ -176,7 +176,7 @@ t_ok "gbk.log: GBK bytes become U+FFFD in the evidence" sh -c \
 t_ok "invalid-utf8.log: the JSON report replaces them too" sh -c \
 	"$HANGDX diagnose --json invalid-utf8.log | grep -q 'Ab\\\\ufffd'"
 t_ok "escapes.log: no escape in the HTML or DOT" sh -c \
-	"$HANGDX diagnose --html $T/e.html --dot $T/e.dot escapes.log >/dev/null; ! grep -q \"\$(printf '\033')\" $T/e.html $T/e.dot && ! grep -q '<script>alert' $T/e.html"
+	"$HANGDX diagnose --html $T/e.html --dot $T/e.dot escapes.log >/dev/null; test -s $T/e.html && test -s $T/e.dot && ! grep -q \"\$(printf '\033')\" $T/e.html $T/e.dot && ! grep -q '<script>alert' $T/e.html"
 
 # all of them at once (and the links): one verdict, reading went on
 cd "$HOST" || exit 1
