@@ -2,7 +2,7 @@
 # fuzz/run.sh - `make fuzz FUZZ_SECONDS=N`: builds every fuzz/fuzz_*.c with
 # clang's libFuzzer, ASan and UBSan against an instrumented libhangdx, and
 # runs each for N seconds (default 60) from its seed corpus (fuzz/corpus/
-# NAME, plus the shared log samples, the scenarios and the hostile corpus
+# NAME, plus the log samples of tests/data, the scenarios and the hostile corpus
 # of tests/hostile) and its dictionary
 # (fuzz/NAME.dict; the targets that read logs also get fuzz_line.dict).
 # FUZZ_TARGETS="fuzz_a fuzz_b" runs only those.  A crash is saved under
@@ -29,9 +29,9 @@ for src in fuzz/fuzz_*.c; do
 	mkdir -p "$work"
 	case $name in
 	fuzz_scenario) extra="scenarios tests/hostile/scenarios" ;;
-	fuzz_archive) extra="../shared/samples tests/hostile/logs" ;;
+	fuzz_archive) extra="tests/data/samples tests/hostile/logs" ;;
 	fuzz_diagnose|fuzz_waitgraph|fuzz_facts) extra="" ;;
-	*) extra="../shared/samples" ;;
+	*) extra="tests/data/samples" ;;
 	esac
 	# one dictionary per run: the target's own, plus the log field names
 	# for the targets that read logs

@@ -3,7 +3,7 @@
 # As root it installs the missing ones (apt-get, non-interactive); as
 # anyone else it prints the apt-get line to run.  Why each is there:
 # docs/ARCHITECTURE.md, "Dependencies".
-PKGS="gcc make valgrind clang libclang-rt-14-dev pkg-config graphviz libyaml-dev libcmocka-dev libarchive-dev zlib1g-dev libzstd-dev zstd python3 spin chromium chromium-driver fonts-dejavu-core gettext fonts-wqy-microhei libopenmpi-dev openmpi-bin"
+PKGS="gcc make time man-db valgrind clang libclang-rt-14-dev pkg-config graphviz libyaml-dev libcmocka-dev libarchive-dev zlib1g-dev libzstd-dev zstd python3 spin chromium chromium-driver fonts-dejavu-core gettext fonts-wqy-microhei libopenmpi-dev openmpi-bin"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/regen-diagnose-golden.sh - rewrite the golden diagnoses under
-# tests/golden/diagnose/ (text, JSON and DOT for every shared log sample,
+# tests/golden/diagnose/ (text, JSON and DOT for every log sample of tests/data/samples,
 # and for the simulated reference incident).  Review the diff by hand: a
 # golden file is a verdict an expert signs, not whatever the code prints.
 set -e
@@ -8,7 +8,7 @@ HANGDX=${HANGDX:-./hangdx}
 HANGDX=$(cd "$(dirname "$HANGDX")" && pwd)/$(basename "$HANGDX")
 G=tests/golden/diagnose
 mkdir -p "$G"
-for f in ../shared/samples/*.log; do
+for f in tests/data/samples/*.log; do
 	n=$(basename "$f" .log)
 	"$HANGDX" diagnose --color=never "$f" > "$G/$n.txt" || true
 	"$HANGDX" diagnose --json "$f" > "$G/$n.json" || true
@@ -26,7 +26,7 @@ rm -rf "$tmp"
 # the same text reports in Chinese (tests/cli/t43-diagnose-zh.sh)
 Z=tests/golden/diagnose-zh
 mkdir -p "$Z"
-for f in ../shared/samples/*.log; do
+for f in tests/data/samples/*.log; do
 	n=$(basename "$f" .log)
 	[ -f "$G/$n.txt" ] || continue
 	"$HANGDX" --lang zh diagnose --color=never "$f" > "$Z/$n.txt" || true

@@ -8,7 +8,7 @@ HANGDX=${HANGDX:-./hangdx}
 G=tests/golden/field
 Z=tests/golden/field-zh
 mkdir -p "$G" "$Z"
-for f in ../shared/samples/field/*.log; do
+for f in tests/data/samples/field/*.log; do
 	n=$(basename "$f" .log)
 	"$HANGDX" diagnose --color=never "$f" > "$G/$n.txt" || true
 	"$HANGDX" --lang zh diagnose --color=never "$f" > "$Z/$n.txt" || true

@@ -2,12 +2,11 @@
 # scripts/regen-golden.sh - rewrite the expected outputs of the golden tests
 # (tests/golden/parse/*.jsonl) from the current build.  Run after a
 # deliberate change of the evidence, then review `git diff tests/golden`
-# line by line against ../shared/docs/log-formats.md before committing.
+# line by line against the log formats (docs/EVIDENCE.md) before committing.
 set -e
 cd "$(dirname "$0")/.."
 HANGDX=${HANGDX:-$(pwd)/hangdx}
-SHARED=${SHARED:-$(pwd)/../shared}
-export HANGDX SHARED
+export HANGDX
 G=tests/golden/parse
 while read -r kind arg; do
 	case $kind in ''|'#'*) continue ;; esac

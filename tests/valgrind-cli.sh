@@ -59,10 +59,13 @@ rm -rf "$out"/.claim-*
 
 pass=0
 fail=0
+skip=0
 for s in $SCRIPTS; do
 	name=$(basename "$s" .sh)
 	read -r status secs < "$out/$name.st"
-	p=$(grep -c '^ok ' "$out/$name.tap")
+	# skips apart (tests/run.sh): "ok N - ... # SKIP reason"
+	sk=$(grep -ci '^ok [^#]*# *skip' "$out/$name.tap")
+	p=$(($(grep -c '^ok ' "$out/$name.tap") - sk))
 	f=$(grep -c '^not ok ' "$out/$name.tap")
 	reports=$(find "$out/$name" -name '*.log' -size +0 | wc -l)
 	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
@@ -73,7 +76,8 @@ for s in $SCRIPTS; do
 	fi
 	pass=$((pass + p))
 	fail=$((fail + f))
-	printf '%-40s %4d passed %4d failed %4ds\n' "valgrind/$name" "$p" "$f" "$secs"
+	skip=$((skip + sk))
+	printf '%-40s %4d passed %4d failed %4d skipped %4ds\n' "valgrind/$name" "$p" "$f" "$sk" "$secs"
 	if [ "$f" -ne 0 ]; then
 		grep -A3 '^not ok' "$out/$name.tap" | sed 's/^/    /'
 		find "$out/$name" -name '*.log' -size +0 | head -3 | while read -r l; do
@@ -82,5 +86,5 @@ for s in $SCRIPTS; do
 		done
 	fi
 done
-echo "valgrind CLI: $pass passed, $fail failed"
+echo "valgrind CLI: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

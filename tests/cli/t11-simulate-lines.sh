@@ -29,12 +29,20 @@ $HANGDX simulate -q --preset reference --set communicators=5 --log-fidelity veri
 dev0() { echo "$1"/rank-0/ascend/log/debug/device-0/device-*.log; }
 plog0() { echo "$1"/rank-0/ascend/log/debug/plog/plog-*.log; }
 
+# the simulations above must have written their logs: the checks below
+# that a line is absent would otherwise pass on nothing
+t_ok "verified, full and 5 communicators: host and device logs written" sh -c "
+	for d in $T/v $T/full $T/ok; do
+		for f in \$d/rank-0/ascend/log/debug/plog/plog-*.log \$d/rank-0/ascend/log/debug/device-0/device-*.log; do
+			test -s \$f || exit 1
+		done
+	done"
 t_ok "verified: same seed, same bytes" diff -r "$T/v" "$T/v2"
 for m in 'kernel start' 'kernel end' 'KernelLaunch:' 'execute kernel, op name' \
 	'set by default to \[AI_CPU\]' 'set by default to \[L' 'Init:open device' \
 	'aicpu scheduler start' 'Entry-HcclAllReduce' 'WaitRtsqAvailable' \
 	'KFC timeout\.\.\[' 'is set, value MaxCnt'; do
-	t_ok "verified: no invented '$m'" sh -c "! grep -rq -- '$m' $T/v $T/ok"
+	t_ok "verified: no invented '$m'" absent "$m" "$T/v" "$T/ok"
 done
 t_ok "full: the invented kernel start line is kept" grep -Eq 'Orchestrate\]kernel start, tag\[[^]]+\], index\[[0-9]+\], streamId:[0-9]+, core\[[0-9]+\]\.$' $(dev0 "$T/full")
 t_ok "full: the invented kernel end line is kept" grep -q 'Orchestrate\]kernel end, ' $(dev0 "$T/full")
@@ -47,7 +55,7 @@ t_ok "D13 in its real shape (ops that complete)" grep -Eq "$D13" $(dev0 "$T/ok")
 t_ok "L1 in its real shape, trailing space" grep -Eq "$L1" $(plog0 "$T/v")
 t_ok "CCECPU kfc task line" grep -Eq "$KFC" $(dev0 "$T/v")
 t_ok "CCECPU begin and end of the AICPU op" sh -c "grep -Eq '$BEGIN' $(dev0 "$T/ok") && grep -Eq '$END' $(dev0 "$T/ok")"
-t_ok "every HCCL device line keeps the prefix grammar" sh -c "! grep -E '^\[[A-Z]+\] HCCL\(' $(dev0 "$T/v") | grep -Ev '^\[[A-Z]+\] HCCL\([0-9]+,aicpu_scheduler\):[0-9-]{10}-[0-9:]{8}\.[0-9]{3}\.[0-9]{3} \[[a-z_]+\.cc:[0-9]+\] \[[0-9]+\]'"
+t_ok "every HCCL device line keeps the prefix grammar" sh -c "grep -Eq '^\[[A-Z]+\] HCCL\(' $(dev0 "$T/v") && ! grep -E '^\[[A-Z]+\] HCCL\(' $(dev0 "$T/v") | grep -Ev '^\[[A-Z]+\] HCCL\([0-9]+,aicpu_scheduler\):[0-9-]{10}-[0-9:]{8}\.[0-9]{3}\.[0-9]{3} \[[a-z_]+\.cc:[0-9]+\] \[[0-9]+\]'"
 t_ok "env: real retry and expansion-mode echo" sh -c "
 grep -q '\[HCCL_ENV\]\[ParseRetryEnable\] HCCL_OP_RETRY_ENABLE set by environment variable to \[L0:1,L1:1,L2:0\]\.\$' $(plog0 "$T/v") &&
 grep -q '\[HCCL_ENV\] HCCL_OP_RETRY_PARAMS is not set, default value MaxCnt is \[1\], HoldTime is \[5000\]ms, IntervalTime is \[1000\]ms\$' $(plog0 "$T/v") &&
@@ -82,8 +90,8 @@ $HANGDX simulate -q --preset reference --set log_level=error -o "$T/err" >/dev/n
 t_ok "device run log exists" sh -c "ls $T/err/rank-1/ascend/log/run/device-1/device-*_*.log"
 t_ok "device run log holds W1 at log_level=error" grep -Eq "$W1" $T/err/rank-0/ascend/log/run/device-0/device-*.log
 t_ok "device run log holds C1 at log_level=error" grep -Eq "$C1" $T/err/rank-0/ascend/log/run/device-0/device-*.log
-t_ok "debug device log has no INFO at log_level=error" sh -c "! grep -q '^\[INFO\]' $(dev0 "$T/err")"
-t_ok "device run log holds no ERROR line" sh -c "! grep -q '^\[ERROR\]' $T/err/rank-0/ascend/log/run/device-0/device-*.log"
+t_ok "debug device log has no INFO at log_level=error" absent '^\[INFO\]' $(dev0 "$T/err")
+t_ok "device run log holds no ERROR line" absent '^\[ERROR\]' $T/err/rank-0/ascend/log/run/device-0/device-*.log
 $HANGDX simulate -q --preset reference --layout node -o "$T/node" >/dev/null 2>&1
 t_ok "node layout: run/device-D under the node" sh -c "ls $T/node/host-0/ascend/log/run/device-0/device-*_*.log $T/node/host-0/ascend/log/run/device-1/device-*_*.log"
 $HANGDX simulate -q --preset reference --layout flat -o "$T/flat" >/dev/null 2>&1

@@ -1,12 +1,13 @@
 #!/bin/sh
 # t30-parse.sh - golden tests of `hangdx parse --json`: every sample of
-# ../shared/samples and every raw-log case of the ascend-fd peer fixtures
+# tests/data/samples and every raw-log case of the ascend-fd peer fixtures
+# (tests/data/peer/ascend-fd)
 # gives exactly the evidence in tests/golden/parse/<name>.jsonl (reviewed
 # by hand against log-formats.md; regenerate with scripts/regen-golden.sh
 # only after a deliberate change).  Also: text view, exit codes, usage.
 . tests/cli/lib.sh
 G=tests/golden/parse
-export HANGDX SHARED
+export HANGDX
 
 while read -r kind arg; do
 	case $kind in ''|'#'*) continue ;; esac
@@ -23,17 +24,17 @@ for f in glob.glob(sys.argv[1] + "/*.jsonl"):
     assert kinds and kinds[-1] == "totals", f
 ' "$G"
 
-S=$SHARED/samples
+S=$DATA/samples
 t_ok "text view names file:line" sh -c \
 	"cd '$S' && '$HANGDX' parse 07-mindspore-ei0002-notify-wait-heartbeat-lost.log | grep -q '^07-mindspore-ei0002-notify-wait-heartbeat-lost.log:5: ei0002 '"
 t_ok "stdin is read with -" sh -c \
 	"'$HANGDX' parse --json - < '$S/10-mindcluster-rc122-4rank-notify-wait-chain.log' | grep -c '\"kind\":\"hccl_task_fail\"' | grep -qx 4"
 t_ok "one thread and two give the same output" sh -c \
-	"cd '$SHARED/peer-fixtures/ascend-fd' && '$HANGDX' parse --json --threads 1 rc_diag st_testcase > '$T/one' 2>/dev/null &&
+	"cd '$DATA/peer/ascend-fd' && '$HANGDX' parse --json --threads 1 rc_diag st_testcase > '$T/one' 2>/dev/null &&
 	 '$HANGDX' parse --json --threads 2 rc_diag st_testcase > '$T/two' 2>/dev/null && cmp '$T/one' '$T/two'"
 t_ok "--summary prints no records" sh -c \
 	"cd '$S' && '$HANGDX' parse --json --summary 01-hccl-doc-ei0002-op-mismatch-allreduce-vs-allgather.log | grep -v '\"kind\":\"hccl_task_fail\"' | grep -q totals"
-P=$SHARED/peer-fixtures/ascend-fd
+P=$DATA/peer/ascend-fd
 t_ok "evidence shipped from two machines merges to the same output" sh -c "
 	cd '$P' && '$HANGDX' parse --json st_aicpu_notify_testcase/worker-0 > '$T/w0.jsonl' 2>/dev/null &&
 	'$HANGDX' parse --json st_aicpu_notify_testcase/worker-1 > '$T/w1.jsonl' 2>/dev/null &&

@@ -30,6 +30,30 @@ for e in t["errors"]:
         bad.append("error %s of rank %d: no record at stream %d task %d" %
                    (e["kind"], e["rank"], e["stream_id"], e["task_id"]))
 
+# The record kinds whose lines print each field (docs/EVIDENCE.md): every
+# record of such a kind at a blocked task must carry the field, so a field
+# the reader lost fails; any record that carries it must carry truth's value.
+CARRIERS = {
+    "sq": {"tsch_timeout", "rt_timeout", "aicpu_exception"},
+    "notify_rt": {"tsch_sqe", "rt_timeout"},
+    "notify_hccl": {"hccl_task_fail", "ei0002"},
+    "remote_rank": {"hccl_task_fail", "ei0002", "aicpu_exception"},
+    "event": {"tsch_sqe"},
+}
+
+def field(b, rs, key, want, same=lambda got, want: got == want):
+    carried = False
+    for r in rs:
+        if key in r:
+            carried = True
+            if not same(r[key], want):
+                bad.append("blocked %s: %s %s at %s:%s, want %s" %
+                           (b["label"], key, r[key], r.get("file"), r.get("line"), want))
+        elif r["kind"] in CARRIERS[key]:
+            bad.append("blocked %s: no %s in its %s record at %s:%s (want %s)" %
+                       (b["label"], key, r["kind"], r.get("file"), r.get("line"), want))
+    return carried
+
 timed_out = any(e["kind"] == "EI0002" for e in t["errors"])
 events = {}
 for b in t["blocked"] if timed_out else []:
@@ -39,18 +63,18 @@ for b in t["blocked"] if timed_out else []:
     if not rs:
         bad.append("blocked %s: not found" % b["label"])
         continue
-    if "sq_id" in b and vals(rs, "sq") - {b["sq_id"]}:
-        bad.append("blocked %s: sq %s, want %d" % (b["label"], vals(rs, "sq"), b["sq_id"]))
-    if "notify_id" in b and vals(rs, "notify_rt") - {b["notify_id"]}:
-        bad.append("blocked %s: notify_rt %s, want %d" %
-                   (b["label"], vals(rs, "notify_rt"), b["notify_id"]))
-    if "notify_hccl_id" in b and vals(rs, "notify_hccl") - {b["notify_hccl_id"]}:
-        bad.append("blocked %s: notify_hccl %s, want %s" %
-                   (b["label"], vals(rs, "notify_hccl"), b["notify_hccl_id"]))
-    peers = {p for p in vals(rs, "remote_rank") if p >= 0}
-    if "peer" in b and b["peer"] >= 0 and peers - {b["peer"]}:
-        bad.append("blocked %s: remote_rank %s, want %d" % (b["label"], peers, b["peer"]))
+    if "sq_id" in b:
+        field(b, rs, "sq", b["sq_id"])
+    if "notify_id" in b:
+        field(b, rs, "notify_rt", b["notify_id"])
+    if "notify_hccl_id" in b:
+        field(b, rs, "notify_hccl", b["notify_hccl_id"])
+    if "peer" in b and b["peer"] >= 0:
+        # a record may say it does not know the peer (-1)
+        field(b, rs, "remote_rank", b["peer"], lambda got, want: got in (want, -1))
     if "event" in b:
+        # truth names the event, the logs number it: one number per task
+        field(b, rs, "event", b["event"], lambda got, want: True)
         ids = vals(rs, "event")
         if len(ids) != 1:
             bad.append("blocked %s: event ids %s" % (b["label"], ids))

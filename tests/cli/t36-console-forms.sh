@@ -1,6 +1,6 @@
 #!/bin/sh
 # t36-console-forms.sh - console output as people paste it: every hang
-# excerpt of ../shared/samples/field (line 3 says hang=yes) written behind
+# excerpt of tests/data/samples/field (line 3 says hang=yes) written behind
 # every launcher prefix of docs/EVIDENCE.md ("Console envelope"), with
 # CRLF line ends, hard-wrapped at 80 columns and mixes of these, must give
 # (a) `parse --json` the same record kinds and ids, in order, and (b)
@@ -10,7 +10,7 @@
 # 7 or the one it names without the prefix.  The work is in
 # console-forms.py (one run per excerpt).
 . tests/cli/lib.sh
-F=$SHARED/samples/field
+F=$DATA/samples/field
 H=tests/cli/console-forms.py
 
 n=0

@@ -1,12 +1,12 @@
 #!/bin/sh
-# t41-diagnose-golden.sh - the golden diagnoses: every shared log sample and
+# t41-diagnose-golden.sh - the golden diagnoses: every log sample of tests/data and
 # the simulated reference incident give exactly the reviewed text, JSON and
 # DOT of tests/golden/diagnose/ (regenerate with
 # scripts/regen-diagnose-golden.sh and review the diff), and every DOT
 # renders with Graphviz without a warning.
 . tests/cli/lib.sh
 G=tests/golden/diagnose
-for f in ../shared/samples/*.log; do
+for f in tests/data/samples/*.log; do
 	n=$(basename "$f" .log)
 	$HANGDX diagnose --color=never "$f" > "$T/$n.txt" 2>/dev/null
 	$HANGDX diagnose --json "$f" > "$T/$n.json" 2>/dev/null

@@ -1,13 +1,13 @@
 #!/bin/sh
 # t42-peer.sh - the peer's test suite: on every raw-log case of Ascend
-# FaultDiag's fixtures (../shared/peer-fixtures/ascend-fd, EXPECTED.tsv),
+# FaultDiag's fixtures (tests/data/peer/ascend-fd, EXPECTED.tsv),
 # hangdx names the same root device.  Where ascend-fd lists several devices
 # (a cycle), hangdx names one of them; where it says "Unknown Device",
 # hangdx gives no root rank either.  Cases that hold only ascend-fd's own
 # intermediate JSON (rc_diag/rc_1xx/ascend-rc-parser.json) are not logs and
 # are not run.
 . tests/cli/lib.sh
-P=../shared/peer-fixtures/ascend-fd
+P=$DATA/peer/ascend-fd
 
 root() { # root CASE-PATHS...: "node device" of the diagnosis, or "unknown"
 	(cd "$P" && $HANGDX diagnose --json "$@" 2>/dev/null) | python3 -c '

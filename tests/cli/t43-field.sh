@@ -1,5 +1,5 @@
 #!/bin/sh
-# t43-field.sh - the field reports (../shared/samples/field/: console
+# t43-field.sh - the field reports (tests/data/samples/field/: console
 # output and plogs pasted into public issues): for each, the hang decision,
 # the category and every id its own '# expected:' line names are checked
 # in the JSON by tests/field_check.py (which reads that line), the text
@@ -10,7 +10,7 @@
 # indented block bodies joined to their line).
 . tests/cli/lib.sh
 G=tests/golden/field
-for f in ../shared/samples/field/*.log; do
+for f in tests/data/samples/field/*.log; do
 	n=$(basename "$f" .log)
 	$HANGDX diagnose --json "$f" > "$T/$n.json" 2>/dev/null
 	echo $? > "$T/$n.rc"
@@ -31,7 +31,7 @@ for f in ../shared/samples/field/*.log; do
 done
 
 # the HTML page says what the text says when the text cannot tell
-f=$(ls "$SHARED"/samples/field/54-*.log)
+f=$(ls "$DATA"/samples/field/54-*.log)
 $HANGDX diagnose --html "$T/54.html" "$f" > /dev/null 2>&1
 t_ok "HTML: a failure that may or may not be a hang is not called HANG" \
 	grep -q 'class="badge">FAILED, HANG NOT DETERMINED' "$T/54.html"

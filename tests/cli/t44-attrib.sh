@@ -150,7 +150,7 @@ assert any('more than 16 communicators' in n for n in d['notes']), d['notes']"
 t_ok "15 communicators a process: no such note" python3 -c "
 import json; d=json.load(open('$T/g15.json'))
 assert not any('communicators:' in n for n in d['notes']), d['notes']"
-t_ok "rank ? in the chain: no rank number on a hop of an unknown rank" sh -c "! grep -E '^ +[0-9]+\. rank[0-9]' $T/dv.txt"
+t_ok "rank ? in the chain: no rank number on a hop of an unknown rank" absent -E '^ +[0-9]+\. rank[0-9]' "$T/dv.txt"
 
 # simulate -o DIR/ (a trailing slash)
 t_exit 1 "simulate -o DIR/: written" $HANGDX simulate -q -o "$T/slash/" "$T/tp.yaml"

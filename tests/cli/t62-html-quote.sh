@@ -15,7 +15,7 @@ sed 's/[A-Za-z0-9]/S/g' "$D" > secret.txt
 sed "s#$D#secret.txt#" ev.jsonl > crafted.jsonl
 "$HANGDX" diagnose --evidence crafted.jsonl --html c.html > /dev/null 2>&1
 t_ok "crafted evidence: the named local file is not quoted" \
-	sh -c '! grep -q SSSSSS c.html && ! grep -q "<pre>" c.html'
+	sh -c 'test -s c.html && ! grep -q SSSSSS c.html && ! grep -q "<pre>" c.html'
 t_ok "crafted evidence: a note says why there is no quote" \
 	grep -q "no quote: the file was not read in this run" c.html
 
@@ -24,7 +24,7 @@ cp "$D" orig.log
 sed 's/07:30:36/07:44:44/' orig.log > "$D"
 "$HANGDX" diagnose --evidence ev.jsonl --html r.html > /dev/null 2>&1
 t_ok "rotated log, saved evidence: no line of the new file quoted" \
-	sh -c '! grep -q "07:44:44" r.html && ! grep -q "<pre>" r.html'
+	sh -c 'test -s r.html && ! grep -q "07:44:44" r.html && ! grep -q "<pre>" r.html'
 cp orig.log "$D"
 
 # read in this run: quoted

@@ -360,7 +360,8 @@ static void test_deadlock_reports_nomem(void **state)
 	assert_int_equal(hangdx_scenario_preset(ctx0, "reference", &sc), 0);
 	so.outdir = dir;
 	so.write_logs = 1;
-	assert_true(hangdx_simulate(ctx0, sc, &so, &sum) >= 0);
+	assert_int_equal(hangdx_simulate(ctx0, sc, &so, &sum), HANGDX_OK);
+	assert_int_equal(sum.outcome, HANGDX_DEADLOCK);
 	for (n = 1; n < 20000 && !ok; n++) {
 		struct failalloc fa;
 		struct hangdx_ctx *ctx = failalloc_ctx(&fa, 0);
@@ -494,10 +495,12 @@ static void test_list_cut(void **state)
 	hangdx_ctx_free(ctx);
 }
 
-/* The reference incident simulated with key=value (or none), diagnosed. */
+/* The reference preset, KEY=VALUE set if KEY, simulated (it must end as
+ * WANT says), read back and diagnosed. */
 static struct hangdx_diagnosis *sim_diagnose(struct hangdx_ctx *ctx,
 					     struct hangdx_evidence **ev,
-					     const char *key, const char *value)
+					     const char *key, const char *value,
+					     enum hangdx_outcome want)
 {
 	char dir[] = "/tmp/hangdx-test-XXXXXX", cmd[64];
 	struct hangdx_scenario *sc = NULL;
@@ -511,7 +514,8 @@ static struct hangdx_diagnosis *sim_diagnose(struct hangdx_ctx *ctx,
 		assert_int_equal(hangdx_scenario_set(sc, key, value), 0);
 	so.outdir = dir;
 	so.write_logs = 1;
-	assert_true(hangdx_simulate(ctx, sc, &so, &sum) >= 0);
+	assert_int_equal(hangdx_simulate(ctx, sc, &so, &sum), HANGDX_OK);
+	assert_int_equal(sum.outcome, want);
 	assert_int_equal(hangdx_evidence_new(ctx, ev), HANGDX_OK);
 	assert_int_equal(hangdx_ingest_path(*ev, dir, NULL), HANGDX_OK);
 	assert_int_equal(hangdx_diagnose(*ev, NULL, &d), HANGDX_OK);
@@ -564,8 +568,8 @@ static void test_dot_reentrant(void **state)
 {
 	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
 	struct hangdx_evidence *ev1, *ev2;
-	struct hangdx_diagnosis *d1 = sim_diagnose(ctx, &ev1, NULL, NULL);
-	struct hangdx_diagnosis *d2 = sim_diagnose(ctx, &ev2, "communicators", "7");
+	struct hangdx_diagnosis *d1 = sim_diagnose(ctx, &ev1, NULL, NULL, HANGDX_DEADLOCK);
+	struct hangdx_diagnosis *d2 = sim_diagnose(ctx, &ev2, "communicators", "7", HANGDX_DEADLOCK);
 	struct drawer w[2] = { { d1, NULL, 0 }, { d2, NULL, 0 } };
 	pthread_t th[2];
 	int i;
