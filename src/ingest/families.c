@@ -60,6 +60,8 @@ static void rb_source(struct hx_reader *r, struct hx_recb *b, int kind)
 	b->rec.line = r->line;
 	b->rec.off = r->off;
 	b->rec.sub = r->sub++;
+	if (r->vline)
+		hx_rb_num(b, HX_F_VLINE, (int64_t)r->vline);
 	hx_env_stamp(r, b);
 }
 
@@ -150,7 +152,7 @@ static void put_timeout(struct hx_recb *b, const char *v, size_t n,
 	hx_rb_str(b, HX_F_TIMEOUT_RAW, v, n);
 	while (i < n && v[i] >= '0' && v[i] <= '9' && i < 18)
 		x = x * 10 + (uint64_t)(v[i++] - '0');
-	if (i == 0 || !unit_known)
+	if (i == 0 || !unit_known || hx_ellipsis(v + i, n - i))
 		return;
 	while (i < n && v[i] == ' ')
 		i++;
@@ -188,7 +190,7 @@ static void num_after(struct hx_recb *b, int key, const char *s, size_t n,
 	v += strlen(lit);
 	for (e = v; e < end && e - v < 20 && *e >= '0' && *e <= '9'; e++)
 		;
-	if (e > v)
+	if (e > v && !hx_ellipsis(e, (size_t)(end - e)))
 		put_u64(b, key, v, (size_t)(e - v));
 }
 
@@ -2025,7 +2027,8 @@ static bool kernel_repeat(struct hx_reader *r, const struct hx_prefix *p,
 static int replay(struct hx_reader *r, const struct hx_rawline *l,
 		  uint64_t folded)
 {
-	uint64_t line = r->line, off = r->off;
+	uint64_t line = r->line, off = r->off, vline = r->vline;
+	uint32_t vpath = r->vpath;
 	uint16_t sub = r->sub;
 	bool trail = r->ffts_trail;
 	const char *cur = r->cur;
@@ -2036,6 +2039,8 @@ static int replay(struct hx_reader *r, const struct hx_rawline *l,
 
 	r->line = l->line;
 	r->off = l->off;
+	r->vpath = l->vpath;
+	r->vline = l->vline;
 	r->replaying = true;
 	r->replay_folded = folded;
 	err = hx_families_line(r, l->s, l->len);
@@ -2043,6 +2048,8 @@ static int replay(struct hx_reader *r, const struct hx_rawline *l,
 	r->replay_folded = 0;
 	r->line = line;
 	r->off = off;
+	r->vpath = vpath;
+	r->vline = vline;
 	r->sub = sub;
 	r->ffts_trail = trail;
 	r->cur = cur;
@@ -2087,6 +2094,8 @@ static void hold(struct hx_reader *r, struct hx_krun *k, int i)
 
 	l->line = r->line;
 	l->off = r->off;
+	l->vpath = r->vpath;
+	l->vline = r->vline;
 	l->len = r->ncur;
 	memcpy(l->s, r->cur, r->ncur);
 }
@@ -3293,6 +3302,7 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 {
 	struct hx_prefix p;
 	uint32_t saved = r->vpath;
+	uint64_t saved_line = r->vline;
 	int err;
 
 	if (r->line != r->sub_line) {   /* the pieces of one line (a JSON
@@ -3326,11 +3336,13 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 			return r->err = e;
 		r->vpath = id;
 	}
+	if (p.gline > 0)
+		r->vline = (uint64_t)p.gline;
 	set_context(r, &p);
 	if (r->err)
 		return r->err;
 	err = prefixed_line(r, &p);
-	if (p.gpath)
-		r->vpath = saved;
+	r->vpath = saved;
+	r->vline = saved_line;
 	return err ? err : r->err;
 }

@@ -65,10 +65,16 @@ bool hx_after(const char *s, size_t n, const char *lit, const char *stop,
 	return true;
 }
 
+bool hx_ellipsis(const char *s, size_t n)
+{
+	return (n >= 2 && s[0] == '.' && s[1] == '.') ||
+	       (n >= 3 && memcmp(s, "\xe2\x80\xa6", 3) == 0);
+}
+
 bool hx_parse_u64(const char *s, size_t n, uint64_t *out)
 {
 	uint64_t v = 0;
-	size_t i = 0;
+	size_t i = 0, d0;
 	int base = 10;
 
 	while (i < n && s[i] == ' ')
@@ -79,6 +85,7 @@ bool hx_parse_u64(const char *s, size_t n, uint64_t *out)
 	}
 	if (i >= n)
 		return false;
+	d0 = i;
 	for (; i < n; i++) {
 		int c = (unsigned char)s[i], d;
 
@@ -92,10 +99,11 @@ bool hx_parse_u64(const char *s, size_t n, uint64_t *out)
 			return false;
 		v = v * (uint64_t)base + (uint64_t)d;
 	}
-	if (i < n && is_alnum((unsigned char)s[i]) && base == 16)
-		return false;
+	if (i == d0 || (i < n && is_alnum((unsigned char)s[i]) && base == 16) ||
+	    hx_ellipsis(s + i, n - i))
+		return false;   /* "0x…", "87…": a number a reporter cut */
 	*out = v;
-	return i > 0 && (is_digit((unsigned char)s[i - 1]) || base == 16);
+	return true;
 }
 
 bool hx_parse_i64(const char *s, size_t n, int64_t *out)
@@ -759,7 +767,7 @@ bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p)
 	int tries;
 
 	memset(p, 0, sizeof *p);
-	p->pid = p->tid = p->ts = HX_NONE;
+	p->pid = p->tid = p->ts = p->gline = HX_NONE;
 	if (n && s[0] != '[' && bare_level(s, n, &end) == HX_LV_NONE) {
 		const char *b = memchr(s, '[', n < 1024 ? n : 1024);
 		size_t gl, j;
@@ -771,9 +779,12 @@ bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p)
 		j = gl;
 		while (j > 0 && is_digit((unsigned char)s[j - 1]))
 			j--;
-		if (j < gl && j > 0 && s[j - 1] == ':')
-			gl = j - 1;
-		p->gpath = s;
+		/* "path:N:[", or "N:[" (grep -n of one file: no path) */
+		if (j < gl && (j == 0 || s[j - 1] == ':')) {
+			read_num(s, gl, j, &p->gline);
+			gl = j ? j - 1 : 0;
+		}
+		p->gpath = gl ? s : NULL;
 		p->gpathlen = gl;
 		i = (size_t)(b - s);
 	}
@@ -820,6 +831,99 @@ bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p)
 			p->tid = v;
 	}
 	return true;
+}
+
+/* ---- colour a paste kept ---- */
+
+/*
+ * Terminals colour launcher prefixes and logger heads: vLLM's
+ * "\x1b[1;36m(EngineCore_DP0 pid=224)\x1b[0;0m " and "\x1b[31mERROR\x1b[0m",
+ * Ray's "\x1b[36m(TaskRunner pid=7)\x1b[0m", grep --color's
+ * "\x1b[35m\x1b[Kpath\x1b[m\x1b[K".  A log written to a file keeps the
+ * ESC bytes; a web page or a copy loses them and keeps "[0;36m".  Both
+ * go before anything reads the line.
+ */
+
+/* An SGR without its ESC at s ('['): digits and ';' with a digit among
+ * them, then 'm'.  Its length, or 0. */
+static size_t bare_sgr(const char *s, size_t n)
+{
+	size_t i = 1;
+	bool digit = false;
+
+	while (i < n && i < 24 && (is_digit((unsigned char)s[i]) || s[i] == ';'))
+		digit |= is_digit((unsigned char)s[i++]);
+	return digit && i < n && s[i] == 'm' ? i + 1 : 0;
+}
+
+/* An ESC sequence at s (s[0] is ESC): a CSI "ESC [ params final", a
+ * character set "ESC ( B", else ESC and the byte after it, or ESC alone. */
+static size_t esc_seq(const char *s, size_t n)
+{
+	size_t i = 2;
+
+	if (n < 2)
+		return 1;
+	if (s[1] == '[') {
+		while (i < n && i < 32 && s[i] >= 0x20 && s[i] <= 0x3f)
+			i++;
+		return i < n && s[i] >= 0x40 && s[i] <= 0x7e ? i + 1 : 1;
+	}
+	if ((s[1] == '(' || s[1] == ')') && n > 2)
+		return 3;
+	return s[1] >= 0x40 && s[1] <= 0x5f ? 2 : 1;
+}
+
+/* Colour at s[i]; after: a sequence ends at i (grep's "[K" then goes
+ * too).  Its length, or 0. */
+static size_t colour_at(const char *s, size_t n, size_t i, bool after)
+{
+	size_t k;
+
+	if (s[i] == 0x1b)
+		return esc_seq(s + i, n - i);
+	if (s[i] != '[' || n - i < 2)
+		return 0;
+	if ((k = bare_sgr(s + i, n - i)) != 0)
+		return k;
+	if (n - i >= 4 && memcmp(s + i, "[m[K", 4) == 0)
+		return 4;
+	return after && s[i + 1] == 'K' ? 2 : 0;
+}
+
+bool hx_coloured(const char *s, size_t n)
+{
+	const char *p, *end;
+
+	if (n < 3 || (s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z' &&
+		      s[2] >= 'A' && s[2] <= 'Z'))
+		return false;   /* a plog line: CANN prints no colour */
+	if (memchr(s, 0x1b, n))
+		return true;
+	end = s + (n < 256 ? n : 256);
+	for (p = s; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++)
+		if (p + 1 < s + n &&
+		    (is_digit((unsigned char)p[1]) || p[1] == 'm') &&
+		    colour_at(s, n, (size_t)(p - s), false))
+			return true;
+	return false;
+}
+
+size_t hx_decolour(const char *s, size_t n, char *out)
+{
+	size_t i = 0, m = 0, k;
+	bool after = false;
+
+	while (i < n) {
+		k = s[i] == 0x1b || s[i] == '[' ? colour_at(s, n, i, after) : 0;
+		after = k != 0;
+		if (k) {
+			i += k;
+			continue;
+		}
+		out[m++] = s[i++];
+	}
+	return m;
 }
 
 /* ---- the console envelope ---- */
@@ -1006,47 +1110,110 @@ static size_t env_logger(const char *s, size_t n, size_t i, size_t t,
 	return k < n && s[k] == ' ' ? k + 1 : k;
 }
 
-/* grep: "path:N:" or a context line "path-N-" (a path with '/' or '.') */
-static size_t env_grep(const char *s, size_t n, size_t t,
-		       struct hx_envelope *e)
+/*
+ * grep's prefixes, outermost: "path:N:" and a context line "path-N-"
+ * (-n), "path:" and "path-" (several files, no -n), "N:" and "N-" (-n,
+ * one file).  A path is one word up to the separator; "path-" needs a
+ * log file's name, "path:" that or a '/'.
+ */
+
+/* A log file's name ends s[0..j): ".log", ".txt", ".out". */
+static bool log_name(const char *s, size_t j)
 {
-	size_t k, j = t;
+	return j > 4 && (memcmp(s + j - 4, ".log", 4) == 0 ||
+			 memcmp(s + j - 4, ".txt", 4) == 0 ||
+			 memcmp(s + j - 4, ".out", 4) == 0);
+}
+
+/* What grep printed after its prefix: a line, not a number or a blank
+ * (an indented line: two blanks or a tab). */
+static bool grep_text(const char *s, size_t n, size_t k)
+{
+	if (k >= n || is_digit((unsigned char)s[k]))
+		return false;
+	if (s[k] == ' ')
+		return k + 1 < n && s[k + 1] == ' ';
+	return true;
+}
+
+static size_t grep_set(struct hx_envelope *e, const char *s, size_t pathlen,
+		       int64_t line, size_t k)
+{
+	e->gpath = pathlen ? s : NULL;
+	e->gpathlen = pathlen;
+	e->gline = line;
+	e->forms |= HX_EV_GREP;
+	return k;
+}
+
+/* "N:" or "N-" (grep -n of one file): no path, a line number. */
+static size_t grep_lineno(const char *s, size_t n, struct hx_envelope *e)
+{
 	int64_t v;
-	char sep;
+	size_t k = read_num(s, n, 0, &v);
+
+	if (k == 0 || k > 10 || k >= n || (s[k] != ':' && s[k] != '-') ||
+	    !grep_text(s, n, k + 1) || s[k + 1] == ':' || s[k + 1] == '-')
+		return 0;
+	return grep_set(e, s, 0, v, k + 1);
+}
+
+/* "path:N:" or "path:" (the path ends at the first ':'). */
+static size_t grep_colon(const char *s, size_t n, struct hx_envelope *e)
+{
+	size_t j = 0, k, t;
+	int64_t v;
 
 	while (j < n && j < 512 && s[j] != ' ' && s[j] != ':')
 		j++;
-	if (j >= n || s[j] != ':') {       /* "path-N-" */
-		for (j = 0; j + 2 < n && j < 512 && s[j] != ' '; j++) {
-			if (s[j] != '-' || !is_digit((unsigned char)s[j + 1]))
-				continue;
-			k = read_num(s, n, j + 1, &v);
-			if (k < n && s[k] == '-' && k > j + 1 &&
-			    (memchr(s, '/', j) || hx_find(s, j, ".log")))
-				break;
-		}
-		if (j + 2 >= n || j >= 512 || s[j] != '-')
-			return 0;
-		sep = '-';
-	} else {
-		sep = ':';
-	}
+	if (j == 0 || j >= n || s[j] != ':')
+		return 0;
 	k = read_num(s, n, j + 1, &v);
-	if (j == 0 || k == j + 1 || k >= n || s[k] != sep)
-		return 0;
-	for (t = 0; t < j && !(s[t] == '/' || (s[t] >= 'a' && s[t] <= 'z') ||
-			       (s[t] >= 'A' && s[t] <= 'Z')); t++)
-		;
-	if (t == j)             /* "2024-07-03-11:28:40": a time, no path */
-		return 0;
-	e->gpath = s;
-	e->gpathlen = j;
-	e->forms |= HX_EV_GREP;
-	return k + 1;
+	if (k > j + 1 && k < n && s[k] == ':') {
+		for (t = 0; t < j && !(s[t] == '/' || (s[t] >= 'a' && s[t] <= 'z') ||
+				       (s[t] >= 'A' && s[t] <= 'Z')); t++)
+			;
+		/* "2024-07-03-11:28:40": a time, no path */
+		return t < j ? grep_set(e, s, j, v, k + 1) : 0;
+	}
+	if ((memchr(s, '/', j) || log_name(s, j)) && k == j + 1 &&
+	    (grep_text(s, n, j + 1) || (j + 1 < n && s[j + 1] == '\t')))
+		return grep_set(e, s, j, HX_NONE, j + 1);
+	return 0;
 }
 
-/* A word at the start: "worker-1: ", "service  | ", "ERROR 03-25 ...",
- * "path:N:". */
+/* "path-N-" or "path-" (a context line): the first '-' that ends such a
+ * prefix. */
+static size_t grep_dash(const char *s, size_t n, struct hx_envelope *e)
+{
+	size_t j, k;
+	int64_t v;
+
+	for (j = 1; j + 2 < n && j < 512 && s[j] != ' '; j++) {
+		if (s[j] != '-')
+			continue;
+		k = read_num(s, n, j + 1, &v);
+		if (k > j + 1 && k < n && s[k] == '-' &&
+		    (memchr(s, '/', j) || hx_find(s, j, ".log")))
+			return grep_set(e, s, j, v, k + 1);
+		if (k == j + 1 && log_name(s, j) && grep_text(s, n, j + 1))
+			return grep_set(e, s, j, HX_NONE, j + 1);
+	}
+	return 0;
+}
+
+static size_t env_grep(const char *s, size_t n, struct hx_envelope *e)
+{
+	size_t k;
+
+	if (is_digit((unsigned char)s[0]) && (k = grep_lineno(s, n, e)) != 0)
+		return k;
+	if ((k = grep_colon(s, n, e)) != 0)
+		return k;
+	return grep_dash(s, n, e);
+}
+
+/* A word at the start: "worker-1: ", "service  | ", "ERROR 03-25 ...". */
 static size_t env_word(const char *s, size_t n, size_t i, bool first,
 		       struct hx_envelope *e)
 {
@@ -1054,8 +1221,6 @@ static size_t env_word(const char *s, size_t n, size_t i, bool first,
 
 	if (t == i || t >= n)
 		return 0;
-	if (first && i == 0 && (k = env_grep(s, n, t, e)) != 0)
-		return k;
 	if (s[t] == ':' && t + 1 < n && s[t + 1] == ' ' &&
 	    host_name(s + i, t - i)) {
 		e->node = s + i;
@@ -1083,6 +1248,8 @@ static size_t env_word(const char *s, size_t n, size_t i, bool first,
 static size_t env_one(const char *s, size_t n, size_t i, bool first,
 		      struct hx_envelope *e)
 {
+	size_t k;
+
 	switch (s[i]) {
 	case '[':
 		if (i + 1 < n && s[i + 1] == 'r')
@@ -1097,6 +1264,10 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 	case '(':
 		return env_worker(s, n, i, e);
 	default:
+		if (first && i == 0 && (is_alnum((unsigned char)s[0]) ||
+					s[0] == '.' || s[0] == '/') &&
+		    (k = env_grep(s, n, e)) != 0)
+			return k;
 		if (is_alnum((unsigned char)s[i]))
 			return env_word(s, n, i, first, e);
 		return 0;
@@ -1133,6 +1304,7 @@ size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 	e->rank = -1;
 	e->pid = HX_NONE;
 	e->workerlen = e->nodelen = e->gpathlen = 0;
+	e->gline = HX_NONE;
 	e->level = HX_LV_NONE;
 	if (n < 3)
 		return 0;
@@ -1381,6 +1553,20 @@ static size_t scalar_end(const char *s, size_t n, size_t i)
 	return j;
 }
 
+/* A value without its blanks and its full stop ("timeout=1868."); an
+ * ellipsis stays ("task_id=87...", "..."): the value was cut and
+ * parses as none. */
+static size_t value_trim(const char *s, size_t vb, size_t ve)
+{
+	size_t e;
+
+	while (ve > vb && s[ve - 1] == ' ')
+		ve--;
+	for (e = ve; e > vb && s[e - 1] == '.'; e--)
+		;
+	return ve - e >= 2 ? ve : e;
+}
+
 static bool key_char(int c)
 {
 	return is_alnum(c) || c == '_' || c == ' ';
@@ -1430,8 +1616,7 @@ size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max)
 				continue;
 			}
 		}
-		while (ve > vb && (s[ve - 1] == ' ' || s[ve - 1] == '.'))
-			ve--;
+		ve = value_trim(s, vb, ve);
 		kv[nk].key = (uint16_t)key;
 		kv[nk].v = s + vb;
 		kv[nk].vlen = ve - vb;
