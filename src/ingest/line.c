@@ -1546,7 +1546,9 @@ static size_t scalar_end(const char *s, size_t n, size_t i)
 		while (j < n && (is_alnum((unsigned char)s[j]) ||
 				 strchr("._-/%*", s[j])))
 			j++;
-		return j;
+		/* "87…": the cut goes with the value, which then parses as
+		 * none */
+		return hx_ellipsis(s + j, n - j) ? j + 3 : j;
 	}
 	while (j < n && j - i < 256 && !strchr(",;)}]([", s[j]))
 		j++;

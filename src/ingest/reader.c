@@ -888,7 +888,8 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 
 	if (n && s[n - 1] == '\r')
 		n--;
-	if (!hx_coloured(s, n))
+	/* a JSON string's colour is "\u001b[0;36m": json_piece takes it */
+	if (!hx_coloured(s, n) || json_lines(s, n))
 		return line_in(r, s, n);
 	n = hx_decolour(s, n, r->clean);
 	r->scratch = true;
