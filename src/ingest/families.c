@@ -2017,6 +2017,8 @@ static bool kernel_repeat(struct hx_reader *r, const struct hx_prefix *p,
 	last->off = r->off;
 	last->ts = p->ts;
 	last->tid = p->tid;
+	if (ev->fields[last->ffirst].key == HX_F_VLINE)        /* grep's line */
+		ev->fields[last->ffirst].num = (int64_t)r->vline;
 	rep->num++;
 	r->fs.records++;        /* as if kept: the file summary counts it */
 	return true;
@@ -2237,6 +2239,21 @@ int hx_families_end(struct hx_reader *r)
 	int err = hx_families_flush(r);
 
 	return err ? err : held_flush_all(r);
+}
+
+int hx_families_file(struct hx_reader *r)
+{
+	int err = hx_families_end(r);
+
+	if (err)
+		return err;
+	memset(r->krun, 0, sizeof r->krun);
+	r->no_fold = false;
+	r->ctxline.valid = false;
+	r->tsch_dump = false;
+	r->ffts_trail = false;
+	r->last_rt_timeout = 0;
+	return HANGDX_OK;
 }
 
 /* Device-side HCCL kernel lifetime (INFO): which AICPU core a kernel
@@ -3198,7 +3215,7 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 		n--;
 	if (n == 0 || n > 4096)
 		return HANGDX_OK;
-	if (hx_families_end(r))
+	if (hx_families_file(r))
 		return r->err;
 	id = hx_ev_intern(r->ev, s, n, &err);
 	if (err) {
@@ -3206,9 +3223,6 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 		return err;
 	}
 	r->vpath = id;
-	r->ctxline.valid = false;
-	r->tsch_dump = false;
-	r->ffts_trail = false;
 	return HANGDX_OK;
 }
 

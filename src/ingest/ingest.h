@@ -570,6 +570,11 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n);
 /* End of a file: the pending block and the held kernel runs become
  * records. */
 int hx_families_end(struct hx_reader *r);
+/* Another file begins inside the text (a "# file:" marker, the next file
+ * of a pasted grep output): what is pending becomes records, and nothing
+ * of the file before goes on (context, dumps, held kernel runs, no
+ * folding after an ERROR line), as when a file ends and one begins. */
+int hx_families_file(struct hx_reader *r);
 /* A line the pre-filter calls noise, while an FFTS+ context trail may be
  * going on: its entries ("NW(1,760),M(1),..."), else the trail ends. */
 int hx_families_noise(struct hx_reader *r, const char *s, size_t n);
@@ -627,6 +632,7 @@ struct hx_reader {
 	const struct hx_ingest_limits *lim;
 	const char *path;           /* display path (interned string) */
 	uint32_t file, vpath;
+	uint32_t gfile;             /* the file of the last grep prefix */
 	uint64_t vline;             /* the line number a grep prefix gave
 				     * the line being handled, 0 none */
 	uint64_t line, off;         /* of the line being handled */

@@ -1136,81 +1136,107 @@ static bool grep_text(const char *s, size_t n, size_t k)
 	return true;
 }
 
-static size_t grep_set(struct hx_envelope *e, const char *s, size_t pathlen,
-		       int64_t line, size_t k)
+/* A grep prefix found: the path's length (0: none), the line number
+ * (HX_NONE: none), where the line grep printed starts (0: no prefix). */
+struct gcut {
+	size_t pathlen, at;
+	int64_t line;
+};
+
+static size_t grep_set(struct hx_envelope *e, const char *s,
+		       const struct gcut *g)
 {
-	e->gpath = pathlen ? s : NULL;
-	e->gpathlen = pathlen;
-	e->gline = line;
+	e->gpath = g->pathlen ? s : NULL;
+	e->gpathlen = g->pathlen;
+	e->gline = g->line;
 	e->forms |= HX_EV_GREP;
-	return k;
+	return g->at;
 }
 
 /* "N:" or "N-" (grep -n of one file): no path, a line number. */
-static size_t grep_lineno(const char *s, size_t n, struct hx_envelope *e)
+static bool grep_lineno(const char *s, size_t n, struct gcut *g)
 {
-	int64_t v;
-	size_t k = read_num(s, n, 0, &v);
+	size_t k = read_num(s, n, 0, &g->line);
 
 	if (k == 0 || k > 10 || k >= n || (s[k] != ':' && s[k] != '-') ||
 	    !grep_text(s, n, k + 1) || s[k + 1] == ':' || s[k + 1] == '-')
-		return 0;
-	return grep_set(e, s, 0, v, k + 1);
+		return false;
+	g->pathlen = 0;
+	g->at = k + 1;
+	return true;
 }
 
 /* "path:N:" or "path:" (the path ends at the first ':'). */
-static size_t grep_colon(const char *s, size_t n, struct hx_envelope *e)
+static bool grep_colon(const char *s, size_t n, struct gcut *g)
 {
 	size_t j = 0, k, t;
-	int64_t v;
 
 	while (j < n && j < 512 && s[j] != ' ' && s[j] != ':')
 		j++;
 	if (j == 0 || j >= n || s[j] != ':')
-		return 0;
-	k = read_num(s, n, j + 1, &v);
+		return false;
+	g->pathlen = j;
+	k = read_num(s, n, j + 1, &g->line);
 	if (k > j + 1 && k < n && s[k] == ':') {
 		for (t = 0; t < j && !(s[t] == '/' || (s[t] >= 'a' && s[t] <= 'z') ||
 				       (s[t] >= 'A' && s[t] <= 'Z')); t++)
 			;
-		/* "2024-07-03-11:28:40": a time, no path */
-		return t < j ? grep_set(e, s, j, v, k + 1) : 0;
+		g->at = k + 1;
+		return t < j;   /* "2024-07-03-11:28:40": a time, no path */
 	}
-	if ((memchr(s, '/', j) || log_name(s, j)) && k == j + 1 &&
-	    (grep_text(s, n, j + 1) || (j + 1 < n && s[j + 1] == '\t')))
-		return grep_set(e, s, j, HX_NONE, j + 1);
-	return 0;
+	g->line = HX_NONE;
+	g->at = j + 1;
+	return (memchr(s, '/', j) || log_name(s, j)) && k == j + 1 &&
+	       (grep_text(s, n, j + 1) || (j + 1 < n && s[j + 1] == '\t'));
 }
 
 /* "path-N-" or "path-" (a context line): the first '-' that ends such a
  * prefix. */
-static size_t grep_dash(const char *s, size_t n, struct hx_envelope *e)
+static bool grep_dash(const char *s, size_t n, struct gcut *g)
 {
 	size_t j, k;
-	int64_t v;
 
 	for (j = 1; j + 2 < n && j < 512 && s[j] != ' '; j++) {
 		if (s[j] != '-')
 			continue;
-		k = read_num(s, n, j + 1, &v);
+		g->pathlen = j;
+		k = read_num(s, n, j + 1, &g->line);
 		if (k > j + 1 && k < n && s[k] == '-' &&
-		    (memchr(s, '/', j) || hx_find(s, j, ".log")))
-			return grep_set(e, s, j, v, k + 1);
+		    (memchr(s, '/', j) || hx_find(s, j, ".log"))) {
+			g->at = k + 1;
+			return true;
+		}
+		g->line = HX_NONE;
+		g->at = j + 1;
 		if (k == j + 1 && log_name(s, j) && grep_text(s, n, j + 1))
-			return grep_set(e, s, j, HX_NONE, j + 1);
+			return true;
 	}
-	return 0;
+	return false;
 }
 
+/* How much a cut looks like grep's: a log file's name, a line number. */
+static int grep_score(const char *s, const struct gcut *g)
+{
+	return 2 * log_name(s, g->pathlen) + (g->line != HX_NONE);
+}
+
+/* grep's prefix; both a ':' and a '-' may end one
+ * ("logs/train.log-5-EI0002:The wait"): the one that ends a log file's
+ * name and gives a line number, else the first. */
 static size_t env_grep(const char *s, size_t n, struct hx_envelope *e)
 {
-	size_t k;
+	struct gcut c, d;
+	bool hc, hd;
 
-	if (is_digit((unsigned char)s[0]) && (k = grep_lineno(s, n, e)) != 0)
-		return k;
-	if ((k = grep_colon(s, n, e)) != 0)
-		return k;
-	return grep_dash(s, n, e);
+	if (is_digit((unsigned char)s[0]) && grep_lineno(s, n, &c))
+		return grep_set(e, s, &c);
+	hc = grep_colon(s, n, &c);
+	hd = grep_dash(s, n, &d);
+	if (hc && hd && (grep_score(s, &d) > grep_score(s, &c) ||
+			 (grep_score(s, &d) == grep_score(s, &c) &&
+			  d.pathlen < c.pathlen)))
+		hc = false;
+	return hc ? grep_set(e, s, &c) : hd ? grep_set(e, s, &d) : 0;
 }
 
 /* A word at the start: "worker-1: ", "service  | ", "ERROR 03-25 ...". */

@@ -611,6 +611,10 @@ static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 
 		if (e)
 			return r->err = e;
+		/* grep prints file after file: the next one begins */
+		if (id != r->gfile && (e = hx_families_file(r)) != 0)
+			return e;
+		r->gfile = id;
 		r->vpath = id;
 	}
 	r->vline = r->env.gline > 0 ? (uint64_t)r->env.gline : 0;
@@ -1005,6 +1009,7 @@ static void reader_begin(struct hx_reader *r, struct worker *w,
 	r->ctx = w->job->ctx;
 	r->lim = &w->job->lim;
 	r->file = r->vpath = file;
+	r->gfile = HX_NOSTR;
 	r->path = hx_ev_str(w->ev, file);
 	r->carry = w->carry;
 	r->join = w->join;

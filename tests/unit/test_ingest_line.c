@@ -763,6 +763,10 @@ static void test_env_grep_shapes(void **state)
 		{ "20-[INFO] HCCL(1769,python):x", NULL, 20, "[INFO] HCCL(" },
 		{ "21-        TraceBack (most recent call last):", NULL, 21, "        TraceBack" },
 		{ "7:(EngineCore_DP0 pid=224) EE9999: Inner Error!", NULL, 7, "EE9999: Inner Error!" },
+		/* a ':' and a '-' both could end the prefix */
+		{ "logs/train.log-5-EI0002:The wait execution of the Notify register times out.",
+		  "logs/train.log", 5, "EI0002:The wait" },
+		{ "logs/x-5-y.log:EE9999: Inner Error!", "logs/x-5-y.log", HX_NONE, "EE9999: Inner Error!" },
 	};
 	struct hx_envelope e;
 	size_t i, k;
