@@ -45,9 +45,9 @@ PREFIXES = {
     # vLLM's colour: a file keeps the ESC bytes, a web page only "[0;36m"
     "colour": "\x1b[0;36m(EngineCore_DP0 pid=2221630)\x1b[0;0m ",
     "colour-noesc": "[0;36m(EngineCore_DP0 pid=2221630)[0;0m ",
-    "colour-logger-noesc": "[0;36m(Worker_DP0_TP5_EP5 pid=818)[0;0m "
-                           "[31mERROR[0m [90m08-13 15:31:21[0m "
-                           "[90m[multiproc_executor.py:945][0m ",
+    "colour-logger-noesc": "[0;36m(Worker_DP0_TP1 pid=4242)[0;0m "
+                           "[31mERROR[0m [90m09-12 10:00:01[0m "
+                           "[90m[core.py:790][0m ",
     "colour-rank": "\x1b[1;31m[rank7]:\x1b[0m ",
 }
 RANKED = {"rank", "rank-c10", "ray-ip", "pdsh-rank", "mpi", "colour-rank"}
