@@ -1,7 +1,7 @@
 /*
  * fuzz_line.c - libFuzzer target for the line level of ingest: any bytes
  * as log text (a leading newline keeps them from being sniffed as an
- * archive) through the console envelope, the pre-filter, the prefix grammar, the key/value
+ * archive) through the colour strip, the console envelope, the pre-filter, the prefix grammar, the key/value
  * scanner, every family and both writers; each line also goes straight to
  * the pure line functions.  Diagnostics are dropped.
  */
@@ -19,12 +19,18 @@ static void lines(const char *s, size_t n)
 	struct hx_kv kv[HX_MAX_KV];
 	struct hx_envelope e;
 	struct hx_prefix p;
+	char *clean = malloc(n ? n : 1);
 	size_t k;
 
-	while (n) {
+	while (clean && n) {
 		const char *nl = memchr(s, '\n', n);
 		size_t len = nl ? (size_t)(nl - s) : n;
 
+		if (hx_coloured(s, len)) {
+			k = hx_decolour(s, len, clean);
+			(void)hx_parse_envelope(clean, k, &e);
+			(void)hx_decolour(clean, k, clean);
+		}
 		k = hx_parse_envelope(s, len, &e);
 		(void)hx_classify(s + k, len - k);
 		(void)hx_classify(s, len);
@@ -37,6 +43,7 @@ static void lines(const char *s, size_t n)
 		n -= len + 1;
 		s = nl + 1;
 	}
+	free(clean);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

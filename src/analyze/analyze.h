@@ -335,7 +335,12 @@ void hx_rank_where(const struct hangdx_diagnosis *d, int64_t r, char *buf,
 void hx_rank_label(const struct hangdx_diagnosis *d, int64_t r, char *buf,
 		   size_t n);
 int32_t hx_drank(const struct hangdx_diagnosis *d, uint32_t rec);
-/* "file:line" of a record (static buffer per call site: copy it). */
+/* Where a record was written: its file and line, or for a line of a
+ * pasted grep output, the file and the line grep named ("plog/plog-1769_
+ * 20260815015103482.log:19", not "paste.txt:3"). */
+void hx_dcite(const struct hangdx_diagnosis *d, uint32_t rec,
+	      const char **path, uint64_t *line);
+/* "file:line" of a record as hx_dcite gives it. */
 void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,
 	       size_t n);
 

@@ -52,18 +52,29 @@ int32_t hx_drank(const struct hangdx_diagnosis *d, uint32_t rec)
 	return d->rank_of ? d->rank_of[rec] : attrib_rank(d, rec);
 }
 
+void hx_dcite(const struct hangdx_diagnosis *d, uint32_t rec,
+	      const char **path, uint64_t *line)
+{
+	const struct hx_rec *r = &d->ev->recs[rec];
+	const struct hx_field *f = r->vpath != r->file
+		? hx_rec_field(d->ev, r, HX_F_VLINE) : NULL;
+
+	*path = hx_ev_str(d->ev, f ? r->vpath : r->file);
+	*line = f ? (uint64_t)f->num : r->line;
+}
+
 void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,
 	       size_t n)
 {
-	const struct hx_rec *r;
+	const char *path;
+	uint64_t line;
 
 	if (rec == HX_NOREC) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	r = &d->ev->recs[rec];
-	snprintf(buf, n, "%s:%llu", hx_ev_str(d->ev, r->file),
-		 (unsigned long long)r->line);
+	hx_dcite(d, rec, &path, &line);
+	snprintf(buf, n, "%s:%llu", path, (unsigned long long)line);
 }
 
 /* Where a pseudo rank's evidence comes from: "process P on NODE",

@@ -277,8 +277,10 @@ void hx_rb_rank(struct hx_recb *b, int key, const char *s, size_t n)
 		s++;
 		n--;
 	}
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '.'))
+	while (n && s[n - 1] == ' ')
 		n--;
+	if (n && s[n - 1] == '.' && (n < 2 || s[n - 2] != '.'))
+		n--;            /* a full stop; "..." stays: a rank cut */
 	if (hx_rb_has(b, key))
 		return;
 	if (plain_uint(s, n) && hx_parse_u64(s, n, &v) && v < 0xFFFFFFFFull) {

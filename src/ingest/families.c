@@ -61,6 +61,8 @@ static void rb_source(struct hx_reader *r, struct hx_recb *b, int kind)
 	b->rec.line = r->line;
 	b->rec.off = r->off;
 	b->rec.sub = r->sub++;
+	if (r->vline)
+		hx_rb_num(b, HX_F_VLINE, (int64_t)r->vline);
 	hx_env_stamp(r, b);
 }
 
@@ -151,7 +153,7 @@ static void put_timeout(struct hx_recb *b, const char *v, size_t n,
 	hx_rb_str(b, HX_F_TIMEOUT_RAW, v, n);
 	while (i < n && v[i] >= '0' && v[i] <= '9' && i < 18)
 		x = x * 10 + (uint64_t)(v[i++] - '0');
-	if (i == 0 || !unit_known)
+	if (i == 0 || !unit_known || hx_ellipsis(v + i, n - i))
 		return;
 	while (i < n && v[i] == ' ')
 		i++;
@@ -189,7 +191,7 @@ static void num_after(struct hx_recb *b, int key, const char *s, size_t n,
 	v += strlen(lit);
 	for (e = v; e < end && e - v < 20 && *e >= '0' && *e <= '9'; e++)
 		;
-	if (e > v)
+	if (e > v && !hx_ellipsis(e, (size_t)(end - e)))
 		put_u64(b, key, v, (size_t)(e - v));
 }
 
@@ -2017,6 +2019,8 @@ static bool kernel_repeat(struct hx_reader *r, const struct hx_prefix *p,
 	last->off = r->off;
 	last->ts = p->ts;
 	last->tid = p->tid;
+	if (ev->fields[last->ffirst].key == HX_F_VLINE)        /* grep's line */
+		ev->fields[last->ffirst].num = (int64_t)r->vline;
 	rep->num++;
 	r->fs.records++;        /* as if kept: the file summary counts it */
 	return true;
@@ -2027,7 +2031,8 @@ static bool kernel_repeat(struct hx_reader *r, const struct hx_prefix *p,
 static int replay(struct hx_reader *r, const struct hx_rawline *l,
 		  uint64_t folded)
 {
-	uint64_t line = r->line, off = r->off;
+	uint64_t line = r->line, off = r->off, vline = r->vline;
+	uint32_t vpath = r->vpath;
 	uint16_t sub = r->sub;
 	bool trail = r->ffts_trail;
 	const char *cur = r->cur;
@@ -2038,6 +2043,8 @@ static int replay(struct hx_reader *r, const struct hx_rawline *l,
 
 	r->line = l->line;
 	r->off = l->off;
+	r->vpath = l->vpath;
+	r->vline = l->vline;
 	r->replaying = true;
 	r->replay_folded = folded;
 	err = hx_families_line(r, l->s, l->len);
@@ -2045,6 +2052,8 @@ static int replay(struct hx_reader *r, const struct hx_rawline *l,
 	r->replay_folded = 0;
 	r->line = line;
 	r->off = off;
+	r->vpath = vpath;
+	r->vline = vline;
 	r->sub = sub;
 	r->ffts_trail = trail;
 	r->cur = cur;
@@ -2089,6 +2098,8 @@ static void hold(struct hx_reader *r, struct hx_krun *k, int i)
 
 	l->line = r->line;
 	l->off = r->off;
+	l->vpath = r->vpath;
+	l->vline = r->vline;
 	l->len = r->ncur;
 	memcpy(l->s, r->cur, r->ncur);
 }
@@ -2234,6 +2245,21 @@ int hx_families_end(struct hx_reader *r)
 	if (!err)
 		err = open_tail(r);
 	return err ? err : held_flush_all(r);
+}
+
+int hx_families_file(struct hx_reader *r)
+{
+	int err = hx_families_end(r);
+
+	if (err)
+		return err;
+	memset(r->krun, 0, sizeof r->krun);
+	r->no_fold = false;
+	r->ctxline.valid = false;
+	r->tsch_dump = false;
+	r->ffts_trail = false;
+	r->last_rt_timeout = 0;
+	return HANGDX_OK;
 }
 
 /* Device-side HCCL kernel lifetime (INFO): which AICPU core a kernel
@@ -3200,7 +3226,7 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 		n--;
 	if (n == 0 || n > 4096)
 		return HANGDX_OK;
-	if (hx_families_end(r))
+	if (hx_families_file(r))
 		return r->err;
 	id = hx_ev_intern(r->ev, s, n, &err);
 	if (err) {
@@ -3208,9 +3234,6 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 		return err;
 	}
 	r->vpath = id;
-	r->ctxline.valid = false;
-	r->tsch_dump = false;
-	r->ffts_trail = false;
 	return HANGDX_OK;
 }
 
@@ -3304,6 +3327,7 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 {
 	struct hx_prefix p;
 	uint32_t saved = r->vpath;
+	uint64_t saved_line = r->vline;
 	int err;
 
 	if (r->line != r->sub_line) {   /* the pieces of one line (a JSON
@@ -3337,12 +3361,14 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 			return r->err = e;
 		r->vpath = id;
 	}
+	if (p.gline > 0)
+		r->vline = (uint64_t)p.gline;
 	set_context(r, &p);
 	if (r->err)
 		return r->err;
 	err = prefixed_line(r, &p);
-	if (p.gpath)
-		r->vpath = saved;
+	r->vpath = saved;
+	r->vline = saved_line;
 	return err ? err : r->err;
 }
 

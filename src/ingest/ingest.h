@@ -193,7 +193,8 @@ enum hx_ftype {
 	XX(CONSOLE_PID, "console_pid", I64)                            \
 	XX(CONSOLE_NODE, "console_node", STR)                          \
 	XX(RANK_LIST, "rank_list", STR)                                \
-	XX(RANK_LIST_CUT, "rank_list_cut", U64)
+	XX(RANK_LIST_CUT, "rank_list_cut", U64)                        \
+	XX(VLINE, "vline", U64)
 
 enum hx_field_key {
 #define HX_FIELD_ENUM(name, json, type) HX_F_##name,
@@ -321,6 +322,8 @@ int hx_field_from_name(const char *s, size_t n);
 /* A log line held back unparsed (families.c: healthy kernel runs). */
 struct hx_rawline {
 	uint64_t line, off;
+	uint32_t vpath;             /* the reader's vpath and vline then */
+	uint64_t vline;
 	size_t len;
 	char s[HX_HELD_LINE];
 };
@@ -436,6 +439,7 @@ struct hx_prefix {
 	const char *mod, *pname, *src, *gpath, *body;
 	size_t modlen, pnamelen, srclen, gpathlen, bodylen;
 	int64_t pid, tid, ts;           /* HX_NONE if absent */
+	int64_t gline;                  /* line number of a grep prefix, HX_NONE */
 	int form;                       /* HX_PF_* */
 };
 enum { HX_PF_NONE, HX_PF_PLOG, HX_PF_TSCH, HX_PF_WATCHDOG };
@@ -461,7 +465,7 @@ enum {
 	HX_EV_WORKER = 1u << 2,     /* "(VllmWorker TP1 pid=961)", "[Name pid=N]" */
 	HX_EV_NODE = 1u << 3,       /* "worker-1: ", "10.0.0.1: " (pdsh) */
 	HX_EV_COMPOSE = 1u << 4,    /* "service   | " docker compose */
-	HX_EV_GREP = 1u << 5,       /* "path:N:" or "path-N-" */
+	HX_EV_GREP = 1u << 5,       /* "path:N:", "path-N-", "path:", "N:" */
 	HX_EV_LOGGER = 1u << 6,     /* "ERROR 03-25 06:14:02 [file.py:880] " */
 	HX_EV_INDENT = 1u << 7      /* blanks before a prefix */
 };
@@ -476,9 +480,22 @@ struct hx_envelope {
 					     * compose service; node (pdsh
 					     * host, Ray ip=); grep path */
 	size_t workerlen, nodelen, gpathlen;
+	int64_t gline;              /* the line number grep printed, HX_NONE */
 	int level;                  /* from the logger prefix, HX_LV_NONE */
 };
 size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e);
+
+/*
+ * Terminal colour a paste kept, with or without its ESC bytes
+ * ("\x1b[0;36m", "[0;36m", "[38;5;196m", grep's "[m[K"): hx_coloured says
+ * whether a line holds any (a plog line "[ERROR] ..." is never looked
+ * at; colour without ESC counts among the first 256 bytes, where launcher
+ * and logger colours are), hx_decolour copies the line to out without
+ * it and returns the new length (out may be s; it needs n bytes).
+ * "[rank3]:", "[ERROR]", "[0]" and "[mindspore/...]" are no colour.
+ */
+bool hx_coloured(const char *s, size_t n);
+size_t hx_decolour(const char *s, size_t n, char *out);
 
 /* Cheap pre-filter: may this line hold evidence?  0 = noise.  Besides
  * the plog prefix forms it passes error-manager codes at the start of a
@@ -530,8 +547,13 @@ struct hx_kv {
 size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max);
 const struct hx_kv *hx_kv_get(const struct hx_kv *kv, size_t n, int key,
 			      int nth);
+/* A number at s (decimal, or hex after "0x"), up to the first character
+ * that is not one of its digits; false when there is none, or when an
+ * ellipsis follows it ("87…", "0x…": a reporter cut it, it is unknown). */
 bool hx_parse_u64(const char *s, size_t n, uint64_t *out);
 bool hx_parse_i64(const char *s, size_t n, int64_t *out);
+/* "…" (U+2026) or ".." at s: text a reporter left out. */
+bool hx_ellipsis(const char *s, size_t n);
 /* Like memmem; ASCII case-insensitive variant too. */
 const char *hx_find(const char *s, size_t n, const char *lit);
 const char *hx_find_ci(const char *s, size_t n, const char *lit);
@@ -552,6 +574,11 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n);
 /* End of a file: the pending block and the held kernel runs become
  * records. */
 int hx_families_end(struct hx_reader *r);
+/* Another file begins inside the text (a "# file:" marker, the next file
+ * of a pasted grep output): what is pending becomes records, and nothing
+ * of the file before goes on (context, dumps, held kernel runs, no
+ * folding after an ERROR line), as when a file ends and one begins. */
+int hx_families_file(struct hx_reader *r);
 /* A line the pre-filter calls noise, while an FFTS+ context trail may be
  * going on: its entries ("NW(1,760),M(1),..."), else the trail ends. */
 int hx_families_noise(struct hx_reader *r, const char *s, size_t n);
@@ -619,6 +646,9 @@ struct hx_reader {
 	const struct hx_ingest_limits *lim;
 	const char *path;           /* display path (interned string) */
 	uint32_t file, vpath;
+	uint32_t gfile;             /* the file of the last grep prefix */
+	uint64_t vline;             /* the line number a grep prefix gave
+				     * the line being handled, 0 none */
 	uint64_t line, off;         /* of the line being handled */
 	uint16_t sub;               /* records emitted for this line */
 	uint64_t sub_line;          /* the line sub counts for */
@@ -675,6 +705,7 @@ struct hx_reader {
 	size_t join_last;           /* length of the last piece */
 	int join_how;
 	bool scratch;               /* the line is not in the read buffer */
+	char *clean;                /* a line without its colour (max_line) */
 	const char *cur;            /* the line being handled, whole */
 	size_t ncur;
 	/* per-file summary being built */

@@ -65,10 +65,16 @@ bool hx_after(const char *s, size_t n, const char *lit, const char *stop,
 	return true;
 }
 
+bool hx_ellipsis(const char *s, size_t n)
+{
+	return (n >= 2 && s[0] == '.' && s[1] == '.') ||
+	       (n >= 3 && memcmp(s, "\xe2\x80\xa6", 3) == 0);
+}
+
 bool hx_parse_u64(const char *s, size_t n, uint64_t *out)
 {
 	uint64_t v = 0;
-	size_t i = 0;
+	size_t i = 0, d0;
 	int base = 10;
 
 	while (i < n && s[i] == ' ')
@@ -79,6 +85,7 @@ bool hx_parse_u64(const char *s, size_t n, uint64_t *out)
 	}
 	if (i >= n)
 		return false;
+	d0 = i;
 	for (; i < n; i++) {
 		int c = (unsigned char)s[i], d;
 
@@ -92,10 +99,11 @@ bool hx_parse_u64(const char *s, size_t n, uint64_t *out)
 			return false;
 		v = v * (uint64_t)base + (uint64_t)d;
 	}
-	if (i < n && is_alnum((unsigned char)s[i]) && base == 16)
-		return false;
+	if (i == d0 || (i < n && is_alnum((unsigned char)s[i]) && base == 16) ||
+	    hx_ellipsis(s + i, n - i))
+		return false;   /* "0x…", "87…": a number a reporter cut */
 	*out = v;
-	return i > 0 && (is_digit((unsigned char)s[i - 1]) || base == 16);
+	return true;
 }
 
 bool hx_parse_i64(const char *s, size_t n, int64_t *out)
@@ -774,7 +782,7 @@ bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p)
 	int tries;
 
 	memset(p, 0, sizeof *p);
-	p->pid = p->tid = p->ts = HX_NONE;
+	p->pid = p->tid = p->ts = p->gline = HX_NONE;
 	if (n && s[0] != '[' && bare_level(s, n, &end) == HX_LV_NONE) {
 		const char *b = memchr(s, '[', n < 1024 ? n : 1024);
 		size_t gl, j;
@@ -786,9 +794,12 @@ bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p)
 		j = gl;
 		while (j > 0 && is_digit((unsigned char)s[j - 1]))
 			j--;
-		if (j < gl && j > 0 && s[j - 1] == ':')
-			gl = j - 1;
-		p->gpath = s;
+		/* "path:N:[", or "N:[" (grep -n of one file: no path) */
+		if (j < gl && (j == 0 || s[j - 1] == ':')) {
+			read_num(s, gl, j, &p->gline);
+			gl = j ? j - 1 : 0;
+		}
+		p->gpath = gl ? s : NULL;
 		p->gpathlen = gl;
 		i = (size_t)(b - s);
 	}
@@ -835,6 +846,99 @@ bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p)
 			p->tid = v;
 	}
 	return true;
+}
+
+/* ---- colour a paste kept ---- */
+
+/*
+ * Terminals colour launcher prefixes and logger heads: vLLM's
+ * "\x1b[1;36m(EngineCore_DP0 pid=224)\x1b[0;0m " and "\x1b[31mERROR\x1b[0m",
+ * Ray's "\x1b[36m(TaskRunner pid=7)\x1b[0m", grep --color's
+ * "\x1b[35m\x1b[Kpath\x1b[m\x1b[K".  A log written to a file keeps the
+ * ESC bytes; a web page or a copy loses them and keeps "[0;36m".  Both
+ * go before anything reads the line.
+ */
+
+/* An SGR without its ESC at s ('['): digits and ';' with a digit among
+ * them, then 'm'.  Its length, or 0. */
+static size_t bare_sgr(const char *s, size_t n)
+{
+	size_t i = 1;
+	bool digit = false;
+
+	while (i < n && i < 24 && (is_digit((unsigned char)s[i]) || s[i] == ';'))
+		digit |= is_digit((unsigned char)s[i++]);
+	return digit && i < n && s[i] == 'm' ? i + 1 : 0;
+}
+
+/* An ESC sequence at s (s[0] is ESC): a CSI "ESC [ params final", a
+ * character set "ESC ( B", else ESC and the byte after it, or ESC alone. */
+static size_t esc_seq(const char *s, size_t n)
+{
+	size_t i = 2;
+
+	if (n < 2)
+		return 1;
+	if (s[1] == '[') {
+		while (i < n && i < 32 && s[i] >= 0x20 && s[i] <= 0x3f)
+			i++;
+		return i < n && s[i] >= 0x40 && s[i] <= 0x7e ? i + 1 : 1;
+	}
+	if ((s[1] == '(' || s[1] == ')') && n > 2)
+		return 3;
+	return s[1] >= 0x40 && s[1] <= 0x5f ? 2 : 1;
+}
+
+/* Colour at s[i]; after: a sequence ends at i (grep's "[K" then goes
+ * too).  Its length, or 0. */
+static size_t colour_at(const char *s, size_t n, size_t i, bool after)
+{
+	size_t k;
+
+	if (s[i] == 0x1b)
+		return esc_seq(s + i, n - i);
+	if (s[i] != '[' || n - i < 2)
+		return 0;
+	if ((k = bare_sgr(s + i, n - i)) != 0)
+		return k;
+	if (n - i >= 4 && memcmp(s + i, "[m[K", 4) == 0)
+		return 4;
+	return after && s[i + 1] == 'K' ? 2 : 0;
+}
+
+bool hx_coloured(const char *s, size_t n)
+{
+	const char *p, *end;
+
+	if (n < 3 || (s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z' &&
+		      s[2] >= 'A' && s[2] <= 'Z'))
+		return false;   /* a plog line: CANN prints no colour */
+	if (memchr(s, 0x1b, n))
+		return true;
+	end = s + (n < 256 ? n : 256);
+	for (p = s; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++)
+		if (p + 1 < s + n &&
+		    (is_digit((unsigned char)p[1]) || p[1] == 'm') &&
+		    colour_at(s, n, (size_t)(p - s), false))
+			return true;
+	return false;
+}
+
+size_t hx_decolour(const char *s, size_t n, char *out)
+{
+	size_t i = 0, m = 0, k;
+	bool after = false;
+
+	while (i < n) {
+		k = s[i] == 0x1b || s[i] == '[' ? colour_at(s, n, i, after) : 0;
+		after = k != 0;
+		if (k) {
+			i += k;
+			continue;
+		}
+		out[m++] = s[i++];
+	}
+	return m;
 }
 
 /* ---- the console envelope ---- */
@@ -1021,47 +1125,136 @@ static size_t env_logger(const char *s, size_t n, size_t i, size_t t,
 	return k < n && s[k] == ' ' ? k + 1 : k;
 }
 
-/* grep: "path:N:" or a context line "path-N-" (a path with '/' or '.') */
-static size_t env_grep(const char *s, size_t n, size_t t,
-		       struct hx_envelope *e)
+/*
+ * grep's prefixes, outermost: "path:N:" and a context line "path-N-"
+ * (-n), "path:" and "path-" (several files, no -n), "N:" and "N-" (-n,
+ * one file).  A path is one word up to the separator; "path-" needs a
+ * log file's name, "path:" that or a '/'.
+ */
+
+/* A log file's name ends s[0..j): ".log", ".txt", ".out". */
+static bool log_name(const char *s, size_t j)
 {
-	size_t k, j = t;
-	int64_t v;
-	char sep;
+	return j > 4 && (memcmp(s + j - 4, ".log", 4) == 0 ||
+			 memcmp(s + j - 4, ".txt", 4) == 0 ||
+			 memcmp(s + j - 4, ".out", 4) == 0);
+}
+
+/* What grep printed after its prefix: a line, not a number or a blank
+ * (an indented line: two blanks or a tab). */
+static bool grep_text(const char *s, size_t n, size_t k)
+{
+	if (k >= n || is_digit((unsigned char)s[k]))
+		return false;
+	if (s[k] == ' ')
+		return k + 1 < n && s[k + 1] == ' ';
+	return true;
+}
+
+/* A grep prefix found: the path's length (0: none), the line number
+ * (HX_NONE: none), where the line grep printed starts (0: no prefix). */
+struct gcut {
+	size_t pathlen, at;
+	int64_t line;
+};
+
+static size_t grep_set(struct hx_envelope *e, const char *s,
+		       const struct gcut *g)
+{
+	e->gpath = g->pathlen ? s : NULL;
+	e->gpathlen = g->pathlen;
+	e->gline = g->line;
+	e->forms |= HX_EV_GREP;
+	return g->at;
+}
+
+/* "N:" or "N-" (grep -n of one file): no path, a line number. */
+static bool grep_lineno(const char *s, size_t n, struct gcut *g)
+{
+	size_t k = read_num(s, n, 0, &g->line);
+
+	if (k == 0 || k > 10 || k >= n || (s[k] != ':' && s[k] != '-') ||
+	    !grep_text(s, n, k + 1) || s[k + 1] == ':' || s[k + 1] == '-')
+		return false;
+	g->pathlen = 0;
+	g->at = k + 1;
+	return true;
+}
+
+/* "path:N:" or "path:" (the path ends at the first ':'). */
+static bool grep_colon(const char *s, size_t n, struct gcut *g)
+{
+	size_t j = 0, k, t;
 
 	while (j < n && j < 512 && s[j] != ' ' && s[j] != ':')
 		j++;
-	if (j >= n || s[j] != ':') {       /* "path-N-" */
-		for (j = 0; j + 2 < n && j < 512 && s[j] != ' '; j++) {
-			if (s[j] != '-' || !is_digit((unsigned char)s[j + 1]))
-				continue;
-			k = read_num(s, n, j + 1, &v);
-			if (k < n && s[k] == '-' && k > j + 1 &&
-			    (memchr(s, '/', j) || hx_find(s, j, ".log")))
-				break;
-		}
-		if (j + 2 >= n || j >= 512 || s[j] != '-')
-			return 0;
-		sep = '-';
-	} else {
-		sep = ':';
+	if (j == 0 || j >= n || s[j] != ':')
+		return false;
+	g->pathlen = j;
+	k = read_num(s, n, j + 1, &g->line);
+	if (k > j + 1 && k < n && s[k] == ':') {
+		for (t = 0; t < j && !(s[t] == '/' || (s[t] >= 'a' && s[t] <= 'z') ||
+				       (s[t] >= 'A' && s[t] <= 'Z')); t++)
+			;
+		g->at = k + 1;
+		return t < j;   /* "2024-07-03-11:28:40": a time, no path */
 	}
-	k = read_num(s, n, j + 1, &v);
-	if (j == 0 || k == j + 1 || k >= n || s[k] != sep)
-		return 0;
-	for (t = 0; t < j && !(s[t] == '/' || (s[t] >= 'a' && s[t] <= 'z') ||
-			       (s[t] >= 'A' && s[t] <= 'Z')); t++)
-		;
-	if (t == j)             /* "2024-07-03-11:28:40": a time, no path */
-		return 0;
-	e->gpath = s;
-	e->gpathlen = j;
-	e->forms |= HX_EV_GREP;
-	return k + 1;
+	g->line = HX_NONE;
+	g->at = j + 1;
+	return (memchr(s, '/', j) || log_name(s, j)) && k == j + 1 &&
+	       (grep_text(s, n, j + 1) || (j + 1 < n && s[j + 1] == '\t'));
 }
 
-/* A word at the start: "worker-1: ", "service  | ", "ERROR 03-25 ...",
- * "path:N:". */
+/* "path-N-" or "path-" (a context line): the first '-' that ends such a
+ * prefix. */
+static bool grep_dash(const char *s, size_t n, struct gcut *g)
+{
+	size_t j, k;
+
+	for (j = 1; j + 2 < n && j < 512 && s[j] != ' '; j++) {
+		if (s[j] != '-')
+			continue;
+		g->pathlen = j;
+		k = read_num(s, n, j + 1, &g->line);
+		if (k > j + 1 && k < n && s[k] == '-' &&
+		    (memchr(s, '/', j) || hx_find(s, j, ".log"))) {
+			g->at = k + 1;
+			return true;
+		}
+		g->line = HX_NONE;
+		g->at = j + 1;
+		if (k == j + 1 && log_name(s, j) && grep_text(s, n, j + 1))
+			return true;
+	}
+	return false;
+}
+
+/* How much a cut looks like grep's: a log file's name, a line number. */
+static int grep_score(const char *s, const struct gcut *g)
+{
+	return 2 * log_name(s, g->pathlen) + (g->line != HX_NONE);
+}
+
+/* grep's prefix; both a ':' and a '-' may end one
+ * ("logs/train.log-5-EI0002:The wait"): the one that ends a log file's
+ * name and gives a line number, else the first. */
+static size_t env_grep(const char *s, size_t n, struct hx_envelope *e)
+{
+	struct gcut c, d;
+	bool hc, hd;
+
+	if (is_digit((unsigned char)s[0]) && grep_lineno(s, n, &c))
+		return grep_set(e, s, &c);
+	hc = grep_colon(s, n, &c);
+	hd = grep_dash(s, n, &d);
+	if (hc && hd && (grep_score(s, &d) > grep_score(s, &c) ||
+			 (grep_score(s, &d) == grep_score(s, &c) &&
+			  d.pathlen < c.pathlen)))
+		hc = false;
+	return hc ? grep_set(e, s, &c) : hd ? grep_set(e, s, &d) : 0;
+}
+
+/* A word at the start: "worker-1: ", "service  | ", "ERROR 03-25 ...". */
 static size_t env_word(const char *s, size_t n, size_t i, bool first,
 		       struct hx_envelope *e)
 {
@@ -1069,8 +1262,6 @@ static size_t env_word(const char *s, size_t n, size_t i, bool first,
 
 	if (t == i || t >= n)
 		return 0;
-	if (first && i == 0 && (k = env_grep(s, n, t, e)) != 0)
-		return k;
 	if (s[t] == ':' && t + 1 < n && s[t + 1] == ' ' &&
 	    host_name(s + i, t - i)) {
 		e->node = s + i;
@@ -1098,6 +1289,8 @@ static size_t env_word(const char *s, size_t n, size_t i, bool first,
 static size_t env_one(const char *s, size_t n, size_t i, bool first,
 		      struct hx_envelope *e)
 {
+	size_t k;
+
 	switch (s[i]) {
 	case '[':
 		if (i + 1 < n && s[i + 1] == 'r')
@@ -1112,6 +1305,10 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 	case '(':
 		return env_worker(s, n, i, e);
 	default:
+		if (first && i == 0 && (is_alnum((unsigned char)s[0]) ||
+					s[0] == '.' || s[0] == '/') &&
+		    (k = env_grep(s, n, e)) != 0)
+			return k;
 		if (is_alnum((unsigned char)s[i]))
 			return env_word(s, n, i, first, e);
 		return 0;
@@ -1148,6 +1345,7 @@ size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 	e->rank = -1;
 	e->pid = HX_NONE;
 	e->workerlen = e->nodelen = e->gpathlen = 0;
+	e->gline = HX_NONE;
 	e->level = HX_LV_NONE;
 	if (n < 3)
 		return 0;
@@ -1389,11 +1587,27 @@ static size_t scalar_end(const char *s, size_t n, size_t i)
 		while (j < n && (is_alnum((unsigned char)s[j]) ||
 				 strchr("._-/%*", s[j])))
 			j++;
-		return j;
+		/* "87…": the cut goes with the value, which then parses as
+		 * none */
+		return hx_ellipsis(s + j, n - j) ? j + 3 : j;
 	}
 	while (j < n && j - i < 256 && !strchr(",;)}]([", s[j]))
 		j++;
 	return j;
+}
+
+/* A value without its blanks and its full stop ("timeout=1868."); an
+ * ellipsis stays ("task_id=87...", "..."): the value was cut and
+ * parses as none. */
+static size_t value_trim(const char *s, size_t vb, size_t ve)
+{
+	size_t e;
+
+	while (ve > vb && s[ve - 1] == ' ')
+		ve--;
+	for (e = ve; e > vb && s[e - 1] == '.'; e--)
+		;
+	return ve - e >= 2 ? ve : e;
 }
 
 static bool key_char(int c)
@@ -1445,8 +1659,7 @@ size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max)
 				continue;
 			}
 		}
-		while (ve > vb && (s[ve - 1] == ' ' || s[ve - 1] == '.'))
-			ve--;
+		ve = value_trim(s, vb, ve);
 		kv[nk].key = (uint16_t)key;
 		kv[nk].v = s + vb;
 		kv[nk].vlen = ve - vb;

@@ -177,6 +177,7 @@ struct worker {
 	char *buf;
 	char *carry;
 	char *join;             /* a hard-wrapped line put back together */
+	char *clean;            /* a line without its colour */
 	uint64_t ok;            /* inputs read */
 	int last_status;        /* enum hx_fstatus of the last file */
 	char *pipebuf[PIPE_BUFS];       /* for the pipeline, made once */
@@ -283,6 +284,8 @@ static uint64_t env_key(const struct hx_envelope *e)
 		h = (h ^ (unsigned char)e->worker[i]) * 1099511628211ull;
 	for (i = 0; i < e->nodelen; i++)
 		h = (h ^ (unsigned char)e->node[i]) * 1099511628211ull;
+	for (i = 0; i < e->gpathlen; i++)       /* several files grep'd */
+		h = (h ^ (unsigned char)e->gpath[i]) * 1099511628211ull;
 	return h ? h : 1;
 }
 
@@ -578,7 +581,20 @@ static size_t ray_repeat(const char *s, size_t n)
 	return (size_t)(b - 1 - s);
 }
 
-/* One logical line: its envelope, then its message. */
+/* grep's "--" between groups of lines: what follows is not next to
+ * what came before, and no open block goes on. */
+static void grep_gap(struct hx_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < HX_EM_SLOTS; i++)
+		if (r->blk[i].open)
+			block_close(r, &r->blk[i]);
+	r->ctxline.valid = false;
+}
+
+/* One logical line: its envelope, then its message; a grep prefix names
+ * the file (vpath) and the line (vline) the message comes from. */
 static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 {
 	uint32_t saved = r->vpath;
@@ -586,20 +602,28 @@ static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 
 	if (r->env.forms & HX_EV_WORKER)
 		n = ray_repeat(s, n);
-
-	if (!r->env.gpathlen)
+	if (!(r->env.forms & HX_EV_GREP)) {
+		if (n == 2 && s[0] == '-' && s[1] == '-')
+			grep_gap(r);
 		return message(r, s + k, n - k);
-	{
+	}
+	if (r->env.gpathlen) {
 		int e = 0;
 		uint32_t id = hx_ev_intern(r->ev, r->env.gpath,
 					   r->env.gpathlen, &e);
 
 		if (e)
 			return r->err = e;
+		/* grep prints file after file: the next one begins */
+		if (id != r->gfile && (e = hx_families_file(r)) != 0)
+			return e;
+		r->gfile = id;
 		r->vpath = id;
 	}
+	r->vline = r->env.gline > 0 ? (uint64_t)r->env.gline : 0;
 	err = message(r, s + k, n - k);
 	r->vpath = saved;
+	r->vline = 0;
 	return err;
 }
 
@@ -649,12 +673,16 @@ static int json_piece(struct hx_reader *r, const char *s, size_t n)
 			else if (c == 'r')
 				continue;
 			else if (c == 'u' && i + 4 < n) {
-				i += 4;         /* \u001b and the like */
-				c = ' ';
+				/* "\u001b[0;36m": colour, taken out below */
+				c = memcmp(s + i + 1, "001b", 4) == 0 ||
+				    memcmp(s + i + 1, "001B", 4) == 0 ? 0x1b : ' ';
+				i += 4;
 			}
 		}
 		tmp[m++] = c;
 	}
+	if (hx_coloured(tmp, m))
+		m = hx_decolour(tmp, m, tmp);
 	return text_line(r, tmp, m);
 }
 
@@ -767,7 +795,8 @@ static bool line_start(const char *s, size_t n)
 		       memcmp(s, "[FILE:", 6) == 0 ||
 		       memcmp(s, "[LINE:", 6) == 0))
 		return false;
-	if (hx_parse_envelope(s, n, &e) && !(e.forms & HX_EV_GREP))
+	if (hx_parse_envelope(s, n, &e) &&
+	    (!(e.forms & HX_EV_GREP) || (e.gpathlen && e.gline != HX_NONE)))
 		return true;
 	if (s[0] == '[' && (hx_parse_prefix(s, n, &(struct hx_prefix){ 0 }) ||
 			    (n > 6 && memcmp(s, "[PID: ", 6) == 0)))
@@ -818,12 +847,12 @@ static void join_put(struct hx_reader *r, const char *s, size_t n, int how)
 	r->join_parts++;
 }
 
-static int handle_line(struct hx_reader *r, const char *s, size_t n)
+/* One physical line (its CR gone, its colour gone): a piece of a
+ * wrapped line, or a line. */
+static int line_in(struct hx_reader *r, const char *s, size_t n)
 {
 	int how;
 
-	if (n && s[n - 1] == '\r')
-		n--;
 	if (r->njoin) {
 		/* an indented line under a device message is a body line of
 		 * its block ("        The 0 stuck notify wait context
@@ -855,6 +884,25 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 		return HANGDX_OK;
 	}
 	return logical_line(r, s, n);
+}
+
+/* A line as read: a CR before its newline goes, and the colour a paste
+ * kept (hx_decolour, into r->clean). */
+static int handle_line(struct hx_reader *r, const char *s, size_t n)
+{
+	bool scratch = r->scratch;
+	int err;
+
+	if (n && s[n - 1] == '\r')
+		n--;
+	/* a JSON string's colour is "\u001b[0;36m": json_piece takes it */
+	if (!hx_coloured(s, n) || json_lines(s, n))
+		return line_in(r, s, n);
+	n = hx_decolour(s, n, r->clean);
+	r->scratch = true;
+	err = line_in(r, r->clean, n);
+	r->scratch = scratch;
+	return err;
 }
 
 /* Keep the head of the last prefixed line of a chunk for the file's
@@ -964,9 +1012,11 @@ static void reader_begin(struct hx_reader *r, struct worker *w,
 	r->ctx = w->job->ctx;
 	r->lim = &w->job->lim;
 	r->file = r->vpath = file;
+	r->gfile = HX_NOSTR;
 	r->path = hx_ev_str(w->ev, file);
 	r->carry = w->carry;
 	r->join = w->join;
+	r->clean = w->clean;
 	r->held = w->held;
 	r->fs.path = file;
 	r->fs.first_ts = r->fs.last_ts = r->fs.pid = HX_NONE;
@@ -2027,9 +2077,10 @@ static int worker_init(struct worker *w, struct job *j,
 	w->buf = hx_alloc(j->ctx, BUFSZ);
 	w->carry = hx_alloc(j->ctx, j->lim.max_line + 1);
 	w->join = hx_alloc(j->ctx, j->lim.max_line + 1);
+	w->clean = hx_alloc(j->ctx, j->lim.max_line + 1);
 	w->held = hx_calloc(j->ctx, HX_HELD_PER_SLOT * HX_KRUN_SLOTS,
 			    sizeof *w->held);
-	return w->buf && w->carry && w->join && w->held ? HANGDX_OK
+	return w->buf && w->carry && w->join && w->clean && w->held ? HANGDX_OK
 							: HANGDX_ENOMEM;
 }
 
@@ -2040,6 +2091,7 @@ static void worker_free(struct worker *w)
 	hx_free(w->job->ctx, w->buf);
 	hx_free(w->job->ctx, w->carry);
 	hx_free(w->job->ctx, w->join);
+	hx_free(w->job->ctx, w->clean);
 	hx_free(w->job->ctx, w->held);
 	hx_free(w->job->ctx, w->segs);
 	for (i = 0; i < PIPE_BUFS; i++)

@@ -231,14 +231,15 @@ static void cite_link(const struct page *pg, uint32_t rec)
 {
 	size_t no = cite_no(&pg->c, rec);
 	const char *path, *base;
+	uint64_t line;
 
 	if (!no)
 		return;
-	path = hx_ev_str(pg->d->ev, pg->d->ev->recs[rec].file);
+	hx_dcite(pg->d, rec, &path, &line);
 	base = strrchr(path, '/');
 	fprintf(pg->fp, "<a href=\"#ev-%zu\">E%zu \xc2\xb7 ", no, no);
 	hx_html_escape(pg->fp, base ? base + 1 : path);
-	fprintf(pg->fp, ":%llu</a>", (unsigned long long)pg->d->ev->recs[rec].line);
+	fprintf(pg->fp, ":%llu</a>", (unsigned long long)line);
 }
 
 static void put_rank(FILE *fp, const struct hangdx_diagnosis *d, int64_t r)
@@ -644,6 +645,8 @@ static bool read_line_at(const char *path, uint64_t off, char *buf, size_t n)
 	nl = len && buf[len - 1] == '\n';
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 		buf[--len] = '\0';
+	if (hx_coloured(buf, len))      /* the line as it was read */
+		buf[len = hx_decolour(buf, len, buf)] = '\0';
 	if (!nl && !feof(fp) && len >= 3)
 		memcpy(buf + len - 3, "\xe2\x80\xa6", 4);
 	ok = true;
@@ -672,9 +675,11 @@ static bool line_matches(const struct hangdx_evidence *ev,
 			 const struct hx_rec *r, const char *line)
 {
 	struct hx_prefix p;
-	size_t i, n = strlen(line);
+	struct hx_envelope e;
+	size_t i, n = strlen(line), k = hx_parse_envelope(line, n, &e);
 
-	if (r->ts != HX_NONE && hx_parse_prefix(line, n, &p) && p.ts != HX_NONE)
+	if (r->ts != HX_NONE && hx_parse_prefix(line + k, n - k, &p) &&
+	    p.ts != HX_NONE)
 		return p.ts == r->ts &&
 		       (r->pid == HX_NONE || p.pid == HX_NONE || p.pid == r->pid);
 	for (i = 0; i < r->nfield; i++) {

@@ -6,7 +6,10 @@
   console-forms.py write FORM IN OUT
       write IN as a console paste would show it: every line behind a
       launcher prefix (the forms of docs/EVIDENCE.md, "Console envelope"),
-      CRLF line ends, a hard wrap at 80 columns, or a mix
+      coloured as a terminal shows it (with its ESC bytes, or without them
+      as a web page keeps it), as grep prints it (path:N:, context lines
+      path-N-, grep -C's mix, N: of one file, --color), CRLF line ends, a
+      hard wrap at 80 columns, or a mix
   console-forms.py check HANGDX FILE TMPDIR
       every form of FILE: `parse --json` and `diagnose --json` against
       FILE's own; prints what differs, exit 1 if anything does
@@ -39,9 +42,35 @@ PREFIXES = {
     "pdsh-rank": "worker-1: [rank7]: ",
     "mpi": "[1,7]<stderr>:",
     "compose": "trainer   | ",
+    # vLLM's colour: a file keeps the ESC bytes, a web page only "[0;36m"
+    "colour": "\x1b[0;36m(EngineCore_DP0 pid=2221630)\x1b[0;0m ",
+    "colour-noesc": "[0;36m(EngineCore_DP0 pid=2221630)[0;0m ",
+    "colour-logger-noesc": "[0;36m(Worker_DP0_TP1 pid=4242)[0;0m "
+                           "[31mERROR[0m [90m09-12 10:00:01[0m "
+                           "[90m[core.py:790][0m ",
+    "colour-rank": "\x1b[1;31m[rank7]:\x1b[0m ",
 }
-RANKED = {"rank", "rank-c10", "ray-ip", "pdsh-rank", "mpi"}
-OTHER = ["grep", "crlf", "wrap80", "rank+crlf", "vllm-logger+wrap80"]
+RANKED = {"rank", "rank-c10", "ray-ip", "pdsh-rank", "mpi", "colour-rank"}
+OTHER = ["grep", "grep-ctx", "grep-C", "grep-n", "grep-color",
+         "grep-color-noesc", "crlf", "wrap80", "rank+crlf",
+         "colour-noesc+crlf", "vllm-logger+wrap80"]
+# what grep -C would have matched: its lines get ':', the context '-'
+MATCH = re.compile(r"E[A-Z0-9]\d{4}|ERROR|[Ee]rror|timeout|failed")
+GREP_PATH = "logs/train.log"
+
+
+def grep_colour(n, ln, esc):
+    """grep --color=always -n: path, separators and number coloured, the
+    first match highlighted."""
+    e = "\x1b" if esc else ""
+
+    def c(code, text):
+        return "%s[%sm%s[K%s%s[m%s[K" % (e, code, e, text, e, e)
+    m = MATCH.search(ln)
+    if m:
+        ln = ln[:m.start()] + c("01;31", m.group(0)) + ln[m.end():]
+    return c("35", GREP_PATH) + c("36", ":") + c("32", str(n)) + \
+        c("36", ":") + ln
 
 
 def wrap(lines, cols=80):
@@ -61,7 +90,19 @@ def transform(form, lines):
         if p in PREFIXES:
             lines = [PREFIXES[p] + ln for ln in lines]
         elif p == "grep":
-            lines = ["logs/train.log:%d:%s" % (i + 1, ln)
+            lines = ["%s:%d:%s" % (GREP_PATH, i + 1, ln)
+                     for i, ln in enumerate(lines)]
+        elif p == "grep-ctx":
+            lines = ["%s-%d-%s" % (GREP_PATH, i + 1, ln)
+                     for i, ln in enumerate(lines)]
+        elif p == "grep-C":
+            lines = ["%s%s%d%s%s" % (GREP_PATH, s, i + 1, s, ln)
+                     for i, ln in enumerate(lines)
+                     for s in [":" if MATCH.search(ln) else "-"]]
+        elif p == "grep-n":
+            lines = ["%d:%s" % (i + 1, ln) for i, ln in enumerate(lines)]
+        elif p in ("grep-color", "grep-color-noesc"):
+            lines = [grep_colour(i + 1, ln, p == "grep-color")
                      for i, ln in enumerate(lines)]
         elif p == "crlf":
             eol = "\r\n"

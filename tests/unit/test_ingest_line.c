@@ -647,6 +647,222 @@ static void test_classify_console(void **state)
 	assert_int_equal(hx_classify("[I1206 18:44:12.7 x.cpp:1] y", 28), HX_CL_NOISE);
 }
 
+/* ---- paste damage: colour, grep output, condensed lines (issue 23) ---- */
+
+/* The line without its colour, NUL-terminated in buf. */
+static const char *decolour(const char *line, char *buf)
+{
+	size_t n = strlen(line);
+
+	assert_true(hx_coloured(line, n));
+	buf[hx_decolour(line, n, buf)] = '\0';
+	return buf;
+}
+
+/* vLLM colours its worker prefix; a file keeps the ESC bytes, a web page
+ * loses them and keeps "[0;36m". */
+static void test_colour_vllm_prefix(void **state)
+{
+	static const char *const coloured[] = {
+		"\x1b[0;36m(EngineCore_DP0 pid=224)\x1b[0;0m ERROR 09-12 10:00:01 [core.py:790] EE9999: Inner Error!",
+		"[0;36m(EngineCore_DP0 pid=224)[0;0m ERROR 09-12 10:00:01 [core.py:790] EE9999: Inner Error!",
+		"\x1b[1;36m(EngineCore_DP0 pid=224)\x1b[0m \x1b[31mERROR\x1b[0m \x1b[90m09-12 10:00:01\x1b[0m \x1b[90m[core.py:790]\x1b[0m EE9999: Inner Error!",
+		"[1;36m(EngineCore_DP0 pid=224)[0m [31mERROR[0m [90m09-12 10:00:01[0m [90m[core.py:790][0m EE9999: Inner Error!",
+		"(EngineCore_DP0 pid=224) [38;5;196mERROR[0m 09-12 10:00:01 [core.py:790] [33mEE9999: Inner Error![0m",
+	};
+	char buf[512];
+	struct hx_envelope e;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < HX_ARRAY_LEN(coloured); i++) {
+		const char *l = decolour(coloured[i], buf);
+
+		if (strcmp(l, "(EngineCore_DP0 pid=224) ERROR 09-12 10:00:01 [core.py:790] EE9999: Inner Error!") != 0)
+			fail_msg("\"%s\" gave \"%s\"", coloured[i], l);
+		env(l, &e);
+		assert_true(str_is(e.worker, e.workerlen, "EngineCore_DP0"));
+		assert_int_equal(e.pid, 224);
+		assert_int_equal(e.level, HX_LV_ERROR);
+		assert_true(text_is(l, &e, "EE9999: Inner Error!"));
+	}
+}
+
+/* Colour around a rank, a Ray actor, a level; every SGR shape. */
+static void test_colour_shapes(void **state)
+{
+	char buf[512];
+	struct hx_envelope e;
+
+	(void)state;
+	env(decolour("\x1b[1;31m[rank3]:\x1b[0m EI0002: The wait execution of the Notify register times out.", buf), &e);
+	assert_int_equal(e.rank, 3);
+	assert_true(text_is(buf, &e, "EI0002: The wait execution of the Notify register times out."));
+	env(decolour("[1;31m[rank3]:[0m EE9999: Inner Error!", buf), &e);
+	assert_int_equal(e.rank, 3);
+	env(decolour("[36m(TaskRunner pid=52177)[0m EI0002: x", buf), &e);
+	assert_true(str_is(e.worker, e.workerlen, "TaskRunner"));
+	assert_string_equal(decolour("[33mWARNING[0m x", buf), "WARNING x");
+	assert_string_equal(decolour("\x1b[38;5;196mred\x1b[m", buf), "red");
+	assert_string_equal(decolour("[38;5;196mred[0m", buf), "red");
+	assert_string_equal(decolour("a\x1b[Kb\x1b(B\x1b[mc", buf), "abc");
+	/* grep --color, with and without its ESC bytes */
+	assert_string_equal(decolour("\x1b[35m\x1b[Kplog/plog-1_2.log\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K19\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K[ERROR] x", buf),
+			    "plog/plog-1_2.log:19:[ERROR] x");
+	assert_string_equal(decolour("[35m[Kplog/plog-1_2.log[m[K[36m[K:[m[K[32m[K19[m[K[36m[K:[m[K[ERROR] x", buf),
+			    "plog/plog-1_2.log:19:[ERROR] x");
+}
+
+/* What is no colour: brackets of the envelope and the plog grammar. */
+static void test_colour_not_fooled(void **state)
+{
+	static const char *const plain[] = {
+		"[rank3]: EE9999: Inner Error!", "[ERROR] HCCL(1,p):x [0]",
+		"[1,3]<stderr>:EE9999: Inner Error!",
+		"[E626 06:24:44.903881913 ProcessGroupHCCL.cpp:616] [Rank 0] Watchdog",
+		"(VllmWorker TP1 pid=961) EE9999: Inner Error!",
+		"worker-1: [0] rank[3] [12] [m] [mindspore/ccsrc/x.cc:1] [K] [;m]",
+		"pos=41: stream_id=3, task_id=41, sqe_type=4, Event Record",
+	};
+	char buf[512];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < HX_ARRAY_LEN(plain); i++) {
+		n = strlen(plain[i]);
+		if (hx_coloured(plain[i], n))
+			fail_msg("colour in \"%s\"", plain[i]);
+		buf[hx_decolour(plain[i], n, buf)] = '\0';
+		assert_string_equal(buf, plain[i]);
+	}
+}
+
+/* grep over plogs and device logs: path and line number of each shape. */
+static void test_env_grep_shapes(void **state)
+{
+	static const struct {
+		const char *line, *path;
+		int64_t lineno;
+		const char *text;
+	} c[] = {
+		{ "./plog-1769_20260815015103482.log:19:[ERROR] RUNTIME(1769,):2026-08-15-01:51:03.482.123 [a.cc:1]1 x",
+		  "./plog-1769_20260815015103482.log", 19, "[ERROR] RUNTIME(" },
+		{ "plog/plog-1769_20260815015103482.log-[INFO] HCCL(1769,python):2026-08-15-01:51:03.482.200 [op_base.cc:1292] [1769]x",
+		  "plog/plog-1769_20260815015103482.log", HX_NONE, "[INFO] HCCL(" },
+		{ "plog/plog-1769_20260815015103482.log-20-[INFO] HCCL(1769,python):x",
+		  "plog/plog-1769_20260815015103482.log", 20, "[INFO] HCCL(" },
+		{ "device-0/device-2163_20260815015103482.log:88:[ERROR] RUNTIME(5375,aicpu_scheduler):x",
+		  "device-0/device-2163_20260815015103482.log", 88, "[ERROR] RUNTIME(" },
+		{ "logs/rank-3/ascend/log/debug/plog/plog-1770_20260815015103482.log:19:[ERROR] x",
+		  "logs/rank-3/ascend/log/debug/plog/plog-1770_20260815015103482.log", 19, "[ERROR] x" },
+		{ "rank_3/plog/plog-1_2.log:[ERROR] x", "rank_3/plog/plog-1_2.log", HX_NONE, "[ERROR] x" },
+		{ "/var/log/npu/node-1/device-3/device-7_1.log:5:EE9999: Inner Error!",
+		  "/var/log/npu/node-1/device-3/device-7_1.log", 5, "EE9999: Inner Error!" },
+		{ "train.log:EE9999: Inner Error!", "train.log", HX_NONE, "EE9999: Inner Error!" },
+		{ "19:[ERROR] RUNTIME(1769,):x", NULL, 19, "[ERROR] RUNTIME(" },
+		{ "20-[INFO] HCCL(1769,python):x", NULL, 20, "[INFO] HCCL(" },
+		{ "21-        TraceBack (most recent call last):", NULL, 21, "        TraceBack" },
+		{ "7:(EngineCore_DP0 pid=224) EE9999: Inner Error!", NULL, 7, "EE9999: Inner Error!" },
+		/* a ':' and a '-' both could end the prefix */
+		{ "logs/train.log-5-EI0002:The wait execution of the Notify register times out.",
+		  "logs/train.log", 5, "EI0002:The wait" },
+		{ "logs/x-5-y.log:EE9999: Inner Error!", "logs/x-5-y.log", HX_NONE, "EE9999: Inner Error!" },
+	};
+	struct hx_envelope e;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < HX_ARRAY_LEN(c); i++) {
+		k = env(c[i].line, &e);
+		if (!(e.forms & HX_EV_GREP) || e.gline != c[i].lineno ||
+		    (c[i].path ? !str_is(e.gpath, e.gpathlen, c[i].path)
+			       : e.gpathlen != 0) ||
+		    strncmp(c[i].line + k, c[i].text, strlen(c[i].text)) != 0)
+			fail_msg("\"%s\": forms %#x, path \"%.*s\", line %lld, text \"%s\"",
+				 c[i].line, e.forms, (int)e.gpathlen,
+				 e.gpath ? e.gpath : "", (long long)e.gline, c[i].line + k);
+	}
+}
+
+/* Lines that start like a grep prefix and are none. */
+static void test_env_grep_not_fooled(void **state)
+{
+	static const char *const plain[] = {
+		"9999: Inner Error!", "2024-07-03-11:28:40.419.527  The error from device",
+		"11:28:40 start", "0:00:05 elapsed",
+		"torch_npu/csrc/core/npu/NPUStream.cpp:363 NPU error, error code is 107020",
+		"RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:363 NPU error",
+		"ProcessStarsWaitTimeoutErrorInfo:The error from device(chipId:2, dieId:0)",
+		"http://10.0.0.1:8000/v1 refused", "3 ranks: 0-1-2",
+	};
+	struct hx_envelope e;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < HX_ARRAY_LEN(plain); i++)
+		if (env(plain[i], &e) != 0 || (e.forms & HX_EV_GREP))
+			fail_msg("grep prefix in \"%s\"", plain[i]);
+}
+
+/* The plog grammar's own grep form (P20) says the line number too, and
+ * "N:" alone is a line number, not a path. */
+static void test_prefix_grep_line(void **state)
+{
+	struct hx_prefix p;
+
+	(void)state;
+	assert_true(prefix("logs/plog-1_2.log:1842:[ERROR] HCCL(1,x):2025-10-24-11:16:52.724.374 [a.cc:1] [1]text", &p));
+	assert_int_equal(p.gline, 1842);
+	assert_true(prefix("19:[ERROR] HCCL(1,x):2025-10-24-11:16:52.724.374 [a.cc:1] [1]text", &p));
+	assert_null(p.gpath);
+	assert_int_equal(p.gline, 19);
+	assert_true(prefix("run/plog/plog-2_3.log:[INFO] HCCL(2,x):2025-10-24-11:16:52.724.374 [a.cc:1] [2]text", &p));
+	assert_int_equal(p.gline, HX_NONE);
+	assert_true(prefix("[ERROR] HCCL(1,x):2025-10-24-11:16:52.724.374 [a.cc:1] [1]text", &p));
+	assert_int_equal(p.gline, HX_NONE);
+}
+
+/* A reporter's "…" or "..." in place of an id: the id is unknown, never
+ * 0 or the digits before the cut. */
+static void test_condensed_values(void **state)
+{
+	struct hx_kv kv[HX_MAX_KV];
+	const struct hx_kv *k;
+	const char *l1 = "stream_id=11, \xe2\x80\xa6 task_id=876, notify id:[0x\xe2\x80\xa6], event_id=73..., sq_id:..., timeout=1868.";
+	size_t n;
+	uint64_t u;
+
+	(void)state;
+	assert_false(hx_parse_u64("0x\xe2\x80\xa6", 5, &u));
+	assert_false(hx_parse_u64("0x...", 5, &u));
+	assert_false(hx_parse_u64("87\xe2\x80\xa6", 5, &u));
+	assert_false(hx_parse_u64("87...", 5, &u));
+	assert_false(hx_parse_u64("\xe2\x80\xa6", 3, &u));
+	assert_true(hx_parse_u64("1868.", 5, &u));
+	assert_true(u == 1868);
+	assert_true(hx_parse_u64("234s", 4, &u));
+	assert_true(u == 234);
+	n = hx_kv_scan(l1, strlen(l1), kv, HX_MAX_KV);
+	k = hx_kv_get(kv, n, HX_KV_STREAM, 0);
+	assert_non_null(k);
+	assert_true(hx_parse_u64(k->v, k->vlen, &u) && u == 11);
+	k = hx_kv_get(kv, n, HX_KV_TASK, 0);
+	assert_non_null(k);
+	assert_true(hx_parse_u64(k->v, k->vlen, &u) && u == 876);
+	k = hx_kv_get(kv, n, HX_KV_NOTIFY, 0);
+	assert_non_null(k);
+	assert_false(hx_parse_u64(k->v, k->vlen, &u));
+	k = hx_kv_get(kv, n, HX_KV_EVENT, 0);
+	assert_non_null(k);
+	assert_false(hx_parse_u64(k->v, k->vlen, &u));
+	k = hx_kv_get(kv, n, HX_KV_SQ, 0);
+	assert_non_null(k);
+	assert_true(str_is(k->v, k->vlen, "..."));
+	k = hx_kv_get(kv, n, HX_KV_TIMEOUT, 0);
+	assert_non_null(k);
+	assert_true(str_is(k->v, k->vlen, "1868"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -684,6 +900,13 @@ int main(void)
 		cmocka_unit_test(test_env_not_fooled),
 		cmocka_unit_test(test_pasted_prefix_damage),
 		cmocka_unit_test(test_classify_console),
+		cmocka_unit_test(test_colour_vllm_prefix),
+		cmocka_unit_test(test_colour_shapes),
+		cmocka_unit_test(test_colour_not_fooled),
+		cmocka_unit_test(test_env_grep_shapes),
+		cmocka_unit_test(test_env_grep_not_fooled),
+		cmocka_unit_test(test_prefix_grep_line),
+		cmocka_unit_test(test_condensed_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

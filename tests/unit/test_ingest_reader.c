@@ -920,9 +920,142 @@ static void test_console_json(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* Colour with and without its ESC bytes: the envelope as on a clean
+ * line (worker, pid), the error-manager block kept across the lines, and
+ * in a docker JSON log ("\u001b[0;36m"). */
+static void test_console_colour(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"\x1b[0;36m(EngineCore_DP0 pid=224)\x1b[0;0m ERROR 09-12 10:00:01 [core.py:790] EE9999: Inner Error!\n"
+		"[0;36m(EngineCore_DP0 pid=224)[0;0m ERROR 09-12 10:00:01 [core.py:790] EE9999  fftsplus task execute failed, dev_id=7, stream_id=7, task_id=5990, context_id=6, thread_id=0, err_type=13[hccl fftsplus timeout]\n"
+		"[1;31m[rank3]:[0m EI0002: [PID: 13075] 2025-06-25-10:45:23.586.187 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [4].base information: [streamID:[14], taskID[6], tag[AllReduce_1].]\n"
+		"{\"log\":\"\\u001b[0;36m(Worker_TP1 pid=225)\\u001b[0;0m EE9999: Inner Error!\\n\",\"stream\":\"stderr\"}\n");
+	const struct hx_rec *r;
+
+	(void)state;
+	r = find(ev, HX_K_ERR_CODE, 0);
+	assert_non_null(r);
+	assert_string_equal(fstr(ev, r, HX_F_WORKER), "EngineCore_DP0");
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 224);
+	r = find(ev, HX_K_RT_TASK_FAIL, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 224);
+	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), 1);
+	assert_int_equal(fnum(ev, r, HX_F_TASK), 5990);
+	r = find(ev, HX_K_EI0002, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_RANK), 3);
+	assert_int_equal(fnum(ev, r, HX_F_REMOTE_RANK), 4);
+	r = find(ev, HX_K_ERR_CODE, 1);
+	assert_non_null(r);
+	assert_int_equal(r->line, 4);
+	assert_string_equal(fstr(ev, r, HX_F_WORKER), "Worker_TP1");
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 225);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* grep over the plogs and device logs of two ranks, pasted: each line is
+ * its own file's (vpath), at the line grep named (vline); the process is
+ * the file name's pid (the host pid for a device log, whose lines print
+ * the device pid), the rank the rank directory's. */
+static void test_grep_paste(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"rank-3/ascend/log/debug/plog/plog-1769_20260815015103482.log:19:[ERROR] RUNTIME(1769,):2026-08-15-01:51:03.482.123 [stars_engine.cc:1551]1801 ProcLogicCqReport:[FINAL][FINAL]Task run failed, device_id=3, stream_id=2, task_id=8885, sqe_type=3(place holder), errType=0x20(sq sw status error), sqSwStatus=0x105\n"
+		"rank-3/ascend/log/debug/plog/plog-1769_20260815015103482.log-20-[INFO] HCCL(1769,python):2026-08-15-01:51:03.482.200 [op_base.cc:1292] [1769]Entry-HcclCommInitRootInfoInner:ranks[8], rank[3], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[3]\n"
+		"--\n"
+		"rank-3/ascend/log/debug/device-3/device-1769_20260815015103482.log:88:[ERROR] RUNTIME(5375,aicpu_scheduler):2026-08-15-01:51:03.482.123 [stars_engine.cc:1551]1801 ProcLogicCqReport:[FINAL][FINAL]Task run failed, device_id=3, stream_id=2, task_id=8885, sqe_type=3(place holder)\n"
+		"node-x/plog/plog-2163_20260815015103482.log:7:[INFO] HCCL(2163,python):2026-08-15-01:51:03.482.200 [op_base.cc:1292] [2163]Entry-HcclCommInitRootInfoInner:ranks[8], rank[5], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[5]\n"
+		"node-x/device-5/device-2163_20260815015103482.log:40:[ERROR] RUNTIME(6000,aicpu_scheduler):2026-08-15-01:51:03.482.123 [stars_engine.cc:1551]1801 ProcLogicCqReport:[FINAL][FINAL]Task run failed, device_id=5, stream_id=4, task_id=1, sqe_type=3(place holder)\n"
+		"55:[ERROR] RUNTIME(2163,):2026-08-15-01:51:03.482.999 [stars_engine.cc:1551]1801 ProcLogicCqReport:[FINAL][FINAL]Task run failed, device_id=5, stream_id=4, task_id=2\n");
+	static const struct {
+		const char *vpath;
+		int64_t vline, pid, rank;
+	} want[] = {
+		{ "rank-3/ascend/log/debug/plog/plog-1769_20260815015103482.log", 19, 1769, 3 },
+		{ "rank-3/ascend/log/debug/plog/plog-1769_20260815015103482.log", 20, 1769, 3 },
+		{ "rank-3/ascend/log/debug/device-3/device-1769_20260815015103482.log", 88, 1769, 3 },
+		{ "node-x/plog/plog-2163_20260815015103482.log", 7, 2163, 5 },
+		{ "node-x/device-5/device-2163_20260815015103482.log", 40, 2163, 5 },
+		{ "console.log", 55, 2163, 5 },
+	};
+	struct hx_attrib *at;
+	struct hx_attr a;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(ev->nrec, HX_ARRAY_LEN(want));
+	assert_int_equal(hx_attrib_build(ev, &at), HANGDX_OK);
+	for (i = 0; i < HX_ARRAY_LEN(want); i++) {
+		const struct hx_rec *r = &ev->recs[i];
+
+		hx_attrib_rec(at, r, &a);
+		if (strcmp(hx_ev_str(ev, r->vpath), want[i].vpath) != 0 ||
+		    fnum(ev, r, HX_F_VLINE) != want[i].vline ||
+		    a.pid != want[i].pid || a.rank != want[i].rank)
+			fail_msg("record %zu: %s:%lld pid %lld rank %lld", i,
+				 hx_ev_str(ev, r->vpath),
+				 (long long)fnum(ev, r, HX_F_VLINE),
+				 (long long)a.pid, (long long)a.rank);
+	}
+	hx_attrib_free(ev, at);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* Lines a reporter condensed by hand: what is there is read, an id
+ * given as "…" or "..." is left out (unknown), never 0. */
+static void test_condensed_lines(void **state)
+{
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_evidence *ev = console(ctx,
+		"EE9999: Inner Error!\n"
+		"EE9999  The error from device(chipId:3, dieId:0), serial number is \xe2\x80\xa6, event wait timeout occurred during task execution, stream_id:122, sq_id:122, task_id:\xe2\x80\xa6, event_id=73, timeout=19\xe2\x80\xa6\n"
+		"EE9999  fftsplus task execute failed, dev_id=7, stream_id=11, \xe2\x80\xa6 task_id=876, context_id=6, thread_id=0, err_type=13[hccl fftsplus tim\n"
+		"[ERROR] HCCL(2111665,all_reduce_test):2025-10-24-11:18:29.499.235 [task_exception_handler.cc:908] [2111665][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[...], taskID[...], tag[AllReduce_\xe2\x80\xa6], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n"
+		"[ERROR] HCCL(2111665,all_reduce_test):2025-10-24-11:18:29.499.300 [task_exception_handler.cc:908] [2111665][TaskExecStage][Timeout][Host]Task run failed, para information is notify id:[0x\xe2\x80\xa6], stage:[ffffffff], remote rank:[...].\n"
+		"[ERROR] HCCL(5375,aicpu_scheduler):2025-08-06-23:09:01.834.041 [aicpu_communicator.cc:3083] [5792][TaskException]base information is streamId:149, sqid:\xe2\x80\xa6, head:..., tail:136, type:NOTIFY WAIT, localRank:1, remoteRank:\xe2\x80\xa6, taskId:26064, notifyId:\xe2\x80\xa6\n");
+	const struct hx_rec *r;
+
+	(void)state;
+	r = find(ev, HX_K_RT_TIMEOUT, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_STREAM), 122);
+	assert_null(hx_rec_field(ev, r, HX_F_TASK));
+	assert_null(hx_rec_field(ev, r, HX_F_SERIAL));
+	assert_null(hx_rec_field(ev, r, HX_F_TIMEOUT_MS));
+	r = find(ev, HX_K_RT_TASK_FAIL, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_STREAM), 11);
+	assert_int_equal(fnum(ev, r, HX_F_TASK), 876);
+	r = find(ev, HX_K_HCCL_TASK_FAIL, 0);
+	assert_non_null(r);
+	assert_null(hx_rec_field(ev, r, HX_F_STREAM));
+	assert_null(hx_rec_field(ev, r, HX_F_TASK));
+	assert_null(hx_rec_field(ev, r, HX_F_NOTIFY_HCCL));
+	assert_int_equal(fnum(ev, r, HX_F_REMOTE_RANK), -1);
+	assert_string_equal(fstr(ev, r, HX_F_OP), "AllReduce");
+	r = find(ev, HX_K_AICPU_EXCEPTION, 0);
+	assert_non_null(r);
+	assert_int_equal(fnum(ev, r, HX_F_STREAM), 149);
+	assert_int_equal(fnum(ev, r, HX_F_TASK), 26064);
+	assert_null(hx_rec_field(ev, r, HX_F_SQ));
+	assert_null(hx_rec_field(ev, r, HX_F_HEAD));
+	assert_null(hx_rec_field(ev, r, HX_F_NOTIFY_AICPU));
+	assert_int_equal(fnum(ev, r, HX_F_REMOTE_RANK), -1);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_console_colour),
+		cmocka_unit_test(test_grep_paste),
+		cmocka_unit_test(test_condensed_lines),
 		cmocka_unit_test(test_tar_gz),
 		cmocka_unit_test(test_tar_zst),
 		cmocka_unit_test(test_plain_tar),
