@@ -64,6 +64,10 @@ for s in tests/cli/t*.sh; do
 	count "cli/$(basename "$s" .sh)" "$tmp" $?
 done
 rm -f "$tmp"
+if [ -f "$B/corpus-score.md" ]; then
+	echo "real-log corpus (tests/field, docs/CORPUS.md):"
+	sed 's/^/  /' "$B/corpus-score.md"
+fi
 echo "full log: $log"
 echo "$pass passed, $fail failed, $skip skipped" | tee "$B/summary.txt"
 [ "$fail" -eq 0 ]

@@ -1431,6 +1431,7 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 
 static void quote_set(struct hangdx_diagnosis *d, uint32_t rec,
 		      const char *fmt);
+static bool any_wait_ran_out(const struct hangdx_diagnosis *d);
 
 /* What to change for a failure of a class of the vendor's tables. */
 static void coded_fix(struct hangdx_diagnosis *d, const struct hx_vocab *row)
@@ -1468,16 +1469,28 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 
 	if (!t)
 		t = hx_dstr(d, rec, HX_F_TEXT);
+	const char *cls = hx_dstr(d, rec, HX_F_WHAT);
+
 	if (row)
 		snprintf(what, sizeof what, "%s (%s %s, %s)", row->meaning,
 			 row->key, row->name, hx_vocab_class_id(row->cls));
+	else if (cls && strcmp(cls, "parameter") == 0)
+		snprintf(what, sizeof what, _("an argument or configuration that is not "
+					      "accepted (\"%.160s\")"), t ? t : "");
 	else
 		snprintf(what, sizeof what, _("a device exception (\"%.160s\")"),
 			 t ? t : "");
-	field_set(d, HX_CAT_NOT_HANG, 0, rec, (int32_t)d->sig.named_rank,
-		  N_("Not a hang: the job stopped on %s at %s; it failed at once, no "
-		     "wait between ranks ran out."), what);
-	coded_fix(d, row ? row : hx_code_row("507015"));
+	if (any_wait_ran_out(d))        /* a timeout in the text: never "no hang" */
+		field_set(d, HX_CAT_OTHER, -1, rec, (int32_t)d->sig.named_rank,
+			  N_("Failure first: the job stopped on %s at %s; a wait ran out "
+			     "after it, most likely its consequence, so a hang is not ruled "
+			     "out."), what);
+	else
+		field_set(d, HX_CAT_NOT_HANG, 0, rec, (int32_t)d->sig.named_rank,
+			  N_("Not a hang: the job stopped on %s at %s; it failed at once, "
+			     "no wait between ranks ran out."), what);
+	coded_fix(d, row ? row : hx_code_row(cls && strcmp(cls, "parameter") == 0
+					     ? "100000" : "507015"));
 }
 
 /* Failures that are not hangs, and failures that do not say. */
@@ -1547,6 +1560,16 @@ static bool field_failure(struct hangdx_diagnosis *d)
  * is the reading order of the records (file, line), which is time order
  * within a file.
  */
+static bool any_wait_ran_out(const struct hangdx_diagnosis *d)
+{
+	const struct hx_signals *s = &d->sig;
+
+	return s->timeout != HX_NOREC || s->dev_timeout != HX_NOREC ||
+	       s->notify_wait != HX_NOREC || s->fftsplus != HX_NOREC ||
+	       s->event_wait != HX_NOREC || s->watchdog != HX_NOREC ||
+	       s->timeout_text != HX_NOREC || s->connect != HX_NOREC;
+}
+
 static bool fault_first(const struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;

@@ -3642,6 +3642,22 @@ static bool exited_words(const char *s, size_t n)
 	       HAS(s, n, "terminated with the following error");
 }
 
+/* An error line that says a call was given what it does not accept. */
+static bool parameter_words(const char *s, size_t n)
+{
+	static const char *const w[] = {
+		"is invalid", "invalid argument", "Invalid argument",
+		"not supported", "is not support", "unsupported", "Unsupported",
+		"check fail", "check failed",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (HAS(s, n, w[i]))
+			return true;
+	return false;
+}
+
 int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 {
 	struct hx_prefix p;
@@ -3671,6 +3687,9 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	if (hx_device_exception_words(m, mn))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
+	if (err && parameter_words(m, mn))
+		return open_class(r, prefixed ? &p : NULL, m, mn,
+				  hx_vocab_class_id(HX_VC_PARAMETER));
 	if (exited_words(m, mn))
 		return open_class(r, prefixed ? &p : NULL, m, mn, "exited");
 	if (err)
