@@ -1493,12 +1493,31 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 					     ? "100000" : "507015"));
 }
 
+/* a comes before b and c (absent ones aside) in reading order */
+static bool first_of(const struct hangdx_diagnosis *d, uint32_t a, uint32_t b,
+		     uint32_t c)
+{
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+
+		if (rec == a)
+			return true;
+		if (rec == b || rec == c)
+			return false;
+	}
+	return false;
+}
+
 /* Failures that are not hangs, and failures that do not say. */
 static bool field_failure(struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
 
-	if (s->coded_fail != HX_NOREC && s->not_hang == HX_NOREC) {
+	/* a coded failure speaks first only when it is the earliest */
+	if (s->coded_fail != HX_NOREC &&
+	    first_of(d, s->coded_fail, s->not_hang, s->device_fault)) {
 		coded_failure(d, s->coded_fail);
 		return true;
 	}
