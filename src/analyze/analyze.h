@@ -41,7 +41,7 @@
 	XX(NOT_HANG, "not_a_hang", "not a hang: the job failed")         \
 	XX(OTHER, "other", "a failure outside the categories above")     \
 	XX(UNDETERMINED, "not_determined",                               \
-	   "not determined: no failure, and no normal end")
+	   "no failure, and no normal end in the logs")
 
 enum hx_cat {
 #define HX_CAT_ENUM(name, id, text) HX_CAT_##name,
