@@ -137,7 +137,7 @@ static void test_lookup_runtime(void **state)
 	assert_row(HX_VF_RUNTIME, "107020", HX_VC_WAIT_TIMEOUT,
 		   "ACL_ERROR_RT_TASK_TIMEOUT");
 	assert_row(HX_VF_RUNTIME, "507010", HX_VC_LOST, "ACL_ERROR_RT_LOST_HEARTBEAT");
-	assert_row(HX_VF_RUNTIME, "507011", HX_VC_DEVICE_EXCEPTION,
+	assert_row(HX_VF_RUNTIME, "507011", HX_VC_UNKNOWN,
 		   "ACL_ERROR_RT_MODEL_EXECUTE");
 	assert_row(HX_VF_RUNTIME, "107041", HX_VC_PARAMETER,   /* a continued #define */
 		   "ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC");
