@@ -1,40 +1,51 @@
 #!/bin/sh
 # scripts/regen-diagnose-golden.sh - rewrite the golden diagnoses under
-# tests/golden/diagnose/ (text, JSON and DOT for every log sample of tests/data/samples,
-# and for the simulated reference incident).  Review the diff by hand: a
-# golden file is a verdict an expert signs, not whatever the code prints.
-set -e
+# tests/golden/diagnose/ (text, JSON and DOT for every log sample of
+# tests/data/samples, and for the simulated reference incident) and the
+# Chinese text reports under tests/golden/diagnose-zh/, then the HTML pages
+# (tests/browser/regen-html-golden.sh).  Every diagnosis must end with an
+# answer (exit 0, 1 or 5; the reference must simulate as a hang, exit 1,
+# and be diagnosed as one), and its three formats and its Chinese text must
+# end alike: else the script stops, naming the input, and writes nothing
+# (scripts/regen-lib.sh).  Review the diff it prints: a golden file is a
+# verdict an expert signs, not whatever the code prints.
 HANGDX=${HANGDX:-./hangdx}
 HANGDX=$(cd "$(dirname "$HANGDX")" && pwd)/$(basename "$HANGDX")
+cd "$(dirname "$0")/.." || exit 1
+. scripts/regen-lib.sh
+regen_begin regen-diagnose-golden
 G=tests/golden/diagnose
-mkdir -p "$G"
-for f in tests/data/samples/*.log; do
-	n=$(basename "$f" .log)
-	"$HANGDX" diagnose --color=never "$f" > "$G/$n.txt" || true
-	"$HANGDX" diagnose --json "$f" > "$G/$n.json" || true
-	"$HANGDX" diagnose --dot "$G/$n.dot" "$f" > /dev/null || true
-done
-tmp=$(mktemp -d)
-"$HANGDX" simulate -q --preset reference -o "$tmp/reference" || true
-(cd "$tmp" && "$HANGDX" diagnose --color=never reference > out.txt;
- "$HANGDX" diagnose --json reference > out.json;
- "$HANGDX" diagnose --dot out.dot reference > /dev/null) || true
-cp "$tmp/out.txt" "$G/sim-reference.txt"
-cp "$tmp/out.json" "$G/sim-reference.json"
-cp "$tmp/out.dot" "$G/sim-reference.dot"
-rm -rf "$tmp"
-# the same text reports in Chinese (tests/cli/t43-diagnose-zh.sh)
 Z=tests/golden/diagnose-zh
-mkdir -p "$Z"
+mkdir -p "$STAGE/$G" "$STAGE/$Z"
+
+# diagnose NAME INPUT [WANT]: the text, JSON and DOT of INPUT (run from where
+# INPUT is, as the test does) into NAME.txt/.json/.dot, and the Chinese text;
+# each run must exit WANT (default: 0, 1 or 5) and all four alike
+diagnose() {
+	_n=$1
+	_in=$2
+	regen_run "${3:-0 1 5}" "diagnose $_in" "$STAGE/$G/$_n.txt" \
+		"$HANGDX" diagnose --color=never "$_in"
+	_st=$REGEN_STATUS
+	regen_run "$_st" "diagnose --json $_in (exit $_st as text)" "$STAGE/$G/$_n.json" \
+		"$HANGDX" diagnose --json "$_in"
+	regen_run "$_st" "diagnose --dot $_in (exit $_st as text)" /dev/null \
+		"$HANGDX" diagnose --dot "$STAGE/$G/$_n.dot" "$_in"
+	test -s "$STAGE/$G/$_n.dot" || regen_refuse "diagnose --dot $_in" "no DOT written"
+	regen_run "$_st" "--lang zh diagnose $_in (exit $_st in English)" "$STAGE/$Z/$_n.txt" \
+		"$HANGDX" --lang zh diagnose --color=never "$_in"
+}
+
 for f in tests/data/samples/*.log; do
-	n=$(basename "$f" .log)
-	[ -f "$G/$n.txt" ] || continue
-	"$HANGDX" --lang zh diagnose --color=never "$f" > "$Z/$n.txt" || true
+	diagnose "$(basename "$f" .log)" "$f"
 done
-tmp=$(mktemp -d)
-"$HANGDX" simulate -q --preset reference -o "$tmp/reference" || true
-(cd "$tmp" && "$HANGDX" --lang zh diagnose --color=never reference > out.txt) || true
-cp "$tmp/out.txt" "$Z/sim-reference.txt"
-rm -rf "$tmp"
+
+# the simulated reference incident, diagnosed from the directory above it
+# so that its paths read reference/...
+regen_run 1 "simulate --preset reference (a deadlock: exit 1)" /dev/null \
+	"$HANGDX" simulate -q --preset reference -o "$REGEN_TMP/reference"
+(cd "$REGEN_TMP" && diagnose sim-reference reference 1) || exit 1
+
+regen_install
 # the HTML report of the simulated reference (tests/cli/t60-html.sh)
-[ -f tests/browser/regen-html-golden.sh ] && HANGDX="$HANGDX" sh tests/browser/regen-html-golden.sh
+HANGDX="$HANGDX" sh tests/browser/regen-html-golden.sh
