@@ -1337,7 +1337,8 @@ static void sig_coded(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	}
 	if (eq(cls, "exited"))
 		first(&s->exited, rec);
-	else if (eq(cls, "device_exception") || eq(cls, "parameter"))
+	else if (eq(cls, "device_exception") || eq(cls, "parameter") ||
+		 eq(cls, "resource"))
 		first(&s->coded_fail, rec);
 	else
 		first(&s->stopped, rec);

@@ -1477,6 +1477,8 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 	else if (cls && strcmp(cls, "parameter") == 0)
 		snprintf(what, sizeof what, _("an argument or configuration that is not "
 					      "accepted (\"%.160s\")"), t ? t : "");
+	else if (cls && strcmp(cls, "resource") == 0)
+		snprintf(what, sizeof what, _("out of memory (\"%.160s\")"), t ? t : "");
 	else
 		snprintf(what, sizeof what, _("a device exception (\"%.160s\")"),
 			 t ? t : "");
@@ -1490,7 +1492,20 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 			  N_("Not a hang: the job stopped on %s at %s; it failed at once, "
 			     "no wait between ranks ran out."), what);
 	coded_fix(d, row ? row : hx_code_row(cls && strcmp(cls, "parameter") == 0
-					     ? "100000" : "507015"));
+					     ? "100000" : cls && strcmp(cls, "resource") == 0
+					     ? "207001" : "507015"));
+}
+
+/* A set-up failure that says its port or address was taken: it returned
+ * at once (the OS's EADDRINUSE, errno 98, or HCCP's EJ0003). */
+static bool port_taken(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *t = hx_dstr(d, rec, HX_F_TEXT), *c = hx_dstr(d, rec, HX_F_CODE);
+
+	return (c && strcmp(c, "EJ0003") == 0) ||
+	       (t && (strstr(t, "already in use") || strstr(t, "errno: 98") ||
+		      strstr(t, "Address already") || strstr(t, "failed to listen") ||
+		      strstr(t, "already bound")));
 }
 
 /* a comes before b and c (absent ones aside) in reading order */
@@ -1536,6 +1551,16 @@ static bool field_failure(struct hangdx_diagnosis *d)
 			  fault_name(d, s->device_fault));
 		FIX("Check the device health (npu-smi info, the device logs under "
 		    "~/ascend/log/debug/device-N/) before running again.");
+		return true;
+	}
+	if (s->connect_fail != HX_NOREC && port_taken(d, s->connect_fail) &&
+	    !any_wait_ran_out(d)) {
+		field_set(d, HX_CAT_NOT_HANG, 0, s->connect_fail, -1,
+			  N_("Not a hang: the job stopped at set-up on %s at %s; it failed "
+			     "at once."), N_("a port or address already in use"));
+		FIX("Stop the process that still holds the port (a job before this one, "
+		    "another job on the node), or give this job other ports "
+		    "(MASTER_PORT, HCCL_IF_BASE_PORT).");
 		return true;
 	}
 	if (s->connect_fail != HX_NOREC) {
@@ -1662,8 +1687,20 @@ static void try_field(struct hangdx_diagnosis *d)
 	}
 	if (d->cat != HX_CAT_NONE && d->cat != HX_CAT_UNKNOWN)
 		return;
-	if (d->fault_first && field_failure(d))
+	if (d->fault_first && field_failure(d)) {
+		if (d->hang == 0 && any_wait_ran_out(d)) {
+			size_t n = strlen(d->summary);
+
+			/* a timeout in the text: never "no hang" */
+			d->hang = -1;
+			d->verdict = HANGDX_V_HANG;
+			d->cat = HX_CAT_OTHER;
+			snprintf(d->summary + n, sizeof d->summary - n, " %s",
+				 _("A wait ran out after it, most likely its "
+				   "consequence: a hang is not ruled out."));
+		}
 		return;
+	}
 	if (field_hang(d, d->cat == HX_CAT_UNKNOWN)) {
 		plog_missing(d);
 		return;

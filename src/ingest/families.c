@@ -3596,14 +3596,15 @@ static bool no_words(const char *s, size_t n)
 	return letters < 8 || (n && strchr("|_-={\"", s[0]));
 }
 
-/* The device's own words for an exception of a task on an AI Core, a
- * vector core or an AICPU (RUNTIME's device error text, the 310P HWTS
- * block): the task failed at once. */
+/* The device's own words for an exception of a task on an AI Core or a
+ * vector core (RUNTIME's device error text, the 310P HWTS block): the task
+ * failed at once.  Not an AICPU exception: HCCL's own kernels run there in
+ * AI_CPU mode, so a communication failure surfaces as one. */
 bool hx_device_exception_words(const char *s, size_t n)
 {
 	static const char *const w[] = {
 		"aicore exception", "aicore error", "aivec error",
-		"vector core exception", "aicpu exception", "hwts_task_exception",
+		"vector core exception", "hwts_task_exception",
 		"exception of aivec", "exception of aicore",
 	};
 	size_t i;
@@ -3687,6 +3688,10 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	if (hx_device_exception_words(m, mn))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
+	if (err && (HAS(m, mn, "out of memory") || HAS(m, mn, "Out of memory") ||
+		    HAS(m, mn, "OUT OF MEMORY")))
+		return open_class(r, prefixed ? &p : NULL, m, mn,
+				  hx_vocab_class_id(HX_VC_RESOURCE));
 	if (err && parameter_words(m, mn))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_PARAMETER));

@@ -585,9 +585,9 @@ int hx_families_noise(struct hx_reader *r, const char *s, size_t n);
 /* A line the families took nothing from: if it reads as an error or a
  * wait that ran out, keep it (timeout_text, unknown_error records). */
 int hx_families_open(struct hx_reader *r, const char *s, size_t n);
-/* The device's own words for a task that failed at once on an AI Core,
- * a vector core or an AICPU ("there is an aivec error", "aicore
- * exception"), and no timeout in them. */
+/* The device's own words for a task that failed at once on an AI Core or
+ * a vector core ("there is an aivec error", "aicore exception"), and no
+ * timeout in them. */
 bool hx_device_exception_words(const char *s, size_t n);
 /* Flush records held back to group consecutive lines. */
 int hx_families_flush(struct hx_reader *r);
