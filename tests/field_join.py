@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """field_join.py IN OUT - a field report as a line-envelope layer would
-deliver it: launcher prefixes ("[rank1]:", "(Worker_DP0_TP5_EP5 pid=818)",
+deliver it: launcher prefixes ("[rank1]:", "(Worker_DP1_TP3_EP3 pid=4242)",
 doubled) and the vLLM logger head removed, indented continuation lines
 (error-manager block bodies, TraceBack lines) joined to the line before.
 The three header lines are kept."""

@@ -3522,9 +3522,13 @@ static bool advice(const char *s, size_t n)
 		HAS(s, n, "File \""));
 }
 
+/* One open-world record: the row's code and class when a table row
+ * names the line, else the class cls alone (a coded line in words no row
+ * holds), then the text.  Past HX_OPEN_PER_FILE a file's lines are only
+ * counted. */
 static int open_record(struct hx_reader *r, int kind,
 		       const struct hx_prefix *p, const char *s, size_t n,
-		       const struct hx_vocab *row)
+		       const struct hx_vocab *row, const char *cls)
 {
 	struct hx_recb b;
 
@@ -3542,6 +3546,8 @@ static int open_record(struct hx_reader *r, int kind,
 		hx_rb_str(&b, HX_F_CODE, row->key, row->keylen);
 		put_lit(&b, HX_F_WHAT, hx_vocab_class_id(row->cls));
 		put_lit(&b, HX_F_NAME, row->name);
+	} else if (cls) {
+		put_lit(&b, HX_F_WHAT, cls);
 	}
 	hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
 	return emit(r, &b);
@@ -3552,21 +3558,7 @@ static int open_record(struct hx_reader *r, int kind,
 static int open_class(struct hx_reader *r, const struct hx_prefix *p,
 		      const char *s, size_t n, const char *cls)
 {
-	struct hx_recb b;
-
-	if (r->open_kept >= HX_OPEN_PER_FILE) {
-		r->open_more++;
-		return HANGDX_OK;
-	}
-	r->open_kept++;
-	rb_start(r, &b, HX_K_CODED, p);
-	if (!p)
-		b.rec.level = HX_LV_ERROR;
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
-		n--;
-	put_lit(&b, HX_F_WHAT, cls);
-	hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
-	return emit(r, &b);
+	return open_record(r, HX_K_CODED, p, s, n, NULL, cls);
 }
 
 /* The table row that decides a line: its first mention of a class that
@@ -3681,10 +3673,10 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 						  HX_VF_FRAMEWORK))
 		return open_record(r, row->cls == HX_VC_WAIT_TIMEOUT
 				   ? HX_K_TIMEOUT_TEXT : HX_K_CODED,
-				   prefixed ? &p : NULL, m, mn, row);
+				   prefixed ? &p : NULL, m, mn, row, NULL);
 	if (timeout_words(m, mn) || ((a & A_TIMEOUT) && err && timeout_word(m, mn)))
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
-				   m, mn, row);
+				   m, mn, row, NULL);
 	if (hx_device_exception_words(m, mn))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
@@ -3699,7 +3691,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 		return open_class(r, prefixed ? &p : NULL, m, mn, "exited");
 	if (err)
 		return open_record(r, HX_K_UNKNOWN_ERROR, prefixed ? &p : NULL,
-				   m, mn, row);
+				   m, mn, row, NULL);
 	return HANGDX_OK;
 }
 

@@ -486,7 +486,7 @@ static int classify_bracket(const char *s, size_t n)
 	return classify_info(s, n, i);
 }
 
-/* "EI0002:", "EE9999  text", "EE9999[PID: 818]": an error-manager code
+/* "EI0002:", "EE9999  text", "EE9999[PID: 4242]": an error-manager code
  * at the start of a line, as a header or as a body line of its block. */
 static bool is_em_code(const char *s, size_t n)
 {

@@ -29,10 +29,10 @@ PREFIXES = {
     "rank": "[rank7]: ",
     "rank-c10": "[rank7]:",
     "vllm-worker": "(VllmWorker TP1 pid=961) ",
-    "vllm-worker-ep": "(Worker_DP0_TP5_EP5 pid=818) ",
+    "vllm-worker-ep": "(Worker_DP1_TP3_EP3 pid=4242) ",
     "vllm-nested": "(Worker pid=17148) (Worker_DP0_TP6_EP6 pid=17148) ",
     "vllm-enginecore": "(EngineCore_DP0 pid=2221630) ",
-    "vllm-logger": "(Worker_DP0_TP5_EP5 pid=818) ERROR 08-13 15:31:21 "
+    "vllm-logger": "(Worker_DP1_TP3_EP3 pid=4242) ERROR 02-17 09:12:45 "
                    "[multiproc_executor.py:945] ",
     "vllm-bracket": "[Worker_DP0_TP1_EP1 pid=40968] ",
     "ray": "(TaskRunner pid=52177) ",

@@ -470,7 +470,7 @@ static void test_env_vllm_workers(void **state)
 {
 	struct hx_envelope e;
 	const char *l1 = "(VllmWorker TP1 pid=961) EE9999: Inner Error!";
-	const char *l2 = "(Worker_DP0_TP5_EP5 pid=818) ERROR 08-13 15:31:21 [multiproc_executor.py:945] EE9999[PID: 818] 2026-08-13-15:31:21.888.208 (EE9999):  The error from device(chipId:5, dieId:0), serial number is 1, event wait timeout occurred during task execution, stream_id:44, sq_id:5, task_id:61293, event_id=55, timeout=234s.";
+	const char *l2 = "(Worker_DP1_TP3_EP3 pid=4242) ERROR 02-17 09:12:45 [multiproc_executor.py:945] EE9999[PID: 4242] 2026-02-17-09:12:45.101.517 (EE9999):  The error from device(chipId:3, dieId:0), serial number is 2, event wait timeout occurred during task execution, stream_id:37, sq_id:3, task_id:4096, event_id=21, timeout=1836s.";
 	const char *l3 = "(Worker pid=17148) (Worker_DP0_TP6_EP6 pid=17148) ERROR 03-25 06:14:02 [multiproc_executor.py:880]        synchronize stream with timeout failed, runtime result = 507011[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]";
 	const char *l4 = "(EngineCore_DP4 pid=3431) INFO 07-21 21:17:22 [shm_broadcast.py:705] No available shared memory broadcast block found in 60 seconds.";
 	const char *l5 = "[Worker_DP0_TP1_EP1 pid=40968] INFO 07-23 02:43:54 [model_runner_v1.py:3686] Loading draftter model..";
@@ -483,12 +483,12 @@ static void test_env_vllm_workers(void **state)
 	assert_int_equal(e.pid, 961);
 	assert_int_equal(e.rank, -1);
 	assert_true(text_is(l1, &e, "EE9999: Inner Error!"));
-	env(l2, &e);                                        /* vllm-ascend#14214 */
-	assert_true(str_is(e.worker, e.workerlen, "Worker_DP0_TP5_EP5"));
-	assert_int_equal(e.pid, 818);
+	env(l2, &e);                                        /* vLLM worker with EP names */
+	assert_true(str_is(e.worker, e.workerlen, "Worker_DP1_TP3_EP3"));
+	assert_int_equal(e.pid, 4242);
 	assert_int_equal(e.level, HX_LV_ERROR);
 	assert_int_equal(e.forms, HX_EV_WORKER | HX_EV_LOGGER);
-	assert_memory_equal(l2 + e.skip, "EE9999[PID: 818]", 16);
+	assert_memory_equal(l2 + e.skip, "EE9999[PID: 4242]", 16);
 	env(l3, &e);                                        /* field/54: doubled */
 	assert_true(str_is(e.worker, e.workerlen, "Worker_DP0_TP6_EP6"));
 	assert_int_equal(e.pid, 17148);

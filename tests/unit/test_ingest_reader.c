@@ -727,10 +727,10 @@ static void test_console_launchers_interleaved(void **state)
 {
 	struct hangdx_ctx *ctx = new_ctx();
 	struct hangdx_evidence *ev = console(ctx,
-		"(Worker_DP0_TP5_EP5 pid=818) ERROR 08-13 15:31:21 [multiproc_executor.py:945] EE9999: Inner Error!\n"
-		"(Worker_DP0_TP6_EP6 pid=819) ERROR 08-13 15:31:21 [multiproc_executor.py:945] EE9999: Inner Error!\n"
-		"(Worker_DP0_TP5_EP5 pid=818) ERROR 08-13 15:31:21 [multiproc_executor.py:945] EE9999[PID: 818] 2026-08-13-15:31:21.888.208 (EE9999):  The error from device(chipId:5, dieId:0), serial number is 1, event wait timeout occurred during task execution, stream_id:44, sq_id:5, task_id:61293, event_id=55, timeout=234s.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1593]\n"
-		"(Worker_DP0_TP6_EP6 pid=819) ERROR 08-13 15:31:21 [multiproc_executor.py:945]         rtStreamSynchronize execute failed, reason=[the model stream execute failed][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+		"(Worker_DP1_TP3_EP3 pid=4242) ERROR 02-17 09:12:45 [multiproc_executor.py:945] EE9999: Inner Error!\n"
+		"(Worker_DP1_TP2_EP2 pid=4243) ERROR 02-17 09:12:45 [multiproc_executor.py:945] EE9999: Inner Error!\n"
+		"(Worker_DP1_TP3_EP3 pid=4242) ERROR 02-17 09:12:45 [multiproc_executor.py:945] EE9999[PID: 4242] 2026-02-17-09:12:45.101.517 (EE9999):  The error from device(chipId:3, dieId:0), serial number is 2, event wait timeout occurred during task execution, stream_id:37, sq_id:3, task_id:4096, event_id=21, timeout=1836s.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1593]\n"
+		"(Worker_DP1_TP2_EP2 pid=4243) ERROR 02-17 09:12:45 [multiproc_executor.py:945]         rtStreamSynchronize execute failed, reason=[the model stream execute failed][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
 		"[rank3]: EI0002: [PID: 7] 2025-06-25-10:45:23.586.187 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [4].base information: [streamID:[14], taskID[6], tag[AllReduce_1].]\n"
 		"worker-1: [1,5]<stderr>:EE9999  Notify wait execute failed, device_id=1, stream_id=14, task_id=4, flip_num=0, notify_id=11[FUNC:GetError][FILE:stream.cc][LINE:921]\n");
 	const struct hx_rec *r;
@@ -741,15 +741,15 @@ static void test_console_launchers_interleaved(void **state)
 	r = find(ev, HX_K_ERR_CODE, 2);         /* the (EE9999): header */
 	assert_non_null(r);
 	assert_int_equal(r->line, 3);
-	assert_int_equal(r->pid, 818);
-	assert_int_equal(fnum(ev, r, HX_F_STREAM), 44);
-	assert_string_equal(fstr(ev, r, HX_F_WORKER), "Worker_DP0_TP5_EP5");
-	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 818);
-	r = find(ev, HX_K_RT_API_ERROR, 0);     /* worker 819's body */
+	assert_int_equal(r->pid, 4242);
+	assert_int_equal(fnum(ev, r, HX_F_STREAM), 37);
+	assert_string_equal(fstr(ev, r, HX_F_WORKER), "Worker_DP1_TP3_EP3");
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 4242);
+	r = find(ev, HX_K_RT_API_ERROR, 0);     /* worker 4243's body */
 	assert_non_null(r);
 	assert_int_equal(r->line, 4);
 	assert_int_equal(fnum(ev, r, HX_F_PARENT_LINE), 2);
-	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 819);
+	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_PID), 4243);
 	r = find(ev, HX_K_EI0002, 0);
 	assert_non_null(r);
 	assert_int_equal(fnum(ev, r, HX_F_CONSOLE_RANK), 3);
