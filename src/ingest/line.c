@@ -99,8 +99,11 @@ bool hx_parse_u64(const char *s, size_t n, uint64_t *out)
 			return false;
 		v = v * (uint64_t)base + (uint64_t)d;
 	}
-	if (i == d0 || (i < n && is_alnum((unsigned char)s[i]) && base == 16) ||
-	    hx_ellipsis(s + i, n - i))
+	if (i == d0)
+		return false;
+	if (i < n && ((base == 16 && is_alnum((unsigned char)s[i])) ||
+		      ((s[i] == '.' || s[i] == '\xe2') &&
+		       hx_ellipsis(s + i, n - i))))
 		return false;   /* "0x…", "87…": a number a reporter cut */
 	*out = v;
 	return true;
@@ -1322,7 +1325,7 @@ static size_t env_indent(const char *s, size_t n, size_t i,
 
 size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 {
-	size_t i = 0, k, end;
+	size_t i = 0, k;
 	int round;
 
 	e->skip = e->first = 0;
@@ -1330,18 +1333,9 @@ size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 	e->rank = -1;
 	e->pid = HX_NONE;
 	e->workerlen = e->nodelen = e->gpathlen = 0;
-	e->gline = HX_NONE;
 	e->level = HX_LV_NONE;
-	if (n < 3)
-		return 0;
-	/* a plog line, "[DEBUG] ...": nothing around it */
-	if (s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z') {
-		for (end = 2; end < n && end < 10 && s[end] >= 'A' &&
-			      s[end] <= 'Z'; end++)
-			;
-		if (end < n && s[end] == ']')
-			return 0;
-	}
+	if (n < 3 || hx_plog_start(s, n))
+		return 0;       /* "[DEBUG] ...": nothing around it */
 	e->worker = e->node = e->gpath = NULL;
 	for (round = 0; round < 8 && i < n; round++) {
 		if (s[i] == ' ' || s[i] == '\t')
