@@ -1230,7 +1230,15 @@ static size_t env_grep(const char *s, size_t n, struct hx_envelope *e)
 {
 	struct gcut c, d;
 	bool hc, hd;
+	size_t j;
 
+	/* most lines have neither separator in their first word */
+	for (j = 0; j < n && j < 512 && s[j] != ' ' && s[j] != ':' &&
+		    s[j] != '-'; j++)
+		;
+	if (j + 2 >= n || j >= 512 || s[j] == ' ' ||
+	    (s[j] == ':' && s[j + 1] == ' ' && s[j + 2] != ' '))
+		return 0;       /* "pos=41: stream_id=3", "worker-1: " ... */
 	if (is_digit((unsigned char)s[0]) && grep_lineno(s, n, &c))
 		return grep_set(e, s, &c);
 	hc = grep_colon(s, n, &c);
@@ -1568,25 +1576,12 @@ static size_t scalar_end(const char *s, size_t n, size_t i)
 			j++;
 		/* "87…": the cut goes with the value, which then parses as
 		 * none */
-		return hx_ellipsis(s + j, n - j) ? j + 3 : j;
+		return j < n && s[j] == '\xe2' && hx_ellipsis(s + j, n - j)
+			       ? j + 3 : j;
 	}
 	while (j < n && j - i < 256 && !strchr(",;)}]([", s[j]))
 		j++;
 	return j;
-}
-
-/* A value without its blanks and its full stop ("timeout=1868."); an
- * ellipsis stays ("task_id=87...", "..."): the value was cut and
- * parses as none. */
-static size_t value_trim(const char *s, size_t vb, size_t ve)
-{
-	size_t e;
-
-	while (ve > vb && s[ve - 1] == ' ')
-		ve--;
-	for (e = ve; e > vb && s[e - 1] == '.'; e--)
-		;
-	return ve - e >= 2 ? ve : e;
 }
 
 static bool key_char(int c)
@@ -1638,7 +1633,13 @@ size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max)
 				continue;
 			}
 		}
-		ve = value_trim(s, vb, ve);
+		/* blanks and a full stop go ("timeout=1868."); an ellipsis
+		 * stays ("task_id=87...", "..."): the value was cut */
+		while (ve > vb && s[ve - 1] == ' ')
+			ve--;
+		if (ve > vb && s[ve - 1] == '.' &&
+		    (ve - vb < 2 || s[ve - 2] != '.'))
+			ve--;
 		kv[nk].key = (uint16_t)key;
 		kv[nk].v = s + vb;
 		kv[nk].vlen = ve - vb;
