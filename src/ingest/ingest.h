@@ -480,10 +480,25 @@ struct hx_envelope {
 					     * compose service; node (pdsh
 					     * host, Ray ip=); grep path */
 	size_t workerlen, nodelen, gpathlen;
-	int64_t gline;              /* the line number grep printed, HX_NONE */
+	int64_t gline;              /* the line number grep printed, HX_NONE
+				     * (set with HX_EV_GREP only) */
 	int level;                  /* from the logger prefix, HX_LV_NONE */
 };
 size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e);
+
+/* "[DEBUG] ...", "[ERROR] ...": a line that starts with capitals in
+ * brackets, a plog level; no envelope is around it.  Most lines are. */
+static inline bool hx_plog_start(const char *s, size_t n)
+{
+	size_t end;
+
+	if (n < 3 || s[0] != '[' || s[1] < 'A' || s[1] > 'Z')
+		return false;
+	for (end = 2; end < n && end < 10 && s[end] >= 'A' && s[end] <= 'Z';
+	     end++)
+		;
+	return end < n && s[end] == ']';
+}
 
 /*
  * Terminal colour a paste kept, with or without its ESC bytes

@@ -99,8 +99,11 @@ bool hx_parse_u64(const char *s, size_t n, uint64_t *out)
 			return false;
 		v = v * (uint64_t)base + (uint64_t)d;
 	}
-	if (i == d0 || (i < n && is_alnum((unsigned char)s[i]) && base == 16) ||
-	    hx_ellipsis(s + i, n - i))
+	if (i == d0)
+		return false;
+	if (i < n && ((base == 16 && is_alnum((unsigned char)s[i])) ||
+		      ((s[i] == '.' || s[i] == '\xe2') &&
+		       hx_ellipsis(s + i, n - i))))
 		return false;   /* "0x…", "87…": a number a reporter cut */
 	*out = v;
 	return true;
@@ -1242,7 +1245,15 @@ static size_t env_grep(const char *s, size_t n, struct hx_envelope *e)
 {
 	struct gcut c, d;
 	bool hc, hd;
+	size_t j;
 
+	/* most lines have neither separator in their first word */
+	for (j = 0; j < n && j < 512 && s[j] != ' ' && s[j] != ':' &&
+		    s[j] != '-'; j++)
+		;
+	if (j + 2 >= n || j >= 512 || s[j] == ' ' ||
+	    (s[j] == ':' && s[j + 1] == ' ' && s[j + 2] != ' '))
+		return 0;       /* "pos=41: stream_id=3", "worker-1: " ... */
 	if (is_digit((unsigned char)s[0]) && grep_lineno(s, n, &c))
 		return grep_set(e, s, &c);
 	hc = grep_colon(s, n, &c);
@@ -1337,7 +1348,7 @@ static size_t env_indent(const char *s, size_t n, size_t i,
 
 size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 {
-	size_t i = 0, k, end;
+	size_t i = 0, k;
 	int round;
 
 	e->skip = e->first = 0;
@@ -1345,18 +1356,9 @@ size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 	e->rank = -1;
 	e->pid = HX_NONE;
 	e->workerlen = e->nodelen = e->gpathlen = 0;
-	e->gline = HX_NONE;
 	e->level = HX_LV_NONE;
-	if (n < 3)
-		return 0;
-	/* a plog line, "[DEBUG] ...": nothing around it */
-	if (s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z') {
-		for (end = 2; end < n && end < 10 && s[end] >= 'A' &&
-			      s[end] <= 'Z'; end++)
-			;
-		if (end < n && s[end] == ']')
-			return 0;
-	}
+	if (n < 3 || hx_plog_start(s, n))
+		return 0;       /* "[DEBUG] ...": nothing around it */
 	e->worker = e->node = e->gpath = NULL;
 	for (round = 0; round < 8 && i < n; round++) {
 		if (s[i] == ' ' || s[i] == '\t')
@@ -1589,25 +1591,12 @@ static size_t scalar_end(const char *s, size_t n, size_t i)
 			j++;
 		/* "87…": the cut goes with the value, which then parses as
 		 * none */
-		return hx_ellipsis(s + j, n - j) ? j + 3 : j;
+		return j < n && s[j] == '\xe2' && hx_ellipsis(s + j, n - j)
+			       ? j + 3 : j;
 	}
 	while (j < n && j - i < 256 && !strchr(",;)}]([", s[j]))
 		j++;
 	return j;
-}
-
-/* A value without its blanks and its full stop ("timeout=1868."); an
- * ellipsis stays ("task_id=87...", "..."): the value was cut and
- * parses as none. */
-static size_t value_trim(const char *s, size_t vb, size_t ve)
-{
-	size_t e;
-
-	while (ve > vb && s[ve - 1] == ' ')
-		ve--;
-	for (e = ve; e > vb && s[e - 1] == '.'; e--)
-		;
-	return ve - e >= 2 ? ve : e;
 }
 
 static bool key_char(int c)
@@ -1659,7 +1648,13 @@ size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max)
 				continue;
 			}
 		}
-		ve = value_trim(s, vb, ve);
+		/* blanks and a full stop go ("timeout=1868."); an ellipsis
+		 * stays ("task_id=87...", "..."): the value was cut */
+		while (ve > vb && s[ve - 1] == ' ')
+			ve--;
+		if (ve > vb && s[ve - 1] == '.' &&
+		    (ve - vb < 2 || s[ve - 2] != '.'))
+			ve--;
 		kv[nk].key = (uint16_t)key;
 		kv[nk].v = s + vb;
 		kv[nk].vlen = ve - vb;

@@ -490,6 +490,18 @@ static int em_line(struct hx_reader *r, enum em_form f, uint64_t key,
 	return err;
 }
 
+/* grep's "--" between groups of lines: what follows is not next to
+ * what came before, and no open block goes on. */
+static void grep_gap(struct hx_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < HX_EM_SLOTS; i++)
+		if (r->blk[i].open)
+			block_close(r, &r->blk[i]);
+	r->ctxline.valid = false;
+}
+
 /* The message text of a console line (its envelope removed). */
 static int message(struct hx_reader *r, const char *s, size_t n)
 {
@@ -500,8 +512,10 @@ static int message(struct hx_reader *r, const char *s, size_t n)
 
 	r->curblk = NULL;
 	b = block_of(r, key, false);
-	if (n == 0) {
-		if (b)
+	if (n < 3 && (n == 0 || (n == 2 && !key && s[0] == '-' && s[1] == '-'))) {
+		if (n)
+			grep_gap(r);    /* grep's "--" between groups */
+		else if (b)
 			block_close(r, b);
 		return HANGDX_OK;
 	}
@@ -581,50 +595,40 @@ static size_t ray_repeat(const char *s, size_t n)
 	return (size_t)(b - 1 - s);
 }
 
-/* grep's "--" between groups of lines: what follows is not next to
- * what came before, and no open block goes on. */
-static void grep_gap(struct hx_reader *r)
-{
-	size_t i;
-
-	for (i = 0; i < HX_EM_SLOTS; i++)
-		if (r->blk[i].open)
-			block_close(r, &r->blk[i]);
-	r->ctxline.valid = false;
-}
-
-/* One logical line: its envelope, then its message; a grep prefix names
- * the file (vpath) and the line (vline) the message comes from. */
-static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
+/* A line behind a grep prefix: a line of the file grep names (vpath) at
+ * the line it printed (vline); grep prints file after file, so a new
+ * path begins a file. */
+static int grep_line(struct hx_reader *r, const char *s, size_t n)
 {
 	uint32_t saved = r->vpath;
-	int err;
+	int err = HANGDX_OK;
 
-	if (r->env.forms & HX_EV_WORKER)
-		n = ray_repeat(s, n);
-	if (!(r->env.forms & HX_EV_GREP)) {
-		if (n == 2 && s[0] == '-' && s[1] == '-')
-			grep_gap(r);
-		return message(r, s + k, n - k);
-	}
 	if (r->env.gpathlen) {
-		int e = 0;
 		uint32_t id = hx_ev_intern(r->ev, r->env.gpath,
-					   r->env.gpathlen, &e);
+					   r->env.gpathlen, &err);
 
-		if (e)
-			return r->err = e;
-		/* grep prints file after file: the next one begins */
-		if (id != r->gfile && (e = hx_families_file(r)) != 0)
-			return e;
+		if (err)
+			return r->err = err;
+		if (id != r->gfile && (err = hx_families_file(r)) != 0)
+			return err;
 		r->gfile = id;
 		r->vpath = id;
 	}
 	r->vline = r->env.gline > 0 ? (uint64_t)r->env.gline : 0;
-	err = message(r, s + k, n - k);
+	err = message(r, s, n);
 	r->vpath = saved;
 	r->vline = 0;
 	return err;
+}
+
+/* One logical line: its envelope, then its message. */
+static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
+{
+	if (r->env.forms & HX_EV_WORKER)
+		n = ray_repeat(s, n);
+	if (r->env.forms & HX_EV_GREP)
+		return grep_line(r, s + k, n - k);
+	return message(r, s + k, n - k);
 }
 
 static int text_line(struct hx_reader *r, const char *s, size_t n)
@@ -634,6 +638,11 @@ static int text_line(struct hx_reader *r, const char *s, size_t n)
 
 	if (n && s[n - 1] == '\r')
 		n--;
+	if (hx_plog_start(s, n)) {      /* no envelope: straight on */
+		r->env.skip = r->env.first = 0;
+		r->env.forms = 0;
+		return message(r, s, n);
+	}
 	for (;;) {
 		k = hx_parse_envelope(s, n, &r->env);
 		cut = k ? glued(s, n, &r->env) : 0;
@@ -847,12 +856,35 @@ static void join_put(struct hx_reader *r, const char *s, size_t n, int how)
 	r->join_parts++;
 }
 
-/* One physical line (its CR gone, its colour gone): a piece of a
- * wrapped line, or a line. */
-static int line_in(struct hx_reader *r, const char *s, size_t n)
+static int handle_line(struct hx_reader *r, const char *s, size_t n);
+
+/* The line without the colour a paste kept (hx_decolour, into
+ * r->clean), read as a line. */
+static int clean_line(struct hx_reader *r, const char *s, size_t n)
+{
+	bool scratch = r->scratch;
+	int err;
+
+	n = hx_decolour(s, n, r->clean);
+	r->scratch = true;
+	err = handle_line(r, r->clean, n);
+	r->scratch = scratch;
+	return err;
+}
+
+/* A line as read: a CR before its newline goes, and its colour (a plog
+ * line, "[ERROR] ...", has none: two capitals are all it costs; a JSON
+ * string's "\u001b[0;36m" is json_piece's). */
+static int handle_line(struct hx_reader *r, const char *s, size_t n)
 {
 	int how;
 
+	if (n && s[n - 1] == '\r')
+		n--;
+	if (n > 2 && !(s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z' &&
+		       s[2] >= 'A' && s[2] <= 'Z') &&
+	    s != r->clean && hx_coloured(s, n) && !json_lines(s, n))
+		return clean_line(r, s, n);
 	if (r->njoin) {
 		/* an indented line under a device message is a body line of
 		 * its block ("        The 0 stuck notify wait context
@@ -884,25 +916,6 @@ static int line_in(struct hx_reader *r, const char *s, size_t n)
 		return HANGDX_OK;
 	}
 	return logical_line(r, s, n);
-}
-
-/* A line as read: a CR before its newline goes, and the colour a paste
- * kept (hx_decolour, into r->clean). */
-static int handle_line(struct hx_reader *r, const char *s, size_t n)
-{
-	bool scratch = r->scratch;
-	int err;
-
-	if (n && s[n - 1] == '\r')
-		n--;
-	/* a JSON string's colour is "\u001b[0;36m": json_piece takes it */
-	if (!hx_coloured(s, n) || json_lines(s, n))
-		return line_in(r, s, n);
-	n = hx_decolour(s, n, r->clean);
-	r->scratch = true;
-	err = line_in(r, r->clean, n);
-	r->scratch = scratch;
-	return err;
 }
 
 /* Keep the head of the last prefixed line of a chunk for the file's
