@@ -3337,6 +3337,7 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 	}
 	r->cur = s;
 	r->ncur = n;
+	r->lastp_at = NULL;
 	if (!hx_parse_prefix(s, n, &p)) {
 		if (r->ffts_trail && trail_entries(s, n))
 			return ffts_trail(r, NULL, s, n);
@@ -3366,6 +3367,8 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 	set_context(r, &p);
 	if (r->err)
 		return r->err;
+	r->lastp = p;
+	r->lastp_at = s;
 	err = prefixed_line(r, &p);
 	r->vpath = saved;
 	r->vline = saved_line;
@@ -3653,16 +3656,28 @@ static bool parameter_words(const char *s, size_t n)
 
 int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 {
+	/* the prefix hx_families_line parsed for this very line, if any */
+	bool prefixed = r->lastp_at == s;
 	struct hx_prefix p;
-	bool prefixed = hx_parse_prefix(s, n, &p);
-	const char *m = prefixed ? p.body : s;
-	size_t mn = prefixed ? p.bodylen : n;
-	int lv = open_level(r, s, n, &p, prefixed);
+	const char *m;
+	size_t mn;
+	int lv;
 	const struct hx_vocab *row;
 	unsigned a;
 	bool err;
 
-	if (r->sub || r->taken || mn < 8 || s[0] == '#' || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
+	if (r->sub || r->taken || n < 8 || s[0] == '#')
+		return HANGDX_OK;
+	if (prefixed) {
+		p = r->lastp;
+		if (p.level == HX_LV_INFO || p.level == HX_LV_DEBUG ||
+		    p.level == HX_LV_TRACE || p.level == HX_LV_EVENT)
+			return HANGDX_OK;
+	}
+	m = prefixed ? p.body : s;
+	mn = prefixed ? p.bodylen : n;
+	lv = open_level(r, s, n, &p, prefixed);
+	if (mn < 8 || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
 	    lv == HX_LV_TRACE || lv == HX_LV_EVENT || lv == HX_LV_WARNING ||
 	    advice(m, mn) || no_words(m, mn))
 		return HANGDX_OK;

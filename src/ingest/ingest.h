@@ -702,6 +702,8 @@ struct hx_reader {
 	bool no_fold;               /* an ERROR line was seen: keep all */
 	bool ended;                 /* a normal end was recorded */
 	bool taken;                 /* a family took the current line */
+	struct hx_prefix lastp;     /* the plog prefix of the line below, */
+	const char *lastp_at;       /* parsed once by hx_families_line */
 	uint32_t open_kept;         /* open-world records of this file */
 	uint64_t open_more;         /* ... and the lines past them */
 	bool replaying;             /* parsing a held line, to keep it */
