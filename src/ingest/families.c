@@ -3387,6 +3387,17 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
  * records, the rest are counted (one record with "repeats" at its end).
  */
 
+/* One of the n words w[] is in s. */
+static bool has_any(const char *s, size_t n, const char *const *w, size_t nw)
+{
+	size_t i;
+
+	for (i = 0; i < nw; i++)
+		if (HAS(s, n, w[i]))
+			return true;
+	return false;
+}
+
 /* "timed out", "Timed out", "TimeoutError", "timeout after", "wait
  * timeout": a wait that ran out, whatever the level word says */
 static bool timeout_words(const char *s, size_t n)
@@ -3399,12 +3410,8 @@ static bool timeout_words(const char *s, size_t n)
 		"DeadlineExceeded",
 		"\xe8\xb6\x85\xe6\x97\xb6",     /* chaoshi, "timed out" */
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (HAS(s, n, w[i]))
-			return true;
-	return false;
+	return has_any(s, n, w, sizeof w / sizeof w[0]);
 }
 
 /* "timeout" as a word of the text, not an environment variable's name
@@ -3506,10 +3513,7 @@ static bool error_words(const char *s, size_t n, unsigned a)
 	for (i = 0; i < sizeof w / sizeof w[0]; i++)
 		if (has_word(s, n, w[i], w[i][0] >= 'A' && w[i][0] <= 'Z'))
 			return true;
-	for (i = 0; i < sizeof phrase / sizeof phrase[0]; i++)
-		if (HAS(s, n, phrase[i]))
-			return true;
-	return false;
+	return has_any(s, n, phrase, sizeof phrase / sizeof phrase[0]);
 }
 
 /* Advice text of an error-manager block, not an event. */
@@ -3602,14 +3606,8 @@ bool hx_device_exception_words(const char *s, size_t n)
 		"vector core exception", "hwts_task_exception",
 		"exception of aivec", "exception of aicore",
 	};
-	size_t i;
 
-	if (HAS(s, n, "timeout"))
-		return false;
-	for (i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (HAS(s, n, w[i]))
-			return true;
-	return false;
+	return !HAS(s, n, "timeout") && has_any(s, n, w, sizeof w / sizeof w[0]);
 }
 
 /* A process that ended on an exception: the last line of a Python
@@ -3646,12 +3644,8 @@ static bool parameter_words(const char *s, size_t n)
 		"not supported", "is not support", "unsupported", "Unsupported",
 		"check fail", "check failed",
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (HAS(s, n, w[i]))
-			return true;
-	return false;
+	return has_any(s, n, w, sizeof w / sizeof w[0]);
 }
 
 int hx_families_open(struct hx_reader *r, const char *s, size_t n)
