@@ -47,7 +47,7 @@ BIN     := $(if $(filter build,$(B)),hangdx,$(B)/hangdx)
 LINGUAS := $(shell cat po/LINGUAS)
 MO      := $(LINGUAS:%=$(B)/locale/%/LC_MESSAGES/hangdx.mo)
 
-.PHONY: all test demo deps bench fuzz asan valgrind install uninstall clean check-deps pot
+.PHONY: all units test demo deps bench fuzz mutate coverage asan valgrind install uninstall clean check-deps pot
 all: $(B)/libhangdx.a $(B)/libhangdx.so $(BIN) $(MO)
 
 $(B)/%.o: %.c $(wildcard include/*.h src/*/*.h cli/*.h)
@@ -100,8 +100,20 @@ $(B)/fuzz/%: fuzz/%.c fuzz/driver.c $(B)/libhangdx.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< fuzz/driver.c $(B)/libhangdx.a $(LDLIBS)
 
-test: all $(UT_BIN) $(FZ_BIN)
+test: units
 	@HANGDX=./$(BIN) B=$(B) sh tests/run.sh
+
+# the binary, the library, every unit test program and fuzz driver
+units: all $(UT_BIN) $(FZ_BIN)
+
+# the mutation check (docs/TESTING.md): each mutation of tests/mutations.tsv
+# must make one of its tests fail
+mutate:
+	@B=$(B) sh scripts/mutate.sh
+
+# line and branch coverage of the suite, HTML in build-cov/coverage/
+coverage:
+	@sh scripts/coverage.sh
 
 demo: deps all
 	@sh scripts/demo.sh
