@@ -5,8 +5,9 @@
 # Chinese text reports under tests/golden/diagnose-zh/, then the HTML pages
 # (tests/browser/regen-html-golden.sh).  Every diagnosis must end with an
 # answer (exit 0, 1 or 5; the reference must simulate as a hang, exit 1,
-# and be diagnosed as one), and its three formats and its Chinese text must
-# end alike: else the script stops, naming the input, and writes nothing
+# and be diagnosed as one), its three formats and its Chinese text must
+# end alike, and each sample's answer must be the one
+# tests/data/samples/EXPECTED.tsv states: else the script stops, naming the input, and writes nothing
 # (scripts/regen-lib.sh).  Review the diff it prints: a golden file is a
 # verdict an expert signs, not whatever the code prints.
 HANGDX=${HANGDX:-./hangdx}
@@ -36,6 +37,12 @@ diagnose() {
 		"$HANGDX" --lang zh diagnose --color=never "$_in"
 }
 
+# the answer each sample states (tests/data/samples/EXPECTED.tsv) first:
+# a golden is never written from an answer the sample contradicts
+python3 tests/expected_check.py "$HANGDX" tests/data/samples/EXPECTED.tsv \
+	> "$REGEN_TMP/expected.tap" ||
+	regen_refuse "tests/data/samples/EXPECTED.tsv" \
+		"$(grep '^not ok' "$REGEN_TMP/expected.tap" | head -3)"
 for f in tests/data/samples/*.log; do
 	diagnose "$(basename "$f" .log)" "$f"
 done

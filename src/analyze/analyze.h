@@ -73,6 +73,9 @@ struct hx_rankinfo {
 	uint32_t first_err_rec;   /* earliest ERROR-level evidence */
 	uint32_t fail_rec;        /* earliest task failure: wait timeout, link
 				     error, AICPU timeout (not heartbeats) */
+	uint32_t task_rec;        /* the runtime's "Task execute failed, base
+				     info" line: the task that failed, where
+				     fail_rec is its model stream's report */
 	int64_t first_err_ts;     /* fail_rec's time corrected for clock skew */
 	int64_t last_ts;          /* last timestamp in its logs (raw) */
 	int64_t skew_us;          /* estimated clock offset */

@@ -464,6 +464,9 @@ static void on_rt_task_fail(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
 		return;
 	if (desc && strstr(desc, "sdma error") && ri->link_rec == HX_NOREC)
 		ri->link_rec = rec;
+	if (ri->task_rec == HX_NOREC && eq(hx_dstr(d, rec, HX_F_WHAT), "task_exec") &&
+	    hx_dnum(d, rec, HX_F_STREAM, -1) >= 0)
+		ri->task_rec = rec;
 	note_fail(d, ri, rec);
 }
 
@@ -1136,7 +1139,7 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		ri->rank = (int32_t)r;
 		ri->device = ri->pid = -1;
 		ri->lost_rec = ri->first_err_rec = ri->wait_rec = HX_NOREC;
-		ri->fail_rec = ri->dma_rec = HX_NOREC;
+		ri->fail_rec = ri->dma_rec = ri->task_rec = HX_NOREC;
 		ri->link_rec = ri->aicpu_timeout_rec = ri->sq_full_rec = HX_NOREC;
 		ri->stuck_rec = ri->retry_rec = HX_NOREC;
 		ri->first_err_ts = ri->last_ts = HX_NONE;

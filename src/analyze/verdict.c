@@ -624,6 +624,8 @@ static int32_t follow_chain(struct hangdx_diagnosis *d, int32_t r, bool hops,
 	return end;
 }
 
+static bool any_wait_ran_out(const struct hangdx_diagnosis *d);
+
 static bool try_lost(struct hangdx_diagnosis *d)
 {
 	int32_t lost, start = d->first_rank;
@@ -644,12 +646,20 @@ static bool try_lost(struct hangdx_diagnosis *d)
 	hx_hop_add(d, lost, li->lost_rec, "", "rank%d is LOST: its heartbeat stopped "
 		   "(process exited or network down)", lost);
 	hx_dwhere(d, li->lost_rec, where, sizeof where);
-	snprintf(d->summary, sizeof d->summary,
-		 _("Hang caused by a lost rank: rank %d stopped (heartbeat LOST, %s)%s; the "
-		 "other ranks waited for its notify records in their collectives until "
-		 "HCCL_EXEC_TIMEOUT fired (EI0002). %u rank%s reported lost."),
-		 lost, where, li->last_ts != HX_NONE ? _(" and its logs end there") : "",
-		 n, n == 1 ? "" : "s");
+	if (any_wait_ran_out(d))
+		snprintf(d->summary, sizeof d->summary,
+			 _("Hang caused by a lost rank: rank %d stopped (heartbeat LOST, %s)%s; the "
+			 "other ranks waited for its notify records in their collectives until "
+			 "HCCL_EXEC_TIMEOUT fired (EI0002). %u rank%s reported lost."),
+			 lost, where, li->last_ts != HX_NONE ? _(" and its logs end there") : "",
+			 n, n == 1 ? "" : "s");
+	else
+		snprintf(d->summary, sizeof d->summary,
+			 _("Hang caused by a lost rank: rank %d stopped (heartbeat LOST, %s)%s; "
+			   "the other ranks wait for its notify records in their collectives "
+			   "(no wait has run out in these logs yet). %u rank%s reported lost."),
+			 lost, where, li->last_ts != HX_NONE ? _(" and its logs end there") : "",
+			 n, n == 1 ? "" : "s");
 	return true;
 }
 
@@ -739,7 +749,7 @@ static bool try_link(struct hangdx_diagnosis *d)
 {
 	const struct hx_rankinfo *best = NULL;
 	uint32_t r;
-	char where[512];
+	char where[512], label[192];
 
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
@@ -756,8 +766,9 @@ static bool try_link(struct hangdx_diagnosis *d)
 	    rec_ts(d, best->retry_rec) > rec_ts(d, best->link_rec) && !any_wait(d)) {
 		d->ranks[best->rank].link_recovered = true;
 		hx_dwhere(d, best->link_rec, where, sizeof where);
-		WARN("A link error on rank %d (%s) was recovered by op retry: no collective "
-		     "timed out. Check the link before it fails for good.", best->rank, where);
+		hx_rank_label(d, best->rank, label, sizeof label);
+		WARN("A link error on %s (%s) was recovered by op retry: no collective "
+		     "timed out. Check the link before it fails for good.", label, where);
 		return false;
 	}
 	d->verdict = HANGDX_V_HANG;
@@ -772,11 +783,12 @@ static bool try_link(struct hangdx_diagnosis *d)
 	hx_hop_add(d, best->rank, best->link_rec, "",
 		   "rank%d: data copy failed with an error CQE (%s)", best->rank,
 		   hx_kind_name(d->ev->recs[best->link_rec].kind));
+	hx_rank_label(d, best->rank, label, sizeof label);
 	snprintf(d->summary, sizeof d->summary,
-		 _("Failure caused by a link error: rank %d saw an SDMA/RDMA error CQE on a "
+		 _("Failure caused by a link error: %s saw an SDMA/RDMA error CQE on a "
 		 "data copy (%s); without a successful op retry the collective could not "
 		 "complete and its peers waited until the exec timeout."),
-		 best->rank, where);
+		 label, where);
 	return true;
 }
 
@@ -1127,11 +1139,28 @@ static bool try_aicpu_timeout(struct hangdx_diagnosis *d)
 	return false;
 }
 
+/* The hop of a rank's failure: the task the runtime names as failed
+ * ("Task execute failed, base info"), else its first failure record. */
+static void fail_hop(struct hangdx_diagnosis *d, const struct hx_rankinfo *e)
+{
+	uint32_t rec = e->task_rec != HX_NOREC ? e->task_rec : e->fail_rec;
+	const char *type = hx_dstr(d, rec, HX_F_TASK_TYPE);
+	char tt[48] = "";
+
+	if (type && *type)
+		snprintf(tt, sizeof tt, ", task_type %.30s", type);
+	hx_hop_add(d, e->rank, rec, "", "rank%d: %s (stream %lld task %lld%s)",
+		   e->rank, hx_kind_name(d->ev->recs[rec].kind),
+		   (long long)hx_dnum(d, rec, HX_F_STREAM, -1),
+		   (long long)hx_dnum(d, rec, HX_F_TASK, -1), tt);
+}
+
 static bool try_chain(struct hangdx_diagnosis *d)
 {
 	int32_t end;
 	bool cyc;
 	const struct hx_rankinfo *e;
+	char first[192], last[192];
 
 	if (d->first_rank < 0)
 		return false;
@@ -1149,20 +1178,22 @@ static bool try_chain(struct hangdx_diagnosis *d)
 		return true;
 	}
 	d->cat = e->first_err_rec == HX_NOREC ? HX_CAT_SILENT : HX_CAT_UNKNOWN;
-	if (d->nhops == 0 && e->fail_rec != HX_NOREC) {
-		char where[512];
-		hx_dwhere(d, e->fail_rec, where, sizeof where);
-		hx_hop_add(d, e->rank, e->fail_rec, "", "rank%d: %s (stream %lld task %lld)",
-			   e->rank, hx_kind_name(d->ev->recs[e->fail_rec].kind),
-			   (long long)hx_dnum(d, e->fail_rec, HX_F_STREAM, -1),
-			   (long long)hx_dnum(d, e->fail_rec, HX_F_TASK, -1));
-	}
-	snprintf(d->summary, sizeof d->summary,
-		 _("Hang: rank %d failed first; following the ranks each one waited for "
-		 "leads to rank %d, which %s. The cause on that rank is not in the logs."),
-		 d->first_rank, end,
-		 e->first_err_rec == HX_NOREC ? _("logged no error at all (stuck or gone)")
-					       : _("reports no further wait"));
+	if (d->nhops == 0 && e->fail_rec != HX_NOREC)
+		fail_hop(d, e);
+	hx_rank_label(d, d->first_rank, first, sizeof first);
+	hx_rank_label(d, end, last, sizeof last);
+	if (end == d->first_rank)
+		snprintf(d->summary, sizeof d->summary,
+			 _("Hang: %s failed first, and its logs name no rank it waited "
+			   "for. The cause on that rank is not in the logs."), first);
+	else
+		snprintf(d->summary, sizeof d->summary,
+			 _("Hang: %s failed first; following the ranks each one waited "
+			   "for leads to %s, which %s. The cause on that rank is not in "
+			   "the logs."), first, last,
+			 e->first_err_rec == HX_NOREC
+			 ? _("logged no error at all (stuck or gone)")
+			 : _("reports no further wait"));
 	return true;
 }
 
@@ -1431,7 +1462,6 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 
 static void quote_set(struct hangdx_diagnosis *d, uint32_t rec,
 		      const char *fmt);
-static bool any_wait_ran_out(const struct hangdx_diagnosis *d);
 
 /* What to change for a failure of a class of the vendor's tables. */
 static void coded_fix(struct hangdx_diagnosis *d, const struct hx_vocab *row)
@@ -1866,7 +1896,9 @@ static void aicpu_fixes(struct hangdx_diagnosis *d)
 static void fixes(struct hangdx_diagnosis *d)
 {
 	int32_t r = d->root_rank;
+	char rl[192];
 
+	hx_rank_label(d, r, rl, sizeof rl);
 	if (d->cat == HX_CAT_SILENT && r >= 0 && d->ranks[r].stalled >= d->cores &&
 	    retry_on(d->ranks[r].retry_env)) {
 		aicpu_fixes(d);
@@ -1880,28 +1912,28 @@ static void fixes(struct hangdx_diagnosis *d)
 		aicpu_fixes(d);
 		break;
 	case HX_CAT_RANK_LOST:
-		FIX("Find out why rank %d's process ended: the last lines of its plog, the "
-		    "kernel log (OOM killer, dmesg) and the device health of its node.", r);
+		FIX("Find out why %s's process ended: the last lines of its plog, the "
+		    "kernel log (OOM killer, dmesg) and the device health of its node.", rl);
 		FIX("Restart from the last checkpoint; the other ranks only timed out waiting.");
 		break;
 	case HX_CAT_LINK:
-		FIX("Check the link of rank %d (RoCE/HCCS port state, hccn_tool link and "
-		    "optical statistics); replace or reseat the faulty part.", r);
+		FIX("Check the link of %s (RoCE/HCCS port state, hccn_tool link and "
+		    "optical statistics); replace or reseat the faulty part.", rl);
 		FIX("On Atlas A3, op retry (HCCL_OP_RETRY_ENABLE L1:1 between servers) can "
 		    "ride out transient link errors, within its own limits.");
 		break;
 	case HX_CAT_MISMATCH:
-		FIX("Make rank %d issue the same collective, size and dtype as its peers at "
+		FIX("Make %s issue the same collective, size and dtype as its peers at "
 		    "that op index: look for rank-dependent branches or data-dependent "
-		    "shapes before that collective.", r);
+		    "shapes before that collective.", rl);
 		break;
 	case HX_CAT_AICPU_TIMEOUT:
-		FIX("Check the inputs of the AICPU operator on rank %d; raise its limit with "
-		    "aclrtSetOpExecuteTimeOut only if it is legitimately slow.", r);
+		FIX("Check the inputs of the AICPU operator on %s; raise its limit with "
+		    "aclrtSetOpExecuteTimeOut only if it is legitimately slow.", rl);
 		break;
 	case HX_CAT_SQ_FULL:
-		FIX("Find what keeps the stream's head from moving on rank %d (the TS dump "
-		    "of that stream), or split the op so its tasks fit the SQ.", r);
+		FIX("Find what keeps the stream's head from moving on %s (the TS dump "
+		    "of that stream), or split the op so its tasks fit the SQ.", rl);
 		break;
 	case HX_CAT_WAIT_CYCLE:
 		FIX("Issue collectives in the same order on every rank and communicator; "

@@ -609,9 +609,10 @@ static void json_first(const struct hangdx_diagnosis *d, FILE *fp)
 	ri = &d->ranks[d->first_err_rank];
 	if (ri->fail_rec == HX_NOREC)
 		return;
-	/* a link error's own lines name no stream: the AICPU dump of the
-	 * failed copy does */
-	task = ri->fail_rec;
+	/* the task the runtime names as failed (a model stream's report names
+	 * the model task); a link error's own lines name no stream: the AICPU
+	 * dump of the failed copy does */
+	task = ri->task_rec != HX_NOREC ? ri->task_rec : ri->fail_rec;
 	if (hx_dnum(d, task, HX_F_STREAM, -1) < 0 && ri->dma_rec != HX_NOREC)
 		task = ri->dma_rec;
 	fprintf(fp, ",\n  \"first_failure\": {\"rank\": %d, \"kind\": \"%s\", "
@@ -619,7 +620,7 @@ static void json_first(const struct hangdx_diagnosis *d, FILE *fp)
 		ri->rank, hx_kind_name(d->ev->recs[ri->fail_rec].kind),
 		(long long)hx_dnum(d, task, HX_F_STREAM, -1),
 		(long long)hx_dnum(d, task, HX_F_TASK, -1));
-	hx_dwhere(d, ri->fail_rec, where, sizeof where);
+	hx_dwhere(d, task == ri->task_rec ? task : ri->fail_rec, where, sizeof where);
 	jstr(fp, where);
 	fputc('}', fp);
 }

@@ -1,0 +1,39 @@
+#!/bin/sh
+# scripts/coverage.sh - `make coverage`: builds hangdx with gcov
+# instrumentation in build-cov, runs the whole suite there, and writes an
+# lcov HTML report to build-cov/coverage/index.html and a summary per
+# directory of src/ (lines and branches) to build-cov/coverage.txt.  lcov
+# is a Debian package: installed here when run as root, else named.
+set -u
+C=${C:-build-cov}
+if ! command -v lcov > /dev/null || ! command -v genhtml > /dev/null; then
+	if [ "$(id -u)" -eq 0 ]; then
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends lcov > /dev/null || exit 1
+	else
+		echo "coverage: lcov is missing; run as root: apt-get install -y lcov" >&2
+		exit 1
+	fi
+fi
+find "$C" -name '*.gcda' -delete 2> /dev/null
+make -s B="$C" OPT="-O0 -g --coverage" XLDFLAGS="--coverage" units || exit 1
+# the suite's own result is printed; coverage is measured whatever it says
+HANGDX="./$C/hangdx" B="$C" sh tests/run.sh | tail -n 1
+lcov -q --rc lcov_branch_coverage=1 --capture --directory "$C" \
+	--output-file "$C/all.info" 2> "$C/lcov.log" || exit 1
+lcov -q --rc lcov_branch_coverage=1 --extract "$C/all.info" "$(pwd)/src/*" \
+	--output-file "$C/src.info" 2>> "$C/lcov.log" || exit 1
+genhtml -q --branch-coverage --output-directory "$C/coverage" "$C/src.info" \
+	2>> "$C/lcov.log" || exit 1
+: > "$C/coverage.txt"
+for d in src/*/; do
+	d=${d%/}
+	lcov -q --rc lcov_branch_coverage=1 --extract "$C/src.info" "$(pwd)/$d/*" \
+		--output-file "$C/part.info" 2>> "$C/lcov.log" > /dev/null || continue
+	printf '%-14s %s\n' "$d" "$(lcov --rc lcov_branch_coverage=1 --summary "$C/part.info" 2>&1 |
+		sed -n 's/^ *\(lines\|branches\)\.*: \([0-9.]*%\).*/\1 \2/p' | tr '\n' ' ')" \
+		>> "$C/coverage.txt"
+done
+rm -f "$C/part.info"
+cat "$C/coverage.txt"
+echo "coverage: $C/coverage/index.html"
