@@ -184,19 +184,24 @@ static void add_exit(struct facts *f, uint32_t rec, int32_t rank)
 	if (f->err)
 		return;
 	f->x = v;
-	f->x[f->nx++] = (struct xmember){ hx_ev_str(f->d->ev, g->str), rank, ts };
+	f->x[f->nx++] = (struct xmember){
+		hx_ev_str(f->d->ev, hx_attrib_canon(f->d->at, g->str)), rank, ts };
 }
 
+/* A member of a communicator, counted once a rank under whatever name
+ * its lines give it (hx_attrib_canon). */
 static void add_member(struct facts *f, uint32_t rec, int32_t rank)
 {
-	const struct hx_field *g = hx_df(f->d, rec, HX_F_GROUP);
+	const struct hx_field *gf = hx_df(f->d, rec, HX_F_GROUP);
 	int64_t cr = hx_dnum(f->d, rec, HX_F_LOCAL_RANK, -1);
 	struct hx_map_slot *sl;
 	void *v = f->m;
+	uint32_t g;
 
-	if (!g || cr < 0 || f->err)
+	if (!gf || cr < 0 || f->err)
 		return;
-	sl = hx_map_slot(f->d->ctx, &f->seen, gkey(g->str, rank), &f->err);
+	g = hx_attrib_canon(f->d->at, gf->str);
+	sl = hx_map_slot(f->d->ctx, &f->seen, gkey(g, rank), &f->err);
 	if (!sl || sl->val >= 0)
 		return;
 	sl->val = 1;
@@ -205,38 +210,39 @@ static void add_member(struct facts *f, uint32_t rec, int32_t rank)
 	if (f->err)
 		return;
 	f->m = v;
-	f->m[f->nm++] = (struct member){ g->str, cr, rank };
+	f->m[f->nm++] = (struct member){ g, cr, rank };
 	f->d->ranks[rank].ncomm++;
-	sl = hx_map_slot(f->d->ctx, &f->memb, gkey(g->str, cr), &f->err);
+	sl = hx_map_slot(f->d->ctx, &f->memb, gkey(g, cr), &f->err);
 	if (sl && sl->val < 0)
 		sl->val = rank;
-	if (hx_map_find(&f->memb, hx_map_key(g->str)) < 0 && !f->err) {
+	if (hx_map_find(&f->memb, hx_map_key(g)) < 0 && !f->err) {
 		v = f->groups;
 		f->err = hx_vec_reserve(f->d->ctx, &v, &f->capgroups,
 					f->ngroups + 1, sizeof *f->groups, 1u << 20);
 		if (!f->err) {
 			f->groups = v;
-			f->groups[f->ngroups++] = g->str;
-			sl = hx_map_slot(f->d->ctx, &f->memb, hx_map_key(g->str), &f->err);
+			f->groups[f->ngroups++] = g;
+			sl = hx_map_slot(f->d->ctx, &f->memb, hx_map_key(g), &f->err);
 			if (sl)
 				sl->val = 1;
 		}
 	}
 }
 
-/* The group a record belongs to: its group field, or the group whose
- * identifier its tag contains ("AllReduce_<identifier>..."), cached per
- * tag. */
+/* The group a record belongs to (under its creation's name): its group
+ * field, or the longest group identifier its tag contains
+ * ("AllReduce_<identifier>...": "group_name_1" is in "..._group_name_12"),
+ * cached per tag. */
 static int64_t record_group(struct facts *f, uint32_t rec)
 {
 	const struct hx_field *g = hx_df(f->d, rec, HX_F_GROUP);
 	const struct hx_field *t = hx_df(f->d, rec, HX_F_TAG);
 	const char *tag;
 	struct hx_map_slot *sl;
-	size_t i;
+	size_t i, best = 0;
 
 	if (g)
-		return g->str;
+		return hx_attrib_canon(f->d->at, g->str);
 	if (!t)
 		return -1;
 	sl = hx_map_slot(f->d->ctx, &f->tags, hx_map_key(t->str) ^ 2, &f->err);
@@ -248,9 +254,11 @@ static int64_t record_group(struct facts *f, uint32_t rec)
 	tag = hx_ev_str(f->d->ev, t->str);
 	for (i = 0; tag && i < f->ngroups; i++) {
 		const char *gs = hx_ev_str(f->d->ev, f->groups[i]);
-		if (gs && *gs && strstr(tag, gs)) {
+		size_t len = gs ? strlen(gs) : 0;
+
+		if (len > best && strstr(tag, gs)) {
 			sl->val = (int32_t)f->groups[i];
-			break;
+			best = len;
 		}
 	}
 	return sl->val;

@@ -46,9 +46,11 @@
  * stalled (silent hang without an error line). */
 #define HX_STALL_MIN_US (60 * 1000000LL)
 
-/* Communicators (groups) remembered per process for attribution; a
- * process in more groups is attributed from its first ones. */
-#define HX_GROUPS_PER_PROC 16
+/* Communicators (groups) remembered per process for attribution: a
+ * bounded-memory guard far above real jobs (TP, EP, DP, PP and MoE groups
+ * make dozens, hundreds at most).  Past it a process keeps the ones with
+ * the lowest ids and the report says how many were dropped. */
+#define HX_MAX_GROUPS_PER_PROC 65536
 
 /* Remote ranks remembered per rank as the ranks it waits on (wait
  * failures naming a peer, heartbeat LOST/STUCK reports); more are not
