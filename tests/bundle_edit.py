@@ -87,7 +87,7 @@ def cut(p, n):
     line = lines[n - 1]
     m = TS.search(line)
     # in the middle of the line's timestamp: "...07:30:36.0"
-    end = m.start() + 20 if m else len(line) // 2
+    end = m.start() + 21 if m else len(line) // 2
     wr(p, '\n'.join(lines[:n - 1]) + '\n' + line[:end])
 
 

@@ -264,6 +264,7 @@ struct hx_filesum {
 	uint64_t bytes, lines, records, errors, skipped;
 	int64_t first_ts, last_ts;  /* of lines with a plog prefix */
 	int64_t pid;        /* of the first prefixed line */
+	uint64_t cut_line;  /* the last line, when no newline ended it; 0 */
 };
 
 struct hx_counts {
