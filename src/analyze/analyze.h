@@ -213,13 +213,14 @@ struct hx_group {
 /* A file left out of timing (timing.c): why, and what decided it. */
 enum hx_leftout_why {
 	HX_LEFT_NONE, HX_LEFT_CUT_LINE, HX_LEFT_EARLIER_RUN,
-	HX_LEFT_EARLIER_PROCESS
+	HX_LEFT_EARLIER_PROCESS, HX_LEFT_NOT_IN_CREATION
 };
 struct hx_leftout {
 	uint32_t file;
 	uint8_t why;            /* enum hx_leftout_why */
 	uint64_t line;          /* the cut line */
-	int64_t pid, other;     /* its process; the later one (earlier process) */
+	int64_t pid, other;     /* its process; the rank's process in the
+				   creation (earlier process, not in it) */
 	int64_t gap;            /* us before the job's logs (earlier run) */
 	int64_t rank;           /* the rank both are of, -1 a node */
 };

@@ -3,10 +3,12 @@
  * (docs/DIAGNOSIS.md, "Files left out of timing"): the last line of a
  * plog or device log that no newline ended (cut mid-line: its time and
  * text are partial; that line alone is out of timing), a process of an
- * earlier run (its files all end long before the job's logs begin), and
- * an earlier process of a rank or a node (it ended before the process in
- * the job's communicator creation began).  A process left out is out of
- * the whole diagnosis: its records leave the order every later step reads.
+ * earlier run (its files all end long before the job's logs begin), an
+ * earlier process of a rank or a node (it ended before the process in
+ * the job's communicator creation began): out of the whole diagnosis, its
+ * records leave the order every later step reads; and a process of a rank
+ * whose other process printed the creation while it printed none: its
+ * records stay, out of timing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -163,8 +165,9 @@ static int earlier_runs(struct tstate *t)
 			p->gap = start - p->last;
 			continue;
 		}
-		/* an earlier process does not stretch the job back */
-		if (p->why != HX_LEFT_EARLIER_PROCESS)
+		/* an earlier process, or one not in the creation, does not
+		 * stretch the job back */
+		if (!p->why)
 			span(&start, &start, p->first, HX_NONE);
 	}
 	hx_free(t->d->ctx, idx);
@@ -196,11 +199,26 @@ static void earlier_than(struct tstate *t, size_t i, int32_t q)
 	}
 }
 
+/* A process of a rank whose process q printed its creation, that printed
+ * none: its times are not the rank's (a stale plog of another pid, a
+ * helper process); its records stay evidence, out of timing. */
+static void not_in_creation(struct tstate *t, size_t i, int32_t q)
+{
+	struct tproc *p = &t->p[i];
+
+	if (!p->why && !p->init && p->rank >= 0 && q >= 0 && (size_t)q != i &&
+	    t->p[q].init) {
+		p->why = HX_LEFT_NOT_IN_CREATION;
+		p->other = t->p[q].pid;
+	}
+}
+
 /* An earlier process of a rank: one that ended before the last process
  * of that rank in the job's communicator creation began (a restart, or
- * a stale plog of an earlier pid).  A process of no rank is compared
- * with the node's: it ended before the first of the node's processes in
- * the creation began. */
+ * a stale plog of an earlier pid); when no process of the rank printed
+ * its creation (logs at level error), before the last process of the
+ * rank began.  A process of no rank is compared with the node's: it
+ * ended before the first of the node's processes in the creation began. */
 static int earlier_procs(struct tstate *t)
 {
 	struct hx_map byrank = { 0 }, bynode = { 0 };
@@ -210,16 +228,24 @@ static int earlier_procs(struct tstate *t)
 
 	for (i = 0; i < n && !err; i++) {
 		const struct tproc *p = &t->p[i];
+		const struct tproc *o;
 
-		if (p->init && !p->why && p->rank >= 0 && p->first != HX_NONE &&
-		    (v = slot_of(t, &byrank, (uint64_t)p->rank, &err)) &&
-		    (*v < 0 || t->p[*v].first < p->first))
+		if (p->why || p->rank < 0 || p->first == HX_NONE ||
+		    !(v = slot_of(t, &byrank, (uint64_t)p->rank, &err)))
+			continue;
+		o = *v >= 0 ? &t->p[*v] : NULL;
+		/* one in the creation wins; among alike, the latest start */
+		if (!o || (p->init && !o->init) ||
+		    (p->init == o->init && o->first < p->first))
 			*v = (int32_t)i;
 	}
 	for (i = 0; i < n && !err; i++)
 		if (!t->p[i].why && t->p[i].rank >= 0)
 			earlier_than(t, i, hx_map_find(&byrank,
 					hx_map_key((uint64_t)t->p[i].rank)));
+	for (i = 0; i < n && !err; i++)
+		not_in_creation(t, i, hx_map_find(&byrank,
+				hx_map_key((uint64_t)t->p[i].rank)));
 	for (i = 0; i < n && !err; i++) {
 		const struct tproc *p = &t->p[i];
 
@@ -299,7 +325,9 @@ static int apply(struct tstate *t)
 					r->file, p->why, 0, p->pid, p->other,
 					p->gap, p->rank });
 			}
-			continue;
+			if (p->why != HX_LEFT_NOT_IN_CREATION)
+				continue;
+			d->untimed[rec] = 1;    /* evidence still, not timed */
 		}
 		if (fi >= 0 && ev->files[fi].cut_line == r->line && r->line &&
 		    pa && pa->pid >= 0) {
@@ -367,6 +395,7 @@ const char *hx_leftout_why_name(int why)
 	case HX_LEFT_CUT_LINE: return "cut_line";
 	case HX_LEFT_EARLIER_RUN: return "earlier_run";
 	case HX_LEFT_EARLIER_PROCESS: return "earlier_process";
+	case HX_LEFT_NOT_IN_CREATION: return "not_in_creation";
 	default: return "";
 	}
 }
@@ -393,6 +422,14 @@ int hx_timing_notes(struct hangdx_diagnosis *d)
 				"process %lld, which ended %.1f h before the job's "
 				"other logs began (an earlier run).", f,
 				(long long)l->pid, (double)l->gap / 3.6e9);
+		else if (l->why == HX_LEFT_NOT_IN_CREATION)
+			err = hx_dlist_add(d, &d->facts, &d->nfacts, &d->capfacts,
+				"Left out of timing: %s, of process %lld of rank %lld, "
+				"which printed no communicator creation where process "
+				"%lld of that rank did: its times are not the rank's "
+				"(its lines still count as evidence).", f,
+				(long long)l->pid, (long long)l->rank,
+				(long long)l->other);
 		else
 			err = hx_dlist_add(d, &d->facts, &d->nfacts, &d->capfacts,
 				"Left out of timing and of the diagnosis: %s, of "

@@ -392,6 +392,9 @@ static void json_left(const struct hangdx_diagnosis *d, FILE *fp)
 			fprintf(fp, ", \"pid\": %lld", (long long)l->pid);
 		if (l->why == HX_LEFT_EARLIER_PROCESS)
 			fprintf(fp, ", \"before_pid\": %lld", (long long)l->other);
+		if (l->why == HX_LEFT_NOT_IN_CREATION)
+			fprintf(fp, ", \"rank\": %lld, \"rank_pid\": %lld",
+				(long long)l->rank, (long long)l->other);
 		if (l->why == HX_LEFT_EARLIER_RUN)
 			fprintf(fp, ", \"gap_s\": %.3f", (double)l->gap / 1e6);
 		fputc('}', fp);

@@ -4,7 +4,8 @@
 # then copies of it with each communicator under two names (root info
 # identifier, group_name_K), 40 and 200 communicators a process, a stale
 # plog of an earlier run and of an earlier pid, a plog cut mid-line, one
-# server's clock 0.3 s behind, and all at once.  Every copy must give the
+# server's clock 0.3 s behind, all at once, and at log level error a plog
+# of another pid of a rank that is not in the communicator creation.  Every copy must give the
 # unmodified bundle's roots and first failing rank, count each
 # communicator once, and name the files it left out of timing and why.
 . tests/cli/lib.sh
@@ -107,6 +108,19 @@ t_ok "all at once: the three files named" left "$T/all.json" \
 	"$P/plog-90083_20261101050000000.log" earlier_run \
 	"$P/plog-90084_20261101065000000.log" earlier_process "$R4" cut_line
 t_ok "text: the notes say what was left out" sh -c "grep -c 'Left out of timing' '$T/all.txt' | grep -qx 3"
+# logs at level error (creation lines in the run plog only), rank-N/: a
+# plog of another pid of rank 5 with its errors 10 min before the hang and
+# no creation lines is not the rank's time
+$HANGDX simulate -q --no-trace --set log_level=error "$T/r8.yaml" -o "$T/e" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/e" > "$T/e.json" 2>/dev/null
+E5=rank-5/ascend/log/debug/plog
+cp -r "$T/e" "$T/es" && $E stale "$T/e/$E5/plog-100083_20261101070000000.log" "$T/es/$E5/plog-90083_20261101072000000.log" 90083 -600000000 --no-init
+$HANGDX diagnose --json "$T/es" > "$T/es.json" 2>/dev/null
+t_ok "level error, a plog of another pid not in the creation: the base's answer" \
+	python3 -c "
+import json; b=json.load(open('$T/e.json')); d=json.load(open('$T/es.json'))
+assert (d['roots'], d['first_failing_rank']) == (b['roots'], b['first_failing_rank']) == ([3,5], 0), (d['roots'], d['first_failing_rank'])"
+t_ok "level error, a plog of another pid: named, not_in_creation" left "$T/es.json" "$E5/plog-90083_20261101072000000.log" not_in_creation
 t_ok "zh_CN: the notes translated" sh -c "$HANGDX --lang zh_CN diagnose '$T/all' | grep -q '未参与时间比较'"
 
 t_done
