@@ -57,12 +57,12 @@ def names(root):
         out = []
         for line in rd(p).split('\n'):
             if not any(c in line for c in CREATE):
-                line = ROOINFO_SUB(line)
+                line = group_names(line)
             out.append(line)
         wr(p, '\n'.join(out))
 
 
-def ROOINFO_SUB(line):
+def group_names(line):
     return ROOTINFO.sub(lambda m: 'group_name_%d' % (int(m.group(1)) + 1), line)
 
 

@@ -1,14 +1,10 @@
 /*
  * timing.c - which files the timing of a diagnosis leaves out, and why
- * (docs/DIAGNOSIS.md, "Files left out of timing"): the last line of a
- * plog or device log that no newline ended (cut mid-line: its time and
- * text are partial; that line alone is out of timing), a process of an
- * earlier run (its files all end long before the job's logs begin), an
- * earlier process of a rank or a node (it ended before the process in
- * the job's communicator creation began): out of the whole diagnosis, its
- * records leave the order every later step reads; and a process of a rank
- * whose other process printed the creation while it printed none: its
- * records stay, out of timing.
+ * (docs/DIAGNOSIS.md, "Files left out of timing"): a plog's last line cut
+ * mid-line (that line); a process of an earlier run or an earlier process
+ * of a rank or node (out of the whole diagnosis: its records leave the
+ * order); a process of a rank that printed no creation where another of
+ * that rank did (its records stay, out of timing).
  */
 #include <stdlib.h>
 #include <string.h>
