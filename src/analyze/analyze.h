@@ -213,6 +213,21 @@ struct hx_group {
 	uint32_t nwaits;
 };
 
+/* A file left out of timing (timing.c): why, and what decided it. */
+enum hx_leftout_why {
+	HX_LEFT_NONE, HX_LEFT_CUT_LINE, HX_LEFT_EARLIER_RUN,
+	HX_LEFT_EARLIER_PROCESS, HX_LEFT_NOT_IN_CREATION
+};
+struct hx_leftout {
+	uint32_t file;
+	uint8_t why;            /* enum hx_leftout_why */
+	uint64_t line;          /* the cut line */
+	int64_t pid, other;     /* its process; the rank's process in the
+				   creation (earlier process, not in it) */
+	int64_t gap;            /* us before the job's logs (earlier run) */
+	int64_t rank;           /* the rank both are of, -1 a node */
+};
+
 struct hangdx_diagnosis {
 	struct hangdx_ctx *ctx;
 	const struct hangdx_evidence *ev;   /* borrowed */
@@ -221,6 +236,10 @@ struct hangdx_diagnosis {
 	uint32_t *order;                    /* records in (file, line) order */
 	size_t norder;
 	int32_t *rank_of;                   /* per record: rank (or pseudo), -1 */
+	uint8_t *untimed;                   /* per record: 1 its time is not
+					       used (a cut line), timing.c */
+	struct hx_leftout *left;            /* files left out of timing */
+	size_t nleft, capleft;
 	uint32_t pseudo_base, npseudo;      /* pseudo ranks: [base, base + n) */
 	uint32_t real_ranks;                /* ranks the logs attribute or name */
 	int64_t *pseudo_pids;
@@ -326,6 +345,12 @@ static inline const struct hx_rankfact *hx_rf(const struct hangdx_diagnosis *d,
 
 /* facts.c */
 int hx_facts_collect(struct hangdx_diagnosis *d);
+/* timing.c: the processes of earlier runs or earlier processes leave
+ * d->order, cut lines are marked untimed, each in d->left; then the
+ * notes that say so. */
+int hx_timing_exclude(struct hangdx_diagnosis *d);
+int hx_timing_notes(struct hangdx_diagnosis *d);
+const char *hx_leftout_why_name(int why);
 const struct hx_field *hx_df(const struct hangdx_diagnosis *d, uint32_t rec,
 			     int key);
 int64_t hx_dnum(const struct hangdx_diagnosis *d, uint32_t rec, int key,

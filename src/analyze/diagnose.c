@@ -41,11 +41,15 @@ int hx_diagnose_with(const struct hangdx_evidence *ev,
 	if (!err)
 		err = hx_ev_sorted(ev, &d->order, &d->norder);
 	if (!err)
+		err = hx_timing_exclude(d);
+	if (!err)
 		err = hx_facts_collect(d);
 	if (!err)
 		err = hx_snapshot_build(d);
 	if (!err)
 		err = hx_verdict(d);
+	if (!err)
+		err = hx_timing_notes(d);
 	if (err) {
 		hangdx_diagnosis_free(d);
 		return err;
@@ -74,6 +78,8 @@ void hangdx_diagnosis_free(struct hangdx_diagnosis *d)
 	hx_free(ctx, d->order);
 	hx_free(ctx, d->ranks);
 	hx_free(ctx, d->rank_of);
+	hx_free(ctx, d->untimed);
+	hx_free(ctx, d->left);
 	hx_free(ctx, d->pseudo_pids);
 	hx_free(ctx, d->pseudo_where);
 	hx_free(ctx, d->hops);

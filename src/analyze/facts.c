@@ -38,6 +38,7 @@ const char *hx_dstr(const struct hangdx_diagnosis *d, uint32_t rec, int key)
 }
 
 static bool eq(const char *s, const char *lit);
+static bool timed(const struct hangdx_diagnosis *d, uint32_t rec);
 
 static int32_t attrib_rank(const struct hangdx_diagnosis *d, uint32_t rec)
 {
@@ -176,7 +177,7 @@ static void add_exit(struct facts *f, uint32_t rec, int32_t rank)
 	int64_t ts = f->d->ev->recs[rec].ts;
 	void *v = f->x;
 
-	if (!g || !what || strcmp(what, "init_ok") != 0 || ts == HX_NONE ||
+	if (!g || !what || strcmp(what, "init_ok") != 0 || !timed(f->d, rec) ||
 	    f->err)
 		return;
 	f->err = hx_vec_reserve(f->d->ctx, &v, &f->capx, f->nx + 1,
@@ -184,19 +185,24 @@ static void add_exit(struct facts *f, uint32_t rec, int32_t rank)
 	if (f->err)
 		return;
 	f->x = v;
-	f->x[f->nx++] = (struct xmember){ hx_ev_str(f->d->ev, g->str), rank, ts };
+	f->x[f->nx++] = (struct xmember){
+		hx_ev_str(f->d->ev, hx_attrib_canon(f->d->at, g->str)), rank, ts };
 }
 
+/* A member of a communicator, counted once a rank under whatever name
+ * its lines give it (hx_attrib_canon). */
 static void add_member(struct facts *f, uint32_t rec, int32_t rank)
 {
-	const struct hx_field *g = hx_df(f->d, rec, HX_F_GROUP);
+	const struct hx_field *gf = hx_df(f->d, rec, HX_F_GROUP);
 	int64_t cr = hx_dnum(f->d, rec, HX_F_LOCAL_RANK, -1);
 	struct hx_map_slot *sl;
 	void *v = f->m;
+	uint32_t g;
 
-	if (!g || cr < 0 || f->err)
+	if (!gf || cr < 0 || f->err)
 		return;
-	sl = hx_map_slot(f->d->ctx, &f->seen, gkey(g->str, rank), &f->err);
+	g = hx_attrib_canon(f->d->at, gf->str);
+	sl = hx_map_slot(f->d->ctx, &f->seen, gkey(g, rank), &f->err);
 	if (!sl || sl->val >= 0)
 		return;
 	sl->val = 1;
@@ -205,38 +211,39 @@ static void add_member(struct facts *f, uint32_t rec, int32_t rank)
 	if (f->err)
 		return;
 	f->m = v;
-	f->m[f->nm++] = (struct member){ g->str, cr, rank };
+	f->m[f->nm++] = (struct member){ g, cr, rank };
 	f->d->ranks[rank].ncomm++;
-	sl = hx_map_slot(f->d->ctx, &f->memb, gkey(g->str, cr), &f->err);
+	sl = hx_map_slot(f->d->ctx, &f->memb, gkey(g, cr), &f->err);
 	if (sl && sl->val < 0)
 		sl->val = rank;
-	if (hx_map_find(&f->memb, hx_map_key(g->str)) < 0 && !f->err) {
+	if (hx_map_find(&f->memb, hx_map_key(g)) < 0 && !f->err) {
 		v = f->groups;
 		f->err = hx_vec_reserve(f->d->ctx, &v, &f->capgroups,
 					f->ngroups + 1, sizeof *f->groups, 1u << 20);
 		if (!f->err) {
 			f->groups = v;
-			f->groups[f->ngroups++] = g->str;
-			sl = hx_map_slot(f->d->ctx, &f->memb, hx_map_key(g->str), &f->err);
+			f->groups[f->ngroups++] = g;
+			sl = hx_map_slot(f->d->ctx, &f->memb, hx_map_key(g), &f->err);
 			if (sl)
 				sl->val = 1;
 		}
 	}
 }
 
-/* The group a record belongs to: its group field, or the group whose
- * identifier its tag contains ("AllReduce_<identifier>..."), cached per
- * tag. */
+/* The group a record belongs to (under its creation's name): its group
+ * field, or the longest group identifier its tag contains
+ * ("AllReduce_<identifier>...": "group_name_1" is in "..._group_name_12"),
+ * cached per tag. */
 static int64_t record_group(struct facts *f, uint32_t rec)
 {
 	const struct hx_field *g = hx_df(f->d, rec, HX_F_GROUP);
 	const struct hx_field *t = hx_df(f->d, rec, HX_F_TAG);
 	const char *tag;
 	struct hx_map_slot *sl;
-	size_t i;
+	size_t i, best = 0;
 
 	if (g)
-		return g->str;
+		return hx_attrib_canon(f->d->at, g->str);
 	if (!t)
 		return -1;
 	sl = hx_map_slot(f->d->ctx, &f->tags, hx_map_key(t->str) ^ 2, &f->err);
@@ -248,9 +255,11 @@ static int64_t record_group(struct facts *f, uint32_t rec)
 	tag = hx_ev_str(f->d->ev, t->str);
 	for (i = 0; tag && i < f->ngroups; i++) {
 		const char *gs = hx_ev_str(f->d->ev, f->groups[i]);
-		if (gs && *gs && strstr(tag, gs)) {
+		size_t len = gs ? strlen(gs) : 0;
+
+		if (len > best && strstr(tag, gs)) {
 			sl->val = (int32_t)f->groups[i];
-			break;
+			best = len;
 		}
 	}
 	return sl->val;
@@ -443,12 +452,18 @@ static void on_error_code(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
 		ri->aicpu_timeout_rec = rec;
 }
 
+/* A record whose time counts: not a cut line (timing.c). */
+static bool timed(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	return d->ev->recs[rec].ts != HX_NONE && !(d->untimed && d->untimed[rec]);
+}
+
 static void note_fail(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
 		      uint32_t rec)
 {
 	int64_t ts = d->ev->recs[rec].ts;
 
-	if (ts == HX_NONE)
+	if (!timed(d, rec))
 		return;
 	if (ri->fail_rec == HX_NOREC || ts < d->ev->recs[ri->fail_rec].ts)
 		ri->fail_rec = rec;
@@ -594,7 +609,7 @@ static void on_record(struct facts *f, uint32_t rec)
 	}
 	if (r->ts != HX_NONE && r->ts > ri->last_ts)
 		ri->last_ts = r->ts;
-	if (is_error(d, rec) && r->ts != HX_NONE &&
+	if (is_error(d, rec) && timed(d, rec) &&
 	    (ri->first_err_rec == HX_NOREC ||
 	     r->ts < d->ev->recs[ri->first_err_rec].ts))
 		ri->first_err_rec = rec;
@@ -758,12 +773,17 @@ static void setup_peer(struct facts *f, uint32_t rec)
  * Members leave a communicator's creation barrier together, however late
  * each entered it (a rank that starts 5 s late enters 5 s late and is not
  * skewed): the exit lines ("HcclCommInitRootInfo success") are compared,
- * never the entry lines.  Per group of at least 3 members, each rank's
- * exit against the group's median (the mean of the middle two for an
- * even count: with two members nobody can be told apart); a rank's offset
- * counts when every group that measures it agrees.  Exits of one barrier
- * on one clock still differ by up to about 150 ms (samples/10), hence
- * the floor.  Groups are taken in the order of their identifiers, so the
+ * never the entry lines.  Each rank's offset is measured against a
+ * reference rank (the one in the most groups, the lowest on a tie): its
+ * exit minus the reference's, in every group both are in, counted when
+ * every such group agrees within the floor.  All are then moved to the
+ * median rank's clock (of an even count, the reference's when it is one
+ * of the middle two, else the lower), so that most ranks keep their
+ * times: with two servers 0.3 s apart, the second one's ranks are moved
+ * back, which a median of each group's exits (half on each clock) could
+ * not tell.  Exits of one barrier on one clock still differ by up to
+ * about 150 ms (samples/10), hence the floor.  Groups are taken in the
+ * order of their names, so the
  * answer does not depend on the order the files were read in.
  */
 
@@ -800,46 +820,81 @@ static int offset_cmp(const void *a, const void *b)
 	return (x->us > y->us) - (x->us < y->us);
 }
 
-/* One group's exits m[0..n), one per rank: each member's offset from
- * the median (tmp: n scratch values). */
-static size_t group_offsets(const struct xmember *m, size_t n, int64_t *tmp,
-			    struct offset *out)
+/* The reference: the rank in the most groups, the lowest on a tie. */
+static int32_t reference_rank(const struct hangdx_diagnosis *d,
+			      const struct xmember *m, size_t n, uint32_t *cnt)
 {
-	int64_t med;
-	size_t k;
+	size_t i;
+	int32_t ref = -1;
 
-	if (n < HX_SKEW_MIN_MEMBERS)
-		return 0;
-	for (k = 0; k < n; k++)
-		tmp[k] = m[k].ts;
-	qsort(tmp, n, sizeof *tmp, ts_cmp);
-	med = n % 2 ? tmp[n / 2] : tmp[n / 2 - 1] / 2 + tmp[n / 2] / 2;
-	for (k = 0; k < n; k++)
-		out[k] = (struct offset){ m[k].rank, m[k].ts - med };
-	return n;
+	for (i = 0; i < n; i++)
+		if ((uint32_t)m[i].rank < d->nranks)
+			cnt[m[i].rank]++;
+	for (i = 0; i < d->nranks; i++)
+		if (cnt[i] && (ref < 0 || cnt[i] > cnt[ref]))
+			ref = (int32_t)i;
+	return ref;
 }
 
-/* Per rank: the offset every group agrees on (within the floor). */
-static void agreed_offsets(struct hangdx_diagnosis *d, struct offset *o,
-			   size_t n)
+/* Each group's exits m[0..n) (one per rank, by group): every member's
+ * exit minus the reference's, in the groups the reference is in. */
+static size_t differences(const struct xmember *m, size_t n, int32_t ref,
+			  struct offset *o)
 {
-	size_t i = 0, j;
+	size_t i, j, k, no = 0;
+
+	for (i = 0; i < n; i = j) {
+		int64_t at = HX_NONE;
+
+		for (j = i; j < n && strcmp(m[j].group, m[i].group) == 0; j++)
+			if (m[j].rank == ref)
+				at = m[j].ts;
+		for (k = i; at != HX_NONE && k < j; k++)
+			if (m[k].rank != ref)
+				o[no++] = (struct offset){ m[k].rank, m[k].ts - at };
+	}
+	return no;
+}
+
+/* Per rank: the offset every group agrees on (within the floor), then
+ * all moved to the median rank's clock (of an even count, the reference
+ * when it is one of the middle two, else the lower); offsets under the
+ * floor are noise. */
+static void agreed_offsets(struct hangdx_diagnosis *d, struct offset *o,
+			   size_t n, int64_t *v)
+{
+	size_t i = 0, j, nv = 1;
+	int64_t base;
 
 	qsort(o, n, sizeof *o, offset_cmp);
-	while (i < n) {
+	v[0] = 0;                       /* the reference's own */
+	for (i = 0; i < n; i = j) {
 		for (j = i; j < n && o[j].rank == o[i].rank; j++)
 			;
 		/* sorted by offset: the extremes decide */
-		if (o[j - 1].us - o[i].us <= HX_SKEW_MIN_US) {
-			int64_t mid = o[i + (j - i - 1) / 2].us;
-			struct hx_rankinfo *ri = &d->ranks[o[i].rank];
+		o[i].us = o[j - 1].us - o[i].us <= HX_SKEW_MIN_US
+			? o[i + (j - i - 1) / 2].us : INT64_MIN;
+		if (o[i].us != INT64_MIN)
+			v[nv++] = o[i].us;
+	}
+	qsort(v, nv, sizeof *v, ts_cmp);
+	base = v[(nv - 1) / 2];
+	if (nv % 2 == 0 && (v[nv / 2 - 1] == 0 || v[nv / 2] == 0))
+		base = 0;
+	if (base > -HX_SKEW_MIN_US && base < HX_SKEW_MIN_US)
+		base = 0;               /* the reference is the median's clock */
+	for (i = 0; i < n; i = j) {
+		int64_t mid = o[i].us;
 
-			if (mid > HX_SKEW_MIN_US || mid < -HX_SKEW_MIN_US)
-				ri->skew_us = mid;
-			else if (mid != 0)
-				d->thr_hits |= HX_THR_SKEW_MIN;   /* noise */
-		}
-		i = j;
+		for (j = i; j < n && o[j].rank == o[i].rank; j++)
+			;
+		if (mid == INT64_MIN)
+			continue;
+		mid -= base;
+		if (mid > HX_SKEW_MIN_US || mid < -HX_SKEW_MIN_US)
+			d->ranks[o[i].rank].skew_us = mid;
+		else if (mid != 0)
+			d->thr_hits |= HX_THR_SKEW_MIN;   /* noise */
 	}
 }
 
@@ -848,10 +903,12 @@ static void estimate_skew(struct facts *f)
 	struct hangdx_diagnosis *d = f->d;
 	struct xmember *m = f->x;
 	struct offset *o = hx_calloc(d->ctx, f->nx + 1, sizeof *o);
-	int64_t *tmp = hx_calloc(d->ctx, f->nx + 1, sizeof *tmp);
-	size_t i, j, n = 0, no = 0;
+	int64_t *v = hx_calloc(d->ctx, f->nx + 2, sizeof *v);
+	uint32_t *cnt = hx_calloc(d->ctx, d->nranks + 1, sizeof *cnt);
+	size_t i, n = 0, no;
+	int32_t ref;
 
-	if (!o || !tmp)
+	if (!o || !v || !cnt)
 		goto out_free;
 	if (f->nx)
 		qsort(m, f->nx, sizeof *m, exit_cmp);
@@ -859,15 +916,14 @@ static void estimate_skew(struct facts *f)
 		if (!n || strcmp(m[n - 1].group, m[i].group) != 0 ||
 		    m[n - 1].rank != m[i].rank)
 			m[n++] = m[i];
-	for (i = 0; i < n; i = j) {
-		for (j = i; j < n && strcmp(m[j].group, m[i].group) == 0; j++)
-			;
-		no += group_offsets(m + i, j - i, tmp, o + no);
-	}
-	agreed_offsets(d, o, no);
+	ref = reference_rank(d, m, n, cnt);
+	no = ref >= 0 ? differences(m, n, ref, o) : 0;
+	if (no)
+		agreed_offsets(d, o, no, v);
 out_free:
 	hx_free(d->ctx, o);
-	hx_free(d->ctx, tmp);
+	hx_free(d->ctx, v);
+	hx_free(d->ctx, cnt);
 	for (i = 0; i < d->nranks; i++) {
 		struct hx_rankinfo *ri = &d->ranks[i];
 		if (ri->fail_rec != HX_NOREC)

@@ -2298,10 +2298,15 @@ static int thr_notes(struct hangdx_diagnosis *d)
 		err = NOTE("The cycle shown is the shortest found from the first %d start "
 			   "nodes; a shorter one may exist (the deadlock does not depend on "
 			   "it).", HX_MAX_CYCLE_STARTS);
-	if (!err && (h & HX_THR_GROUPS))
-		err = NOTE("A process was in more than %d communicators: its records "
-			   "naming the others were attributed without them.",
-			   HX_GROUPS_PER_PROC);
+	if (!err && (h & HX_THR_GROUPS) && hx_attrib_groups_cut(d->at)) {
+		const struct hx_attrib_cut *c = hx_attrib_groups_cut(d->at);
+		err = NOTE("Process %lld on %s was in %zu communicators, more than the "
+			   "%d kept per process; memberships dropped: %zu, in %zu "
+			   "process(es); records naming those communicators were "
+			   "attributed without them.", (long long)c->pid,
+			   c->node[0] ? c->node : "?", c->groups,
+			   HX_MAX_GROUPS_PER_PROC, c->dropped, c->procs);
+	}
 	if (!err && (h & HX_THR_PEERS_CUT))
 		err = NOTE("A rank named more than %d remote ranks it waits on; only the "
 			   "first %d were kept for the ranks its waits lead to.",

@@ -36,19 +36,27 @@
 
 /* Clock offsets from the communicator-creation barrier's exit lines below
  * this are noise and not corrected: exits of one barrier on one clock
- * already differ by about 150 ms (samples/10).  Only groups of at least
- * HX_SKEW_MIN_MEMBERS members measure offsets (with two, nobody can be
- * told apart). */
+ * already differ by about 150 ms (samples/10).  Any group of two or more
+ * members measures its members' offsets from each other. */
 #define HX_SKEW_MIN_US 250000
-#define HX_SKEW_MIN_MEMBERS 3
+
+/* A process whose logs all end this long before the job's logs begin is
+ * of an earlier run and left out (twice the largest HCCL_EXEC_TIMEOUT the
+ * logs echo when that is longer: a rank that died waits that long for
+ * its peers' timeouts).  Files left out named in notes: the first
+ * HX_LEFT_NOTED, then a count. */
+#define HX_STALE_GAP_US (3600 * 1000000LL)
+#define HX_LEFT_NOTED 8
 
 /* A resident HCCL kernel whose main stream did not move for this long is
  * stalled (silent hang without an error line). */
 #define HX_STALL_MIN_US (60 * 1000000LL)
 
-/* Communicators (groups) remembered per process for attribution; a
- * process in more groups is attributed from its first ones. */
-#define HX_GROUPS_PER_PROC 16
+/* Communicators (groups) remembered per process for attribution: a
+ * bounded-memory guard far above real jobs (TP, EP, DP, PP and MoE groups
+ * make dozens, hundreds at most).  Past it a process keeps the ones with
+ * the lowest ids and the report says how many were dropped. */
+#define HX_MAX_GROUPS_PER_PROC 65536
 
 /* Remote ranks remembered per rank as the ranks it waits on (wait
  * failures naming a peer, heartbeat LOST/STUCK reports); more are not

@@ -318,7 +318,8 @@ struct proc {
 	char node[64];
 	int64_t pid;
 	int64_t rank, device;   /* -1 none, -2 conflicting */
-	struct memb g[HX_GROUPS_PER_PROC];
+	struct memb *g;         /* its communicators, one entry each, sorted
+				   by group id (in at->pm) */
 	size_t ngroup;
 };
 
@@ -345,7 +346,11 @@ struct hx_attrib {
 	size_t ngroups;
 	int64_t job_size;       /* ranks of the job: the largest group, 0 unknown */
 	bool sub_groups;        /* some group is smaller than the job */
-	bool groups_cut;        /* a process in more than HX_GROUPS_PER_PROC */
+	struct memb *pm;        /* the memberships of every process */
+	size_t npm;
+	struct hx_map alias;    /* group id -> the id of another name of the
+				   same communicator (a union-find's parent) */
+	struct hx_attrib_cut cut;   /* the first process past the guard */
 	/* the last look-ups of hx_attrib_rec: records come file by file */
 	uint32_t last_vpath;
 	const struct hx_pathattr *last_pa;
@@ -481,31 +486,9 @@ const struct hx_pathattr *hx_attrib_vpath(const struct hx_attrib *at,
 	return vattr_of(at, id);
 }
 
-bool hx_attrib_groups_cut(const struct hx_attrib *at)
+const struct hx_attrib_cut *hx_attrib_groups_cut(const struct hx_attrib *at)
 {
-	return at && at->groups_cut;
-}
-
-/* A membership into the process's list; a second, different rank in the
- * same group is a conflict.  False when the list is full (the group is
- * not remembered). */
-static bool add_memb(struct proc *p, const struct memb *m)
-{
-	size_t h;
-
-	for (h = 0; h < p->ngroup; h++) {
-		if (p->g[h].group != m->group)
-			continue;
-		if (p->g[h].crank != m->crank)
-			p->g[h].crank = -2;
-		if (m->size > p->g[h].size)
-			p->g[h].size = m->size;
-		return true;
-	}
-	if (p->ngroup >= HX_GROUPS_PER_PROC)
-		return false;
-	p->g[p->ngroup++] = *m;
-	return true;
+	return at && at->cut.procs ? &at->cut : NULL;
 }
 
 /* One comm-init record: its process, its group rank or device. */
@@ -513,7 +496,28 @@ struct ientry {
 	const char *node;       /* "" none */
 	int64_t pid, rank, device;
 	struct memb mb;         /* group HX_NOSTR: none */
+	uint8_t step;           /* enum init_step */
 };
+
+/* Which step of a creation a line prints (families.c, comm_init). */
+enum init_step { STEP_OTHER, STEP_OPEN, STEP_INFO, STEP_EXIT };
+
+static uint8_t init_step(const struct hangdx_evidence *ev,
+			 const struct hx_rec *r)
+{
+	const struct hx_field *w = hx_rec_field(ev, r, HX_F_WHAT);
+	const char *s = w ? hx_ev_str(ev, w->str) : NULL;
+
+	if (!s)
+		return STEP_OTHER;
+	if (strcmp(s, "entry") == 0 || strcmp(s, "setup_agent") == 0)
+		return STEP_OPEN;
+	if (strcmp(s, "init_info") == 0)
+		return STEP_INFO;
+	if (strcmp(s, "init_ok") == 0 || strcmp(s, "init_failed") == 0)
+		return STEP_EXIT;
+	return STEP_OTHER;
+}
 
 /* The comm-init records with a process and a rank or a device. */
 static size_t init_entries(struct hx_attrib *at, struct ientry *e)
@@ -537,6 +541,7 @@ static size_t init_entries(struct hx_attrib *at, struct ientry *e)
 		x->rank = -1;
 		x->device = field_num(ev, r, HX_F_DEVICE_ID);
 		x->mb.group = HX_NOSTR;
+		x->step = init_step(ev, r);
 		x->mb.crank = field_num(ev, r, HX_F_LOCAL_RANK);
 		x->mb.size = field_num(ev, r, HX_F_RANK_SIZE);
 		if (x->mb.size < 0)
@@ -551,6 +556,141 @@ static size_t init_entries(struct hx_attrib *at, struct ientry *e)
 			m++;
 	}
 	return m;
+}
+
+/*
+ * The names of one communicator.  A creation prints the root info's
+ * identifier ("Entry-HcclCommInitRootInfo ... identifier[X]", SetupAgent,
+ * "HcclCommInitRootInfo success ... identifier[X]") and, between its entry
+ * and its exit, "hcclCommInitInfo ... identifier[G]" with the name the
+ * failure lines use (group:[G], tag AllReduce_G).  Within one process the
+ * creations run one after the other: the name an info line gives belongs
+ * to the one creation open in that process with the same communicator
+ * rank and size (or, none open, to the next exit that matches).  Two
+ * names of one creation are one communicator (a union-find whose root is
+ * the info line's name); several creations open that could match link
+ * nothing: no guess.
+ */
+static uint32_t alias_find(const struct hx_attrib *at, uint32_t id)
+{
+	int32_t p;
+	size_t hops = 0;
+
+	while (id != HX_NOSTR && hops++ < 64 &&
+	       (p = hx_map_find(&at->alias, hx_map_key(id))) >= 0 &&
+	       (uint32_t)p != id)
+		id = (uint32_t)p;
+	return id;
+}
+
+/* Name other becomes a name of the communicator root names. */
+static int alias_join(struct hx_attrib *at, uint32_t root, uint32_t other)
+{
+	struct hx_map_slot *sl;
+	int err = HANGDX_OK;
+
+	root = alias_find(at, root);
+	other = alias_find(at, other);
+	if (root == other || root == HX_NOSTR || other == HX_NOSTR ||
+	    root > INT32_MAX)
+		return HANGDX_OK;
+	sl = hx_map_slot(at->ev->ctx, &at->alias, hx_map_key(other), &err);
+	if (sl)
+		sl->val = (int32_t)root;
+	return err;
+}
+
+uint32_t hx_attrib_canon(const struct hx_attrib *at, uint32_t group)
+{
+	return at && at->alias.n ? alias_find(at, group) : group;
+}
+
+#define OPEN_MAX 64     /* creations open at once in one process */
+
+struct opened {
+	uint32_t group;
+	int64_t crank, size;
+	bool named;             /* an info line gave its name */
+};
+
+struct creations {
+	struct opened o[OPEN_MAX];
+	size_t n;
+	const struct ientry *pending;   /* an info line before any entry */
+};
+
+static bool same_member(const struct memb *a, int64_t crank, int64_t size)
+{
+	return (a->crank < 0 || crank < 0 || a->crank == crank) &&
+	       (a->size <= 0 || size <= 0 || a->size == size);
+}
+
+static int on_info(struct hx_attrib *at, struct creations *c,
+		   const struct ientry *x)
+{
+	size_t i, hit = OPEN_MAX, nhit = 0;
+
+	for (i = 0; i < c->n; i++) {
+		struct memb m = { c->o[i].group, c->o[i].crank, c->o[i].size,
+				  false, false };
+		if (c->o[i].group == x->mb.group) {
+			c->o[i].named = true;
+			return HANGDX_OK;
+		}
+		if (!c->o[i].named && same_member(&m, x->mb.crank, x->mb.size))
+			hit = i, nhit++;
+	}
+	if (nhit == 0) {
+		c->pending = x;
+		return HANGDX_OK;
+	}
+	if (nhit > 1)
+		return HANGDX_OK;
+	c->o[hit].named = true;
+	return alias_join(at, x->mb.group, c->o[hit].group);
+}
+
+static int on_exit_line(struct hx_attrib *at, struct creations *c,
+			const struct ientry *x)
+{
+	size_t i;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < c->n; i++)
+		if (c->o[i].group == x->mb.group) {
+			c->o[i] = c->o[--c->n];
+			return HANGDX_OK;
+		}
+	if (c->pending && c->pending->mb.group != x->mb.group &&
+	    same_member(&c->pending->mb, x->mb.crank, x->mb.size))
+		err = alias_join(at, c->pending->mb.group, x->mb.group);
+	c->pending = NULL;
+	return err;
+}
+
+static int on_step(struct hx_attrib *at, struct creations *c,
+		   const struct ientry *x)
+{
+	size_t i;
+
+	if (x->mb.group == HX_NOSTR)
+		return HANGDX_OK;
+	switch (x->step) {
+	case STEP_OPEN:
+		for (i = 0; i < c->n; i++)
+			if (c->o[i].group == x->mb.group)
+				return HANGDX_OK;
+		if (c->n < OPEN_MAX)
+			c->o[c->n++] = (struct opened){ x->mb.group, x->mb.crank,
+							x->mb.size, false };
+		return HANGDX_OK;
+	case STEP_INFO:
+		return on_info(at, c, x);
+	case STEP_EXIT:
+		return on_exit_line(at, c, x);
+	default:
+		return HANGDX_OK;
+	}
 }
 
 /* An entry's sort key: by (node, pid), in reading order within one
@@ -578,11 +718,81 @@ static bool same_proc(const struct ikey *x, const struct ikey *y)
 	return x->pid == y->pid && strcmp(x->node, y->node) == 0;
 }
 
+/* The names of every communicator, process by process. */
+static int find_aliases(struct hx_attrib *at, const struct ientry *e,
+			const struct ikey *k, size_t m)
+{
+	struct creations *c = hx_calloc(at->ev->ctx, 1, sizeof *c);
+	size_t i;
+	int err = HANGDX_OK;
+
+	if (!c)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < m && !err; i++) {
+		if (i && !same_proc(&k[i - 1], &k[i]))
+			memset(c, 0, sizeof *c);
+		err = on_step(at, c, &e[k[i].i]);
+	}
+	hx_free(at->ev->ctx, c);
+	return err;
+}
+
+static int mgroup_cmp(const void *a, const void *b)
+{
+	const struct memb *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return 0;
+}
+
+/* A process's memberships p->g[0..n): one per communicator (a second,
+ * different rank in one is a conflict, -2), sorted by group; past the
+ * guard HX_MAX_GROUPS_PER_PROC the rest are dropped and said so. */
+static void merge_membs(struct hx_attrib *at, struct proc *p, size_t n)
+{
+	size_t i, k = 0;
+
+	if (n > 1)
+		qsort(p->g, n, sizeof *p->g, mgroup_cmp);
+	for (i = 0; i < n; i++) {
+		struct memb *d = k ? &p->g[k - 1] : NULL;
+
+		if (d && d->group == p->g[i].group) {
+			if (d->crank != p->g[i].crank)
+				d->crank = -2;
+			if (p->g[i].size > d->size)
+				d->size = p->g[i].size;
+			continue;
+		}
+		p->g[k++] = p->g[i];
+	}
+	if (k > HX_MAX_GROUPS_PER_PROC) {
+		if (!at->cut.procs) {
+			snprintf(at->cut.node, sizeof at->cut.node, "%s", p->node);
+			at->cut.pid = p->pid;
+			at->cut.groups = k;
+		}
+		at->cut.procs++;
+		at->cut.dropped += k - HX_MAX_GROUPS_PER_PROC;
+		k = HX_MAX_GROUPS_PER_PROC;
+	}
+	p->ngroup = k;
+}
+
+/* The last process's memberships, from pm[first] on, merged. */
+static void close_proc(struct hx_attrib *at, struct proc *p, size_t first)
+{
+	merge_membs(at, p, at->npm - first);
+	at->npm = first + p->ngroup;
+}
+
 /* One process per (node, pid), its entries folded into it. */
 static int fold_procs(struct hx_attrib *at, struct ientry *e, size_t m)
 {
 	struct ikey *k = hx_calloc(at->ev->ctx, m + 1, sizeof *k);
-	size_t i, n = 0;
+	size_t i, n = 0, first = 0;
+	int err;
 
 	if (!k)
 		return HANGDX_ENOMEM;
@@ -590,29 +800,39 @@ static int fold_procs(struct hx_attrib *at, struct ientry *e, size_t m)
 		k[i] = (struct ikey){ e[i].node, e[i].pid, i };
 	if (m)
 		qsort(k, m, sizeof *k, ikey_cmp);
+	err = find_aliases(at, e, k, m);
 	for (i = 0; i < m; i++)
 		n += i == 0 || !same_proc(&k[i - 1], &k[i]);
-	at->procs = hx_calloc(at->ev->ctx, n + 1, sizeof *at->procs);
-	if (!at->procs) {
+	at->procs = err ? NULL : hx_calloc(at->ev->ctx, n + 1, sizeof *at->procs);
+	at->pm = at->procs ? hx_calloc(at->ev->ctx, m + 1, sizeof *at->pm) : NULL;
+	if (!at->procs || !at->pm) {
 		hx_free(at->ev->ctx, k);
-		return HANGDX_ENOMEM;
+		return err ? err : HANGDX_ENOMEM;
 	}
 	for (i = 0, n = 0; i < m; i++) {
 		const struct ientry *x = &e[k[i].i];
 		struct proc *d;
 
 		if (i == 0 || !same_proc(&k[i - 1], &k[i])) {
+			if (n)
+				close_proc(at, &at->procs[n - 1], first);
+			first = at->npm;
 			d = &at->procs[n++];
 			snprintf(d->node, sizeof d->node, "%s", x->node);
 			d->pid = x->pid;
 			d->rank = d->device = -1;
+			d->g = at->pm + first;
 		}
 		d = &at->procs[n - 1];
 		merge_val(&d->rank, x->rank);
 		merge_val(&d->device, x->device);
-		if (x->mb.group != HX_NOSTR && !add_memb(d, &x->mb))
-			at->groups_cut = true;
+		if (x->mb.group != HX_NOSTR) {
+			at->pm[at->npm] = x->mb;
+			at->pm[at->npm++].group = alias_find(at, x->mb.group);
+		}
 	}
+	if (n)
+		close_proc(at, &at->procs[n - 1], first);
 	at->nproc = n;
 	hx_free(at->ev->ctx, k);
 	return HANGDX_OK;
@@ -818,6 +1038,8 @@ void hx_attrib_free(const struct hangdx_evidence *ev, struct hx_attrib *at)
 		return;
 	hx_free(ev->ctx, at->va);
 	hx_free(ev->ctx, at->procs);
+	hx_free(ev->ctx, at->pm);
+	hx_map_free(ev->ctx, &at->alias);
 	hx_free(ev->ctx, at->cm);
 	hx_free(ev->ctx, at->groups);
 	hx_free(ev->ctx, at);
@@ -837,9 +1059,11 @@ static const struct proc *proc_of(const struct hx_attrib *at,
 		       proc_cmp);
 }
 
-/* The group a record names: group:[...], else the group whose identifier
- * its tag holds ("AllReduce_<identifier>..."): one of its process's
- * groups, or without a process any group; HX_NOSTR if none. */
+/* The group a record names (under the name its creation gave it):
+ * group:[...], else the group whose identifier its tag holds
+ * ("AllReduce_<identifier>..."): one of its process's groups, or without
+ * a process any group; the longest that fits ("group_name_1" is in
+ * "AllReduce_group_name_12"); HX_NOSTR if none. */
 static uint32_t rec_group(struct hx_attrib *at, const struct hx_rec *r,
 			  const struct proc *p)
 {
@@ -847,11 +1071,11 @@ static uint32_t rec_group(struct hx_attrib *at, const struct hx_rec *r,
 	const struct hx_field *g = hx_rec_field(ev, r, HX_F_GROUP);
 	const struct hx_field *t = hx_rec_field(ev, r, HX_F_TAG);
 	const struct memb *list = p ? p->g : at->groups;
-	size_t i, n = p ? p->ngroup : at->ngroups;
+	size_t i, n = p ? p->ngroup : at->ngroups, best = 0;
 	const char *tag;
 
 	if (g)
-		return g->str;
+		return hx_attrib_canon(at, g->str);
 	if (!t)
 		return HX_NOSTR;
 	if (at->have_tag && at->last_tag == t->str && at->last_tag_proc == p)
@@ -863,10 +1087,11 @@ static uint32_t rec_group(struct hx_attrib *at, const struct hx_rec *r,
 	at->last_tag_group = HX_NOSTR;
 	for (i = 0; tag && i < n; i++) {
 		const char *gs = hx_ev_str(ev, list[i].group);
+		size_t len = gs ? strlen(gs) : 0;
 
-		if (gs && *gs && strstr(tag, gs)) {
+		if (len > best && strstr(tag, gs)) {
 			at->last_tag_group = list[i].group;
-			break;
+			best = len;
 		}
 	}
 	return at->last_tag_group;
@@ -909,12 +1134,14 @@ int64_t hx_attrib_global(const struct hx_attrib *at, uint32_t group,
 /* The process's own rank in group grp: -1 not a member, -2 conflicting. */
 static int64_t proc_crank(const struct proc *p, uint32_t grp)
 {
-	size_t i;
+	struct memb key;
+	const struct memb *f;
 
-	for (i = 0; p && grp != HX_NOSTR && i < p->ngroup; i++)
-		if (p->g[i].group == grp)
-			return p->g[i].crank;
-	return -1;
+	if (!p || grp == HX_NOSTR || !p->ngroup)
+		return -1;
+	key.group = grp;
+	f = bsearch(&key, p->g, p->ngroup, sizeof *p->g, memb_cmp);
+	return f ? f->crank : -1;
 }
 
 /*

@@ -264,6 +264,7 @@ struct hx_filesum {
 	uint64_t bytes, lines, records, errors, skipped;
 	int64_t first_ts, last_ts;  /* of lines with a plog prefix */
 	int64_t pid;        /* of the first prefixed line */
+	uint64_t cut_line;  /* the last line, when no newline ended it; 0 */
 };
 
 struct hx_counts {
@@ -419,9 +420,19 @@ int hx_attrib_build(const struct hangdx_evidence *ev, struct hx_attrib **out);
 void hx_attrib_rec(struct hx_attrib *at, const struct hx_rec *r,
 		   struct hx_attr *a);
 void hx_attrib_free(const struct hangdx_evidence *ev, struct hx_attrib *at);
-/* Some process was in more communicators than HX_GROUPS_PER_PROC: the
- * ones past it were not used to attribute its records. */
-bool hx_attrib_groups_cut(const struct hx_attrib *at);
+/* Processes in more communicators than the guard HX_MAX_GROUPS_PER_PROC:
+ * how many, how many memberships went, and the first of them. */
+struct hx_attrib_cut {
+	size_t procs, dropped;
+	char node[64];
+	int64_t pid;
+	size_t groups;          /* the first one's communicators */
+};
+const struct hx_attrib_cut *hx_attrib_groups_cut(const struct hx_attrib *at);
+/* The name a communicator's creation gave it (its failure lines use),
+ * for any of its names (root info identifier, group name); a name with
+ * no other, itself. */
+uint32_t hx_attrib_canon(const struct hx_attrib *at, uint32_t group);
 /* The global rank of communicator rank crank in group (HX_NOSTR: no group
  * named): itself in a world group, else through the group's creation
  * lines; -1 unknown, -2 claimed twice. */

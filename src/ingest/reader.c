@@ -1048,6 +1048,7 @@ static int reader_end(struct hx_reader *r, int status)
 		r->lastpre_ptr = NULL;
 		err = carry_line(r);
 		r->ncarry = 0;
+		r->fs.cut_line = r->line;       /* cut mid-line, perhaps */
 	}
 	if (!err)
 		err = join_flush(r);

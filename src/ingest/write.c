@@ -884,6 +884,8 @@ static void file_delta(struct out *o, const char *path, const char *st,
 		json_kts(&o->b, "first_ts", f->first_ts);
 	if (f->last_ts != HX_NONE)
 		json_kts(&o->b, "last_ts", f->last_ts);
+	if (f->cut_line)
+		json_knum(&o->b, "cut_line", (int64_t)f->cut_line);
 	hx_buf_puts(&o->b, "}\n");
 }
 

@@ -374,6 +374,34 @@ static void json_list(FILE *fp, const char *key, const char *const *v, size_t n)
 	fputc(']', fp);
 }
 
+/* The files left out of timing (timing.c), each with why. */
+static void json_left(const struct hangdx_diagnosis *d, FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, ",\n  \"left_out_of_timing\": [");
+	for (i = 0; i < d->nleft; i++) {
+		const struct hx_leftout *l = &d->left[i];
+
+		fprintf(fp, "%s\n    {\"file\": ", i ? "," : "");
+		jstr(fp, hx_ev_str(d->ev, l->file));
+		fprintf(fp, ", \"why\": \"%s\"", hx_leftout_why_name(l->why));
+		if (l->why == HX_LEFT_CUT_LINE)
+			fprintf(fp, ", \"line\": %llu", (unsigned long long)l->line);
+		if (l->pid >= 0)
+			fprintf(fp, ", \"pid\": %lld", (long long)l->pid);
+		if (l->why == HX_LEFT_EARLIER_PROCESS)
+			fprintf(fp, ", \"before_pid\": %lld", (long long)l->other);
+		if (l->why == HX_LEFT_NOT_IN_CREATION)
+			fprintf(fp, ", \"rank\": %lld, \"rank_pid\": %lld",
+				(long long)l->rank, (long long)l->other);
+		if (l->why == HX_LEFT_EARLIER_RUN)
+			fprintf(fp, ", \"gap_s\": %.3f", (double)l->gap / 1e6);
+		fputc('}', fp);
+	}
+	fprintf(fp, "\n  ]");
+}
+
 static void json_chain(const struct hangdx_diagnosis *d, FILE *fp)
 {
 	size_t i;
@@ -671,6 +699,8 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 	json_list(fp, "notes", d->facts, d->nfacts);
 	json_list(fp, "warnings", d->warnings, d->nwarnings);
 	json_list(fp, "missing", d->missing, d->nmissing);
+	if (d->nleft)           /* absent: every file was timed */
+		json_left(d, fp);
 	json_ranks(d, fp);
 	fprintf(fp, "\n}\n");
 	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
