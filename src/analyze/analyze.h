@@ -300,6 +300,9 @@ const struct hx_rankfact *hx_facts_rank(const struct hangdx_facts *f,
 uint32_t hx_facts_record(const struct hangdx_diagnosis *d, uint32_t file,
 			 uint64_t line, int kind);
 int32_t hx_facts_max_rank(const struct hangdx_facts *f);
+/* The i-th file of a rank's fact (borrowed), NULL past its last. */
+const char *hx_facts_file(const struct hangdx_facts *f,
+			  const struct hx_rankfact *r, uint32_t i);
 size_t hx_facts_files(const struct hangdx_facts *f, const struct hx_rankfact *r,
 		      const char **out, size_t max);
 const struct hangdx_evidence *hx_facts_evidence(const struct hangdx_facts *f);

@@ -6,6 +6,7 @@
  * each group), diagnoses again with their devices rebuilt from it, and
  * asks again while the verdict needs a rank it has not read.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,6 +92,7 @@ void hx_rf_after_collect(struct hangdx_diagnosis *d)
 
 		if (!rf)
 			continue;
+		ri->seen = true;        /* its facts arrived: never "no logs" */
 		ri->device_seen = rf->device_seen;
 		ri->last_ts = later(ri->last_ts, rf->last_ts);
 		ri->last_progress_ts = later(ri->last_progress_ts, rf->last_progress_ts);
@@ -273,6 +275,24 @@ static int local_fetch(void *ud, const int32_t *ranks, size_t n,
 	return err;
 }
 
+/* Another node's copy of path is held too ("NODE:path"): the file at
+ * path here may be either, and is not read for it. */
+static bool copied_elsewhere(const struct hangdx_evidence *ev, const char *path)
+{
+	char buf[4096 + HX_MAX_TAG];
+	size_t i;
+
+	for (i = 0; i < ev->tagset.cap && ev->tagset.n; i++) {
+		if (!ev->tagset.v[i].key)
+			continue;
+		snprintf(buf, sizeof buf, "%s%s",
+			 hx_ev_str(ev, (uint32_t)ev->tagset.v[i].val), path);
+		if (hx_intern_find(&ev->strs, buf, strlen(buf)) >= 0)
+			return true;
+	}
+	return false;
+}
+
 /* Every file of the rank can be read here. */
 static bool readable(const struct hangdx_facts *f, int32_t rank)
 {
@@ -288,6 +308,9 @@ static bool readable(const struct hangdx_facts *f, int32_t rank)
 	for (i = 0; i < nf; i++) {
 		char buf[4096];
 
+		if (hx_ev_tag_len(hx_facts_evidence(f), files[i]) ||
+		    copied_elsewhere(hx_facts_evidence(f), files[i]))
+			return false;   /* read on another node */
 		outer_path(files[i], buf, sizeof buf);
 		if (strcmp(buf, "-") == 0 || access(buf, R_OK) != 0)
 			return false;
@@ -332,6 +355,8 @@ struct rounds {
 	struct hangdx_evidence *got;
 };
 
+static int verify(struct rounds *R, const int32_t *ranks, size_t n);
+
 /* Ask for the ranks in nd; those delivered are marked read. */
 static int ask(struct rounds *R, const struct need *nd)
 {
@@ -361,11 +386,86 @@ static int ask(struct rounds *R, const struct need *nd)
 			else
 				R->mask[ok[i]] = 1;
 		}
+		if (!e && !err)
+			err = verify(R, ok, n);
 	}
 	/* a rank asked for is never asked again */
 	for (i = 0; i < nd->n; i++)
 		R->mask[nd->r[i]] = 1;
 	hx_free(R->ctx, ok);
+	return err;
+}
+
+/* A file path -> its summary's index, for the files of ev. */
+static int index_files(const struct hangdx_evidence *ev, struct hx_map *m)
+{
+	size_t i;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < ev->nfile && !err; i++) {
+		struct hx_map_slot *sl = hx_map_slot(ev->ctx, m,
+			hx_map_key(ev->files[i].path), &err);
+		if (sl)
+			sl->val = (int32_t)i;
+	}
+	return err;
+}
+
+static const struct hx_filesum *file_of(const struct hangdx_evidence *ev,
+					const struct hx_map *m, const char *p)
+{
+	long id = hx_intern_find(&ev->strs, p, strlen(p));
+	int32_t i = id < 0 ? -1 : hx_map_find(m, hx_map_key((uint64_t)id));
+
+	return i < 0 ? NULL : &ev->files[i];
+}
+
+/* A rank's files read again must be those its facts were made from: a
+ * file of other content at the same path (another node's copy, or the
+ * log rewritten since) is not its evidence.  Such a rank is unread, and
+ * its files go from what was fetched. */
+static int verify(struct rounds *R, const int32_t *ranks, size_t n)
+{
+	const struct hangdx_evidence *fev = hx_facts_evidence(R->f);
+	struct hx_map mf = { 0 }, mg = { 0 };
+	const char **drop = NULL;
+	size_t nd = 0, cap = 0, i;
+	int err = index_files(fev, &mf);
+
+	if (!err)
+		err = index_files(R->got, &mg);
+	for (i = 0; i < n && !err; i++) {
+		const struct hx_rankfact *rf = hx_facts_rank(R->f, ranks[i]);
+		bool bad = false;
+		uint32_t j;
+
+		for (j = 0; rf && j < rf->nf && !bad; j++) {
+			const char *p = hx_facts_file(R->f, rf, j);
+			const struct hx_filesum *a = file_of(fev, &mf, p);
+			const struct hx_filesum *b = file_of(R->got, &mg, p);
+
+			bad = a && b && !hx_filesum_same(a, b);
+		}
+		if (!bad || !R->mask[ranks[i]])
+			continue;
+		R->mask[ranks[i]] = 0;
+		R->unread[ranks[i]] = 1;
+		for (j = 0; j < rf->nf && !err; j++) {
+			void *v = drop;
+
+			err = hx_vec_reserve(R->ctx, &v, &cap, nd + 1, sizeof *drop,
+					     HX_MAX_RANKS);
+			if (!err) {
+				drop = v;
+				drop[nd++] = hx_facts_file(R->f, rf, j);
+			}
+		}
+	}
+	if (!err && nd)
+		err = hx_ev_drop_named(R->got, drop, nd);
+	hx_free(R->ctx, (void *)drop);
+	hx_map_free(R->ctx, &mf);
+	hx_map_free(R->ctx, &mg);
 	return err;
 }
 

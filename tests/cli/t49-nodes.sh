@@ -1,0 +1,112 @@
+#!/bin/sh
+# t49-nodes.sh - many nodes, one local path: every node keeps its logs at
+# the same local path (var/npu), as a job laid out per node does.  Each
+# node's tree is copied in turn to that one path and reduced there by
+# `hangdx facts` (named with --node, and unnamed: then every node is this
+# machine and two copies of one path must still be told apart), and the
+# facts files are diagnosed in every order: verdict, category, root,
+# roots, first failing rank and the ranks "without logs" equal the single
+# pass over the collected tree.  Same pids on every node (containers) and
+# distinct pids both.
+. tests/cli/lib.sh
+H=$HANGDX
+
+# the mismatch preset at 8 ranks, 2 a node, the mismatched rank 5
+cat > "$T/mm8.yaml" <<'EOF'
+name: mm8
+cluster:
+  ranks: 8
+  ranks_per_node: 2
+communicators:
+  - name: world
+program:
+  - repeat:
+      count: 4
+      steps:
+        - aicore: {stream: compute, name: MatMulV2, duration: 5ms}
+        - event_record: {stream: compute, event: grads}
+        - event_wait: {stream: comm, event: grads}
+        - allreduce: {stream: comm, comm: world, bytes: 8MiB, dtype: fp16}
+  - host_sync: all
+faults:
+  - mismatch: {rank: 5, op: 2, type: allgather}
+EOF
+
+# what the comparison reads of a diagnosis
+summary() {
+	python3 - "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["verdict"], d["category"], d["root_rank"], d["roots"],
+      d["first_failing_rank"],
+      sorted(m for m in d["missing"] if "no logs" in m or "without logs" in m))
+EOF
+}
+
+# the permutations of the arguments, one a line
+perms() {
+	python3 -c 'import itertools, sys
+for p in itertools.permutations(sys.argv[1:]): print(" ".join(p))' "$@"
+}
+
+# case NAME SIMULATE-ARGS...: simulate per node, reduce each node at one
+# path, compare every order (or the first 2 orders when
+# ORDERS=some)
+run_case() {
+	name=$1
+	shift
+	"$H" simulate -q "$@" --layout node -o "$T/$name" > /dev/null 2>&1
+	"$H" diagnose --json "$T/$name" > "$T/$name.single.json" 2> /dev/null
+	summary "$T/$name.single.json" > "$T/$name.single"
+	nodes=""
+	for d in "$T/$name"/host-*; do
+		n=${d##*/}
+		rm -rf "$T/var"
+		mkdir -p "$T/var"
+		cp -r "$d/ascend" "$T/var/npu"
+		(cd "$T" && "$H" facts --node "$n" var/npu -o "$name.$n.named.facts" 2> /dev/null)
+		(cd "$T" && "$H" facts var/npu -o "$name.$n.same.facts" 2> /dev/null)
+		nodes="$nodes $n"
+	done
+	# shellcheck disable=SC2086
+	perms $nodes > "$T/$name.orders"
+	[ "${ORDERS:-all}" = some ] && head -n 2 "$T/$name.orders" > "$T/o" && mv "$T/o" "$T/$name.orders"
+	for how in named same; do
+		bad=0 warned=1 k=0
+		while read -r order; do
+			args=""
+			for n in $order; do args="$args $name.$n.$how.facts"; done
+			# shellcheck disable=SC2086
+			(cd "$T" && "$H" diagnose --json --facts $args > "$name.f.json" 2> "$name.f.err")
+			summary "$T/$name.f.json" > "$T/$name.f" 2> /dev/null
+			if ! cmp -s "$T/$name.single" "$T/$name.f"; then
+				bad=$((bad + 1))
+				[ $bad -eq 1 ] && { echo "# $how $order:"; sed 's/^/#   /' "$T/$name.f" "$T/$name.single"; }
+			fi
+			if [ $how = same ] && ! grep -q "held already with other content" "$T/$name.f.err"; then
+				warned=0
+			fi
+			k=$((k + 1))
+		done < "$T/$name.orders"
+		t_ok "$name: facts per node at one path ($how), $k orders: the single pass's answer" [ $bad -eq 0 ]
+		case $how.$name in
+		same.*-same) t_ok "$name: unnamed nodes' copies of one path are said and kept" [ $warned -eq 1 ];;
+		esac
+	done
+}
+
+run_case mm8-same "$T/mm8.yaml" --set same_pids=true
+ORDERS=some run_case mm8 "$T/mm8.yaml"
+run_case death-same --preset rank-death --set ranks_per_node=2 --set same_pids=true
+run_case link-same --preset link-error --set same_pids=true
+ORDERS=some run_case ref-same --preset reference --set ranks=8 --set ranks_per_node=2 --set same_pids=true
+
+# the facts name their node; the same pids on two nodes stay two processes
+t_ok "facts name the node they were made on" \
+	grep -q '"node":"host-1"' "$T/mm8-same.host-1.named.facts"
+(cd "$T" && "$H" diagnose --json --facts mm8-same.host-0.named.facts \
+	mm8-same.host-1.named.facts > two.json 2> /dev/null)
+t_ok "two nodes of the same pids: four processes, no rank without logs" \
+	python3 -c "import json,sys; d=json.load(open('$T/two.json')); r={x['rank']:x for x in d['ranks']}; sys.exit(0 if all(r[i]['state']!='no logs' for i in range(4)) else 1)"
+t_exit 2 "--node refuses a name with ':'" "$H" facts --node a:b "$T/var/npu" -o "$T/x.facts"
+t_done
