@@ -687,8 +687,10 @@ static void make(struct outcome *r, const struct source *s)
 	}
 	if (s->f)
 		r->err = copy_facts(r->ctx, s->f, &r->copy);
-	if (r->copy)
+	if (r->copy) {
 		s2.f = r->copy;
+		hangdx_facts_set_reading(r->copy, r->a->threads, r->a->max_records);
+	}
 	if (!r->err)
 		r->err = diagnose_in(s, &o, r->a, &r->d);
 	if (!r->err)
@@ -835,6 +837,7 @@ static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
 		hangdx_facts_free(f);
 		return EXIT_USAGE;
 	}
+	hangdx_facts_set_reading(f, in->threads, in->max_records);
 	rc = load_facts(f, a);
 	if (!rc)
 		rc = add_logs(ctx, f, a, in);

@@ -487,6 +487,7 @@ static void read_share(struct mpi_st *st, const struct cli_mpi_opts *o)
 		fail(st, _("reading the logs"), hangdx_strerror(HANGDX_ENOMEM));
 	if (st->node[0] && hangdx_facts_set_node(st->own, st->node))
 		fail(st, _("reading the logs"), hangdx_strerror(HANGDX_EINVAL));
+	hangdx_facts_set_reading(st->own, o->in.threads, o->in.max_records);
 	if (decide_share(st, o) != CLI_MPI_SHARE_DIRS) {
 		read_batch(st, o, &in);
 		return;

@@ -478,6 +478,11 @@ int hangdx_facts_load_fp(struct hangdx_facts *f, const char *name, FILE *fp);
  * same node) are kept as node "NODE#k", with a warning.  name: 1 to 40
  * printable bytes without ':', '/', '"' or '\\'; HANGDX_EINVAL else. */
 int hangdx_facts_set_node(struct hangdx_facts *f, const char *node);
+/* The reading options phase 2 reads files again with, as the caller
+ * read its own (threads and max_records of struct hangdx_ingest_opts;
+ * 0: the defaults). */
+int hangdx_facts_set_reading(struct hangdx_facts *f, int threads,
+			     size_t max_records);
 /* The key ("NODE:", or "" for none) the last facts loaded got. */
 const char *hangdx_facts_tag(const struct hangdx_facts *f);
 /* Key every file of ev by tag ("NODE:", as hangdx_facts_tag gives):

@@ -300,6 +300,15 @@ const struct hx_rankfact *hx_facts_rank(const struct hangdx_facts *f,
 uint32_t hx_facts_record(const struct hangdx_diagnosis *d, uint32_t file,
 			 uint64_t line, int kind);
 int32_t hx_facts_max_rank(const struct hangdx_facts *f);
+/* Files phase 2 did not read again, and why (twophase.c). */
+#define HX_NOTFETCHED_MAX 8
+struct hx_notfetched {
+	char line[HX_NOTFETCHED_MAX][600];
+	size_t n, total;
+};
+/* The reading options phase 2 reads files again with (the caller's). */
+void hx_facts_ingest_opts(const struct hangdx_facts *f,
+			  struct hangdx_ingest_opts *o);
 /* The i-th file of a rank's fact (borrowed), NULL past its last. */
 const char *hx_facts_file(const struct hangdx_facts *f,
 			  const struct hx_rankfact *r, uint32_t i);

@@ -32,7 +32,10 @@ struct hangdx_facts {
 	size_t nfid, capfid;
 	struct hx_map byrank;           /* rank -> index in rf */
 	struct hx_map owner;            /* file string id -> its first rank */
+	struct hx_map rankfile;         /* (rank, file id) pairs held */
 	char node[HX_MAX_TAG];          /* this machine's node ("": unnamed) */
+	int threads;                    /* phase 2's reading options */
+	size_t max_records;
 	char tag[HX_MAX_TAG + 16];      /* the tag of the last facts loaded */
 	int err;
 };
@@ -58,6 +61,24 @@ int hangdx_facts_set_node(struct hangdx_facts *f, const char *node)
 		return HANGDX_EINVAL;
 	snprintf(f->node, sizeof f->node, "%s", node);
 	return HANGDX_OK;
+}
+
+int hangdx_facts_set_reading(struct hangdx_facts *f, int threads,
+			     size_t max_records)
+{
+	if (!f || threads < 0)
+		return HANGDX_EINVAL;
+	f->threads = threads;
+	f->max_records = max_records;
+	return HANGDX_OK;
+}
+
+void hx_facts_ingest_opts(const struct hangdx_facts *f,
+			  struct hangdx_ingest_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->threads = f->threads;
+	o->max_records = f->max_records;
 }
 
 const char *hangdx_facts_tag(const struct hangdx_facts *f)
@@ -100,6 +121,7 @@ void hangdx_facts_free(struct hangdx_facts *f)
 	hx_free(f->ctx, f->fid);
 	hx_map_free(f->ctx, &f->byrank);
 	hx_map_free(f->ctx, &f->owner);
+	hx_map_free(f->ctx, &f->rankfile);
 	hx_free(f->ctx, f);
 }
 
@@ -198,15 +220,9 @@ static int add_file(struct hangdx_facts *f, const char *path, int32_t rank)
 	return HANGDX_OK;
 }
 
-static bool rf_has_file(const struct hangdx_facts *f,
-			const struct hx_rankfact *r, uint32_t id)
+static uint64_t rf_key(int32_t rank, uint32_t id)
 {
-	uint32_t i;
-
-	for (i = 0; i < r->nf; i++)
-		if (f->fid[r->f0 + i] == id)
-			return true;
-	return false;
+	return hx_map_key(((uint64_t)(uint32_t)rank << 32) | id);
 }
 
 /* Two nodes' facts of one rank: a union.  The same files again: the same
@@ -217,14 +233,18 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 	a->local_cycle |= b->local_cycle;
 	a->proven |= b->proven;
 	a->has_dumps |= b->has_dumps;
-	a->kernels += b->kernels;
-	a->kernels_inferred += b->kernels_inferred;
+	/* counts of one device seen twice: the larger, never a sum */
+	if (b->kernels > a->kernels) {
+		a->kernels = b->kernels;
+		a->kernels_inferred = b->kernels_inferred;
+	}
 	if (b->stall_us > a->stall_us) {
 		a->stall_us = b->stall_us;
 		a->stall_file = b->stall_file;
 		a->stall_line = b->stall_line;
 	}
-	a->stalled += b->stalled;
+	if (b->stalled > a->stalled)
+		a->stalled = b->stalled;
 	if (b->stall_under_us > a->stall_under_us)
 		a->stall_under_us = b->stall_under_us;
 	if (a->last_ts == HX_NONE || (b->last_ts != HX_NONE && b->last_ts > a->last_ts))
@@ -236,7 +256,8 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 		a->cores_logged = b->cores_logged;
 	if (b->core_top > a->core_top)
 		a->core_top = b->core_top;
-	a->dead_pools += b->dead_pools;
+	if (b->dead_pools > a->dead_pools)
+		a->dead_pools = b->dead_pools;
 }
 
 /*
@@ -273,26 +294,31 @@ static int facts_put(struct hangdx_facts *f, const struct hx_rankfact *in,
 	if (!fresh) {
 		bool news = false;
 
-		for (i = 0; i < nfiles && !err; i++) {
-			uint32_t id = hx_ev_intern(f->ev, files[i], strlen(files[i]), &err);
-			news |= !err && !rf_has_file(f, r, id);
+		for (i = 0; i < nfiles && !err && !news; i++) {
+			long id = hx_intern_find(&f->ev->strs, files[i], strlen(files[i]));
+
+			news = id < 0 || hx_map_find(&f->rankfile,
+						     rf_key(r->rank, (uint32_t)id)) < 0;
 		}
-		if (err || !news)
-			return err;
+		if (!news)
+			return HANGDX_OK;
 		rf_combine(r, in);
 		for (i = 0; i < r->nf && !err; i++)   /* copy its old files last */
 			err = add_file(f, hx_ev_str(f->ev, f->fid[r->f0 + i]), r->rank);
 		f0 = f->nfid - r->nf;
 	}
+	/* a hash of (rank, file): a million files of a rank stay linear */
 	for (i = 0; i < nfiles && !err; i++) {
 		uint32_t id = hx_ev_intern(f->ev, files[i], strlen(files[i]), &err);
-		bool dup = false;
-		size_t j;
+		struct hx_map_slot *fs;
 
-		for (j = f0; j < f->nfid && !err; j++)
-			dup |= f->fid[j] == id;
-		if (!err && !dup)
-			err = add_file(f, files[i], r->rank);
+		if (err)
+			break;
+		fs = hx_map_slot(f->ctx, &f->rankfile, rf_key(r->rank, id), &err);
+		if (!fs || fs->val >= 0)
+			continue;
+		fs->val = 1;
+		err = add_file(f, files[i], r->rank);
 	}
 	if (err)
 		return err;
@@ -1140,45 +1166,124 @@ static int load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
 }
 
 /* Facts files may be gzip-compressed (`gzip node.facts`): read through
- * zlib, which passes plain text through unchanged. */
-static ssize_t gz_read(void *cookie, char *buf, size_t n)
-{
-	int r = gzread((gzFile)cookie, buf, n > INT32_MAX ? INT32_MAX : (unsigned)n);
+ * zlib, which passes plain text through unchanged.  Only whole lines
+ * come out: a stream cut short (a copy missing its end) is read up to
+ * its last complete line, and the cut said. */
+#define GZ_CHUNK 65536
+#define GZ_PENDING_MAX ((size_t)2 << 20)       /* past MAX_LINE: skipped */
 
-	return r < 0 ? -1 : r;
+struct gzin {
+	gzFile gz;
+	char *buf;
+	size_t n, cap;          /* bytes read, not yet given out */
+	bool eof, cut;
+	uint64_t given;
+};
+
+static size_t last_nl(const struct gzin *g)
+{
+	size_t i;
+
+	for (i = g->n; i > 0; i--)
+		if (g->buf[i - 1] == '\n')
+			return i;
+	return 0;
+}
+
+static ssize_t gz_read(void *cookie, char *out, size_t want)
+{
+	struct gzin *g = cookie;
+	size_t ok;
+
+	for (;;) {
+		ok = g->eof ? g->n : last_nl(g);
+		if (!ok && g->n >= GZ_PENDING_MAX)
+			ok = g->n;
+		if (ok || g->eof || g->cut)
+			break;
+		if (g->cap - g->n < GZ_CHUNK) {
+			char *p = realloc(g->buf, g->cap + GZ_CHUNK);
+
+			if (!p)
+				return -1;
+			g->buf = p;
+			g->cap += GZ_CHUNK;
+		}
+		{
+			int r = gzread(g->gz, g->buf + g->n, GZ_CHUNK);
+			int e = Z_OK;
+
+			if (r < 0 || (r == 0 && (gzerror(g->gz, &e), e != Z_OK)))
+				g->cut = true;
+			else if (r == 0)
+				g->eof = true;
+			else
+				g->n += (size_t)r;
+		}
+	}
+	if (g->cut && !ok)
+		return 0;               /* the partial line at the cut: dropped */
+	if (ok > want)
+		ok = want;
+	memcpy(out, g->buf, ok);
+	memmove(g->buf, g->buf + ok, g->n - ok);
+	g->n -= ok;
+	g->given += ok;
+	return (ssize_t)ok;
 }
 
 static int gz_close(void *cookie)
 {
-	return gzclose((gzFile)cookie) == Z_OK ? 0 : -1;
+	struct gzin *g = cookie;
+	int r = gzclose(g->gz) == Z_OK ? 0 : -1;
+
+	free(g->buf);
+	free(g);
+	return r;
 }
 
 int hangdx_facts_load(struct hangdx_facts *f, const char *path)
 {
 	cookie_io_functions_t io = { gz_read, NULL, NULL, gz_close };
+	struct gzin *g;
+	struct stat st;
 	FILE *fp;
-	gzFile gz;
 	int fd, err;
 
 	if (!f || !path)
 		return HANGDX_EINVAL;
-	fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY);
+	fd = strcmp(path, "-") == 0 ? dup(0)
+	     : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		hx_diag(f->ctx, HANGDX_ERROR, path, 0, 0, "cannot open: %s",
 			strerror(errno));
 		return HANGDX_EIO;
 	}
-	gz = gzdopen(fd, "rb");
-	if (!gz) {
+	if (strcmp(path, "-") != 0 &&
+	    (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		hx_diag(f->ctx, HANGDX_ERROR, path, 0, 0, "not a regular file");
+		close(fd);
+		return HANGDX_EIO;
+	}
+	g = calloc(1, sizeof *g);
+	if (g)
+		g->gz = gzdopen(fd, "rb");
+	if (!g || !g->gz) {
+		free(g);
 		close(fd);
 		return HANGDX_ENOMEM;
 	}
-	fp = fopencookie(gz, "r", io);
+	fp = fopencookie(g, "r", io);
 	if (!fp) {
-		gzclose(gz);
+		gz_close(g);
 		return HANGDX_ENOMEM;
 	}
 	err = load_fp(f, path, fp);
+	if (g->cut)
+		hx_diag(f->ctx, HANGDX_WARNING, path, 0, 0,
+			"the compressed stream is cut short: read up to its last "
+			"whole line (%llu bytes); the facts after the cut are "
+			"missing", (unsigned long long)g->given);
 	fclose(fp);
 	return err;
 }

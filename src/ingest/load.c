@@ -207,6 +207,7 @@ struct loader {
 	uint16_t sub;
 	bool delta;             /* records are delta-coded (HX_JHOOK_DELTA) */
 	struct hx_rec prev;     /* the record before, for delta */
+	unsigned long unknown;  /* records of kinds not known, skipped */
 };
 
 static void bad_line(struct loader *l, const char *why)
@@ -420,6 +421,48 @@ static int load_record(struct loader *l, const struct jobj *o, int kind)
 	return err;
 }
 
+/* Facts of a newer writer: a record of a kind not known is skipped, said
+ * once, and its common keys stay the record before's for the next
+ * delta-coded one. */
+static void skip_record(struct loader *l, const struct jobj *o,
+			const struct jval *k)
+{
+	const struct jval *c[C__N] = { NULL };
+	struct hx_recb b;
+	size_t i;
+	int ci;
+
+	for (i = 0; i < o->n; i++) {
+		ci = common_of(&o->v[i]);
+		if (ci < C__N && !c[ci])
+			c[ci] = &o->v[i];
+	}
+	hx_rb_init(&b, l->ev, 0);
+	if (l->delta)
+		delta_common(l, &b, c);
+	else
+		full_common(&b, c);
+	b.rec.line = unum(c[C_LINE]);
+	if (b.rec.file != HX_NOSTR && b.rec.line) {
+		if (b.rec.file == l->last_file && b.rec.line == l->last_line)
+			l->sub++;
+		else
+			l->sub = 0;
+		l->last_file = b.rec.file;
+		l->last_line = b.rec.line;
+		b.rec.sub = l->sub;
+		l->prev = b.rec;
+	}
+	if (l->unknown++ == 0) {
+		hx_ingest_diag_lock();
+		hx_diag(l->ev->ctx, HANGDX_WARNING, l->path, l->line, 0,
+			"record kind \"%.*s\" is not one this hangdx knows (a "
+			"newer writer's?): skipped", (int)(k->len > 32 ? 32 : k->len),
+			k->str);
+		hx_ingest_diag_unlock();
+	}
+}
+
 static int load_file(struct loader *l, const struct jobj *o)
 {
 	static const char *const st[] = { "ok", "empty", "binary",
@@ -509,8 +552,12 @@ static int load_line(struct loader *l, char *s, struct jobj *o)
 		return HANGDX_OK;
 	}
 	if (strcmp(k->str, "process") && strcmp(k->str, "stream") &&
-	    strcmp(k->str, "rank"))
-		bad_line(l, "unknown kind");
+	    strcmp(k->str, "rank")) {
+		if (!l->hook)
+			bad_line(l, "unknown kind");
+		else
+			skip_record(l, o, k);
+	}
 	return HANGDX_OK;
 }
 
