@@ -182,6 +182,7 @@ struct hx_rankfact {
 	uint32_t stall_file;      /* the status line of the longest stall: */
 	uint64_t stall_line;      /* its file (string id in the facts) */
 	uint32_t f0, nf;          /* its files: facts->fid[f0, f0 + nf) */
+	bool files_cut;           /* it named more than HX_MAX_RANK_FILES */
 };
 
 /* One hop of the explained chain. */

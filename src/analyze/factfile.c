@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
+#include "../core/thresholds.h"
 
 #define FACTS_FORMAT "hangdx-facts-2"
 #define FACTS_FORMAT_1 "hangdx-facts-1"    /* records in full; still read */
@@ -233,6 +234,7 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 	a->local_cycle |= b->local_cycle;
 	a->proven |= b->proven;
 	a->has_dumps |= b->has_dumps;
+	a->files_cut |= b->files_cut;
 	/* counts of one device seen twice: the larger, never a sum */
 	if (b->kernels > a->kernels) {
 		a->kernels = b->kernels;
@@ -902,6 +904,15 @@ static int on_file_line(struct floader *l, const struct hx_jobj *o,
 		fbad(l, file, line, "file fact not after its rank's fact");
 		return HANGDX_OK;
 	}
+	if (l->pend[l->npend].nf >= HX_MAX_RANK_FILES) {
+		if (!l->pend[l->npend].rf.files_cut)
+			hx_diag(l->f->ctx, HANGDX_WARNING, file, line, 0,
+				"rank %d names more than %d files: the rest are "
+				"not kept, and its logs are not read again",
+				(int)rank, HX_MAX_RANK_FILES);
+		l->pend[l->npend].rf.files_cut = true;
+		return HANGDX_OK;
+	}
 	id = hx_ev_intern(l->ev, s, n, &err);
 	if (err)
 		return err;
@@ -922,9 +933,14 @@ static void reserve_hint(struct floader *l, const struct hx_jobj *o)
 {
 	int64_t r, n;
 
-	if (hx_jint(o, "records", &r) && hx_jint(o, "fields", &n) && r > 0 &&
-	    n >= 0 && r <= (int64_t)1 << 24 && n <= r * HX_MAX_FIELDS)
+	if (!hx_jint(o, "records", &r) || !hx_jint(o, "fields", &n) || r <= 0)
+		return;
+	if (n >= 0 && r <= (int64_t)1 << 24 && n <= r * HX_MAX_FIELDS)
 		(void)hx_ev_reserve(l->ev, (size_t)r, (size_t)n);
+	else
+		hx_diag(l->f->ctx, HANGDX_WARNING, l->name, 1, 0,
+			"the header's size hint (%lld records, %lld fields) is past "
+			"what facts hold: not used", (long long)r, (long long)n);
 }
 
 static int on_format(struct floader *l, const struct hx_jobj *o,
@@ -953,18 +969,27 @@ static int on_format(struct floader *l, const struct hx_jobj *o,
 }
 
 static int on_path_fact(struct floader *l, const char *what, const char *s,
-			size_t n)
+			size_t n, unsigned long line)
 {
 	char path[4096];
 
-	if (n == 0 || n >= sizeof path)
+	if (n == 0 || n >= sizeof path) {
+		hx_diag(l->f->ctx, HANGDX_WARNING, l->name, line, 0,
+			"a %s fact of %zu bytes: skipped", what, n);
 		return HANGDX_OK;
+	}
 	memcpy(path, s, n);
 	path[n] = '\0';
 	if (strcmp(what, "root") == 0)
 		return hx_ev_add_root(l->ev, path);
-	return hx_ev_tag_len(l->ev, path) || n > HX_MAX_TAG || path[n - 1] != ':' ||
-	       memchr(path, ':', n - 1) ? HANGDX_OK : hx_ev_add_tag(l->ev, path);
+	if (n > HX_MAX_TAG || path[n - 1] != ':' || memchr(path, ':', n - 1) ||
+	    memchr(path, '/', n) || !node_name_ok(path, strcspn(path, "#:"))) {
+		hx_diag(l->f->ctx, HANGDX_WARNING, l->name, line, 0,
+			"tag \"%.*s\" is not a node's (NODE: or NODE#k:): skipped",
+			(int)(n > 64 ? 64 : n), path);
+		return HANGDX_OK;
+	}
+	return hx_ev_tag_len(l->ev, path) ? HANGDX_OK : hx_ev_add_tag(l->ev, path);
 }
 
 static int fact_line(void *ud, const struct hx_jobj *o, const char *file,
@@ -991,9 +1016,9 @@ static int fact_line(void *ud, const struct hx_jobj *o, const char *file,
 	if (n == 4 && memcmp(s, "file", 4) == 0)
 		return on_file_line(l, o, file, line);
 	if (n == 4 && memcmp(s, "root", 4) == 0 && hx_jstr(o, "path", &s, &n))
-		return on_path_fact(l, "root", s, n);
+		return on_path_fact(l, "root", s, n, line);
 	if (n == 3 && memcmp(s, "tag", 3) == 0 && hx_jstr(o, "tag", &s, &n))
-		return on_path_fact(l, "tag", s, n);
+		return on_path_fact(l, "tag", s, n, line);
 	/* a newer writer's fact: skipped, said once a file */
 	if (l->skipped++ == 0)
 		hx_diag(l->f->ctx, HANGDX_WARNING, file, line, 0,
@@ -1140,7 +1165,7 @@ static int load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
 		if (e2)
 			err = e2;
 	}
-	if (!err && !l.have_format) {
+	if ((!err || err == HANGDX_EPARSE) && !l.have_format) {
 		hx_diag(f->ctx, HANGDX_ERROR, name, 0, 0,
 			"not a facts file: no \"format\":\"%s\" line", FACTS_FORMAT);
 		err = HANGDX_EUNSUPPORTED;
@@ -1157,8 +1182,9 @@ static int load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
 			err = e2;
 		snprintf(f->tag, sizeof f->tag, "%s", tag);
 	}
-	if (!err && l.bad)
-		err = HANGDX_EPARSE;
+	/* a line skipped was said (file:line): the rest of the facts stand */
+	if (err == HANGDX_EPARSE)
+		err = HANGDX_OK;
 	hangdx_evidence_free(l.ev);
 	hx_free(f->ctx, l.pend);
 	hx_free(f->ctx, l.pfid);

@@ -390,6 +390,11 @@ static bool readable(const struct hangdx_facts *f, const struct hx_map *fidx,
 
 	if (!rf || rf->nf == 0)
 		return false;
+	if (rf->files_cut) {
+		not_fetched(nf, rank, hx_facts_file(f, rf, 0),
+			    _("its facts name more files than are kept"));
+		return false;
+	}
 	for (i = 0; i < rf->nf; i++) {
 		const char *p = hx_facts_file(f, rf, i);
 
@@ -582,6 +587,8 @@ static int verify(struct rounds *R, const int32_t *ranks, size_t n)
 		}
 		if (!bad || !R->mask[ranks[i]])
 			continue;
+		not_fetched(&R->nf, ranks[i], hx_facts_file(R->f, rf, j - 1),
+			    _("its content here is not what its facts were made from"));
 		R->mask[ranks[i]] = 0;
 		R->unread[ranks[i]] = 1;
 		for (j = 0; j < rf->nf && !err; j++) {
