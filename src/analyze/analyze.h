@@ -307,6 +307,10 @@ struct hx_notfetched {
 	char line[HX_NOTFETCHED_MAX][600];
 	size_t n, total;
 };
+/* The --cores the facts were made with (0: none), and the record ceiling
+ * of a node that cut (0: none cut). */
+unsigned hx_facts_cores(const struct hangdx_facts *f);
+size_t hx_facts_cut(const struct hangdx_facts *f);
 /* The reading options phase 2 reads files again with (the caller's). */
 void hx_facts_ingest_opts(const struct hangdx_facts *f,
 			  struct hangdx_ingest_opts *o);

@@ -37,6 +37,8 @@ struct hangdx_facts {
 	char node[HX_MAX_TAG];          /* this machine's node ("": unnamed) */
 	int threads;                    /* phase 2's reading options */
 	size_t max_records;
+	unsigned cores;                 /* the node's --cores (0: not given) */
+	size_t cut_max;                 /* the node's record ceiling, when it cut */
 	char tag[HX_MAX_TAG + 16];      /* the tag of the last facts loaded */
 	int err;
 };
@@ -79,7 +81,32 @@ void hx_facts_ingest_opts(const struct hangdx_facts *f,
 {
 	memset(o, 0, sizeof *o);
 	o->threads = f->threads;
-	o->max_records = f->max_records;
+	o->max_records = f->max_records ? f->max_records : f->cut_max;
+}
+
+unsigned hx_facts_cores(const struct hangdx_facts *f)
+{
+	return f ? f->cores : 0;
+}
+
+size_t hx_facts_cut(const struct hangdx_facts *f)
+{
+	return f ? f->cut_max : 0;
+}
+
+/* Options and ceilings of another node's facts: the first --cores wins
+ * (another is said), the lowest record ceiling that cut is the cut. */
+static void take_settings(struct hangdx_facts *f, unsigned cores, size_t cut,
+			  const char *name)
+{
+	if (cores && f->cores && cores != f->cores)
+		hx_diag(f->ctx, HANGDX_WARNING, name, 1, 0,
+			"facts made with --cores %u beside facts made with --cores "
+			"%u: %u is used", cores, f->cores, f->cores);
+	else if (cores)
+		f->cores = cores;
+	if (cut && (!f->cut_max || cut < f->cut_max))
+		f->cut_max = cut;
 }
 
 const char *hangdx_facts_tag(const struct hangdx_facts *f)
@@ -639,6 +666,8 @@ int hangdx_facts_add_evidence(struct hangdx_facts *f,
 	err = hangdx_diagnose(ev, opts, &d);
 	if (err)
 		return err;
+	take_settings(f, opts ? opts->cores : 0,
+		      ev->c.skipped[HX_S_RECORDS] ? ev->maxrec : 0, "facts");
 	keep = hx_calloc(f->ctx, ev->nrec + 1, 1);
 	if (!keep) {
 		hangdx_diagnosis_free(d);
@@ -742,6 +771,10 @@ int hangdx_facts_write(const struct hangdx_facts *f, FILE *fp)
 		fputs(",\"node\":", fp);
 		put_str(fp, f->node);
 	}
+	if (f->cores)
+		fprintf(fp, ",\"cores\":%u", f->cores);
+	if (f->cut_max)
+		fprintf(fp, ",\"max_records\":%zu", f->cut_max);
 	fputs("}\n", fp);
 	for (i = 0; i < f->ev->tagset.cap && f->ev->tagset.n; i++)
 		if (f->ev->tagset.v[i].key) {
@@ -777,6 +810,8 @@ struct floader {
 	struct hangdx_evidence *ev;     /* the stream's own evidence */
 	bool have_format;
 	char node[HX_MAX_TAG];          /* the writer's node ("": not said) */
+	unsigned cores;                 /* its --cores, its record ceiling */
+	size_t cut;
 	struct pending *pend;
 	size_t npend, cappend;
 	uint32_t *pfid;                 /* file ids (in ev) of the pending */
@@ -943,6 +978,24 @@ static void reserve_hint(struct floader *l, const struct hx_jobj *o)
 			"what facts hold: not used", (long long)r, (long long)n);
 }
 
+/* A setting of the header, in its range (as its option takes it), or 0
+ * and said. */
+static int64_t jnum_header(struct floader *l, const struct hx_jobj *o,
+			   const char *key, int64_t lo, int64_t hi,
+			   unsigned long line)
+{
+	int64_t v;
+
+	if (!hx_jint(o, key, &v))
+		return 0;
+	if (v >= lo && v <= hi)
+		return v;
+	hx_diag(l->f->ctx, HANGDX_WARNING, l->name, line, 0,
+		"the header's \"%s\" %lld is out of range (%lld to %lld); not used",
+		key, (long long)v, (long long)lo, (long long)hi);
+	return 0;
+}
+
 static int on_format(struct floader *l, const struct hx_jobj *o,
 		     const char *s, size_t n, const char *file,
 		     unsigned long line)
@@ -965,6 +1018,8 @@ static int on_format(struct floader *l, const struct hx_jobj *o,
 				"bytes, no ':', '/', '\"'); read as a node without one");
 	}
 	reserve_hint(l, o);
+	l->cores = (unsigned)jnum_header(l, o, "cores", 1, 64, line);
+	l->cut = (size_t)jnum_header(l, o, "max_records", 1, (int64_t)1 << 31, line);
 	return v1 ? HANGDX_OK : HX_JHOOK_DELTA;
 }
 
@@ -1178,6 +1233,8 @@ static int load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
 			e2 = adopt(&l);
 		if (!e2)
 			e2 = put_pending(&l, sev);
+		if (!e2)
+			take_settings(f, l.cores, l.cut, name);
 		if (e2)
 			err = e2;
 		snprintf(f->tag, sizeof f->tag, "%s", tag);

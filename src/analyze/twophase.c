@@ -697,15 +697,21 @@ int hangdx_diagnose_facts(struct hangdx_facts *f,
 			  struct hangdx_diagnosis **out)
 {
 	struct hangdx_diagnosis *d = NULL;
+	struct hangdx_diagnose_opts o = { 0 };
 	struct rounds R;
 	int round, err;
 
 	*out = NULL;
 	if (!f)
 		return HANGDX_EINVAL;
+	/* the node's --cores when this side gives none: it changes verdicts */
+	if (opts)
+		o = *opts;
+	if (!o.cores)
+		o.cores = hx_facts_cores(f);
 	memset(&R, 0, sizeof R);
 	R.f = f;
-	R.opts = opts;
+	R.opts = &o;
 	R.fetch = fetch;
 	R.ud = ud;
 	R.ctx = hx_facts_evidence(f)->ctx;

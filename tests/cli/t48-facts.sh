@@ -72,6 +72,25 @@ for c in ref death link mism healthy ref65; do
 	cmp_runs "$c: facts of one half and the logs of the other" "$c.single" "$c.mixed"
 done
 
+# what the node was told travels with its facts: --cores (it changes the
+# verdict: the single pass with --cores 8 is inferred on 8 cores), and the
+# record ceiling it cut at (the report states the node's cut, not this
+# side's default)
+run ref.c8.single "$H" diagnose --json --cores 8 "$T/ref"
+"$H" facts --cores 8 "$T/ref" -o "$T/ref.c8.facts" 2> /dev/null
+run ref.c8.facts "$H" diagnose --json --facts "$T/ref.c8.facts"
+cmp_runs "facts --cores 8: the single pass with --cores 8" ref.c8.single ref.c8.facts
+run death.cut.single "$H" diagnose --json --max-records 300 "$T/death"
+"$H" facts --max-records 300 "$T/death" -o "$T/death.cut.facts" 2> /dev/null
+run death.cut.facts "$H" diagnose --json --facts "$T/death.cut.facts"
+cut="only the first 300 records in reading order were kept"
+t_ok "facts --max-records 300: the single pass and the facts state the node's cut" \
+	sh -c "grep -q '$cut' '$T/death.cut.single.out' && grep -q '$cut' '$T/death.cut.facts.out'"
+t_ok "facts --max-records 300: the verdict, category and root of the single pass" \
+	sh -c "python3 -c 'import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+sys.exit(0 if all(a[k] == b[k] for k in (\"verdict\", \"category\", \"roots\", \"first_failing_rank\")) else 1)' '$T/death.cut.single.out' '$T/death.cut.facts.out'"
+
 # every report format from facts: text, DOT, HTML
 run ref.text1 "$H" diagnose --color never "$T/ref"
 run ref.text2 "$H" diagnose --color never --facts "$T/ref.facts"
