@@ -7,7 +7,7 @@
 # facts files are diagnosed in every order: verdict, category, root,
 # roots, first failing rank and the ranks "without logs" equal the single
 # pass over the collected tree.  Same pids on every node (containers) and
-# distinct pids both.
+# distinct pids both.  Then the same under mpirun, a process a node.
 . tests/cli/lib.sh
 H=$HANGDX
 
@@ -109,4 +109,34 @@ t_ok "facts name the node they were made on" \
 t_ok "two nodes of the same pids: four processes, no rank without logs" \
 	python3 -c "import json,sys; d=json.load(open('$T/two.json')); r={x['rank']:x for x in d['ranks']}; sys.exit(0 if all(r[i]['state']!='no logs' for i in range(4)) else 1)"
 t_exit 2 "--node refuses a name with ':'" "$H" facts --node a:b "$T/var/npu" -o "$T/x.facts"
+
+# under mpirun: one process a node, each in its own working directory
+# holding that node's logs at the same relative path (as every node's
+# /var/log/npu), in two orders of the nodes
+if [ -n "${HANGDX_WRAP:-}" ]; then
+	t_skip_from "mpirun: under a wrapper"
+elif ! command -v mpirun > /dev/null 2>&1; then
+	t_missing_from "mpirun not installed (openmpi-bin)"
+elif "$H" diagnose --mpi "$T/var/npu" 2>&1 | grep -q "built without MPI"; then
+	t_missing_from "hangdx built without MPI (no mpicc: libopenmpi-dev)"
+fi
+root=""
+[ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
+for n in 0 1 2 3; do
+	mkdir -p "$T/mpi/host-$n/var"
+	cp -r "$T/mm8-same/host-$n/ascend" "$T/mpi/host-$n/var/npu"
+done
+for order in "0 1 2 3" "3 1 0 2"; do
+	set --
+	for n in $order; do
+		[ $# -gt 0 ] && set -- "$@" :
+		set -- "$@" -np 1 --wdir "$T/mpi/host-$n" "$H" diagnose --mpi \
+			--mpi-share all --json var/npu
+	done
+	t_skipping || timeout 120 mpirun $root --oversubscribe "$@" > "$T/mpi.json" 2> "$T/mpi.err"
+	t_skipping || summary "$T/mpi.json" > "$T/mpi.sum" 2> /dev/null
+	t_ok "mpirun, a process a node at one path (order $order): the single pass's answer" \
+		cmp -s "$T/mm8-same.single" "$T/mpi.sum"
+done
+t_skip_end
 t_done
