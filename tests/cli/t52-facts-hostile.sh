@@ -58,17 +58,30 @@ for c in "$T"/[0-9][0-9]-*.facts "$T"/[0-9][0-9]-*.facts.gz; do
 	n=$((n + 1))
 	(cd "$T" && /usr/bin/time -f "%e %M" -o "$name.time" "$H" diagnose --json \
 		--facts honest.facts "$name" > "$name.json" 2> "$name.err")
+	echo "$name" >> "$T/cases"
+done
+# one python run for every case's verdict (its start costs more than a
+# diagnosis)
+python3 - "$T" > "$T/verdicts" <<'EOF'
+import json, sys
+for name in open(sys.argv[1] + "/cases").read().split():
+    try:
+        d = json.load(open("%s/%s.json" % (sys.argv[1], name)))
+        print(name, d["verdict"], d["category"])
+    except Exception as e:
+        print(name, "unreadable")
+EOF
+while read -r name; do
 	read -r secs kb <<EOF
 $(tail -n 1 "$T/$name.time")
 EOF
-	verdict "$T/$name.json" > "$T/$name.v" 2> /dev/null
+	got=$(grep "^$name " "$T/verdicts" | cut -d' ' -f2-)
 	t_ok "$name: under 2 s and 100 MB (${secs} s, ${kb} kB)" \
-		python3 -c "import sys; sys.exit(0 if $secs < 2 and $kb < 102400 else 1)"
+		awk -v s="$secs" -v k="$kb" 'BEGIN { exit !(s + 0 < 2 && k + 0 < 102400) }'
 	t_ok "$name: said (a warning, or named as not read again)" sh -c \
 		"grep -Eq ': (warning|error): ' '$T/$name.err' || grep -q 'not read again' '$T/$name.json'"
-	t_ok "$name: the honest verdict stands ($(cat "$T/$name.v"))" \
-		cmp -s "$T/honest.v" "$T/$name.v"
-done
+	t_ok "$name: the honest verdict stands ($got)" [ "$got" = "$(cat "$T/honest.v")" ]
+done < "$T/cases"
 t_ok "at least 30 hostile facts files ($n)" [ "$n" -ge 30 ]
 
 # a rank of 300 files (rotated plogs): its facts name them all, phase 2
