@@ -46,6 +46,9 @@ int cli_i18n_init(int *argc, char **argv);
 /* Shared helpers (cli/util.c). */
 struct hangdx_ctx *cli_ctx(void);         /* context printing diagnostics to stderr */
 int cli_exit_for(int err);                /* library error -> exit code */
+/* This machine's node name for facts: given (--node), else the host
+ * name up to its first '.', cut to 40 bytes; "" when there is none. */
+const char *cli_node_name(const char *given, char *buf, size_t n);
 void cli_usage_error(const struct cli_cmd *c, const char *fmt, ...);
 int cli_help(const struct cli_cmd *c, FILE *fp);
 int cli_color(FILE *fp);                  /* colour wanted on fp? */
@@ -96,6 +99,7 @@ struct cli_mpi_opts {
 	double timeout;         /* seconds any wait may last */
 	size_t batch;           /* entries read at a time (0: all at once) */
 	struct hangdx_diagnose_opts dopts;
+	const char *node;       /* --node, or NULL: the host name */
 };
 
 /* What process 0 does with the facts once they met there: diagnose

@@ -67,6 +67,8 @@ const struct cli_cmd cmd_diagnose = {
 	"      --threads N       1 to read on one thread (default: 2 when there\n"
 	"                        are several files; 1 under --mpi)\n"
 	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
+	"      --node NAME       this machine's node (default: the host name):\n"
+	"                        facts from other nodes keep their files apart\n"
 	"      --color WHEN      never, always or auto (default; honours NO_COLOR)\n"
 	"  -h, --help            this help\n"
 	"\n"
@@ -90,6 +92,7 @@ struct dargs {
 	int color;          /* -1 auto */
 	int threads;        /* 0: default */
 	size_t max_records; /* 0: default */
+	const char *node;   /* --node */
 	int npaths;         /* PATHs left after the facts files among them */
 };
 
@@ -211,6 +214,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		{ "color", required_argument, NULL, 'C' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "max-records", required_argument, NULL, 'n' },
+		{ "node", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -231,6 +235,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		case 'e': rc = add_arg(&a->evid, &a->nevid, optarg); break;
 		case 'f': rc = add_arg(&a->facts, &a->nfacts, optarg); break;
 		case 'M': a->mpi = 1; break;
+		case 'N': a->node = optarg; break;
 		case 'S': rc = parse_mpi_share(optarg, a); break;
 		case 'T': rc = parse_mpi_timeout(optarg, a); break;
 		case 'B': rc = parse_mpi_batch(optarg, a); break;
@@ -682,8 +687,10 @@ static void make(struct outcome *r, const struct source *s)
 	}
 	if (s->f)
 		r->err = copy_facts(r->ctx, s->f, &r->copy);
-	if (r->copy)
+	if (r->copy) {
 		s2.f = r->copy;
+		hangdx_facts_set_reading(r->copy, r->a->threads, r->a->max_records);
+	}
 	if (!r->err)
 		r->err = diagnose_in(s, &o, r->a, &r->d);
 	if (!r->err)
@@ -815,6 +822,7 @@ static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
 {
 	struct source s = { NULL, NULL, NULL, NULL };
 	struct hangdx_facts *f;
+	char node[256];
 	int err, rc;
 
 	err = hangdx_facts_new(ctx, &f);
@@ -822,6 +830,14 @@ static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
 		fprintf(stderr, "%s diagnose: %s\n", cli_prog, hangdx_strerror(err));
 		return cli_exit_for(err);
 	}
+	cli_node_name(a->node, node, sizeof node);
+	if (node[0] && hangdx_facts_set_node(f, node) != HANGDX_OK) {
+		cli_usage_error(&cmd_diagnose, "--node takes 1 to 40 printable bytes "
+				"without ':', '/', '\"' or '\\'");
+		hangdx_facts_free(f);
+		return EXIT_USAGE;
+	}
+	hangdx_facts_set_reading(f, in->threads, in->max_records);
 	rc = load_facts(f, a);
 	if (!rc)
 		rc = add_logs(ctx, f, a, in);
@@ -865,6 +881,7 @@ static int from_mpi(struct hangdx_ctx *ctx, const struct dargs *a,
 	o.timeout = a->mpi_timeout;
 	o.batch = a->mpi_batch;
 	o.dopts.cores = a->cores;
+	o.node = a->node;
 	return cli_mpi_run(ctx, &o, &h);
 }
 #endif

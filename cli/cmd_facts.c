@@ -31,6 +31,8 @@ const struct cli_cmd cmd_facts = {
 	"      --threads N       1 to read on one thread (default: 2 when there\n"
 	"                        are several files)\n"
 	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
+	"      --node NAME       the node these logs are from (default: the host\n"
+	"                        name); the same path on two nodes is two files\n"
 	"  -h, --help            this help\n"
 	"\n"
 	"Then, on one machine: hangdx diagnose --facts FILE --facts FILE2 ...\n"
@@ -47,6 +49,7 @@ struct fargs {
 	unsigned cores;
 	int threads;
 	size_t max_records;
+	const char *node;
 };
 
 static int parse_num(const char *opt, const char *s, unsigned long long lo,
@@ -70,6 +73,7 @@ static int parse_opt(int c, struct fargs *a)
 
 	switch (c) {
 	case 'o': a->out = optarg; break;
+	case 'N': a->node = optarg; break;
 	case 'e':
 		nv = realloc(a->evid, (a->nevid + 1) * sizeof *nv);
 		if (!nv)
@@ -107,6 +111,7 @@ static int parse_args(int argc, char **argv, struct fargs *a)
 		{ "cores", required_argument, NULL, 'c' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "max-records", required_argument, NULL, 'n' },
+		{ "node", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -170,9 +175,17 @@ static int write_facts(struct hangdx_ctx *ctx, const struct fargs *a,
 	struct hangdx_facts *f = NULL;
 	long long bytes = -1;
 	struct put p = { NULL, &bytes };
+	char node[256];
 	int err, rc = 0;
 
 	err = hangdx_facts_new(ctx, &f);
+	cli_node_name(a->node, node, sizeof node);
+	if (!err && node[0] && hangdx_facts_set_node(f, node) != HANGDX_OK) {
+		cli_usage_error(&cmd_facts, "--node takes 1 to 40 printable bytes "
+				"without ':', '/', '\"' or '\\'");
+		hangdx_facts_free(f);
+		return EXIT_USAGE;
+	}
 	if (!err)
 		err = hangdx_facts_add_evidence(f, ev, &o);
 	if (err) {

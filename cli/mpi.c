@@ -39,6 +39,8 @@ struct mpi_st {
 	struct hangdx_ctx *ctx;
 	int read_any;
 	int round;                      /* fetches so far */
+	char node[256];                 /* this process's node */
+	char **tags;                    /* at 0: the key of each process's files */
 };
 
 /* A growing byte buffer of frames, with a ceiling. */
@@ -483,6 +485,9 @@ static void read_share(struct mpi_st *st, const struct cli_mpi_opts *o)
 
 	if (hangdx_facts_new(st->ctx, &st->own))
 		fail(st, _("reading the logs"), hangdx_strerror(HANGDX_ENOMEM));
+	if (st->node[0] && hangdx_facts_set_node(st->own, st->node))
+		fail(st, _("reading the logs"), hangdx_strerror(HANGDX_EINVAL));
+	hangdx_facts_set_reading(st->own, o->in.threads, o->in.max_records);
 	if (decide_share(st, o) != CLI_MPI_SHARE_DIRS) {
 		read_batch(st, o, &in);
 		return;
@@ -630,6 +635,11 @@ static int load_facts(struct mpi_st *st, const struct bytes *b,
 			 : fr.n ? HANGDX_ENOMEM : HANGDX_EPARSE;
 		if (fp)
 			fclose(fp);
+		if (!err && fr.origin >= 0 && fr.origin < st->np && !st->tags[fr.origin]) {
+			st->tags[fr.origin] = strdup(hangdx_facts_tag(f));
+			if (!st->tags[fr.origin])
+				err = HANGDX_ENOMEM;
+		}
 		if (!err && z.bad)
 			err = HANGDX_EPARSE;
 		ZSTD_freeDCtx(z.dc);
@@ -681,6 +691,28 @@ static void gather_ranks(struct mpi_st *st, const int32_t *ranks, size_t n,
 	tree_gather(st, b, TAG_FETCH + st->round++);
 }
 
+/* A process's evidence, keyed as its facts were (hangdx_facts_tag). */
+static int load_tagged(struct mpi_st *st, int origin,
+		       struct hangdx_evidence *into, const char *name, FILE *fp)
+{
+	const char *tag = origin >= 0 && origin < st->np && st->tags[origin]
+			  ? st->tags[origin] : "";
+	struct hangdx_evidence *ev = NULL;
+	int err;
+
+	if (!tag[0])
+		return hangdx_evidence_load_fp(into, name, fp);
+	err = hangdx_evidence_new(st->ctx, &ev);
+	if (!err)
+		err = hangdx_evidence_load_fp(ev, name, fp);
+	if (!err)
+		err = hangdx_evidence_tag(ev, tag);
+	if (!err)
+		err = hangdx_evidence_merge(into, ev);
+	hangdx_evidence_free(ev);
+	return err;
+}
+
 /* hangdx_fetch_fn at process 0: the order to every process, their
  * evidence back. */
 static int fetch(void *ud, const int32_t *ranks, size_t n,
@@ -709,7 +741,7 @@ static int fetch(void *ud, const int32_t *ranks, size_t n,
 			continue;
 		fp = frame_stream(&fr, &z);
 		snprintf(name, sizeof name, "mpi-process-%d.evidence", fr.origin);
-		e = fp ? hangdx_evidence_load_fp(into, name, fp) : HANGDX_ENOMEM;
+		e = fp ? load_tagged(st, fr.origin, into, name, fp) : HANGDX_ENOMEM;
 		if (fp)
 			fclose(fp);
 		if (!e && z.bad)
@@ -764,6 +796,11 @@ static int root(struct mpi_st *st, struct hangdx_ctx *ctx, struct bytes *b,
 
 	if (err)
 		fail(st, _("loading the facts"), hangdx_strerror(err));
+	st->tags = calloc((size_t)st->np, sizeof *st->tags);
+	if (!st->tags)
+		fail(st, _("loading the facts"), hangdx_strerror(HANGDX_ENOMEM));
+	if (st->node[0] && hangdx_facts_set_node(f, st->node))
+		fail(st, _("loading the facts"), hangdx_strerror(HANGDX_EINVAL));
 	readers = load_facts(st, b, f);
 	free(b->p);                     /* loaded: the bytes are not needed */
 	*b = (struct bytes){ NULL, 0, 0 };
@@ -801,6 +838,7 @@ int cli_mpi_run(struct hangdx_ctx *ctx, const struct cli_mpi_opts *o,
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(MPI_COMM_WORLD, &st.me);
 	MPI_Comm_size(MPI_COMM_WORLD, &st.np);
+	cli_node_name(o->node, st.node, sizeof st.node);
 	read_share(&st, o);
 	frame_of(&st, &b, _("writing facts"), write_facts, &st);
 	hangdx_facts_shed(st.own);
@@ -813,5 +851,8 @@ int cli_mpi_run(struct hangdx_ctx *ctx, const struct cli_mpi_opts *o,
 	}
 	free(b.p);
 	hangdx_facts_free(st.own);
+	for (int i = 0; st.tags && i < st.np; i++)
+		free(st.tags[i]);
+	free(st.tags);
 	return rc;
 }

@@ -301,3 +301,25 @@ int cli_write_file(const struct cli_cmd *c, const char *path, cli_put_fn *fn,
 	say_cannot_write(c, path, why);
 	return -1;
 }
+
+const char *cli_node_name(const char *given, char *buf, size_t n)
+{
+	size_t i;
+
+	if (given) {
+		snprintf(buf, n, "%s", given);
+		return buf;
+	}
+	if (n < 2 || gethostname(buf, n - 1) != 0) {
+		if (n)
+			buf[0] = '\0';
+		return buf;
+	}
+	buf[n - 1] = '\0';
+	for (i = 0; buf[i] && i < 40; i++)
+		if (buf[i] == '.' || buf[i] == ':' || buf[i] == '/' ||
+		    (unsigned char)buf[i] <= ' ' || buf[i] == '"' || buf[i] == '\\')
+			break;
+	buf[i] = '\0';
+	return buf;
+}

@@ -30,7 +30,8 @@ for src in fuzz/fuzz_*.c; do
 	case $name in
 	fuzz_scenario) extra="scenarios tests/hostile/scenarios" ;;
 	fuzz_archive) extra="tests/data/samples tests/hostile/logs" ;;
-	fuzz_diagnose|fuzz_waitgraph|fuzz_facts) extra="" ;;
+	fuzz_facts) extra="tests/hostile-facts" ;;
+	fuzz_diagnose|fuzz_waitgraph) extra="" ;;
 	*) extra="tests/data/samples" ;;
 	esac
 	# one dictionary per run: the target's own, plus the log field names

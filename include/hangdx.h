@@ -470,6 +470,25 @@ int hangdx_facts_load_mem(struct hangdx_facts *f, const char *name,
 /* The same from a stream the caller opened and closes (plain text). */
 int hangdx_facts_load_fp(struct hangdx_facts *f, const char *name, FILE *fp);
 
+/* The node f's facts come from, or (when f gathers facts) the node this
+ * machine is: written in the facts' header.  Facts read from another
+ * node have their files keyed "NODE:path" (the same local path on two
+ * nodes is two files, the same pid two processes); facts whose file is
+ * already held with other content (two copies of one path made on the
+ * same node) are kept as node "NODE#k", with a warning.  name: 1 to 40
+ * printable bytes without ':', '/', '"' or '\\'; HANGDX_EINVAL else. */
+int hangdx_facts_set_node(struct hangdx_facts *f, const char *node);
+/* The reading options phase 2 reads files again with, as the caller
+ * read its own (threads and max_records of struct hangdx_ingest_opts;
+ * 0: the defaults). */
+int hangdx_facts_set_reading(struct hangdx_facts *f, int threads,
+			     size_t max_records);
+/* The key ("NODE:", or "" for none) the last facts loaded got. */
+const char *hangdx_facts_tag(const struct hangdx_facts *f);
+/* Key every file of ev by tag ("NODE:", as hangdx_facts_tag gives):
+ * evidence fetched from the node whose facts got that tag. */
+int hangdx_evidence_tag(struct hangdx_evidence *ev, const char *tag);
+
 /* 1 when path is a regular file holding facts (its first line names a
  * "hangdx-facts-" format; plain or gzip-compressed), else 0.  Reads its
  * first bytes only. */

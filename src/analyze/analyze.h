@@ -185,6 +185,7 @@ struct hx_rankfact {
 	uint32_t stall_file;      /* the status line of the longest stall: */
 	uint64_t stall_line;      /* its file (string id in the facts) */
 	uint32_t f0, nf;          /* its files: facts->fid[f0, f0 + nf) */
+	bool files_cut;           /* it named more than HX_MAX_RANK_FILES */
 };
 
 /* One hop of the explained chain. */
@@ -322,6 +323,22 @@ const struct hx_rankfact *hx_facts_rank(const struct hangdx_facts *f,
 uint32_t hx_facts_record(const struct hangdx_diagnosis *d, uint32_t file,
 			 uint64_t line, int kind);
 int32_t hx_facts_max_rank(const struct hangdx_facts *f);
+/* Files phase 2 did not read again, and why (twophase.c). */
+#define HX_NOTFETCHED_MAX 8
+struct hx_notfetched {
+	char line[HX_NOTFETCHED_MAX][600];
+	size_t n, total;
+};
+/* The --cores the facts were made with (0: none), and the record ceiling
+ * of a node that cut (0: none cut). */
+unsigned hx_facts_cores(const struct hangdx_facts *f);
+size_t hx_facts_cut(const struct hangdx_facts *f);
+/* The reading options phase 2 reads files again with (the caller's). */
+void hx_facts_ingest_opts(const struct hangdx_facts *f,
+			  struct hangdx_ingest_opts *o);
+/* The i-th file of a rank's fact (borrowed), NULL past its last. */
+const char *hx_facts_file(const struct hangdx_facts *f,
+			  const struct hx_rankfact *r, uint32_t i);
 size_t hx_facts_files(const struct hangdx_facts *f, const struct hx_rankfact *r,
 		      const char **out, size_t max);
 const struct hangdx_evidence *hx_facts_evidence(const struct hangdx_facts *f);

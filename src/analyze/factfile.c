@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
+#include "../core/thresholds.h"
 
 #define FACTS_FORMAT "hangdx-facts-2"
 #define FACTS_FORMAT_1 "hangdx-facts-1"    /* records in full; still read */
@@ -31,8 +32,94 @@ struct hangdx_facts {
 	uint32_t *fid;                  /* files of the ranks, ids in ev */
 	size_t nfid, capfid;
 	struct hx_map byrank;           /* rank -> index in rf */
+	struct hx_map owner;            /* file string id -> its first rank */
+	struct hx_map rankfile;         /* (rank, file id) pairs held */
+	char node[HX_MAX_TAG];          /* this machine's node ("": unnamed) */
+	int threads;                    /* phase 2's reading options */
+	size_t max_records;
+	unsigned cores;                 /* the node's --cores (0: not given) */
+	size_t cut_max;                 /* the node's record ceiling, when it cut */
+	char tag[HX_MAX_TAG + 16];      /* the tag of the last facts loaded */
 	int err;
 };
+
+/* A node name: 1 to 40 bytes, printable, without ':', '/' or '"' (its
+ * tag "NODE#k:" and a node directory fit a path's node). */
+static bool node_name_ok(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || n > 40)
+		return false;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == ':' || s[i] == '/' ||
+		    s[i] == '"' || s[i] == '\\' || (unsigned char)s[i] == 0x7f)
+			return false;
+	return true;
+}
+
+int hangdx_facts_set_node(struct hangdx_facts *f, const char *node)
+{
+	if (!f || !node || !node_name_ok(node, strlen(node)))
+		return HANGDX_EINVAL;
+	snprintf(f->node, sizeof f->node, "%s", node);
+	return HANGDX_OK;
+}
+
+int hangdx_facts_set_reading(struct hangdx_facts *f, int threads,
+			     size_t max_records)
+{
+	if (!f || threads < 0)
+		return HANGDX_EINVAL;
+	f->threads = threads;
+	f->max_records = max_records;
+	return HANGDX_OK;
+}
+
+void hx_facts_ingest_opts(const struct hangdx_facts *f,
+			  struct hangdx_ingest_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->threads = f->threads;
+	o->max_records = f->max_records ? f->max_records : f->cut_max;
+}
+
+unsigned hx_facts_cores(const struct hangdx_facts *f)
+{
+	return f ? f->cores : 0;
+}
+
+size_t hx_facts_cut(const struct hangdx_facts *f)
+{
+	return f ? f->cut_max : 0;
+}
+
+/* Options and ceilings of another node's facts: the first --cores wins
+ * (another is said), the lowest record ceiling that cut is the cut. */
+static void take_settings(struct hangdx_facts *f, unsigned cores, size_t cut,
+			  const char *name)
+{
+	if (cores && f->cores && cores != f->cores)
+		hx_diag(f->ctx, HANGDX_WARNING, name, 1, 0,
+			"facts made with --cores %u beside facts made with --cores "
+			"%u: %u is used", cores, f->cores, f->cores);
+	else if (cores)
+		f->cores = cores;
+	if (cut && (!f->cut_max || cut < f->cut_max))
+		f->cut_max = cut;
+}
+
+const char *hangdx_facts_tag(const struct hangdx_facts *f)
+{
+	return f ? f->tag : "";
+}
+
+int hangdx_evidence_tag(struct hangdx_evidence *ev, const char *tag)
+{
+	if (!ev || !tag)
+		return HANGDX_EINVAL;
+	return tag[0] ? hx_ev_retag(ev, tag, NULL, 0, NULL) : HANGDX_OK;
+}
 
 int hangdx_facts_new(struct hangdx_ctx *ctx, struct hangdx_facts **out)
 {
@@ -61,6 +148,8 @@ void hangdx_facts_free(struct hangdx_facts *f)
 	hx_free(f->ctx, f->rf);
 	hx_free(f->ctx, f->fid);
 	hx_map_free(f->ctx, &f->byrank);
+	hx_map_free(f->ctx, &f->owner);
+	hx_map_free(f->ctx, &f->rankfile);
 	hx_free(f->ctx, f);
 }
 
@@ -118,6 +207,12 @@ size_t hx_facts_files(const struct hangdx_facts *f, const struct hx_rankfact *r,
 	return r->nf;
 }
 
+const char *hx_facts_file(const struct hangdx_facts *f,
+			  const struct hx_rankfact *r, uint32_t i)
+{
+	return i < r->nf ? hx_ev_str(f->ev, f->fid[r->f0 + i]) : NULL;
+}
+
 const struct hangdx_evidence *hx_facts_evidence(const struct hangdx_facts *f)
 {
 	return f->ev;
@@ -130,14 +225,20 @@ struct hangdx_evidence *hx_facts_evidence_mut(struct hangdx_facts *f)
 
 /* ---- adding one rank's facts ---- */
 
-static int add_file(struct hangdx_facts *f, const char *path)
+static int add_file(struct hangdx_facts *f, const char *path, int32_t rank)
 {
 	int err = HANGDX_OK;
 	uint32_t id = hx_ev_intern(f->ev, path, strlen(path), &err);
 	void *v = f->fid;
+	struct hx_map_slot *sl;
 
 	if (err)
 		return err;
+	sl = hx_map_slot(f->ctx, &f->owner, hx_map_key(id), &err);
+	if (!sl)
+		return err;
+	if (sl->val < 0)
+		sl->val = rank;
 	err = hx_vec_reserve(f->ctx, &v, &f->capfid, f->nfid + 1, sizeof *f->fid,
 			     MAX_FACT_FILES);
 	if (err)
@@ -147,15 +248,9 @@ static int add_file(struct hangdx_facts *f, const char *path)
 	return HANGDX_OK;
 }
 
-static bool rf_has_file(const struct hangdx_facts *f,
-			const struct hx_rankfact *r, uint32_t id)
+static uint64_t rf_key(int32_t rank, uint32_t id)
 {
-	uint32_t i;
-
-	for (i = 0; i < r->nf; i++)
-		if (f->fid[r->f0 + i] == id)
-			return true;
-	return false;
+	return hx_map_key(((uint64_t)(uint32_t)rank << 32) | id);
 }
 
 /* Two nodes' facts of one rank: a union.  The same files again: the same
@@ -166,14 +261,19 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 	a->local_cycle |= b->local_cycle;
 	a->proven |= b->proven;
 	a->has_dumps |= b->has_dumps;
-	a->kernels += b->kernels;
-	a->kernels_inferred += b->kernels_inferred;
+	a->files_cut |= b->files_cut;
+	/* counts of one device seen twice: the larger, never a sum */
+	if (b->kernels > a->kernels) {
+		a->kernels = b->kernels;
+		a->kernels_inferred = b->kernels_inferred;
+	}
 	if (b->stall_us > a->stall_us) {
 		a->stall_us = b->stall_us;
 		a->stall_file = b->stall_file;
 		a->stall_line = b->stall_line;
 	}
-	a->stalled += b->stalled;
+	if (b->stalled > a->stalled)
+		a->stalled = b->stalled;
 	if (b->stall_under_us > a->stall_under_us)
 		a->stall_under_us = b->stall_under_us;
 	if (a->last_ts == HX_NONE || (b->last_ts != HX_NONE && b->last_ts > a->last_ts))
@@ -185,7 +285,8 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 		a->cores_logged = b->cores_logged;
 	if (b->core_top > a->core_top)
 		a->core_top = b->core_top;
-	a->dead_pools += b->dead_pools;
+	if (b->dead_pools > a->dead_pools)
+		a->dead_pools = b->dead_pools;
 }
 
 /*
@@ -222,26 +323,31 @@ static int facts_put(struct hangdx_facts *f, const struct hx_rankfact *in,
 	if (!fresh) {
 		bool news = false;
 
-		for (i = 0; i < nfiles && !err; i++) {
-			uint32_t id = hx_ev_intern(f->ev, files[i], strlen(files[i]), &err);
-			news |= !err && !rf_has_file(f, r, id);
+		for (i = 0; i < nfiles && !err && !news; i++) {
+			long id = hx_intern_find(&f->ev->strs, files[i], strlen(files[i]));
+
+			news = id < 0 || hx_map_find(&f->rankfile,
+						     rf_key(r->rank, (uint32_t)id)) < 0;
 		}
-		if (err || !news)
-			return err;
+		if (!news)
+			return HANGDX_OK;
 		rf_combine(r, in);
 		for (i = 0; i < r->nf && !err; i++)   /* copy its old files last */
-			err = add_file(f, hx_ev_str(f->ev, f->fid[r->f0 + i]));
+			err = add_file(f, hx_ev_str(f->ev, f->fid[r->f0 + i]), r->rank);
 		f0 = f->nfid - r->nf;
 	}
+	/* a hash of (rank, file): a million files of a rank stay linear */
 	for (i = 0; i < nfiles && !err; i++) {
 		uint32_t id = hx_ev_intern(f->ev, files[i], strlen(files[i]), &err);
-		bool dup = false;
-		size_t j;
+		struct hx_map_slot *fs;
 
-		for (j = f0; j < f->nfid && !err; j++)
-			dup |= f->fid[j] == id;
-		if (!err && !dup)
-			err = add_file(f, files[i]);
+		if (err)
+			break;
+		fs = hx_map_slot(f->ctx, &f->rankfile, rf_key(r->rank, id), &err);
+		if (!fs || fs->val >= 0)
+			continue;
+		fs->val = 1;
+		err = add_file(f, files[i], r->rank);
 	}
 	if (err)
 		return err;
@@ -560,6 +666,8 @@ int hangdx_facts_add_evidence(struct hangdx_facts *f,
 	err = hangdx_diagnose(ev, opts, &d);
 	if (err)
 		return err;
+	take_settings(f, opts ? opts->cores : 0,
+		      ev->c.skipped[HX_S_RECORDS] ? ev->maxrec : 0, "facts");
 	keep = hx_calloc(f->ctx, ev->nrec + 1, 1);
 	if (!keep) {
 		hangdx_diagnosis_free(d);
@@ -657,8 +765,23 @@ int hangdx_facts_write(const struct hangdx_facts *f, FILE *fp)
 		order[i] = f->rf[i].rank;
 	qsort(order, f->nrf, sizeof *order, rank_cmp);
 	fprintf(fp, "{\"format\":\"%s\",\"ranks\":%zu,\"records\":%zu,"
-		"\"fields\":%zu}\n", FACTS_FORMAT, f->nrf, f->ev->nrec,
+		"\"fields\":%zu", FACTS_FORMAT, f->nrf, f->ev->nrec,
 		f->ev->nfield);
+	if (f->node[0]) {
+		fputs(",\"node\":", fp);
+		put_str(fp, f->node);
+	}
+	if (f->cores)
+		fprintf(fp, ",\"cores\":%u", f->cores);
+	if (f->cut_max)
+		fprintf(fp, ",\"max_records\":%zu", f->cut_max);
+	fputs("}\n", fp);
+	for (i = 0; i < f->ev->tagset.cap && f->ev->tagset.n; i++)
+		if (f->ev->tagset.v[i].key) {
+			fputs("{\"fact\":\"tag\",\"tag\":", fp);
+			put_str(fp, hx_ev_str(f->ev, (uint32_t)f->ev->tagset.v[i].val));
+			fputs("}\n", fp);
+		}
 	for (i = 0; i < f->ev->nroots; i++) {
 		fputs("{\"fact\":\"root\",\"path\":", fp);
 		put_str(fp, hx_ev_str(f->ev, f->ev->roots[i]));
@@ -676,16 +799,27 @@ int hangdx_facts_write(const struct hangdx_facts *f, FILE *fp)
 
 /* ---- reading ---- */
 
+/* A rank fact read, put once the stream is read and its node known. */
+struct pending {
+	struct hx_rankfact rf;          /* stall_file: a string id of l->ev */
+	size_t f0, nf;                  /* its files: pfid[f0, f0 + nf) */
+};
+
 struct floader {
 	struct hangdx_facts *f;
-	struct hangdx_evidence *ev;     /* the evidence being loaded */
+	struct hangdx_evidence *ev;     /* the stream's own evidence */
 	bool have_format;
-	struct hx_rankfact cur;         /* the rank fact being read */
-	const char **files;
-	size_t nfiles, capfiles;
+	char node[HX_MAX_TAG];          /* the writer's node ("": not said) */
+	unsigned cores;                 /* its --cores, its record ceiling */
+	size_t cut;
+	struct pending *pend;
+	size_t npend, cappend;
+	uint32_t *pfid;                 /* file ids (in ev) of the pending */
+	size_t npfid, cappfid;
 	bool in_rank;
-	int err;
-	unsigned long bad;
+	unsigned long rank_line;
+	const char *name;
+	unsigned long bad, skipped;
 };
 
 static void fbad(struct floader *l, const char *file, unsigned long line,
@@ -695,33 +829,56 @@ static void fbad(struct floader *l, const char *file, unsigned long line,
 	hx_diag(l->f->ctx, HANGDX_WARNING, file, line, 0, "%s; line skipped", why);
 }
 
-static int64_t jnum_or(const struct hx_jobj *o, const char *key, int64_t def)
+/* A value past what a log can say: left at its default, and said. */
+static int64_t jnum_in(struct floader *l, const struct hx_jobj *o,
+		       const char *key, int64_t def, int64_t lo, int64_t hi,
+		       unsigned long line)
 {
 	int64_t v;
 
-	return hx_jint(o, key, &v) ? v : def;
+	if (!hx_jint(o, key, &v))
+		return def;
+	if (v >= lo && v <= hi)
+		return v;
+	l->skipped++;
+	hx_diag(l->f->ctx, HANGDX_WARNING, l->name, line, 0,
+		"rank fact: \"%s\" %lld is out of range (%lld to %lld); not used",
+		key, (long long)v, (long long)lo, (long long)hi);
+	return def;
 }
 
-/* A rank's file lines follow its rank line: put the rank when done. */
+/* A rank's file lines follow its rank line: kept when done. */
 static int flush_rank(struct floader *l)
 {
+	void *v = l->pend;
 	int err;
 
 	if (!l->in_rank)
 		return HANGDX_OK;
 	l->in_rank = false;
-	err = facts_put(l->f, &l->cur, l->files, l->nfiles);
-	l->nfiles = 0;
-	return err;
+	err = hx_vec_reserve(l->f->ctx, &v, &l->cappend, l->npend + 1,
+			     sizeof *l->pend, MAX_FACT_RANKS);
+	if (err)
+		return err;
+	l->pend = v;
+	l->pend[l->npend].f0 = l->npfid - l->pend[l->npend].nf;
+	l->npend++;
+	return HANGDX_OK;
 }
+
+#define FACT_MAX_TS INT64_C(253402300799999999)    /* 9999-12-31, in µs */
+#define FACT_MAX_COUNT INT64_C(1048576)
+#define FACT_MAX_LINE (INT64_C(1) << 48)
 
 static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 			const char *file, unsigned long line)
 {
-	struct hx_rankfact *r = &l->cur;
+	struct hx_rankfact *r;
+	struct pending *p;
 	const char *s;
 	size_t n;
 	int64_t rank;
+	void *v = l->pend;
 	int err = flush_rank(l);
 
 	if (err)
@@ -730,28 +887,39 @@ static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 		fbad(l, file, line, "rank fact without a valid \"rank\"");
 		return HANGDX_OK;
 	}
-	memset(r, 0, sizeof *r);
+	err = hx_vec_reserve(l->f->ctx, &v, &l->cappend, l->npend + 1,
+			     sizeof *l->pend, MAX_FACT_RANKS);
+	if (err)
+		return err;
+	l->pend = v;
+	p = &l->pend[l->npend];
+	memset(p, 0, sizeof *p);
+	r = &p->rf;
 	r->rank = (int32_t)rank;
-	r->device_seen = jnum_or(o, "device_seen", 0) != 0;
-	r->local_cycle = jnum_or(o, "local_cycle", 0) != 0;
-	r->proven = jnum_or(o, "proven", 0) != 0;
-	r->has_dumps = jnum_or(o, "has_dumps", 0) != 0;
-	r->kernels = (uint32_t)jnum_or(o, "kernels", 0);
-	r->kernels_inferred = (uint32_t)jnum_or(o, "kernels_inferred", 0);
-	r->stalled = (uint32_t)jnum_or(o, "stalled", 0);
-	r->stall_us = jnum_or(o, "stall_us", 0);
-	r->stall_under_us = jnum_or(o, "stall_under_us", 0);
-	r->cores_logged = jnum_or(o, "cores_logged", 0);
-	r->core_top = jnum_or(o, "core_top", 0);
-	r->dead_pools = (uint32_t)jnum_or(o, "dead_pools", 0);
-	r->last_ts = jnum_or(o, "last_ts", HX_NONE);
-	r->last_progress_ts = jnum_or(o, "last_progress_ts", HX_NONE);
+	r->device_seen = jnum_in(l, o, "device_seen", 0, 0, 1, line) != 0;
+	r->local_cycle = jnum_in(l, o, "local_cycle", 0, 0, 1, line) != 0;
+	r->proven = jnum_in(l, o, "proven", 0, 0, 1, line) != 0;
+	r->has_dumps = jnum_in(l, o, "has_dumps", 0, 0, 1, line) != 0;
+	r->kernels = (uint32_t)jnum_in(l, o, "kernels", 0, 0, HX_MAX_CORE_ID + 1, line);
+	r->kernels_inferred = (uint32_t)jnum_in(l, o, "kernels_inferred", 0, 0,
+						r->kernels, line);
+	r->stalled = (uint32_t)jnum_in(l, o, "stalled", 0, 0, FACT_MAX_COUNT, line);
+	r->stall_us = jnum_in(l, o, "stall_us", 0, 0, FACT_MAX_TS, line);
+	r->stall_under_us = jnum_in(l, o, "stall_under_us", 0, 0, FACT_MAX_TS, line);
+	r->cores_logged = jnum_in(l, o, "cores_logged", 0, 0, HX_MAX_CORE_ID + 1, line);
+	r->core_top = jnum_in(l, o, "core_top", 0, 0, HX_MAX_CORE_ID + 1, line);
+	r->dead_pools = (uint32_t)jnum_in(l, o, "dead_pools", 0, 0, FACT_MAX_COUNT, line);
+	r->last_ts = jnum_in(l, o, "last_ts", HX_NONE, 0, FACT_MAX_TS, line);
+	r->last_progress_ts = jnum_in(l, o, "last_progress_ts", HX_NONE, 0,
+				      FACT_MAX_TS, line);
 	r->stall_file = HX_NOSTR;
-	if (hx_jstr(o, "stall_file", &s, &n)) {
-		r->stall_file = hx_ev_intern(l->f->ev, s, n, &err);
-		r->stall_line = (uint64_t)jnum_or(o, "stall_line", 0);
+	if (hx_jstr(o, "stall_file", &s, &n) && n > 0 && n < 4096) {
+		r->stall_file = hx_ev_intern(l->ev, s, n, &err);
+		r->stall_line = (uint64_t)jnum_in(l, o, "stall_line", 0, 1,
+						  FACT_MAX_LINE, line);
 	}
 	l->in_rank = !err;
+	l->rank_line = line;
 	return err;
 }
 
@@ -761,36 +929,122 @@ static int on_file_line(struct floader *l, const struct hx_jobj *o,
 	const char *s;
 	size_t n;
 	int64_t rank;
-	void *v = l->files;
+	void *v = l->pfid;
 	int err = HANGDX_OK;
 	uint32_t id;
 
-	if (!l->in_rank || !hx_jint(o, "rank", &rank) || rank != l->cur.rank ||
-	    !hx_jstr(o, "path", &s, &n)) {
+	if (!l->in_rank || !hx_jint(o, "rank", &rank) ||
+	    rank != l->pend[l->npend].rf.rank || !hx_jstr(o, "path", &s, &n) ||
+	    n == 0 || n >= 4096) {
 		fbad(l, file, line, "file fact not after its rank's fact");
 		return HANGDX_OK;
 	}
-	id = hx_ev_intern(l->f->ev, s, n, &err);
+	if (l->pend[l->npend].nf >= HX_MAX_RANK_FILES) {
+		if (!l->pend[l->npend].rf.files_cut)
+			hx_diag(l->f->ctx, HANGDX_WARNING, file, line, 0,
+				"rank %d names more than %d files: the rest are "
+				"not kept, and its logs are not read again",
+				(int)rank, HX_MAX_RANK_FILES);
+		l->pend[l->npend].rf.files_cut = true;
+		return HANGDX_OK;
+	}
+	id = hx_ev_intern(l->ev, s, n, &err);
 	if (err)
 		return err;
-	err = hx_vec_reserve(l->f->ctx, &v, &l->capfiles, l->nfiles + 1,
-			     sizeof *l->files, MAX_FACT_FILES);
+	err = hx_vec_reserve(l->f->ctx, &v, &l->cappfid, l->npfid + 1,
+			     sizeof *l->pfid, MAX_FACT_FILES);
 	if (err)
 		return err;
-	l->files = v;
-	l->files[l->nfiles++] = hx_ev_str(l->f->ev, id);
+	l->pfid = v;
+	l->pfid[l->npfid++] = id;
+	l->pend[l->npend].nf++;
 	return HANGDX_OK;
 }
 
 /* The header's record and field counts (version 2): the evidence sized
- * once.  A hint: a wrong one costs memory not touched, or nothing. */
+ * once.  A hint, trusted only as far as the bytes a record takes at
+ * least (a wrong one costs memory not touched, or nothing). */
 static void reserve_hint(struct floader *l, const struct hx_jobj *o)
 {
 	int64_t r, n;
 
-	if (hx_jint(o, "records", &r) && hx_jint(o, "fields", &n) && r > 0 &&
-	    n >= 0)
-		(void)hx_ev_reserve(l->f->ev, (size_t)r, (size_t)n);
+	if (!hx_jint(o, "records", &r) || !hx_jint(o, "fields", &n) || r <= 0)
+		return;
+	if (n >= 0 && r <= (int64_t)1 << 24 && n <= r * HX_MAX_FIELDS)
+		(void)hx_ev_reserve(l->ev, (size_t)r, (size_t)n);
+	else
+		hx_diag(l->f->ctx, HANGDX_WARNING, l->name, 1, 0,
+			"the header's size hint (%lld records, %lld fields) is past "
+			"what facts hold: not used", (long long)r, (long long)n);
+}
+
+/* A setting of the header, in its range (as its option takes it), or 0
+ * and said. */
+static int64_t jnum_header(struct floader *l, const struct hx_jobj *o,
+			   const char *key, int64_t lo, int64_t hi,
+			   unsigned long line)
+{
+	int64_t v;
+
+	if (!hx_jint(o, key, &v))
+		return 0;
+	if (v >= lo && v <= hi)
+		return v;
+	hx_diag(l->f->ctx, HANGDX_WARNING, l->name, line, 0,
+		"the header's \"%s\" %lld is out of range (%lld to %lld); not used",
+		key, (long long)v, (long long)lo, (long long)hi);
+	return 0;
+}
+
+static int on_format(struct floader *l, const struct hx_jobj *o,
+		     const char *s, size_t n, const char *file,
+		     unsigned long line)
+{
+	bool v1 = n == strlen(FACTS_FORMAT_1) && memcmp(s, FACTS_FORMAT_1, n) == 0;
+
+	if (!v1 && (n != strlen(FACTS_FORMAT) || memcmp(s, FACTS_FORMAT, n) != 0)) {
+		hx_diag(l->f->ctx, HANGDX_ERROR, file, line, 0,
+			"facts of format \"%.*s\": this hangdx reads \"%s\"",
+			(int)(n > 64 ? 64 : n), s, FACTS_FORMAT);
+		return HANGDX_EUNSUPPORTED;
+	}
+	l->have_format = true;
+	if (hx_jstr(o, "node", &s, &n)) {
+		if (node_name_ok(s, n))
+			snprintf(l->node, sizeof l->node, "%.*s", (int)n, s);
+		else
+			hx_diag(l->f->ctx, HANGDX_WARNING, file, line, 0,
+				"the node's name is not a name (1 to 40 printable "
+				"bytes, no ':', '/', '\"'); read as a node without one");
+	}
+	reserve_hint(l, o);
+	l->cores = (unsigned)jnum_header(l, o, "cores", 1, 64, line);
+	l->cut = (size_t)jnum_header(l, o, "max_records", 1, (int64_t)1 << 31, line);
+	return v1 ? HANGDX_OK : HX_JHOOK_DELTA;
+}
+
+static int on_path_fact(struct floader *l, const char *what, const char *s,
+			size_t n, unsigned long line)
+{
+	char path[4096];
+
+	if (n == 0 || n >= sizeof path) {
+		hx_diag(l->f->ctx, HANGDX_WARNING, l->name, line, 0,
+			"a %s fact of %zu bytes: skipped", what, n);
+		return HANGDX_OK;
+	}
+	memcpy(path, s, n);
+	path[n] = '\0';
+	if (strcmp(what, "root") == 0)
+		return hx_ev_add_root(l->ev, path);
+	if (n > HX_MAX_TAG || path[n - 1] != ':' || memchr(path, ':', n - 1) ||
+	    memchr(path, '/', n) || !node_name_ok(path, strcspn(path, "#:"))) {
+		hx_diag(l->f->ctx, HANGDX_WARNING, l->name, line, 0,
+			"tag \"%.*s\" is not a node's (NODE: or NODE#k:): skipped",
+			(int)(n > 64 ? 64 : n), path);
+		return HANGDX_OK;
+	}
+	return hx_ev_tag_len(l->ev, path) ? HANGDX_OK : hx_ev_add_tag(l->ev, path);
 }
 
 static int fact_line(void *ud, const struct hx_jobj *o, const char *file,
@@ -799,23 +1053,9 @@ static int fact_line(void *ud, const struct hx_jobj *o, const char *file,
 	struct floader *l = ud;
 	const char *s;
 	size_t n;
-	int err = HANGDX_OK;
 
-	if (hx_jstr(o, "format", &s, &n)) {
-		bool v1 = n == strlen(FACTS_FORMAT_1) &&
-			  memcmp(s, FACTS_FORMAT_1, n) == 0;
-
-		if (!v1 && (n != strlen(FACTS_FORMAT) ||
-			    memcmp(s, FACTS_FORMAT, n) != 0)) {
-			hx_diag(l->f->ctx, HANGDX_ERROR, file, line, 0,
-				"facts of format \"%.*s\": this hangdx reads \"%s\"",
-				(int)(n > 64 ? 64 : n), s, FACTS_FORMAT);
-			return HANGDX_EUNSUPPORTED;
-		}
-		l->have_format = true;
-		reserve_hint(l, o);
-		return v1 ? HANGDX_OK : HX_JHOOK_DELTA;
-	}
+	if (hx_jstr(o, "format", &s, &n))
+		return on_format(l, o, s, n, file, line);
 	if (!l->have_format) {
 		hx_diag(l->f->ctx, HANGDX_ERROR, file, line, 0,
 			"not a facts file: no \"format\":\"%s\" line first",
@@ -830,84 +1070,303 @@ static int fact_line(void *ud, const struct hx_jobj *o, const char *file,
 		return on_rank_line(l, o, file, line);
 	if (n == 4 && memcmp(s, "file", 4) == 0)
 		return on_file_line(l, o, file, line);
-	if (n == 4 && memcmp(s, "root", 4) == 0 && hx_jstr(o, "path", &s, &n)) {
-		char path[4096];
+	if (n == 4 && memcmp(s, "root", 4) == 0 && hx_jstr(o, "path", &s, &n))
+		return on_path_fact(l, "root", s, n, line);
+	if (n == 3 && memcmp(s, "tag", 3) == 0 && hx_jstr(o, "tag", &s, &n))
+		return on_path_fact(l, "tag", s, n, line);
+	/* a newer writer's fact: skipped, said once a file */
+	if (l->skipped++ == 0)
+		hx_diag(l->f->ctx, HANGDX_WARNING, file, line, 0,
+			"fact \"%.*s\" is not one this hangdx knows (a newer "
+			"writer's?): skipped", (int)(n > 32 ? 32 : n), s);
+	return HANGDX_OK;
+}
 
-		if (n >= sizeof path)
-			n = sizeof path - 1;
-		memcpy(path, s, n);
-		path[n] = '\0';
-		err = hx_ev_add_root(l->f->ev, path);
+/* A file these facts give to one rank that f holds as another rank's:
+ * not the same file (two nodes' byte-identical logs at one path). */
+static const char *owned_by_other(const struct floader *l, const char *tag)
+{
+	char buf[4096 + HX_MAX_TAG + 16];
+	size_t i, j;
+
+	for (i = 0; i < l->npend && l->f->owner.n; i++)
+		for (j = 0; j < l->pend[i].nf; j++) {
+			const char *p = hx_ev_str(l->ev, l->pfid[l->pend[i].f0 + j]);
+			long id;
+			int32_t o;
+
+			snprintf(buf, sizeof buf, "%s%s", tag, p);
+			id = hx_intern_find(&l->f->ev->strs, buf, strlen(buf));
+			o = id < 0 ? -1 : hx_map_find(&l->f->owner, hx_map_key((uint64_t)id));
+			if (o >= 0 && o != l->pend[i].rf.rank)
+				return hx_ev_str(l->f->ev, (uint32_t)id);
+		}
+	return NULL;
+}
+
+/* The tag of the stream's files: none for this node's (or an unnamed
+ * node's) facts, "NODE:" for another node's; and when a file the facts
+ * hold already comes again with other content (two nodes' copies of one
+ * path), a tag of its own, said.  The pending facts' files follow. */
+static int choose_tag(struct floader *l, char *tag, size_t cap)
+{
+	struct hangdx_facts *f = l->f;
+	const char *clash;
+	uint32_t *map = NULL;
+	size_t i;
+	int k, err;
+
+	tag[0] = '\0';
+	if (l->node[0] && f->node[0] && strcmp(l->node, f->node) != 0)
+		snprintf(tag, cap, "%s:", l->node);
+	clash = hx_ev_clash(f->ev, l->ev, tag, &err);
+	if (!err && !clash)
+		clash = owned_by_other(l, tag);
+	if (err)
+		return err;
+	for (k = 2; clash && k < 1 << 20; k++) {
+		snprintf(tag, cap, "%s#%d:", l->node[0] ? l->node
+				  : f->node[0] ? f->node : "node", k);
+		if (!hx_ev_tag_len(f->ev, tag))
+			break;
+	}
+	if (clash)
+		hx_diag(f->ctx, HANGDX_WARNING, l->name, 0, 0,
+			"%s is held already with other content (the same path "
+			"on another node?): both are kept, the files of these "
+			"facts as node %.*s", clash, (int)strlen(tag) - 1, tag);
+	if (!tag[0])
+		return HANGDX_OK;
+	err = hx_ev_retag(l->ev, tag, l->pfid, l->npfid, &map);
+	for (i = 0; !err && i < l->npfid; i++)
+		l->pfid[i] = map[l->pfid[i]];
+	for (i = 0; !err && i < l->npend; i++)
+		if (l->pend[i].rf.stall_file != HX_NOSTR)
+			l->pend[i].rf.stall_file = map[l->pend[i].rf.stall_file];
+	hx_free(f->ctx, map);
+	return err;
+}
+
+/* The pending rank facts into f, their files by path (sev holds the
+ * strings of their ids). */
+static int put_pending(struct floader *l, const struct hangdx_evidence *sev)
+{
+	const char **files = NULL;
+	size_t cap = 0, i, j;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < l->npend && !err; i++) {
+		struct pending *p = &l->pend[i];
+		void *v = files;
+
+		if (p->nf == 0)
+			hx_diag(l->f->ctx, HANGDX_WARNING, l->name, 0, 0,
+				"the facts of rank %d name no file of it", p->rf.rank);
+		err = hx_vec_reserve(l->f->ctx, &v, &cap, p->nf + 1, sizeof *files,
+				     MAX_FACT_FILES);
+		if (err)
+			break;
+		files = v;
+		for (j = 0; j < p->nf; j++)
+			files[j] = hx_ev_str(sev, l->pfid[p->f0 + j]);
+		if (p->rf.stall_file != HX_NOSTR) {
+			const char *sf = hx_ev_str(sev, p->rf.stall_file);
+
+			p->rf.stall_file = hx_ev_intern(l->f->ev, sf, strlen(sf), &err);
+		}
+		if (!err)
+			err = facts_put(l->f, &p->rf, files, p->nf);
+	}
+	hx_free(l->f->ctx, (void *)files);
+	return err;
+}
+
+/* The stream's evidence into f's: taken whole while f holds nothing. */
+static int adopt(struct floader *l)
+{
+	struct hangdx_facts *f = l->f;
+
+	if (f->ev->nrec || f->ev->nfile || f->ev->nroots || f->nrf ||
+	    f->ev->tagset.n) {
+		int err = hangdx_evidence_merge(f->ev, l->ev);
+
+		if (!err && l->ev->limit_warned)
+			f->ev->limit_warned = true;
 		return err;
 	}
-	fbad(l, file, line, "unknown fact");
+	l->ev->maxrec = f->ev->maxrec > l->ev->nrec ? f->ev->maxrec : l->ev->nrec;
+	hangdx_evidence_free(f->ev);
+	f->ev = l->ev;
+	l->ev = NULL;
 	return HANGDX_OK;
 }
 
 static int load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
 {
 	struct floader l;
+	char tag[HX_MAX_TAG + 16] = "";
 	int err;
 
 	memset(&l, 0, sizeof l);
 	l.f = f;
-	err = hx_ev_load_fp(f->ev, name, fp, fact_line, &l);
+	l.name = name;
+	err = hangdx_evidence_new(f->ctx, &l.ev);
+	if (!err) {
+		l.ev->maxrec = f->ev->maxrec;
+		err = hx_ev_load_fp(l.ev, name, fp, fact_line, &l);
+	}
 	if (err == HANGDX_OK || err == HANGDX_EPARSE) {
 		int e2 = flush_rank(&l);
 		if (e2)
 			err = e2;
 	}
-	if (!err && !l.have_format) {
+	if ((!err || err == HANGDX_EPARSE) && !l.have_format) {
 		hx_diag(f->ctx, HANGDX_ERROR, name, 0, 0,
 			"not a facts file: no \"format\":\"%s\" line", FACTS_FORMAT);
 		err = HANGDX_EUNSUPPORTED;
 	}
-	if (!err && l.bad)
-		err = HANGDX_EPARSE;
-	hx_free(f->ctx, (void *)l.files);
+	if (!err || err == HANGDX_EPARSE) {
+		struct hangdx_evidence *sev = l.ev;    /* kept, or f's now */
+		int e2 = choose_tag(&l, tag, sizeof tag);
+
+		if (!e2)
+			e2 = adopt(&l);
+		if (!e2)
+			e2 = put_pending(&l, sev);
+		if (!e2)
+			take_settings(f, l.cores, l.cut, name);
+		if (e2)
+			err = e2;
+		snprintf(f->tag, sizeof f->tag, "%s", tag);
+	}
+	/* a line skipped was said (file:line): the rest of the facts stand */
+	if (err == HANGDX_EPARSE)
+		err = HANGDX_OK;
+	hangdx_evidence_free(l.ev);
+	hx_free(f->ctx, l.pend);
+	hx_free(f->ctx, l.pfid);
 	return err;
 }
 
 /* Facts files may be gzip-compressed (`gzip node.facts`): read through
- * zlib, which passes plain text through unchanged. */
-static ssize_t gz_read(void *cookie, char *buf, size_t n)
-{
-	int r = gzread((gzFile)cookie, buf, n > INT32_MAX ? INT32_MAX : (unsigned)n);
+ * zlib, which passes plain text through unchanged.  Only whole lines
+ * come out: a stream cut short (a copy missing its end) is read up to
+ * its last complete line, and the cut said. */
+#define GZ_CHUNK 65536
+#define GZ_PENDING_MAX ((size_t)2 << 20)       /* past MAX_LINE: skipped */
 
-	return r < 0 ? -1 : r;
+struct gzin {
+	gzFile gz;
+	char *buf;
+	size_t n, cap;          /* bytes read, not yet given out */
+	bool eof, cut;
+	uint64_t given;
+};
+
+static size_t last_nl(const struct gzin *g)
+{
+	size_t i;
+
+	for (i = g->n; i > 0; i--)
+		if (g->buf[i - 1] == '\n')
+			return i;
+	return 0;
+}
+
+static ssize_t gz_read(void *cookie, char *out, size_t want)
+{
+	struct gzin *g = cookie;
+	size_t ok;
+
+	for (;;) {
+		ok = g->eof ? g->n : last_nl(g);
+		if (!ok && g->n >= GZ_PENDING_MAX)
+			ok = g->n;
+		if (ok || g->eof || g->cut)
+			break;
+		if (g->cap - g->n < GZ_CHUNK) {
+			char *p = realloc(g->buf, g->cap + GZ_CHUNK);
+
+			if (!p)
+				return -1;
+			g->buf = p;
+			g->cap += GZ_CHUNK;
+		}
+		{
+			int r = gzread(g->gz, g->buf + g->n, GZ_CHUNK);
+			int e = Z_OK;
+
+			if (r < 0 || (r == 0 && (gzerror(g->gz, &e), e != Z_OK)))
+				g->cut = true;
+			else if (r == 0)
+				g->eof = true;
+			else
+				g->n += (size_t)r;
+		}
+	}
+	if (g->cut && !ok)
+		return 0;               /* the partial line at the cut: dropped */
+	if (ok > want)
+		ok = want;
+	memcpy(out, g->buf, ok);
+	memmove(g->buf, g->buf + ok, g->n - ok);
+	g->n -= ok;
+	g->given += ok;
+	return (ssize_t)ok;
 }
 
 static int gz_close(void *cookie)
 {
-	return gzclose((gzFile)cookie) == Z_OK ? 0 : -1;
+	struct gzin *g = cookie;
+	int r = gzclose(g->gz) == Z_OK ? 0 : -1;
+
+	free(g->buf);
+	free(g);
+	return r;
 }
 
 int hangdx_facts_load(struct hangdx_facts *f, const char *path)
 {
 	cookie_io_functions_t io = { gz_read, NULL, NULL, gz_close };
+	struct gzin *g;
+	struct stat st;
 	FILE *fp;
-	gzFile gz;
 	int fd, err;
 
 	if (!f || !path)
 		return HANGDX_EINVAL;
-	fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY);
+	fd = strcmp(path, "-") == 0 ? dup(0)
+	     : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		hx_diag(f->ctx, HANGDX_ERROR, path, 0, 0, "cannot open: %s",
 			strerror(errno));
 		return HANGDX_EIO;
 	}
-	gz = gzdopen(fd, "rb");
-	if (!gz) {
+	if (strcmp(path, "-") != 0 &&
+	    (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		hx_diag(f->ctx, HANGDX_ERROR, path, 0, 0, "not a regular file");
+		close(fd);
+		return HANGDX_EIO;
+	}
+	g = calloc(1, sizeof *g);
+	if (g)
+		g->gz = gzdopen(fd, "rb");
+	if (!g || !g->gz) {
+		free(g);
 		close(fd);
 		return HANGDX_ENOMEM;
 	}
-	fp = fopencookie(gz, "r", io);
+	fp = fopencookie(g, "r", io);
 	if (!fp) {
-		gzclose(gz);
+		gz_close(g);
 		return HANGDX_ENOMEM;
 	}
 	err = load_fp(f, path, fp);
+	if (g->cut)
+		hx_diag(f->ctx, HANGDX_WARNING, path, 0, 0,
+			"the compressed stream is cut short: read up to its last "
+			"whole line (%llu bytes); the facts after the cut are "
+			"missing", (unsigned long long)g->given);
 	fclose(fp);
 	return err;
 }

@@ -6,8 +6,14 @@
  * each group), diagnoses again with their devices rebuilt from it, and
  * asks again while the verdict needs a rank it has not read.
  */
+#include <stdio.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "analyze.h"
 
@@ -91,6 +97,7 @@ void hx_rf_after_collect(struct hangdx_diagnosis *d)
 
 		if (!rf)
 			continue;
+		ri->seen = true;        /* its facts arrived: never "no logs" */
 		ri->device_seen = rf->device_seen;
 		ri->last_ts = later(ri->last_ts, rf->last_ts);
 		ri->last_progress_ts = later(ri->last_progress_ts, rf->last_progress_ts);
@@ -203,11 +210,43 @@ static void needed(const struct hangdx_diagnosis *d, const struct hangdx_facts *
 		qsort(nd->r, nd->n, sizeof *nd->r, cmp_i32);
 }
 
+/* A file path -> its summary's index, for the files of ev. */
+static int index_files(const struct hangdx_evidence *ev, struct hx_map *m)
+{
+	size_t i;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < ev->nfile && !err; i++) {
+		struct hx_map_slot *sl = hx_map_slot(ev->ctx, m,
+			hx_map_key(ev->files[i].path), &err);
+		if (sl)
+			sl->val = (int32_t)i;
+	}
+	return err;
+}
+
+static const struct hx_filesum *file_of(const struct hangdx_evidence *ev,
+					const struct hx_map *m, const char *p)
+{
+	long id = hx_intern_find(&ev->strs, p, strlen(p));
+	int32_t i = id < 0 ? -1 : hx_map_find(m, hx_map_key((uint64_t)id));
+
+	return i < 0 ? NULL : &ev->files[i];
+}
+
 /* ---- fetching from the files the facts name ---- */
 
+/*
+ * Phase 2 reads again only what the facts name, and only as it was: a
+ * regular file (opened without blocking, then fstat), under an input the
+ * facts name (no "..", no link out of it), of this node, with the
+ * caller's reading options; never a directory walked.  Anything else is
+ * not fetched, said, and the facts stand in.
+ */
 struct local_fetch {
 	const struct hangdx_facts *f;
 	struct hangdx_ctx *ctx;
+	struct hx_notfetched *nf;       /* what was not fetched, or NULL */
 };
 
 /* An archive member "A!/M" is read through its archive A. */
@@ -222,77 +261,216 @@ static void outer_path(const char *p, char *buf, size_t n)
 	buf[len] = '\0';
 }
 
+/* Another node's copy of path is held too ("NODE:path"): the file at
+ * path here may be either, and is not read for it. */
+static bool copied_elsewhere(const struct hangdx_evidence *ev, const char *path)
+{
+	char buf[4096 + HX_MAX_TAG];
+	size_t i;
+
+	for (i = 0; i < ev->tagset.cap && ev->tagset.n; i++) {
+		if (!ev->tagset.v[i].key)
+			continue;
+		snprintf(buf, sizeof buf, "%s%s",
+			 hx_ev_str(ev, (uint32_t)ev->tagset.v[i].val), path);
+		if (hx_intern_find(&ev->strs, buf, strlen(buf)) >= 0)
+			return true;
+	}
+	return false;
+}
+
+static bool has_dotdot(const char *p)
+{
+	const char *q;
+
+	for (q = p; (q = strstr(q, "..")) != NULL; q += 2)
+		if ((q == p || q[-1] == '/') && (q[2] == '\0' || q[2] == '/'))
+			return true;
+	return false;
+}
+
+/* The outer file of p lies in its input root once links are resolved. */
+static bool inside_root(const char *p, size_t rootlen, const char *outer)
+{
+	char root[4096], *rr, *ro;
+	bool in;
+
+	if (rootlen >= sizeof root)
+		return false;
+	memcpy(root, p, rootlen);
+	root[rootlen] = '\0';
+	if (rootlen > 1 && root[rootlen - 1] == '/')
+		root[rootlen - 1] = '\0';
+	rr = realpath(root, NULL);
+	ro = realpath(outer, NULL);
+	in = rr && ro && (strcmp(rr, ro) == 0 ||
+			  (strncmp(ro, rr, strlen(rr)) == 0 &&
+			   (ro[strlen(rr)] == '/' || strcmp(rr, "/") == 0)));
+	free(rr);
+	free(ro);
+	return in;
+}
+
+/* Open a regular file without blocking on a FIFO or a device: the fd,
+ * or -1 with why set. */
+static int open_regular(const char *path, struct stat *st, char *why, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(why, n, _("cannot open: %s"), strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+		snprintf(why, n, "%s", _("not a regular file"));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* p (a file the facts name) may be read again here; else why.  fidx
+ * (when given) indexes the facts' file summaries: a file they hold no
+ * summary of is not one they were made from. */
+static bool fetchable(const struct hangdx_facts *f, const struct hx_map *fidx,
+		      const char *p, char *why, size_t n)
+{
+	const struct hangdx_evidence *ev = hx_facts_evidence(f);
+	char buf[4096];
+	struct stat st;
+	long id;
+	size_t rl;
+	int fd;
+
+	if (hx_ev_tag_len(ev, p)) {
+		snprintf(why, n, "%s", _("it was read on another node"));
+		return false;
+	}
+	if (copied_elsewhere(ev, p)) {
+		snprintf(why, n, "%s", _("another node's copy of this path is held too"));
+		return false;
+	}
+	if (fidx && !file_of(ev, fidx, p)) {
+		snprintf(why, n, "%s", _("the facts hold no summary of it"));
+		return false;
+	}
+	outer_path(p, buf, sizeof buf);
+	id = hx_intern_find(&ev->strs, p, strlen(p));
+	rl = id < 0 ? 0 : hx_ev_root_len(ev, (uint32_t)id);
+	if (strcmp(buf, "-") == 0 || rl == 0 || has_dotdot(p) ||
+	    !inside_root(p, rl, buf)) {
+		snprintf(why, n, "%s", _("it is not under an input the facts name"));
+		return false;
+	}
+	fd = open_regular(buf, &st, why, n);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void not_fetched(struct hx_notfetched *nf, int32_t rank, const char *p,
+			const char *why)
+{
+	if (!nf)
+		return;
+	if (nf->n < HX_NOTFETCHED_MAX)
+		snprintf(nf->line[nf->n++], sizeof nf->line[0],
+			 _("%s (rank %d) was not read again: %s"), p, rank, why);
+	nf->total++;
+}
+
+/* Every file of the rank can be read here. */
+static bool readable(const struct hangdx_facts *f, const struct hx_map *fidx,
+		     int32_t rank, struct hx_notfetched *nf)
+{
+	const struct hx_rankfact *rf = hx_facts_rank(f, rank);
+	char why[512];
+	uint32_t i;
+
+	if (!rf || rf->nf == 0)
+		return false;
+	if (rf->files_cut) {
+		not_fetched(nf, rank, hx_facts_file(f, rf, 0),
+			    _("its facts name more files than are kept"));
+		return false;
+	}
+	for (i = 0; i < rf->nf; i++) {
+		const char *p = hx_facts_file(f, rf, i);
+
+		if (!fetchable(f, fidx, p, why, sizeof why)) {
+			not_fetched(nf, rank, p, why);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* One file read again, through a map of it: never a walk, never a
+ * blocking open. */
+static int read_one(const struct hangdx_facts *f, struct hangdx_evidence *tmp,
+		    const char *path)
+{
+	struct hangdx_ingest_opts o;
+	struct stat st;
+	char why[512];
+	void *p = NULL;
+	int fd = open_regular(path, &st, why, sizeof why), err;
+
+	if (fd < 0)
+		return HANGDX_OK;       /* gone since: its records stay out */
+	hx_facts_ingest_opts(f, &o);
+	if (st.st_size > 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			close(fd);
+			return HANGDX_OK;
+		}
+	}
+	err = hangdx_ingest_mem(tmp, path, p ? p : "", p ? (size_t)st.st_size : 0, &o);
+	if (p)
+		munmap(p, (size_t)st.st_size);
+	close(fd);
+	return err == HANGDX_ENOMEM ? err : HANGDX_OK;
+}
+
 static int local_fetch(void *ud, const int32_t *ranks, size_t n,
 		       struct hangdx_evidence *into)
 {
 	struct local_fetch *lf = ud;
 	struct hangdx_evidence *tmp = NULL;
-	const char *files[256];
-	char **paths = NULL;
-	size_t np = 0, cap = 0, i, j, k;
+	struct hx_map seen = { 0 };
+	size_t i;
+	uint32_t j;
 	int err;
 
 	err = hangdx_evidence_new(lf->ctx, &tmp);
 	for (i = 0; i < n && !err; i++) {
 		const struct hx_rankfact *rf = hx_facts_rank(lf->f, ranks[i]);
-		size_t nf = rf ? hx_facts_files(lf->f, rf, files, 256) : 0;
 
-		for (j = 0; j < nf && j < 256 && !err; j++) {
+		for (j = 0; rf && j < rf->nf && !err; j++) {
 			char buf[4096];
-			bool dup = false;
-			void *v = paths;
+			struct hx_map_slot *sl;
+			uint64_t k = 1469598103934665603ull;
+			size_t c;
 
-			outer_path(files[j], buf, sizeof buf);
-			for (k = 0; k < np && !dup; k++)
-				dup = strcmp(paths[k], buf) == 0;
-			if (dup)
+			outer_path(hx_facts_file(lf->f, rf, j), buf, sizeof buf);
+			for (c = 0; buf[c]; c++)
+				k = (k ^ (unsigned char)buf[c]) * 1099511628211ull;
+			sl = hx_map_slot(lf->ctx, &seen, hx_map_key(k), &err);
+			if (!sl || sl->val >= 0)
 				continue;
-			err = hx_vec_reserve(lf->ctx, &v, &cap, np + 1, sizeof *paths,
-					     HX_MAX_RANKS);
-			if (err)
-				break;
-			paths = v;
-			paths[np] = hx_alloc(lf->ctx, strlen(buf) + 1);
-			if (!paths[np]) {
-				err = HANGDX_ENOMEM;
-				break;
-			}
-			memcpy(paths[np++], buf, strlen(buf) + 1);
+			sl->val = 1;
+			err = read_one(lf->f, tmp, buf);
 		}
 	}
-	if (!err && np)
-		err = hangdx_ingest_paths(tmp, (const char *const *)paths, np, NULL);
 	if (!err) {
 		tmp->nroots = 0;        /* the facts' inputs stay the roots */
 		err = hangdx_evidence_merge(into, tmp);
 	}
-	for (i = 0; i < np; i++)
-		hx_free(lf->ctx, paths[i]);
-	hx_free(lf->ctx, paths);
+	hx_map_free(lf->ctx, &seen);
 	hangdx_evidence_free(tmp);
 	return err;
-}
-
-/* Every file of the rank can be read here. */
-static bool readable(const struct hangdx_facts *f, int32_t rank)
-{
-	const struct hx_rankfact *rf = hx_facts_rank(f, rank);
-	const char *files[256];
-	size_t nf, i;
-
-	if (!rf)
-		return false;
-	nf = hx_facts_files(f, rf, files, 256);
-	if (nf > 256 || nf == 0)
-		return false;
-	for (i = 0; i < nf; i++) {
-		char buf[4096];
-
-		outer_path(files[i], buf, sizeof buf);
-		if (strcmp(buf, "-") == 0 || access(buf, R_OK) != 0)
-			return false;
-	}
-	return true;
 }
 
 int hangdx_facts_fetch(const struct hangdx_facts *f, const int32_t *ranks,
@@ -309,10 +487,11 @@ int hangdx_facts_fetch(const struct hangdx_facts *f, const int32_t *ranks,
 	if (!ok)
 		return HANGDX_ENOMEM;
 	for (i = 0; i < n; i++)
-		if (readable(f, ranks[i]))
+		if (readable(f, NULL, ranks[i], NULL))
 			ok[m++] = ranks[i];
 	lf.f = f;
 	lf.ctx = into->ctx;
+	lf.nf = NULL;
 	err = m ? local_fetch(&lf, ok, m, into) : HANGDX_OK;
 	hx_free(into->ctx, ok);
 	return err;
@@ -329,12 +508,16 @@ struct rounds {
 	uint8_t *mask;              /* rank read in full */
 	uint8_t *unread;            /* asked for but not delivered */
 	size_t nmask;
+	struct hx_notfetched nf;    /* files not read again, and why */
 	struct hangdx_evidence *got;
 };
+
+static int verify(struct rounds *R, const int32_t *ranks, size_t n);
 
 /* Ask for the ranks in nd; those delivered are marked read. */
 static int ask(struct rounds *R, const struct need *nd)
 {
+	struct hx_map fidx = { 0 };
 	int32_t *ok;
 	size_t n = 0, i;
 	int err = HANGDX_OK;
@@ -342,14 +525,16 @@ static int ask(struct rounds *R, const struct need *nd)
 	ok = hx_alloc(R->ctx, (nd->n + 1) * sizeof *ok);
 	if (!ok)
 		return HANGDX_ENOMEM;
-	for (i = 0; i < nd->n; i++) {
-		if (!R->fetch && !readable(R->f, nd->r[i]))
+	if (!R->fetch)
+		err = index_files(hx_facts_evidence(R->f), &fidx);
+	for (i = 0; i < nd->n && !err; i++) {
+		if (!R->fetch && !readable(R->f, &fidx, nd->r[i], &R->nf))
 			R->unread[nd->r[i]] = 1;
 		else
 			ok[n++] = nd->r[i];
 	}
-	if (n) {
-		struct local_fetch lf = { R->f, R->ctx };
+	if (n && !err) {
+		struct local_fetch lf = { R->f, R->ctx, &R->nf };
 		int e = R->fetch ? R->fetch(R->ud, ok, n, R->got)
 				 : local_fetch(&lf, ok, n, R->got);
 
@@ -361,11 +546,67 @@ static int ask(struct rounds *R, const struct need *nd)
 			else
 				R->mask[ok[i]] = 1;
 		}
+		if (!e && !err)
+			err = verify(R, ok, n);
 	}
 	/* a rank asked for is never asked again */
 	for (i = 0; i < nd->n; i++)
 		R->mask[nd->r[i]] = 1;
+	hx_map_free(R->ctx, &fidx);
 	hx_free(R->ctx, ok);
+	return err;
+}
+
+/* A rank's files read again must be those its facts were made from: a
+ * file of other content at the same path (another node's copy, or the
+ * log rewritten since) is not its evidence.  Such a rank is unread, and
+ * its files go from what was fetched. */
+static int verify(struct rounds *R, const int32_t *ranks, size_t n)
+{
+	const struct hangdx_evidence *fev = hx_facts_evidence(R->f);
+	struct hx_map mf = { 0 }, mg = { 0 };
+	const char **drop = NULL;
+	size_t nd = 0, cap = 0, i;
+	int err = index_files(fev, &mf);
+
+	if (!err)
+		err = index_files(R->got, &mg);
+	for (i = 0; i < n && !err; i++) {
+		const struct hx_rankfact *rf = hx_facts_rank(R->f, ranks[i]);
+		bool bad = false;
+		uint32_t j;
+
+		for (j = 0; rf && j < rf->nf && !bad; j++) {
+			const char *p = hx_facts_file(R->f, rf, j);
+			const struct hx_filesum *a = file_of(fev, &mf, p);
+			const struct hx_filesum *b = file_of(R->got, &mg, p);
+
+			/* a file the facts summarise must come back the same;
+			 * one they do not (a fetch from elsewhere) is taken */
+			bad = a ? b && !hx_filesum_same(a, b) : !R->fetch && b;
+		}
+		if (!bad || !R->mask[ranks[i]])
+			continue;
+		not_fetched(&R->nf, ranks[i], hx_facts_file(R->f, rf, j - 1),
+			    _("its content here is not what its facts were made from"));
+		R->mask[ranks[i]] = 0;
+		R->unread[ranks[i]] = 1;
+		for (j = 0; j < rf->nf && !err; j++) {
+			void *v = drop;
+
+			err = hx_vec_reserve(R->ctx, &v, &cap, nd + 1, sizeof *drop,
+					     HX_MAX_RANKS);
+			if (!err) {
+				drop = v;
+				drop[nd++] = hx_facts_file(R->f, rf, j);
+			}
+		}
+	}
+	if (!err && nd)
+		err = hx_ev_drop_named(R->got, drop, nd);
+	hx_free(R->ctx, (void *)drop);
+	hx_map_free(R->ctx, &mf);
+	hx_map_free(R->ctx, &mg);
 	return err;
 }
 
@@ -420,6 +661,19 @@ static int finish(struct rounds *R, struct hangdx_diagnosis *d)
 					      bad > 1 ? ", " : "", i);
 	}
 	d->nfetched = n;
+	for (i = 0; i < R->nf.n; i++) {
+		int err = hx_dlist_add(d, &d->missing, &d->nmissing, &d->capmissing,
+				       "%s", R->nf.line[i]);
+		if (err)
+			return err;
+	}
+	if (R->nf.total > R->nf.n) {
+		int err = hx_dlist_add(d, &d->missing, &d->nmissing, &d->capmissing,
+			_("... and %zu more files not read again"),
+			(size_t)(R->nf.total - R->nf.n));
+		if (err)
+			return err;
+	}
 	if (!bad)
 		return HANGDX_OK;
 	if (bad > 16 && l < sizeof list)
@@ -443,15 +697,21 @@ int hangdx_diagnose_facts(struct hangdx_facts *f,
 			  struct hangdx_diagnosis **out)
 {
 	struct hangdx_diagnosis *d = NULL;
+	struct hangdx_diagnose_opts o = { 0 };
 	struct rounds R;
 	int round, err;
 
 	*out = NULL;
 	if (!f)
 		return HANGDX_EINVAL;
+	/* the node's --cores when this side gives none: it changes verdicts */
+	if (opts)
+		o = *opts;
+	if (!o.cores)
+		o.cores = hx_facts_cores(f);
 	memset(&R, 0, sizeof R);
 	R.f = f;
-	R.opts = opts;
+	R.opts = &o;
 	R.fetch = fetch;
 	R.ud = ud;
 	R.ctx = hx_facts_evidence(f)->ctx;

@@ -2090,7 +2090,9 @@ static void missing(struct hangdx_diagnosis *d)
 	if (d->ev->c.skipped[HX_S_RECORDS])
 		MISSING("record limit reached: only the first %zu records in reading "
 			"order were kept; the evidence after them is not in this diagnosis "
-			"(raise --max-records)", d->ev->maxrec);
+			"(raise --max-records)",
+			d->facts_src && hx_facts_cut(d->facts_src)
+			? hx_facts_cut(d->facts_src) : d->ev->maxrec);
 	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG && !facts_dumps(d))
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");

@@ -20,6 +20,11 @@
  * evidence, chain hops, rank groups); the rest is cut. */
 #define HX_MAX_LIST 4096
 
+/* Files one rank's facts may name: past it the rest are not kept, and
+ * phase 2 does not read the rank again (its facts stand in).  A rank's
+ * logs are a few files; 300 rotated plogs are still far below. */
+#define HX_MAX_RANK_FILES 65536
+
 /* Start nodes tried when looking for the shortest cycle to explain a
  * deadlock (pools first); the deadlock itself does not depend on it. */
 #define HX_MAX_CYCLE_STARTS 64

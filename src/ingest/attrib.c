@@ -10,6 +10,7 @@
  * merging, so evidence read on other machines counts too.  When the facts
  * disagree, the answer is "ambiguous", never a guess.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ingest.h"
@@ -435,6 +436,29 @@ static void merge_val(int64_t *dst, int64_t v)
 		*dst = -2;
 }
 
+/* A path read on another node ("NODE:path", hx_ev_tag_len) is attributed
+ * without its tag, and its node is the tag (with the node directory the
+ * path names, if any): the same pid on two nodes is two processes. */
+static void tagged_attr(const struct hangdx_evidence *ev, uint32_t id,
+			struct hx_pathattr *pa)
+{
+	const char *p = hx_ev_str(ev, id);
+	size_t skip = hx_ev_root_len(ev, id), t = p ? hx_ev_tag_len(ev, p) : 0;
+	char node[sizeof pa->node + HX_MAX_TAG];
+	size_t n;
+
+	if (!t) {
+		hx_path_attr_below(p, skip, pa);
+		return;
+	}
+	hx_path_attr_below(p + t, skip > t ? skip - t : 0, pa);
+	n = (size_t)snprintf(node, sizeof node, "%.*s%s", (int)t, p, pa->node);
+	if (n >= sizeof pa->node)
+		n = sizeof pa->node - 1;
+	memcpy(pa->node, node, n);
+	pa->node[n] = '\0';
+}
+
 /* The attributes of every distinct vpath, in id order: the ids used are
  * marked (a byte a string), then one entry per distinct path. */
 static int collect_vpaths(struct hx_attrib *at)
@@ -472,8 +496,7 @@ static int collect_vpaths(struct hx_attrib *at)
 	}
 	for (i = 0; i < m; i++) {
 		at->va[i].id = ids[i];
-		hx_path_attr_below(hx_ev_str(ev, ids[i]),
-				   hx_ev_root_len(ev, ids[i]), &at->va[i].pa);
+		tagged_attr(ev, ids[i], &at->va[i].pa);
 	}
 	at->nva = m;
 	hx_free(ev->ctx, ids);

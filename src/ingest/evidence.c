@@ -6,6 +6,7 @@
  * print.  Nothing here knows a log format.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ingest.h"
@@ -116,6 +117,7 @@ void hangdx_evidence_free(struct hangdx_evidence *ev)
 	hx_free(ev->ctx, ev->files);
 	hx_free(ev->ctx, ev->roots);
 	hx_map_free(ev->ctx, &ev->rootset);
+	hx_map_free(ev->ctx, &ev->tagset);
 	hx_free(ev->ctx, ev);
 }
 
@@ -584,6 +586,10 @@ int hx_ev_merge_sel(struct hangdx_evidence *dst,
 	}
 	for (i = 0; i < src->nroots && !err; i++)
 		err = hx_ev_add_root(dst, hx_ev_str(src, src->roots[i]));
+	for (i = 0; i < src->tagset.cap && src->tagset.n && !err; i++)
+		if (src->tagset.v[i].key)
+			err = hx_ev_add_tag(dst, hx_ev_str(src,
+					    (uint32_t)src->tagset.v[i].val));
 	if (dst->maxrec < dst->nrec)
 		dst->maxrec = dst->nrec;
 	merge_counts(&dst->c, &add);
@@ -658,6 +664,30 @@ int hx_ev_drop_files(struct hangdx_evidence *ev,
 	return err;
 }
 
+int hx_ev_drop_named(struct hangdx_evidence *ev, const char *const *paths,
+		     size_t n)
+{
+	static const struct hx_ev_mark all = { 0, 0, 0 };
+	struct hx_map drop = { 0 };
+	size_t i;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < n && !err; i++) {
+		long id = hx_intern_find(&ev->strs, paths[i], strlen(paths[i]));
+		struct hx_map_slot *sl;
+
+		if (id < 0)
+			continue;
+		sl = hx_map_slot(ev->ctx, &drop, hx_map_key((uint64_t)id), &err);
+		if (sl)
+			sl->val = 1;
+	}
+	if (!err && drop.n)
+		err = drop_marked(ev, &drop, &all);
+	hx_map_free(ev->ctx, &drop);
+	return err;
+}
+
 void hx_ev_mark(const struct hangdx_evidence *ev, struct hx_ev_mark *m)
 {
 	m->nrec = ev->nrec;
@@ -694,6 +724,168 @@ int hx_ev_drop_dups_since(struct hangdx_evidence *ev, const struct hx_ev_mark *m
 	hx_map_free(ev->ctx, &have);
 	hx_map_free(ev->ctx, &drop);
 	return err;
+}
+
+/* ---- node tags ---- */
+
+static uint64_t tag_key(uint32_t id)
+{
+	return hx_map_key((uint64_t)id + 7);
+}
+
+int hx_ev_add_tag(struct hangdx_evidence *ev, const char *tag)
+{
+	int err = HANGDX_OK;
+	size_t n = tag ? strlen(tag) : 0;
+	uint32_t id;
+	struct hx_map_slot *sl;
+
+	if (!n || n > HX_MAX_TAG || tag[n - 1] != ':')
+		return HANGDX_EINVAL;
+	id = hx_ev_intern(ev, tag, n, &err);
+	if (err)
+		return err;
+	sl = hx_map_slot(ev->ctx, &ev->tagset, tag_key(id), &err);
+	if (sl)
+		sl->val = (int32_t)id;
+	return err;
+}
+
+size_t hx_ev_tag_len(const struct hangdx_evidence *ev, const char *path)
+{
+	const char *c;
+	long id;
+
+	if (!ev->tagset.n || !path)
+		return 0;
+	c = memchr(path, ':', strnlen(path, HX_MAX_TAG));
+	if (!c)
+		return 0;
+	id = hx_intern_find(&ev->strs, path, (size_t)(c - path) + 1);
+	return id >= 0 && hx_map_find(&ev->tagset, tag_key((uint32_t)id)) >= 0
+	       ? (size_t)(c - path) + 1 : 0;
+}
+
+static int retag_one(struct hangdx_evidence *ev, const char *tag,
+		     uint32_t *map, size_t nmap, uint32_t id, char **buf,
+		     size_t *cap)
+{
+	const char *s;
+	size_t tn = strlen(tag), n;
+	int err = HANGDX_OK;
+	void *v = *buf;
+
+	if (id == HX_NOSTR || id >= nmap || map[id] != HX_NOSTR)
+		return HANGDX_OK;
+	s = hx_ev_str(ev, id);
+	n = strlen(s);
+	err = hx_vec_reserve(ev->ctx, &v, cap, tn + n + 1, 1, (size_t)1 << 24);
+	if (err)
+		return err;
+	*buf = v;
+	memcpy(*buf, tag, tn);
+	memcpy(*buf + tn, s, n + 1);
+	map[id] = hx_ev_intern(ev, *buf, tn + n, &err);
+	return err;
+}
+
+static uint32_t mapped(const uint32_t *map, size_t nmap, uint32_t id)
+{
+	return id == HX_NOSTR || id >= nmap || map[id] == HX_NOSTR ? id : map[id];
+}
+
+int hx_ev_retag(struct hangdx_evidence *ev, const char *tag,
+		const uint32_t *extra, size_t nextra, uint32_t **mapp)
+{
+	size_t nmap = ev->strs.n, i, cap = 0;
+	uint32_t *map;
+	char *buf = NULL;
+	int err;
+
+	if (mapp)
+		*mapp = NULL;
+	err = hx_ev_add_tag(ev, tag);
+	if (err)
+		return err;
+	map = hx_alloc(ev->ctx, (nmap + 1) * sizeof *map);
+	if (!map)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < nmap; i++)
+		map[i] = HX_NOSTR;
+	for (i = 0; i < ev->nrec && !err; i++) {
+		err = retag_one(ev, tag, map, nmap, ev->recs[i].file, &buf, &cap);
+		if (!err)
+			err = retag_one(ev, tag, map, nmap, ev->recs[i].vpath, &buf, &cap);
+	}
+	for (i = 0; i < ev->nfile && !err; i++)
+		err = retag_one(ev, tag, map, nmap, ev->files[i].path, &buf, &cap);
+	for (i = 0; i < ev->nroots && !err; i++)
+		err = retag_one(ev, tag, map, nmap, ev->roots[i], &buf, &cap);
+	for (i = 0; i < nextra && !err; i++)
+		err = retag_one(ev, tag, map, nmap, extra[i], &buf, &cap);
+	hx_free(ev->ctx, buf);
+	if (!err) {
+		uint32_t *roots = ev->roots;
+		size_t nroots = ev->nroots;
+
+		for (i = 0; i < ev->nrec; i++) {
+			ev->recs[i].file = mapped(map, nmap, ev->recs[i].file);
+			ev->recs[i].vpath = mapped(map, nmap, ev->recs[i].vpath);
+		}
+		for (i = 0; i < ev->nfile; i++)
+			ev->files[i].path = mapped(map, nmap, ev->files[i].path);
+		ev->roots = NULL;
+		ev->nroots = ev->caproots = 0;
+		hx_map_free(ev->ctx, &ev->rootset);
+		for (i = 0; i < nroots && !err; i++)
+			err = hx_ev_add_root(ev, hx_ev_str(ev, mapped(map, nmap, roots[i])));
+		hx_free(ev->ctx, roots);
+	}
+	if (err || !mapp)
+		hx_free(ev->ctx, map);
+	else
+		*mapp = map;
+	return err;
+}
+
+bool hx_filesum_same(const struct hx_filesum *a, const struct hx_filesum *b)
+{
+	return a->bytes == b->bytes && a->lines == b->lines &&
+	       a->first_ts == b->first_ts && a->last_ts == b->last_ts;
+}
+
+const char *hx_ev_clash(const struct hangdx_evidence *dst,
+			const struct hangdx_evidence *src, const char *tag,
+			int *err)
+{
+	char buf[4096 + HX_MAX_TAG];
+	struct hx_map have = { 0 };
+	const char *clash = NULL;
+	size_t i;
+
+	*err = HANGDX_OK;
+	for (i = 0; i < dst->nfile && !*err; i++) {
+		struct hx_map_slot *sl = hx_map_slot(dst->ctx, &have,
+			hx_map_key(dst->files[i].path), err);
+		if (sl)
+			sl->val = (int32_t)i;
+	}
+	for (i = 0; i < src->nfile && !*err && !clash && have.n; i++) {
+		const char *p = hx_ev_str(src, src->files[i].path);
+		long id;
+
+		if (tag && tag[0]) {
+			snprintf(buf, sizeof buf, "%s%s", tag, p);
+			p = buf;
+		}
+		id = hx_intern_find(&dst->strs, p, strlen(p));
+		int32_t j = id < 0 ? -1 : hx_map_find(&have, hx_map_key((uint64_t)id));
+
+		if (j >= 0 && !hx_filesum_same(&dst->files[j], &src->files[i]))
+			clash = hx_ev_str(dst, dst->files[j].path);
+	}
+	hx_map_free(dst->ctx, &have);
+	return clash;
 }
 
 /* ---- sorted view ---- */

@@ -299,6 +299,7 @@ struct hangdx_evidence {
 	size_t nroots, caproots;
 	struct hx_map rootset;      /* root string id -> index in roots */
 #define HX_MAX_ROOTS ((size_t)1 << 24)
+	struct hx_map tagset;       /* node tags "NODE:" (string ids) */
 };
 
 /* ---- evidence store (evidence.c) ---- */
@@ -359,6 +360,13 @@ int hx_ev_merge_sel(struct hangdx_evidence *dst,
 int hx_ev_drop_files(struct hangdx_evidence *ev,
 		     const struct hangdx_evidence *src_files);
 
+/* Take the files named (and their records) out of ev, in place. */
+int hx_ev_drop_named(struct hangdx_evidence *ev, const char *const *paths,
+		     size_t n);
+/* Two summaries of one path tell the same content (bytes, lines, first
+ * and last time). */
+bool hx_filesum_same(const struct hx_filesum *a, const struct hx_filesum *b);
+
 /* Where ev ends: what was appended after it can be looked at, or taken
  * back (hx_ev_drop_dups_since). */
 struct hx_ev_mark {
@@ -370,6 +378,27 @@ void hx_ev_mark(const struct hangdx_evidence *ev, struct hx_ev_mark *m);
  * their records and counts: the first copy of a file wins, as in
  * hangdx_evidence_merge. */
 int hx_ev_drop_dups_since(struct hangdx_evidence *ev, const struct hx_ev_mark *m);
+
+/*
+ * Node tags: a file read on another node is keyed "NODE:path", so the
+ * same local path on two nodes names two files (and the same pid two
+ * processes).  hx_ev_add_tag registers "NODE:"; hx_ev_tag_len is the
+ * length of the registered tag path begins with (0: none).  hx_ev_retag
+ * puts tag before every path of ev (records, files, roots) and of the
+ * nextra string ids given; map (when asked) is old id -> new id for the
+ * ids that existed before.
+ */
+#define HX_MAX_TAG 128
+int hx_ev_add_tag(struct hangdx_evidence *ev, const char *tag);
+size_t hx_ev_tag_len(const struct hangdx_evidence *ev, const char *path);
+int hx_ev_retag(struct hangdx_evidence *ev, const char *tag,
+		const uint32_t *extra, size_t nextra, uint32_t **map);
+/* A file of src held by dst under the same path (src's with tag before
+ * it) with other content (bytes, lines, records or times differ): its
+ * path in dst, else NULL. */
+const char *hx_ev_clash(const struct hangdx_evidence *dst,
+			const struct hangdx_evidence *src, const char *tag,
+			int *err);
 
 /* ---- reading JSON Lines back (load.c) ---- */
 /* One flat JSON object of a line; lines without "kind" go to the hook

@@ -207,6 +207,8 @@ struct loader {
 	uint16_t sub;
 	bool delta;             /* records are delta-coded (HX_JHOOK_DELTA) */
 	struct hx_rec prev;     /* the record before, for delta */
+	unsigned long unknown;  /* records of kinds not known, skipped */
+	unsigned long odd;      /* fields not known or out of range, skipped */
 };
 
 static void bad_line(struct loader *l, const char *why)
@@ -372,6 +374,39 @@ static void full_common(struct hx_recb *b, const struct jval *const *c)
 		b->rec.ts = iso_ts(ts->str, ts->len);
 }
 
+/* Beyond any log: a line number past 2^48, a number past 2^53 (what a
+ * JSON number holds exactly), a rank past 2^32 - 1. */
+#define MAX_LINE_NO ((uint64_t)1 << 48)
+#define MAX_JNUM ((int64_t)1 << 53)
+#define MAX_OFF ((uint64_t)1 << 62)
+
+/* Facts (a hook's stream) come from other machines, maybe a newer
+ * hangdx: a field not known, or a number out of range, is skipped with
+ * the record kept, said once a stream. */
+static bool facts_field_ok(struct loader *l, const struct jval *v)
+{
+	int key = hx_field_from_name(v->key, v->klen);
+	const char *why = NULL;
+
+	if (key < 0)
+		why = "is not one this hangdx knows (a newer writer's?)";
+	else if (!v->is_str && !v->is_null &&
+		 (v->num > MAX_JNUM || v->num < -MAX_JNUM ||
+		  (hx_field_type(key) == HX_T_RANK &&
+		   (v->num < -1 || v->num >= (int64_t)0xFFFFFFFF))))
+		why = "holds a number out of range";
+	if (!why)
+		return true;
+	if (l->odd++ == 0) {
+		hx_ingest_diag_lock();
+		hx_diag(l->ev->ctx, HANGDX_WARNING, l->path, l->line, 0,
+			"field \"%.*s\" %s: skipped", (int)(v->klen > 32 ? 32 : v->klen),
+			v->key, why);
+		hx_ingest_diag_unlock();
+	}
+	return false;
+}
+
 static int load_record(struct loader *l, const struct jobj *o, int kind)
 {
 	const struct jval *c[C__N] = { NULL };
@@ -395,6 +430,10 @@ static int load_record(struct loader *l, const struct jobj *o, int kind)
 		bad_line(l, "record without file or line");
 		return b.err;
 	}
+	if (b.rec.line > MAX_LINE_NO || b.rec.off > MAX_OFF) {
+		bad_line(l, "line number or offset out of range");
+		return b.err;
+	}
 	/* records of one line keep their order */
 	if (b.rec.file == l->last_file && b.rec.line == l->last_line)
 		l->sub++;
@@ -407,6 +446,8 @@ static int load_record(struct loader *l, const struct jobj *o, int kind)
 	for (i = 0; i < o->n; i++) {
 		if (common_of(&o->v[i]) != C__N)
 			continue;
+		if (l->hook && !facts_field_ok(l, &o->v[i]))
+			continue;
 		if (!put_field(&b, o, &o->v[i])) {
 			bad_line(l, "bad field in a record");
 			return b.err;
@@ -418,6 +459,48 @@ static int load_record(struct loader *l, const struct jobj *o, int kind)
 		return HANGDX_OK;
 	}
 	return err;
+}
+
+/* Facts of a newer writer: a record of a kind not known is skipped, said
+ * once, and its common keys stay the record before's for the next
+ * delta-coded one. */
+static void skip_record(struct loader *l, const struct jobj *o,
+			const struct jval *k)
+{
+	const struct jval *c[C__N] = { NULL };
+	struct hx_recb b;
+	size_t i;
+	int ci;
+
+	for (i = 0; i < o->n; i++) {
+		ci = common_of(&o->v[i]);
+		if (ci < C__N && !c[ci])
+			c[ci] = &o->v[i];
+	}
+	hx_rb_init(&b, l->ev, 0);
+	if (l->delta)
+		delta_common(l, &b, c);
+	else
+		full_common(&b, c);
+	b.rec.line = unum(c[C_LINE]);
+	if (b.rec.file != HX_NOSTR && b.rec.line) {
+		if (b.rec.file == l->last_file && b.rec.line == l->last_line)
+			l->sub++;
+		else
+			l->sub = 0;
+		l->last_file = b.rec.file;
+		l->last_line = b.rec.line;
+		b.rec.sub = l->sub;
+		l->prev = b.rec;
+	}
+	if (l->unknown++ == 0) {
+		hx_ingest_diag_lock();
+		hx_diag(l->ev->ctx, HANGDX_WARNING, l->path, l->line, 0,
+			"record kind \"%.*s\" is not one this hangdx knows (a "
+			"newer writer's?): skipped", (int)(k->len > 32 ? 32 : k->len),
+			k->str);
+		hx_ingest_diag_unlock();
+	}
 }
 
 static int load_file(struct loader *l, const struct jobj *o)
@@ -510,8 +593,12 @@ static int load_line(struct loader *l, char *s, struct jobj *o)
 		return HANGDX_OK;
 	}
 	if (strcmp(k->str, "process") && strcmp(k->str, "stream") &&
-	    strcmp(k->str, "rank"))
-		bad_line(l, "unknown kind");
+	    strcmp(k->str, "rank")) {
+		if (!l->hook)
+			bad_line(l, "unknown kind");
+		else
+			skip_record(l, o, k);
+	}
 	return HANGDX_OK;
 }
 

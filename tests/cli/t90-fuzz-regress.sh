@@ -1,6 +1,7 @@
 #!/bin/sh
 # t90-fuzz-regress.sh - replays every fuzz target's seed corpus and the
-# inputs that once crashed it (tests/fuzz-regress/NAME/) through the
+# inputs that once crashed it (tests/fuzz-regress/NAME/; for fuzz_facts
+# also tests/hostile-facts/) through the
 # target's entry point, built with the ordinary flags (and under ASan by
 # `make asan`, under valgrind by `make valgrind`: $HANGDX_WRAP goes before
 # the driver too).  A crash fails the test.
@@ -17,6 +18,8 @@ for src in fuzz/fuzz_*.c; do
 		continue
 	fi
 	files=$(ls fuzz/corpus/"$name"/* tests/fuzz-regress/"$name"/* 2>/dev/null)
+	# the hostile facts corpus (t52) seeds the facts reader too
+	[ "$name" = fuzz_facts ] && files="$files $(ls tests/hostile-facts/*)"
 	if [ -z "$files" ]; then
 		t_ok "$name replays its corpus and regressions: no input in fuzz/corpus/$name or tests/fuzz-regress/$name" false
 		continue
