@@ -110,6 +110,8 @@ struct hx_rankinfo {
 	uint32_t ncomm;           /* communicators created */
 	uint32_t kernels;         /* HCCL kernels holding a core (seen or inferred) */
 	uint32_t kernels_inferred;/* of which inferred from the TS dumps alone */
+	uint32_t kernels_config;  /* of which inferred from the configuration:
+				     no dumped stream shows them either */
 	uint32_t stalled;         /* resident kernels whose main stream did not
 				     move for HX_STALL_MIN_US or more */
 	int64_t stall_us;         /* the longest such stall */
