@@ -386,6 +386,10 @@ int hx_roots_groups(struct hangdx_diagnosis *d);
 /* HCCL_OP_RETRY_ENABLE's value turns retry on at some level. */
 bool hx_retry_env_on(const char *env);
 int hx_verdict(struct hangdx_diagnosis *d);
+/* An event wait at one of rank's stream heads whose chain stays on the
+ * rank and ends at an AICPU task at its stream's head: the rank's own
+ * tasks hold the hang (an event-wait chain's root). */
+bool hx_event_root(const struct hangdx_diagnosis *d, uint32_t rank);
 /* The sentence of a partial report (d->partial), translated, into buf. */
 void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n);
 int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,

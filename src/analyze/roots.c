@@ -151,6 +151,10 @@ int hx_roots_find(struct hangdx_diagnosis *d)
 				add_root(d, r);
 	if (d->cat == HX_CAT_BEHIND)
 		behind_alike(d);
+	if (d->cat == HX_CAT_EVENT_CHAIN)
+		for (r = 0; r < d->nranks; r++)
+			if (hx_event_root(d, r))
+				add_root(d, r);
 	if (d->nroots > 2)
 		qsort(d->roots + 1, d->nroots - 1, sizeof *d->roots, cmp_i32);
 	for (r = 0; r < d->nranks; r++)

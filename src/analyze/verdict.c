@@ -256,7 +256,11 @@ static int node_hop(struct hangdx_diagnosis *d, uint32_t from, uint32_t to)
 	}
 	prec = d->pool_rec ? d->pool_rec[n->id] : HX_NOREC;
 	p = &d->st.dev[n->id].pool;
-	err = n->id < d->nranks && d->ranks[n->id].kernels_inferred
+	err = n->id < d->nranks && d->ranks[n->id].kernels_config
+		? hx_hop_add(d, (int32_t)n->id, prec, why, "rank%d AICPU pool: all %u cores "
+			     "held by HCCL kernels (inferred from the configuration)",
+			     (int32_t)n->id, p->cap)
+		: n->id < d->nranks && d->ranks[n->id].kernels_inferred
 		? hx_hop_add(d, (int32_t)n->id, prec, why, "rank%u AICPU pool: %u of %u "
 			     "cores held by HCCL kernels (inferred)", n->id, p->busy, p->cap)
 		: hx_hop_add(d, (int32_t)n->id, prec, why, "rank%u AICPU pool: %u of %u "
@@ -383,6 +387,42 @@ static uint32_t cycle_ranks(const struct hangdx_diagnosis *d)
 	return n ? n : 1;
 }
 
+/* The launching stream whose records the main streams of rank r's cycle
+ * wait for (the first notify wait of the cycle on that rank). */
+static uint32_t launch_of(const struct hangdx_diagnosis *d, int32_t r)
+{
+	size_t i;
+
+	for (i = 0; i < d->wg.ncycle; i++) {
+		const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
+		const struct hx_task *t;
+		if (n->kind != HX_WN_TASK)
+			continue;
+		t = &d->st.tasks[n->id];
+		if (t->kind == HX_T_NOTIFY_WAIT && t->notify >= 0 &&
+		    d->st.streams[t->stream].rank == (uint32_t)r)
+			return h0_recorder(d, t->notify);
+	}
+	return UINT32_MAX;
+}
+
+/* The pool's holders inferred from the configuration (snapshot.c
+ * infer_config): the assumption, what would prove it and where it is. */
+static void config_assumes(const struct hangdx_diagnosis *d, int32_t r,
+			   char *buf, size_t n)
+{
+	snprintf(buf, n, _("It assumes that the HCCL kernels of the %u communicators "
+		 "whose main streams wait at their heads for their ops' launch on stream "
+		 "%d held the %u AICPU cores of rank %d, each kept until its main stream "
+		 "drains as op retry in AI_CPU mode keeps it (no line in these logs shows "
+		 "the kernels); the device run log of rank %d's node "
+		 "(ascend/log/run/device-N/, HCCL's WaitFinishWhileLoop and AicpuComm "
+		 "lines, written at any log level) would prove it."),
+		 d->ranks[r].kernels_config,
+		 launch_of(d, r) == UINT32_MAX ? -1 : (int)launch_of(d, r),
+		 d->st.dev[r].pool.cap, r, r);
+}
+
 /*
  * A deadlock is proven only when every input of the proof was seen in the
  * logs: every record was kept (no record ceiling, no file read in part),
@@ -425,6 +465,11 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 				 d->hops[i].what);
 			return true;
 		}
+	if (cycle_has_pool(d) && pool_inferred(d) >= 0 &&
+	    d->ranks[pool_inferred(d)].kernels_config) {
+		config_assumes(d, pool_inferred(d), buf, n);
+		return true;
+	}
 	if ((i = h0_inferred(d)) < d->wg.ncycle) {
 		const struct hx_task *t = &d->st.tasks[d->wg.nodes[d->wg.cycle[i]].id];
 		snprintf(buf, n, _("It assumes that main stream %u, stuck at its head on a "
@@ -995,8 +1040,79 @@ static void lead_hops(struct hangdx_diagnosis *d, int32_t start, uint32_t w)
 	hx_free(d->ctx, path);
 }
 
-/* The event wait stuck at a stream's head: the one the first error leads
- * to, else the first. */
+/* A record of notify n queued on the same rank's streams, or -1. */
+static long local_record(const struct hangdx_diagnosis *d, int32_t n)
+{
+	size_t i;
+
+	for (i = 0; i < d->st.ntasks; i++)
+		if (d->st.tasks[i].kind == HX_T_NOTIFY_RECORD && d->st.tasks[i].notify == n)
+			return (long)i;
+	return -1;
+}
+
+/*
+ * Does the chain of the event wait at h end on another rank?  It is
+ * followed on its own rank (event -> the head of the recording stream,
+ * notify -> the head of the stream that records it) to a task that waits
+ * on nothing local: a notify wait whose record is on no stream of this
+ * rank (its id has no record here, or the id is not dumped and the rank's
+ * failure lines name a peer it waits on) is a victim's chain, whatever
+ * its own rank holds; it never makes that rank a root.
+ */
+static bool chain_end(const struct hangdx_diagnosis *d, long h, long *end)
+{
+	uint32_t rank = d->st.streams[d->st.tasks[h].stream].rank;
+	size_t steps = 0;
+
+	while (h >= 0 && steps++ <= d->st.ntasks) {
+		*end = h;
+		const struct hx_task *t = &d->st.tasks[h];
+		long next = -1, rec;
+
+		if (t->kind == HX_T_EVENT_WAIT && t->dep >= 0) {
+			next = hx_state_head(&d->st, d->st.tasks[t->dep].stream);
+		} else if (t->kind == HX_T_NOTIFY_WAIT) {
+			rec = t->notify >= 0 ? local_record(d, t->notify) : -1;
+			if (rec < 0)
+				return t->notify >= 0 ||
+				       (rank < d->nranks && d->ranks[rank].npeers > 0);
+			next = hx_state_head(&d->st, d->st.tasks[rec].stream);
+		}
+		if (next < 0 || next == h)
+			return false;
+		h = next;
+	}
+	return false;
+}
+
+static bool chain_remote(const struct hangdx_diagnosis *d, long h)
+{
+	long end;
+
+	return chain_end(d, h, &end);
+}
+
+bool hx_event_root(const struct hangdx_diagnosis *d, uint32_t rank)
+{
+	uint32_t i;
+	long end;
+
+	for (i = 0; d->have_snapshot && i < d->st.nstreams; i++) {
+		long h = hx_state_head(&d->st, i);
+		if (d->st.streams[i].rank != rank || h < 0 ||
+		    d->st.tasks[h].kind != HX_T_EVENT_WAIT ||
+		    d->st.tasks[h].state != HX_TS_WAITING)
+			continue;
+		if (!chain_end(d, h, &end) && end != h &&
+		    d->st.tasks[end].kind == HX_T_AICPU)
+			return true;
+	}
+	return false;
+}
+
+/* The event wait stuck at a stream's head whose chain stays on its rank:
+ * the one the first error leads to, else the first. */
 static long pick_event_wait(struct hangdx_diagnosis *d, int32_t start)
 {
 	uint32_t *path = NULL;
@@ -1007,7 +1123,7 @@ static long pick_event_wait(struct hangdx_diagnosis *d, int32_t start)
 		long h = hx_state_head(&d->st, (uint32_t)i);
 		int32_t w;
 		if (h < 0 || d->st.tasks[h].kind != HX_T_EVENT_WAIT ||
-		    d->st.tasks[h].state != HX_TS_WAITING)
+		    d->st.tasks[h].state != HX_TS_WAITING || chain_remote(d, h))
 			continue;
 		if (first < 0)
 			first = h;
