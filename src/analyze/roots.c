@@ -1,7 +1,9 @@
 /*
  * roots.c - the roots among many ranks.  A root is a rank whose own state
  * holds the hang: its rebuilt tasks wait for each other in a cycle, it was
- * lost, it never joined, it fell behind.  Every other rank that failed
+ * lost, it never joined, it fell behind (in an event-wait chain without a
+ * cycle: its own chain ends at an AICPU task at its head; a chain that
+ * leads to another rank is a victim's).  Every other rank that failed
  * only waited: a victim, never named as a root, even when its timeout
  * fired first.  The rank-level wait-for graph (the remote ranks each
  * rank's failures name) says which roots a victim waits on.
