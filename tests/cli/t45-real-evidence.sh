@@ -83,11 +83,15 @@ for f in glob.glob(sys.argv[1] + '/**/device-*.log', recursive=True):
     open(f, 'w').write('\n'.join(out))
 EOF
 $HANGDX diagnose --json "$T/ve" > "$T/vc.json"
-t_ok "no kernel streams either: inferred from the configuration" python3 -c "
+t_ok "no kernel streams either: inferred from the configuration, both ranks roots" python3 -c "
 import json; d=json.load(open('$T/vc.json'))
 assert d['category']=='aicpu_exhaustion_deadlock' and not d['proven'], (d['category'], d['proven'])
-assert 'op retry on, AI_CPU mode' in d['summary'], d['summary']
-assert d['chain'][0]['kind']=='NOTIFY_WAIT' and d['chain'][-1]['kind']=='AICPU_POOL', d['chain']"
+assert 'op retry in AI_CPU mode keeps it' in d['summary'], d['summary']
+assert 'ascend/log/run/device-N/' in d['summary'], d['summary']
+assert d['roots']==[0, 1], d['roots']
+k=[h['kind'] for h in d['chain']]
+assert k[0]=='NOTIFY_WAIT' and 'AICPU_POOL' in k and 'AICPU' in k, d['chain']
+assert not any('INFO logs' in f for f in d['fixes']), d['fixes']"
 
 # retry off: the same bundle shape is no AICPU exhaustion deadlock
 $HANGDX simulate -q --preset reference --set retry=off --log-fidelity verified \
