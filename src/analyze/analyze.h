@@ -260,6 +260,8 @@ struct hangdx_diagnosis {
 	struct hx_signals sig;
 	bool fault_first;         /* a failure at once came before every wait
 				     that ran out (verdict.c) */
+	int64_t aicpu_end_stream; /* an event-wait chain ends at the AICPU
+				     task at this stream's head, -1 */
 
 	struct hx_rankinfo *ranks;
 	uint32_t nranks;

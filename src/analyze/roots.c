@@ -153,7 +153,10 @@ int hx_roots_find(struct hangdx_diagnosis *d)
 				add_root(d, r);
 	if (d->cat == HX_CAT_BEHIND)
 		behind_alike(d);
-	if (d->cat == HX_CAT_EVENT_CHAIN)
+	/* an event-wait chain, or the exhaustion inferred on one (no cycle
+	 * in the rebuilt state): every rank whose own chain ends so */
+	if (d->cat == HX_CAT_EVENT_CHAIN ||
+	    (d->cat == HX_CAT_AICPU_DEADLOCK && d->have_snapshot && !d->wg.ncycle))
 		for (r = 0; r < d->nranks; r++)
 			if (hx_event_root(d, r))
 				add_root(d, r);

@@ -1141,6 +1141,46 @@ static long pick_event_wait(struct hangdx_diagnosis *d, int32_t start)
 	return first;
 }
 
+/* hops an event-wait chain is followed for on one rank (each a stream of
+ * the rank's dumps; a loop among them ends there) */
+#define MAX_EVENT_HOPS 256
+
+/* The chain on from the head task rh of a recording stream: an event
+ * wait to its record and that stream's head, a notify wait to its record
+ * on this rank and that stream's head, each a hop, until a task that waits
+ * on nothing here (returned). */
+static long more_hops(struct hangdx_diagnosis *d, int32_t rank, long rh)
+{
+	char lab[256];
+	size_t steps = 0;
+
+	while (rh >= 0 && steps++ < MAX_EVENT_HOPS) {
+		const struct hx_task *x = &d->st.tasks[rh];
+		const char *why;
+		long rec, nh;
+
+		if (x->kind == HX_T_EVENT_WAIT && x->dep >= 0) {
+			rec = x->dep;
+			why = N_("event");
+		} else if (x->kind == HX_T_NOTIFY_WAIT && x->notify >= 0 &&
+			   (rec = local_record(d, x->notify)) >= 0) {
+			why = N_("notify");
+		} else {
+			return rh;
+		}
+		snprintf(d->hops[d->nhops - 1].why, sizeof d->hops->why, "%s", why);
+		hx_task_label(&d->st, (uint32_t)rec, lab, sizeof lab);
+		hx_hop_add(d, rank, d->task_rec[rec], N_("stream order"), "%s", lab);
+		nh = hx_state_head(&d->st, d->st.tasks[rec].stream);
+		if (nh < 0 || nh == rec)
+			return rec;
+		hx_task_label(&d->st, (uint32_t)nh, lab, sizeof lab);
+		hx_hop_add(d, rank, d->task_rec[nh], "", "%s", lab);
+		rh = nh;
+	}
+	return rh;
+}
+
 static bool try_event_chain(struct hangdx_diagnosis *d)
 {
 	int32_t start, rank;
@@ -1172,14 +1212,17 @@ static bool try_event_chain(struct hangdx_diagnosis *d)
 		if (rh >= 0 && rh != t->dep) {
 			hx_task_label(&d->st, (uint32_t)rh, lab, sizeof lab);
 			hx_hop_add(d, rank, d->task_rec[rh], "", "%s", lab);
+			rh = more_hops(d, rank, rh);
 		}
 		snprintf(d->summary, sizeof d->summary,
 			 _("Hang in an event-wait chain: stream %u waits for %s, whose "
 			 "record is queued behind the task at the head of stream %u, "
 			 "which does not finish."), d->st.streams[i].id,
 			 d->snap_sc.events[t->event], d->st.streams[d->st.tasks[t->dep].stream].id);
-		if (rh >= 0 && d->st.tasks[rh].kind == HX_T_AICPU)
+		if (rh >= 0 && d->st.tasks[rh].kind == HX_T_AICPU) {
+			d->aicpu_end_stream = d->st.streams[d->st.tasks[rh].stream].id;
 			starved_by_config(d, rank, (uint32_t)rh);
+		}
 	} else {
 		MISSING("the stream that records %s is not in the TS dumps",
 			t->event >= 0 ? d->snap_sc.events[t->event] : _("the event"));
@@ -2023,6 +2066,19 @@ static void fixes(struct hangdx_diagnosis *d)
 		FIX("Issue collectives in the same order on every rank and communicator; "
 		    "avoid waits that make one communicator's op depend on another's.");
 		break;
+	case HX_CAT_EVENT_CHAIN:
+		if (d->aicpu_end_stream >= 0 && r >= 0) {
+			FIX("The AICPU operator at the head of stream %lld on rank %d never "
+			    "got an AICPU core. If HCCL op retry is on (HCCL_OP_RETRY_ENABLE) in "
+			    "AI_CPU mode, the kernels of as many communicators in flight as "
+			    "AICPU cores hold every core: turn retry off, keep at most the "
+			    "cores minus one communicators in flight, or move the operator off "
+			    "AICPU. The plog's [HCCL_ENV] lines (also in the run plog, "
+			    "ascend/log/run/plog/) say whether retry is on.",
+			    (long long)d->aicpu_end_stream, r);
+			break;
+		}
+		/* fall through */
 	default:
 		FIX("Collect the device logs and run with HCCL INFO logs on "
 		    "(ASCEND_GLOBAL_LOG_LEVEL=1) so the stuck streams can be seen.");
@@ -2433,6 +2489,7 @@ int hx_verdict(struct hangdx_diagnosis *d)
 		     d->ev->c.skipped[HX_S_LIMIT] > 0;
 	d->id_rec = HX_NOREC;
 	d->by_signals = false;
+	d->aicpu_end_stream = -1;
 	hx_signals_collect(d);
 	d->fault_first = fault_first(d);
 	first_failing(d);

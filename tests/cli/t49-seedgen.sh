@@ -59,4 +59,11 @@ t_ok "text: inferred AICPU exhaustion deadlock" grep -q "^hangdx: DEADLOCK — A
 t_ok "text: both roots named" grep -q "^  root cause ranks: 2, 5" "$T/eight.txt"
 t_ok "text: what would prove it and where it lives" sh -c "tr '\n' ' ' < $T/eight.txt | tr -s ' ' | grep -q 'ascend/log/run/device-N'"
 t_ok "text: no 'collect the device logs' fix" absent "Collect the device logs" "$T/eight.txt"
+# without the retry echo: each root's own chain, the victims' lead away
+$HANGDX diagnose "$T/no-env" > "$T/no-env.txt" 2>&1
+t_ok "no env echo: an event-wait chain, rank 2's own, not a victim's" sh -c "
+	grep -q '^hangdx: HANG — event-wait chain on a blocked task' $T/no-env.txt &&
+	grep -q '^   1\. rank2 stream15 #1200 EVENT_WAIT(event 75)' $T/no-env.txt"
+t_ok "no env echo: the fix names the AICPU operator that never got a core" sh -c "
+	tr '\n' ' ' < $T/no-env.txt | tr -s ' ' | grep -q 'AICPU operator at the head of stream 3 on rank 2 never got an AICPU core'"
 t_done
