@@ -1243,7 +1243,9 @@ static void infer_config(struct snap *s, const int32_t *rstream, uint32_t rank,
 	int32_t u = -1;
 	long ms;
 
-	if (need == 0 || !aicpu_at_head(d, rank))
+	/* an AICPU operator that timed out had a core: it ran */
+	if (need == 0 || !aicpu_at_head(d, rank) ||
+	    d->ranks[rank].aicpu_timeout_rec != HX_NOREC)
 		return;
 	for (ms = 0; ms < (long)d->st.nstreams && u < 0; ms++)
 		if (d->st.streams[ms].rank == rank &&

@@ -30,7 +30,8 @@ whatever the servers' clocks say), category, proven.
 
 Usage: seedgen.py OUT [--ranks N] [--per-node K] [--roots 0,5] [--comms C]
        [--cores 6] [--unique R] [--skew NODE:MS ...] [--noise N]
-       [--runlog] [--notify-ids] [--first R] [--seed S]
+       [--runlog] [--notify-ids] [--no-env] [--first R] [--cut R] [--stale R]
+       [--seed S]
        seedgen.py OUT --shape two|eight|sixtyfour
 """
 import argparse
@@ -431,11 +432,31 @@ class Job:
         self.runlog, self.notify_ids = a.runlog, a.notify_ids
         self.retry = a.retry
         self.first = a.first
+        self.cut, self.stale = a.cut, a.stale
         self.rng = random.Random(a.seed)
         self.rank = [Rank(self, r) for r in range(self.ranks)]
 
     def victim_peer(self, r):
         return self.roots[r % len(self.roots)]
+
+
+def stale_plog(job, rk, base):
+    """A plog of an earlier run of the same job in the rank's directory:
+    another pid, hours before, its own communicators and its own timeout."""
+    old = Rank(job, rk.r)
+    old.pid = rk.pid - 4111
+    old.skew = rk.skew - 5 * 3600.0
+    env_echo(old, 5.0)
+    old.host(20.0, "INFO", "HCCL", "op_base.cc:1292",
+             "Entry-HcclCommInitRootInfoInner:ranks[%d], rank[%d], rootinfo: host ip[10.0.0.1] "
+             "port[60000] nicDeploy[1] identifier[10.0.0.1%%eth0_60000_0_1762140000000000], "
+             "deviceLogicId[%d]" % (job.ranks, rk.r, rk.dev))
+    st = Stream(m_stream(0), 77)
+    st.add(7)
+    failure_block(old, 900.0, st, 0, None, True)
+    path = os.path.join(base, "debug", "plog", "plog-%d_%s.log" % (
+        old.pid, fname_ts(T0 + 5.0 + old.skew)))
+    return path, old.plog
 
 
 def write(job, out):
@@ -446,15 +467,19 @@ def write(job, out):
                   rk.plog),
                  (os.path.join(base, "debug", "device-%d" % rk.dev,
                                "device-%d_%s.log" % (rk.pid, fname_ts(t_file))), rk.devlog)]
+        if rk.r == job.stale:
+            files.append(stale_plog(job, rk, base))
         if rk.runlog:
             files.append((os.path.join(base, "run", "device-%d" % rk.dev,
                                        "device-%d_%s.log" % (rk.pid, fname_ts(t_file))), rk.runlog))
         for path, lines in files:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             lines.sort(key=lambda x: x[0])
+            text = "".join(line + "\n" for _, line in lines)
+            if rk.r == job.cut and path.endswith(".log") and "/plog/" in path:
+                text = text[:len(text) - len(lines[-1][1]) // 2 - 1]   # cut mid-line
             with open(path, "w") as f:
-                for _, line in lines:
-                    f.write(line + "\n")
+                f.write(text)
 
 
 SHAPES = {
@@ -486,6 +511,9 @@ def main():
     p.add_argument("--no-env", action="store_true",
                    help="no environment echo (a plog that starts after it): retry not known")
     p.add_argument("--first", type=int, default=None, help="the rank whose step starts first")
+    p.add_argument("--cut", type=int, default=-1, help="this rank's plog ends mid-line")
+    p.add_argument("--stale", type=int, default=-1,
+                   help="this rank's plog directory also holds a plog of an earlier run")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     a.roots = [int(x) for x in a.roots.split(",") if x != ""]
