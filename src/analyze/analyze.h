@@ -262,6 +262,8 @@ struct hangdx_diagnosis {
 				     that ran out (verdict.c) */
 	int64_t aicpu_end_stream; /* an event-wait chain ends at the AICPU
 				     task at this stream's head, -1 */
+	int32_t *notify_rec;      /* per snapshot notify: the first task that
+				     records it, -1 (verdict.c) */
 
 	struct hx_rankinfo *ranks;
 	uint32_t nranks;
@@ -388,10 +390,10 @@ int hx_roots_groups(struct hangdx_diagnosis *d);
 /* HCCL_OP_RETRY_ENABLE's value turns retry on at some level. */
 bool hx_retry_env_on(const char *env);
 int hx_verdict(struct hangdx_diagnosis *d);
-/* An event wait at one of rank's stream heads whose chain stays on the
- * rank and ends at an AICPU task at its stream's head: the rank's own
- * tasks hold the hang (an event-wait chain's root). */
-bool hx_event_root(const struct hangdx_diagnosis *d, uint32_t rank);
+/* Snapshot stream sid is stuck at its head on an event wait whose chain
+ * stays on its rank and ends at an AICPU task at its stream's head: its
+ * rank's own tasks hold the hang (an event-wait chain's root). */
+bool hx_event_root(const struct hangdx_diagnosis *d, uint32_t sid);
 /* The sentence of a partial report (d->partial), translated, into buf. */
 void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n);
 int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,

@@ -157,9 +157,9 @@ int hx_roots_find(struct hangdx_diagnosis *d)
 	 * in the rebuilt state): every rank whose own chain ends so */
 	if (d->cat == HX_CAT_EVENT_CHAIN ||
 	    (d->cat == HX_CAT_AICPU_DEADLOCK && d->have_snapshot && !d->wg.ncycle))
-		for (r = 0; r < d->nranks; r++)
+		for (r = 0; d->have_snapshot && r < d->st.nstreams; r++)
 			if (hx_event_root(d, r))
-				add_root(d, r);
+				add_root(d, d->st.streams[r].rank);
 	if (d->nroots > 2)
 		qsort(d->roots + 1, d->nroots - 1, sizeof *d->roots, cmp_i32);
 	for (r = 0; r < d->nranks; r++)

@@ -3,9 +3,11 @@
  * dumps written at the first wait timeout (header + one pos= line per
  * queued SQE) give every stuck stream with its head and queued tasks; the
  * device-side HCCL kernel lines say which AICPU tasks are HCCL kernels
- * holding a core; why each keeps it (and whether it waits for its main
- * stream to drain) is the model's rule, src/model/resident.c.  From that
- * state the simulator's wait-for graph and proof follow (waitgraph.c).
+ * holding a core (without them, the dumps' lone AICPU tasks or the
+ * configuration stand in, inferred); why each keeps it (and whether it
+ * waits for its main stream to drain) is the model's rule,
+ * src/model/resident.c.  From that state the simulator's wait-for graph
+ * and proof follow (waitgraph.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -969,8 +971,9 @@ static void place_kernels(struct snap *s)
  * stream stuck at its head on a notify wait without an id is linked to
  * the next notify record queued on the launching stream: the host launch
  * line's mainStreamId, else the one stream of the rank, not itself stuck
- * on a notify wait, with notify records of unknown id queued.  The notify is marked H0: the proof then
- * says it was inferred.
+ * on a notify wait, with notify records of unknown id queued (of several,
+ * the one held at its head by an event wait, if one alone is).  The notify
+ * is marked H0: the proof then says it was inferred.
  */
 static bool unknown_wait(const struct hangdx_diagnosis *d, uint32_t sid)
 {
@@ -983,8 +986,8 @@ static bool unknown_wait(const struct hangdx_diagnosis *d, uint32_t sid)
 static long launch_stream(struct snap *s, uint32_t rank)
 {
 	struct hangdx_diagnosis *d = s->d;
-	long u = -1, found = -1;
-	size_t i, j;
+	long u = -1, found = -1, behind = -1;
+	size_t i, j, nfound = 0, nbehind = 0;
 
 	for (i = 0; i < s->nkern; i++)
 		if (s->kerns[i].rank == (int32_t)rank && s->kerns[i].ustream >= 0 &&
@@ -1003,11 +1006,16 @@ static long launch_stream(struct snap *s, uint32_t rank)
 			      d->st.tasks[j].notify < 0;
 		if (!has)
 			continue;
-		if (found >= 0)
-			return -1;      /* two candidates: none */
 		found = (long)i;
+		nfound++;
+		if (d->st.tasks[h].kind == HX_T_EVENT_WAIT) {
+			behind = (long)i;       /* held back by an event wait */
+			nbehind++;
+		}
 	}
-	return found;
+	/* two candidates: the one stuck behind an event wait, if one alone is
+	 * (the launching stream of the incident); else none */
+	return nfound == 1 ? found : nbehind == 1 ? behind : -1;
 }
 
 /* Link main stream m's head to the next unlinked record on stream u. */

@@ -1040,15 +1040,34 @@ static void lead_hops(struct hangdx_diagnosis *d, int32_t start, uint32_t w)
 	hx_free(d->ctx, path);
 }
 
-/* A record of notify n queued on the same rank's streams, or -1. */
+/* A record of notify n queued on the same rank's streams (a snapshot
+ * notify is one rank's), or -1. */
 static long local_record(const struct hangdx_diagnosis *d, int32_t n)
+{
+	return d->notify_rec && n >= 0 && (uint32_t)n < d->st.nnotifies
+	       ? d->notify_rec[n] : -1;
+}
+
+static int index_records(struct hangdx_diagnosis *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->st.ntasks; i++)
-		if (d->st.tasks[i].kind == HX_T_NOTIFY_RECORD && d->st.tasks[i].notify == n)
-			return (long)i;
-	return -1;
+	d->notify_rec = NULL;
+	if (!d->have_snapshot)
+		return HANGDX_OK;
+	d->notify_rec = hx_arena_alloc(&d->arena, (d->st.nnotifies + 1) *
+				       sizeof *d->notify_rec);
+	if (!d->notify_rec)
+		return HANGDX_ENOMEM;
+	for (i = 0; i <= d->st.nnotifies; i++)
+		d->notify_rec[i] = -1;
+	for (i = 0; i < d->st.ntasks; i++) {
+		const struct hx_task *t = &d->st.tasks[i];
+		if (t->kind == HX_T_NOTIFY_RECORD && t->notify >= 0 &&
+		    (uint32_t)t->notify < d->st.nnotifies && d->notify_rec[t->notify] < 0)
+			d->notify_rec[t->notify] = (int32_t)i;
+	}
+	return HANGDX_OK;
 }
 
 /*
@@ -1093,22 +1112,15 @@ static bool chain_remote(const struct hangdx_diagnosis *d, long h)
 	return chain_end(d, h, &end);
 }
 
-bool hx_event_root(const struct hangdx_diagnosis *d, uint32_t rank)
+bool hx_event_root(const struct hangdx_diagnosis *d, uint32_t sid)
 {
-	uint32_t i;
+	long h = d->have_snapshot && sid < d->st.nstreams ? hx_state_head(&d->st, sid) : -1;
 	long end;
 
-	for (i = 0; d->have_snapshot && i < d->st.nstreams; i++) {
-		long h = hx_state_head(&d->st, i);
-		if (d->st.streams[i].rank != rank || h < 0 ||
-		    d->st.tasks[h].kind != HX_T_EVENT_WAIT ||
-		    d->st.tasks[h].state != HX_TS_WAITING)
-			continue;
-		if (!chain_end(d, h, &end) && end != h &&
-		    d->st.tasks[end].kind == HX_T_AICPU)
-			return true;
-	}
-	return false;
+	if (h < 0 || d->st.tasks[h].kind != HX_T_EVENT_WAIT ||
+	    d->st.tasks[h].state != HX_TS_WAITING)
+		return false;
+	return !chain_end(d, h, &end) && end != h && d->st.tasks[end].kind == HX_T_AICPU;
 }
 
 /* The event wait stuck at a stream's head whose chain stays on its rank:
@@ -2493,7 +2505,9 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	hx_signals_collect(d);
 	d->fault_first = fault_first(d);
 	first_failing(d);
-	err = hx_roots_local(d);
+	err = index_records(d);
+	if (!err)
+		err = hx_roots_local(d);
 	if (err)
 		return err;
 	if (!try_deadlock(d) && !try_deadlock_facts(d) && !try_lost(d) &&

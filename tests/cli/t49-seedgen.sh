@@ -9,7 +9,7 @@
 # one more stream, six victims; 64 ranks, two roots among 62 victims and
 # 200,000 ordinary lines) and variants: 16 to 256 ranks, 1 to 3 roots, a
 # server's clock 2 s off, 4 AICPU cores, the run log's lines, notify ids,
-# no environment echo, a plog cut mid-line.
+# no environment echo, a plog cut mid-line, every stream dumped.
 . tests/cli/lib.sh
 
 G="python3 $ROOT/tests/gen/seedgen.py"
@@ -35,6 +35,8 @@ gen runlog-ids --shape eight --runlog --notify-ids
 gen no-env --shape eight --no-env
 # a plog cut mid-line (the first failing rank's own)
 gen cut --shape eight --cut 6
+# the kernel streams and the order stream dumped too
+gen dump-all --shape eight --dump-all
 
 t_ok "the bundles are in the real layout, no run log by default" sh -c "
 	test -d $T/two/rank-1/ascend/log/debug/plog && test -d $T/two/rank-1/ascend/log/debug/device-0 &&
@@ -51,7 +53,7 @@ assert not e('two')['proven'] and e('runlog-ids')['proven']"
 python3 "$ROOT/tests/gen/seedcheck.py" "$HANGDX" $(cat "$T/bundles") > "$T/check.tap" 2>&1
 rc=$?
 cat "$T/check.tap" | sed 's/^/# /'
-t_ok "every bundle checked (13)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 13"
+t_ok "every bundle checked (14)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 14"
 t_ok "every bundle: exact roots, first failing rank, category, proven (seedcheck exit $rc)" \
 	sh -c "test $rc -eq 0 && ! grep -q '^not ok' $T/check.tap"
 

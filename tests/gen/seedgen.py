@@ -261,6 +261,27 @@ def streams_root(job, rk, unique):
     return out
 
 
+def kernel_streams(job, running):
+    """With --dump-all: the kernel streams (the running kernels' AICPU task
+    alone at the head; the later ones behind their order wait) and the
+    order stream waiting for the last running kernel's order record."""
+    out = []
+    for k in range(job.comms):
+        ks = Stream(17 + k if 17 + k < 40 else 200 + k, 90 + 3 * k)
+        if k > running:
+            ks.add(7)                   # its order wait (O0)
+        ks.add(1)                       # the kernel: running, or no core
+        out.append(ks)
+    if running < job.comms:
+        o = Stream(ORD_STREAM, 700)
+        o.add(7)                        # O1 of the kernel waiting for a core
+        for k in range(running + 1, job.comms):
+            o.add(6)
+            o.add(7)
+        out.append(o)
+    return out
+
+
 def streams_victim(job, rk):
     """The AICPU operator ran; the first communicator's main stream waits
     for a peer; the other resident kernels' main streams wait for H0 behind
@@ -413,6 +434,8 @@ def the_step(job):
                 s = [x for x in sts if x.sid == m_stream(k)][0]
                 failure_block(rk, tfail + 0.0008 + 0.001 * k, s, k, None, False)
         first[rk.r] = tfail
+        if job.dump_all:
+            sts = sts + kernel_streams(job, job.cores)
         for s in sts:
             dump(rk, tfail + 0.0001, s, T_EXEC)
         if job.runlog:
@@ -433,6 +456,7 @@ class Job:
         self.retry = a.retry
         self.first = a.first
         self.cut, self.stale = a.cut, a.stale
+        self.dump_all = a.dump_all
         self.rng = random.Random(a.seed)
         self.rank = [Rank(self, r) for r in range(self.ranks)]
 
@@ -514,6 +538,8 @@ def main():
     p.add_argument("--cut", type=int, default=-1, help="this rank's plog ends mid-line")
     p.add_argument("--stale", type=int, default=-1,
                    help="this rank's plog directory also holds a plog of an earlier run")
+    p.add_argument("--dump-all", action="store_true",
+                   help="also dump the kernel streams and the order stream")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     a.roots = [int(x) for x in a.roots.split(",") if x != ""]
