@@ -113,6 +113,8 @@ struct hx_rankinfo {
 	uint32_t ncomm;           /* communicators created */
 	uint32_t kernels;         /* HCCL kernels holding a core (seen or inferred) */
 	uint32_t kernels_inferred;/* of which inferred from the TS dumps alone */
+	uint32_t kernels_config;  /* of which inferred from the configuration:
+				     no dumped stream shows them either */
 	uint32_t stalled;         /* resident kernels whose main stream did not
 				     move for HX_STALL_MIN_US or more */
 	int64_t stall_us;         /* the longest such stall */
@@ -281,6 +283,10 @@ struct hangdx_diagnosis {
 	struct hx_signals sig;
 	bool fault_first;         /* a failure at once came before every wait
 				     that ran out (verdict.c) */
+	int64_t aicpu_end_stream; /* an event-wait chain ends at the AICPU
+				     task at this stream's head, -1 */
+	int32_t *notify_rec;      /* per snapshot notify: the first task that
+				     records it, -1 (verdict.c) */
 
 	struct hx_rankinfo *ranks;
 	uint32_t nranks;
@@ -429,6 +435,10 @@ int hx_roots_groups(struct hangdx_diagnosis *d);
 /* HCCL_OP_RETRY_ENABLE's value turns retry on at some level. */
 bool hx_retry_env_on(const char *env);
 int hx_verdict(struct hangdx_diagnosis *d);
+/* Snapshot stream sid is stuck at its head on an event wait whose chain
+ * stays on its rank and ends at an AICPU task at its stream's head: its
+ * rank's own tasks hold the hang (an event-wait chain's root). */
+bool hx_event_root(const struct hangdx_diagnosis *d, uint32_t sid);
 /* The sentence of a partial report (d->partial), translated, into buf. */
 void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n);
 int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,

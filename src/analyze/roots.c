@@ -1,7 +1,9 @@
 /*
  * roots.c - the roots among many ranks.  A root is a rank whose own state
  * holds the hang: its rebuilt tasks wait for each other in a cycle, it was
- * lost, it never joined, it fell behind.  Every other rank that failed
+ * lost, it never joined, it fell behind (in an event-wait chain without a
+ * cycle: its own chain ends at an AICPU task at its head; a chain that
+ * leads to another rank is a victim's).  Every other rank that failed
  * only waited: a victim, never named as a root, even when its timeout
  * fired first.  The rank-level wait-for graph (the remote ranks each
  * rank's failures name) says which roots a victim waits on.
@@ -151,6 +153,13 @@ int hx_roots_find(struct hangdx_diagnosis *d)
 				add_root(d, r);
 	if (d->cat == HX_CAT_BEHIND)
 		behind_alike(d);
+	/* an event-wait chain, or the exhaustion inferred on one (no cycle
+	 * in the rebuilt state): every rank whose own chain ends so */
+	if (d->cat == HX_CAT_EVENT_CHAIN ||
+	    (d->cat == HX_CAT_AICPU_DEADLOCK && d->have_snapshot && !d->wg.ncycle))
+		for (r = 0; d->have_snapshot && r < d->st.nstreams; r++)
+			if (hx_event_root(d, r))
+				add_root(d, d->st.streams[r].rank);
 	if (d->nroots > 2)
 		qsort(d->roots + 1, d->nroots - 1, sizeof *d->roots, cmp_i32);
 	for (r = 0; r < d->nranks; r++)

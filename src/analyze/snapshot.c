@@ -3,9 +3,11 @@
  * dumps written at the first wait timeout (header + one pos= line per
  * queued SQE) give every stuck stream with its head and queued tasks; the
  * device-side HCCL kernel lines say which AICPU tasks are HCCL kernels
- * holding a core; why each keeps it (and whether it waits for its main
- * stream to drain) is the model's rule, src/model/resident.c.  From that
- * state the simulator's wait-for graph and proof follow (waitgraph.c).
+ * holding a core (without them, the dumps' lone AICPU tasks or the
+ * configuration stand in, inferred); why each keeps it (and whether it
+ * waits for its main stream to drain) is the model's rule,
+ * src/model/resident.c.  From that state the simulator's wait-for graph
+ * and proof follow (waitgraph.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,8 @@ struct kern {
 	bool open;                  /* started, not ended (by its thread) */
 	bool inexec;                /* HCCL's report: status[inExec] */
 	bool placed;
+	bool config;                /* inferred from the configuration: no
+				       line and no dumped stream shows it */
 };
 
 struct tidrun {                 /* the kernel run on one worker thread */
@@ -241,7 +245,7 @@ static struct kern *kern_for(struct snap *s, int32_t rank, const char *group,
 	s->kerns = v;
 	s->kerns[s->nkern] = (struct kern){ rank, group, group ? -1 : ks, -1, -1,
 		-1, -1, HX_NONE, HX_NONE, HX_NONE, HX_NOREC, HX_NOREC, HX_NOREC,
-		HX_NOREC, false, false, false };
+		HX_NOREC, false, false, false, false };
 	sl->val = (int32_t)s->nkern;
 	return &s->kerns[s->nkern++];
 }
@@ -891,7 +895,7 @@ static void place_kernel(struct snap *s, const struct kern *k, uint32_t ci)
 	struct hx_task *t;
 
 	if (h < 0 || d->st.tasks[h].kind != HX_T_AICPU) {
-		if (!k->group && k->status_rec == HX_NOREC)
+		if (!k->group && k->status_rec == HX_NOREC && !k->config)
 			return;         /* an older start line whose stream no dump shows */
 		ks = kernel_stream(s, k, ci);
 		if (ks < 0)
@@ -967,8 +971,9 @@ static void place_kernels(struct snap *s)
  * stream stuck at its head on a notify wait without an id is linked to
  * the next notify record queued on the launching stream: the host launch
  * line's mainStreamId, else the one stream of the rank, not itself stuck
- * on a notify wait, with notify records of unknown id queued.  The notify is marked H0: the proof then
- * says it was inferred.
+ * on a notify wait, with notify records of unknown id queued (of several,
+ * the one held at its head by an event wait, if one alone is).  The notify
+ * is marked H0: the proof then says it was inferred.
  */
 static bool unknown_wait(const struct hangdx_diagnosis *d, uint32_t sid)
 {
@@ -981,8 +986,8 @@ static bool unknown_wait(const struct hangdx_diagnosis *d, uint32_t sid)
 static long launch_stream(struct snap *s, uint32_t rank)
 {
 	struct hangdx_diagnosis *d = s->d;
-	long u = -1, found = -1;
-	size_t i, j;
+	long u = -1, found = -1, behind = -1;
+	size_t i, j, nfound = 0, nbehind = 0;
 
 	for (i = 0; i < s->nkern; i++)
 		if (s->kerns[i].rank == (int32_t)rank && s->kerns[i].ustream >= 0 &&
@@ -1001,11 +1006,16 @@ static long launch_stream(struct snap *s, uint32_t rank)
 			      d->st.tasks[j].notify < 0;
 		if (!has)
 			continue;
-		if (found >= 0)
-			return -1;      /* two candidates: none */
 		found = (long)i;
+		nfound++;
+		if (d->st.tasks[h].kind == HX_T_EVENT_WAIT) {
+			behind = (long)i;       /* held back by an event wait */
+			nbehind++;
+		}
 	}
-	return found;
+	/* two candidates: the one stuck behind an event wait, if one alone is
+	 * (the launching stream of the incident); else none */
+	return nfound == 1 ? found : nbehind == 1 ? behind : -1;
 }
 
 /* Link main stream m's head to the next unlinked record on stream u. */
@@ -1173,7 +1183,7 @@ static void infer_rank(struct snap *s, const int32_t *rstream, uint32_t rank,
 	for (i = 0; i < d->st.nstreams && dev->pool.busy < dev->pool.cap; i++) {
 		struct kern k = { (int32_t)rank, NULL, -1, -1, -1, -1, -1, HX_NONE,
 				  HX_NONE, HX_NONE, HX_NOREC, HX_NOREC, HX_NOREC,
-				  HX_NOREC, false, false, true };
+				  HX_NOREC, false, false, true, false };
 		long ms;
 		if (d->st.streams[i].rank != rank || !kernel_like(d, i))
 			continue;
@@ -1188,6 +1198,85 @@ static void infer_rank(struct snap *s, const int32_t *rstream, uint32_t rank,
 		d->st.streams[i].role = HX_SR_KERNEL;
 		place_kernel(s, &k, next[rank]++);
 		d->ranks[rank].kernels_inferred++;
+	}
+}
+
+/* An ordinary AICPU task at the head of one of the rank's streams: it
+ * waits for a core (one that had a core would have run and left). */
+static bool aicpu_at_head(const struct hangdx_diagnosis *d, uint32_t rank)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->st.nstreams; i++)
+		if (d->st.streams[i].rank == rank && d->st.streams[i].role == HX_SR_USER &&
+		    hx_state_head(&d->st, i) >= 0 &&
+		    d->st.tasks[hx_state_head(&d->st, i)].kind == HX_T_AICPU &&
+		    !kernel_like(d, i))
+			return true;
+	return false;
+}
+
+/* Streams of the rank stuck at their head on a notify wait that is, or
+ * can be, the wait for its op's launch record on stream u: the main
+ * streams of communicators with ops in flight. */
+static uint32_t count_mains(const struct hangdx_diagnosis *d,
+			    const int32_t *rstream, uint32_t rank, int32_t u)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < d->st.nstreams; i++)
+		if (d->st.streams[i].rank == rank && (int32_t)i != u &&
+		    (d->st.streams[i].role == HX_SR_MAIN || main_like(d, rstream, i, u) ||
+		     (d->st.streams[i].role == HX_SR_USER && unknown_wait(d, i))))
+			n++;
+	return n;
+}
+
+/*
+ * No line and no dumped stream shows the kernels, but the configuration
+ * does: an ordinary AICPU task waits at the head of a stream, the rank
+ * echoes op retry in AI_CPU mode (the residency rule keeps each kernel
+ * until its main stream drains), and at least as many main streams as
+ * free cores wait at their heads for their ops' launch records on one
+ * stream (communicators with ops in flight).  Each of those
+ * communicators' kernels is taken to hold a core, on a stream of its own
+ * (no line names it); the proof says so (verdict.c).
+ */
+static void infer_config(struct snap *s, const int32_t *rstream, uint32_t rank,
+			 uint32_t *next)
+{
+	struct hangdx_diagnosis *d = s->d;
+	struct hx_device *dev = &d->st.dev[rank];
+	uint32_t need = dev->pool.cap - dev->pool.busy, from = 0, from2 = 0;
+	int32_t u = -1;
+	long ms;
+
+	/* an AICPU operator that timed out had a core: it ran */
+	if (need == 0 || !aicpu_at_head(d, rank) ||
+	    d->ranks[rank].aicpu_timeout_rec != HX_NOREC)
+		return;
+	for (ms = 0; ms < (long)d->st.nstreams && u < 0; ms++)
+		if (d->st.streams[ms].rank == rank &&
+		    d->st.streams[ms].id == (uint32_t)d->ranks[rank].stream)
+			u = recorder(d, rstream, (uint32_t)ms);
+	if (u < 0)
+		u = (int32_t)launch_stream(s, rank);
+	if (u < 0 || count_mains(d, rstream, rank, u) < need)
+		return;
+	while (dev->pool.busy < dev->pool.cap && !s->err &&
+	       next[rank] < d->snap_sc.groups[0].count) {
+		struct kern k = { (int32_t)rank, NULL, -1, -1, -1, -1, -1, HX_NONE,
+				  HX_NONE, HX_NONE, HX_NOREC, HX_NOREC, HX_NOREC,
+				  HX_NOREC, false, false, true, true };
+		ms = next_main(d, rstream, rank, &from, &u);
+		if (ms < 0)
+			ms = next_main_unknown(s, rank, &from2, u);
+		if (ms < 0)
+			break;
+		k.msq = d->st.streams[ms].sq_id;
+		place_kernel(s, &k, next[rank]++);
+		d->ranks[rank].kernels_inferred++;
+		d->ranks[rank].kernels_config++;
 	}
 }
 
@@ -1211,8 +1300,11 @@ static void infer_kernels(struct snap *s, uint32_t *next)
 			rstream[t->notify] = (int32_t)t->stream;
 	}
 	for (r = 0; r < d->nranks && r < d->st.nranks && !s->err; r++)
-		if (d->ranks[r].kernels == 0 && hx_snap_kernels_stay(d, r))
+		if (d->ranks[r].kernels == 0 && hx_snap_kernels_stay(d, r)) {
 			infer_rank(s, rstream, r, next);
+			if (d->ranks[r].kernels == 0)
+				infer_config(s, rstream, r, next);
+		}
 	hx_free(d->ctx, rstream);
 }
 

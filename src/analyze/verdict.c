@@ -256,7 +256,11 @@ static int node_hop(struct hangdx_diagnosis *d, uint32_t from, uint32_t to)
 	}
 	prec = d->pool_rec ? d->pool_rec[n->id] : HX_NOREC;
 	p = &d->st.dev[n->id].pool;
-	err = n->id < d->nranks && d->ranks[n->id].kernels_inferred
+	err = n->id < d->nranks && d->ranks[n->id].kernels_config
+		? hx_hop_add(d, (int32_t)n->id, prec, why, "rank%d AICPU pool: all %u cores "
+			     "held by HCCL kernels (inferred from the configuration)",
+			     (int32_t)n->id, p->cap)
+		: n->id < d->nranks && d->ranks[n->id].kernels_inferred
 		? hx_hop_add(d, (int32_t)n->id, prec, why, "rank%u AICPU pool: %u of %u "
 			     "cores held by HCCL kernels (inferred)", n->id, p->busy, p->cap)
 		: hx_hop_add(d, (int32_t)n->id, prec, why, "rank%u AICPU pool: %u of %u "
@@ -383,6 +387,42 @@ static uint32_t cycle_ranks(const struct hangdx_diagnosis *d)
 	return n ? n : 1;
 }
 
+/* The launching stream whose records the main streams of rank r's cycle
+ * wait for (the first notify wait of the cycle on that rank). */
+static uint32_t launch_of(const struct hangdx_diagnosis *d, int32_t r)
+{
+	size_t i;
+
+	for (i = 0; i < d->wg.ncycle; i++) {
+		const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
+		const struct hx_task *t;
+		if (n->kind != HX_WN_TASK)
+			continue;
+		t = &d->st.tasks[n->id];
+		if (t->kind == HX_T_NOTIFY_WAIT && t->notify >= 0 &&
+		    d->st.streams[t->stream].rank == (uint32_t)r)
+			return h0_recorder(d, t->notify);
+	}
+	return UINT32_MAX;
+}
+
+/* The pool's holders inferred from the configuration (snapshot.c
+ * infer_config): the assumption, what would prove it and where it is. */
+static void config_assumes(const struct hangdx_diagnosis *d, int32_t r,
+			   char *buf, size_t n)
+{
+	snprintf(buf, n, _("It assumes that the HCCL kernels of the %u communicators "
+		 "whose main streams wait at their heads for their ops' launch on stream "
+		 "%d held the %u AICPU cores of rank %d, each kept until its main stream "
+		 "drains as op retry in AI_CPU mode keeps it (no line in these logs shows "
+		 "the kernels); the device run log of rank %d's node "
+		 "(ascend/log/run/device-N/, HCCL's WaitFinishWhileLoop and AicpuComm "
+		 "lines, written at any log level) would prove it."),
+		 d->ranks[r].kernels_config,
+		 launch_of(d, r) == UINT32_MAX ? -1 : (int)launch_of(d, r),
+		 d->st.dev[r].pool.cap, r, r);
+}
+
 /*
  * A deadlock is proven only when every input of the proof was seen in the
  * logs: every record was kept (no record ceiling, no file read in part),
@@ -425,6 +465,11 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 				 d->hops[i].what);
 			return true;
 		}
+	if (cycle_has_pool(d) && pool_inferred(d) >= 0 &&
+	    d->ranks[pool_inferred(d)].kernels_config) {
+		config_assumes(d, pool_inferred(d), buf, n);
+		return true;
+	}
 	if ((i = h0_inferred(d)) < d->wg.ncycle) {
 		const struct hx_task *t = &d->st.tasks[d->wg.nodes[d->wg.cycle[i]].id];
 		snprintf(buf, n, _("It assumes that main stream %u, stuck at its head on a "
@@ -1007,8 +1052,91 @@ static void lead_hops(struct hangdx_diagnosis *d, int32_t start, uint32_t w)
 	hx_free(d->ctx, path);
 }
 
-/* The event wait stuck at a stream's head: the one the first error leads
- * to, else the first. */
+/* A record of notify n queued on the same rank's streams (a snapshot
+ * notify is one rank's), or -1. */
+static long local_record(const struct hangdx_diagnosis *d, int32_t n)
+{
+	return d->notify_rec && n >= 0 && (uint32_t)n < d->st.nnotifies
+	       ? d->notify_rec[n] : -1;
+}
+
+static int index_records(struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	d->notify_rec = NULL;
+	if (!d->have_snapshot)
+		return HANGDX_OK;
+	d->notify_rec = hx_arena_alloc(&d->arena, (d->st.nnotifies + 1) *
+				       sizeof *d->notify_rec);
+	if (!d->notify_rec)
+		return HANGDX_ENOMEM;
+	for (i = 0; i <= d->st.nnotifies; i++)
+		d->notify_rec[i] = -1;
+	for (i = 0; i < d->st.ntasks; i++) {
+		const struct hx_task *t = &d->st.tasks[i];
+		if (t->kind == HX_T_NOTIFY_RECORD && t->notify >= 0 &&
+		    (uint32_t)t->notify < d->st.nnotifies && d->notify_rec[t->notify] < 0)
+			d->notify_rec[t->notify] = (int32_t)i;
+	}
+	return HANGDX_OK;
+}
+
+/*
+ * Does the chain of the event wait at h end on another rank?  It is
+ * followed on its own rank (event -> the head of the recording stream,
+ * notify -> the head of the stream that records it) to a task that waits
+ * on nothing local: a notify wait whose record is on no stream of this
+ * rank (its id has no record here, or the id is not dumped and the rank's
+ * failure lines name a peer it waits on) is a victim's chain, whatever
+ * its own rank holds; it never makes that rank a root.
+ */
+static bool chain_end(const struct hangdx_diagnosis *d, long h, long *end)
+{
+	uint32_t rank = d->st.streams[d->st.tasks[h].stream].rank;
+	size_t steps = 0;
+
+	while (h >= 0 && steps++ <= d->st.ntasks) {
+		*end = h;
+		const struct hx_task *t = &d->st.tasks[h];
+		long next = -1, rec;
+
+		if (t->kind == HX_T_EVENT_WAIT && t->dep >= 0) {
+			next = hx_state_head(&d->st, d->st.tasks[t->dep].stream);
+		} else if (t->kind == HX_T_NOTIFY_WAIT) {
+			rec = t->notify >= 0 ? local_record(d, t->notify) : -1;
+			if (rec < 0)
+				return t->notify >= 0 ||
+				       (rank < d->nranks && d->ranks[rank].npeers > 0);
+			next = hx_state_head(&d->st, d->st.tasks[rec].stream);
+		}
+		if (next < 0 || next == h)
+			return false;
+		h = next;
+	}
+	return false;
+}
+
+static bool chain_remote(const struct hangdx_diagnosis *d, long h)
+{
+	long end;
+
+	return chain_end(d, h, &end);
+}
+
+bool hx_event_root(const struct hangdx_diagnosis *d, uint32_t sid)
+{
+	long h = d->have_snapshot && sid < d->st.nstreams ? hx_state_head(&d->st, sid) : -1;
+	long end;
+
+	if (h < 0 || d->st.tasks[h].kind != HX_T_EVENT_WAIT ||
+	    d->st.tasks[h].state != HX_TS_WAITING)
+		return false;
+	return !chain_end(d, h, &end) && end != h && d->st.tasks[end].kind == HX_T_AICPU;
+}
+
+/* The event wait stuck at a stream's head whose chain stays on its rank:
+ * the one the first error leads to, else the first. */
 static long pick_event_wait(struct hangdx_diagnosis *d, int32_t start)
 {
 	uint32_t *path = NULL;
@@ -1019,7 +1147,7 @@ static long pick_event_wait(struct hangdx_diagnosis *d, int32_t start)
 		long h = hx_state_head(&d->st, (uint32_t)i);
 		int32_t w;
 		if (h < 0 || d->st.tasks[h].kind != HX_T_EVENT_WAIT ||
-		    d->st.tasks[h].state != HX_TS_WAITING)
+		    d->st.tasks[h].state != HX_TS_WAITING || chain_remote(d, h))
 			continue;
 		if (first < 0)
 			first = h;
@@ -1035,6 +1163,46 @@ static long pick_event_wait(struct hangdx_diagnosis *d, int32_t start)
 	}
 	hx_free(d->ctx, path);
 	return first;
+}
+
+/* hops an event-wait chain is followed for on one rank (each a stream of
+ * the rank's dumps; a loop among them ends there) */
+#define MAX_EVENT_HOPS 256
+
+/* The chain on from the head task rh of a recording stream: an event
+ * wait to its record and that stream's head, a notify wait to its record
+ * on this rank and that stream's head, each a hop, until a task that waits
+ * on nothing here (returned). */
+static long more_hops(struct hangdx_diagnosis *d, int32_t rank, long rh)
+{
+	char lab[256];
+	size_t steps = 0;
+
+	while (rh >= 0 && steps++ < MAX_EVENT_HOPS) {
+		const struct hx_task *x = &d->st.tasks[rh];
+		const char *why;
+		long rec, nh;
+
+		if (x->kind == HX_T_EVENT_WAIT && x->dep >= 0) {
+			rec = x->dep;
+			why = N_("event");
+		} else if (x->kind == HX_T_NOTIFY_WAIT && x->notify >= 0 &&
+			   (rec = local_record(d, x->notify)) >= 0) {
+			why = N_("notify");
+		} else {
+			return rh;
+		}
+		snprintf(d->hops[d->nhops - 1].why, sizeof d->hops->why, "%s", why);
+		hx_task_label(&d->st, (uint32_t)rec, lab, sizeof lab);
+		hx_hop_add(d, rank, d->task_rec[rec], N_("stream order"), "%s", lab);
+		nh = hx_state_head(&d->st, d->st.tasks[rec].stream);
+		if (nh < 0 || nh == rec)
+			return rec;
+		hx_task_label(&d->st, (uint32_t)nh, lab, sizeof lab);
+		hx_hop_add(d, rank, d->task_rec[nh], "", "%s", lab);
+		rh = nh;
+	}
+	return rh;
 }
 
 static bool try_event_chain(struct hangdx_diagnosis *d)
@@ -1068,14 +1236,17 @@ static bool try_event_chain(struct hangdx_diagnosis *d)
 		if (rh >= 0 && rh != t->dep) {
 			hx_task_label(&d->st, (uint32_t)rh, lab, sizeof lab);
 			hx_hop_add(d, rank, d->task_rec[rh], "", "%s", lab);
+			rh = more_hops(d, rank, rh);
 		}
 		snprintf(d->summary, sizeof d->summary,
 			 _("Hang in an event-wait chain: stream %u waits for %s, whose "
 			 "record is queued behind the task at the head of stream %u, "
 			 "which does not finish."), d->st.streams[i].id,
 			 d->snap_sc.events[t->event], d->st.streams[d->st.tasks[t->dep].stream].id);
-		if (rh >= 0 && d->st.tasks[rh].kind == HX_T_AICPU)
+		if (rh >= 0 && d->st.tasks[rh].kind == HX_T_AICPU) {
+			d->aicpu_end_stream = d->st.streams[d->st.tasks[rh].stream].id;
 			starved_by_config(d, rank, (uint32_t)rh);
+		}
 	} else {
 		MISSING("the stream that records %s is not in the TS dumps",
 			t->event >= 0 ? d->snap_sc.events[t->event] : _("the event"));
@@ -1939,6 +2110,19 @@ static void fixes(struct hangdx_diagnosis *d)
 		FIX("Issue collectives in the same order on every rank and communicator; "
 		    "avoid waits that make one communicator's op depend on another's.");
 		break;
+	case HX_CAT_EVENT_CHAIN:
+		if (d->aicpu_end_stream >= 0 && r >= 0) {
+			FIX("The AICPU operator at the head of stream %lld on rank %d never "
+			    "got an AICPU core. If HCCL op retry is on (HCCL_OP_RETRY_ENABLE) in "
+			    "AI_CPU mode, the kernels of as many communicators in flight as "
+			    "AICPU cores hold every core: turn retry off, keep at most the "
+			    "cores minus one communicators in flight, or move the operator off "
+			    "AICPU. The plog's [HCCL_ENV] lines (also in the run plog, "
+			    "ascend/log/run/plog/) say whether retry is on.",
+			    (long long)d->aicpu_end_stream, r);
+			break;
+		}
+		/* fall through */
 	default:
 		FIX("Collect the device logs and run with HCCL INFO logs on "
 		    "(ASCEND_GLOBAL_LOG_LEVEL=1) so the stuck streams can be seen.");
@@ -2356,10 +2540,13 @@ int hx_verdict(struct hangdx_diagnosis *d)
 		     d->ev->c.skipped[HX_S_LIMIT] > 0;
 	d->id_rec = HX_NOREC;
 	d->by_signals = false;
+	d->aicpu_end_stream = -1;
 	hx_signals_collect(d);
 	d->fault_first = fault_first(d);
 	first_failing(d);
-	err = hx_roots_local(d);
+	err = index_records(d);
+	if (!err)
+		err = hx_roots_local(d);
 	if (err)
 		return err;
 	if (!try_deadlock(d) && !try_deadlock_facts(d) && !try_lost(d) &&

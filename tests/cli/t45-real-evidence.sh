@@ -83,11 +83,56 @@ for f in glob.glob(sys.argv[1] + '/**/device-*.log', recursive=True):
     open(f, 'w').write('\n'.join(out))
 EOF
 $HANGDX diagnose --json "$T/ve" > "$T/vc.json"
-t_ok "no kernel streams either: inferred from the configuration" python3 -c "
+t_ok "no kernel streams either: inferred from the configuration, both ranks roots" python3 -c "
 import json; d=json.load(open('$T/vc.json'))
 assert d['category']=='aicpu_exhaustion_deadlock' and not d['proven'], (d['category'], d['proven'])
-assert 'op retry on, AI_CPU mode' in d['summary'], d['summary']
-assert d['chain'][0]['kind']=='NOTIFY_WAIT' and d['chain'][-1]['kind']=='AICPU_POOL', d['chain']"
+assert 'op retry in AI_CPU mode keeps it' in d['summary'], d['summary']
+assert 'ascend/log/run/device-N/' in d['summary'], d['summary']
+assert d['roots']==[0, 1], d['roots']
+k=[h['kind'] for h in d['chain']]
+assert k[0]=='NOTIFY_WAIT' and 'AICPU_POOL' in k and 'AICPU' in k, d['chain']
+assert not any('INFO logs' in f for f in d['fixes']), d['fixes']"
+
+# the matrix's asymmetric roots at log level error, verified lines, without
+# the device run log: the inferred exhaustion and exactly truth's roots, at
+# 8 and 16 ranks, with the kernels' streams dumped and without them
+python3 - "$T" "$HANGDX" <<'EOF'
+import glob, json, os, re, shutil, subprocess, sys
+sys.path.insert(0, 'tests')
+import matrix
+t, hangdx = sys.argv[1], sys.argv[2]
+out = []
+for name, text in matrix.asymmetric_cases():
+    if name not in ('roots-r8-3-5', 'roots-r16-0-9-15'):
+        continue
+    d = os.path.join(t, name)
+    open(d + '.yaml', 'w').write(text)
+    subprocess.run([hangdx, 'simulate', '-q', '--no-trace', '--log-fidelity', 'verified',
+                    '--set', 'log_level=error', d + '.yaml', '-o', d], stdout=subprocess.DEVNULL)
+    for r in glob.glob(d + '/rank-*/ascend/log/run/device-*'):
+        shutil.rmtree(r)
+    roots = json.load(open(d + '/truth.json'))['roots']
+    for strip in (False, True):
+        if strip:       # no stream whose only queued task is an AICPU task
+            for f in glob.glob(d + '/**/device-*.log', recursive=True):
+                txt = open(f).read().split('####')
+                keep = [b for b in txt if not (len(re.findall(r'^pos=', b, re.M)) == 1 and
+                                               re.search(r'^pos=.*sqe_type=1$', b, re.M))]
+                open(f, 'w').write('####'.join(keep))
+        p = subprocess.run([hangdx, 'diagnose', '--json', d], stdout=subprocess.PIPE, text=True)
+        g = json.loads(p.stdout)
+        out.append('%s%s %s %s %s %s' % (name, '-nokernels' if strip else '', g['category'],
+                                         g['proven'], g['roots'], roots))
+open(os.path.join(t, 'asym.txt'), 'w').write('\n'.join(out) + '\n')
+EOF
+cat "$T/asym.txt" | sed 's/^/# /'
+t_ok "no device run log, asymmetric roots: inferred exhaustion, truth's roots" python3 -c "
+lines=open('$T/asym.txt').read().split('\n')[:-1]
+assert len(lines)==4, lines
+for l in lines:
+    n, cat, proven, rest = l.split(' ', 3)
+    got, want = rest.split('] [')
+    assert cat=='aicpu_exhaustion_deadlock' and proven=='False' and got+']'=='['+want, l"
 
 # retry off: the same bundle shape is no AICPU exhaustion deadlock
 $HANGDX simulate -q --preset reference --set retry=off --log-fidelity verified \

@@ -1,0 +1,73 @@
+#!/bin/sh
+# t49-seedgen.sh - the seed incident from bundles that do not come from our
+# simulator: tests/gen/seedgen.py writes them from the public format strings
+# and the real line shapes (the lines real logs hold by default: no device
+# run log, TS dumps without notify ids), each with its expected.json; the
+# diagnosis must give exactly its roots, its first failing rank (by true
+# time), its category, proven or inferred.  The three shapes of the seed
+# incident (2 ranks both roots; 8 ranks, two roots, one through Unique and
+# one more stream, six victims; 64 ranks, two roots among 62 victims and
+# 200,000 ordinary lines) and variants: 16 to 256 ranks, 1 to 3 roots, a
+# server's clock 2 s off, 4 AICPU cores, the run log's lines, notify ids,
+# no environment echo, a plog cut mid-line, every stream dumped.
+. tests/cli/lib.sh
+
+G="python3 $ROOT/tests/gen/seedgen.py"
+gen() {
+	n=$1
+	shift
+	$G "$T/$n" "$@" > "$T/gen-$n.txt" 2>&1 || { cat "$T/gen-$n.txt"; return 1; }
+	echo "$T/$n" >> "$T/bundles"
+}
+t_ok "generator: the three shapes" sh -c "
+	$G $T/two --shape two && $G $T/eight --shape eight && $G $T/sixtyfour --shape sixtyfour"
+printf '%s\n' "$T/two" "$T/eight" "$T/sixtyfour" > "$T/bundles"
+gen r16-one --ranks 16 --per-node 8 --roots 11 --first 2 --seed 5
+gen r32-three --ranks 32 --per-node 8 --roots 0,17,31 --unique 17 --seed 9 --noise 20000
+gen r256-three --ranks 256 --per-node 16 --roots 3,100,255 --unique 100 --first 77 --seed 4
+gen skew-2s --ranks 16 --per-node 8 --roots 4,12 --first 6 --skew 1:-2000 --seed 6
+gen k4 --ranks 8 --per-node 8 --roots 1 --cores 4 --comms 5 --seed 7
+gen ids --shape eight --notify-ids
+gen runlog --shape two --runlog
+gen runlog-ids --shape eight --runlog --notify-ids
+# no environment echo: nothing says the kernels stay; each root's own
+# event-wait chain to its AICPU operator, the victims' chains lead away
+gen no-env --shape eight --no-env
+# a plog cut mid-line (the first failing rank's own)
+gen cut --shape eight --cut 6
+# the kernel streams and the order stream dumped too
+gen dump-all --shape eight --dump-all
+
+t_ok "the bundles are in the real layout, no run log by default" sh -c "
+	test -d $T/two/rank-1/ascend/log/debug/plog && test -d $T/two/rank-1/ascend/log/debug/device-0 &&
+	test ! -e $T/two/rank-0/ascend/log/run && test -d $T/runlog/rank-0/ascend/log/run/device-0"
+t_ok "no line the default bundles hold names a kernel's core or status" \
+	absent -E 'WaitFinishWhileLoop|AicpuComm|notify_id=[0-9]+$' "$T/two" "$T/sixtyfour"
+t_ok "the expected answers: inferred by default, proven with the run log and notify ids" python3 -c "
+import json
+e = lambda n: json.load(open('$T/' + n + '/expected.json'))
+assert e('two')['roots'] == [0, 1] and e('eight')['roots'] == [2, 5], (e('two'), e('eight'))
+assert e('sixtyfour')['first_failing_rank'] == 42 and e('sixtyfour')['first_failing_rank'] not in e('sixtyfour')['roots']
+assert not e('two')['proven'] and e('runlog-ids')['proven']"
+
+python3 "$ROOT/tests/gen/seedcheck.py" "$HANGDX" $(cat "$T/bundles") > "$T/check.tap" 2>&1
+rc=$?
+cat "$T/check.tap" | sed 's/^/# /'
+t_ok "every bundle checked (14)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 14"
+t_ok "every bundle: exact roots, first failing rank, category, proven (seedcheck exit $rc)" \
+	sh -c "test $rc -eq 0 && ! grep -q '^not ok' $T/check.tap"
+
+# the text: the inferred exhaustion, what would prove it, the real fix
+$HANGDX diagnose "$T/eight" > "$T/eight.txt" 2>&1
+t_ok "text: inferred AICPU exhaustion deadlock" grep -q "^hangdx: DEADLOCK — AICPU exhaustion deadlock (inferred)" "$T/eight.txt"
+t_ok "text: both roots named" grep -q "^  root cause ranks: 2, 5" "$T/eight.txt"
+t_ok "text: what would prove it and where it lives" sh -c "tr '\n' ' ' < $T/eight.txt | tr -s ' ' | grep -q 'ascend/log/run/device-N'"
+t_ok "text: no 'collect the device logs' fix" absent "Collect the device logs" "$T/eight.txt"
+# without the retry echo: each root's own chain, the victims' lead away
+$HANGDX diagnose "$T/no-env" > "$T/no-env.txt" 2>&1
+t_ok "no env echo: an event-wait chain, rank 2's own, not a victim's" sh -c "
+	grep -q '^hangdx: HANG — event-wait chain on a blocked task' $T/no-env.txt &&
+	grep -q '^   1\. rank2 stream15 #1200 EVENT_WAIT(event 75)' $T/no-env.txt"
+t_ok "no env echo: the fix names the AICPU operator that never got a core" sh -c "
+	tr '\n' ' ' < $T/no-env.txt | tr -s ' ' | grep -q 'AICPU operator at the head of stream 3 on rank 2 never got an AICPU core'"
+t_done
