@@ -665,7 +665,7 @@ static void on_record(struct facts *f, uint32_t rec)
 	case HX_K_NORMAL_END:
 		ri->ended = true;
 		break;
-	case HX_K_TIMEOUT_TEXT: case HX_K_UNKNOWN_ERROR:
+	case HX_K_TIMEOUT_TEXT: case HX_K_UNKNOWN_ERROR: case HX_K_CODED:
 		if (ri->open_rec == HX_NOREC &&
 		    hx_dnum(d, rec, HX_F_REPEATS, 0) <= 0)
 			ri->open_rec = rec;

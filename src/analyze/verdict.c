@@ -1576,7 +1576,9 @@ static bool field_failure(struct hangdx_diagnosis *d)
 			  N_("a failed connection to a peer device"));
 		return true;
 	}
-	if (s->exited != HX_NOREC && d->fault_first) {
+	/* an exception that ends a process after a failure that does not
+	 * say whether a wait caused it (507011) says no more than that one */
+	if (s->exited != HX_NOREC && d->fault_first && s->stopped == HX_NOREC) {
 		field_set(d, HX_CAT_NOT_HANG, 0, s->exited, (int32_t)s->named_rank,
 			  "%s%s", N_("a process ended on an exception"));
 		quote_set(d, s->exited,
@@ -1699,6 +1701,8 @@ static void try_field(struct hangdx_diagnosis *d)
 				 _("A wait ran out after it, most likely its "
 				   "consequence: a hang is not ruled out."));
 		}
+		if (d->hang != 0)
+			plog_missing(d);
 		return;
 	}
 	if (field_hang(d, d->cat == HX_CAT_UNKNOWN)) {
@@ -2117,7 +2121,17 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 	else if (ri->stalled)
 		snprintf(ri->state, sizeof ri->state,
 			 _("no error yet; %u HCCL kernels resident, no progress"), ri->stalled);
-	else if (ri->open_rec != HX_NOREC)
+	else if (ri->open_rec != HX_NOREC &&
+		 d->ev->recs[ri->open_rec].kind == HX_K_CODED) {
+		const char *w = hx_dstr(d, ri->open_rec, HX_F_WHAT);
+
+		if (w && strcmp(w, "exited") == 0)
+			snprintf(ri->state, sizeof ri->state,
+				 _("a process ended on an exception"));
+		else
+			snprintf(ri->state, sizeof ri->state, _("error: %s"),
+				 w ? w : "");
+	} else if (ri->open_rec != HX_NOREC)
 		snprintf(ri->state, sizeof ri->state, _("error line not known: %s"),
 			 hx_kind_name(d->ev->recs[ri->open_rec].kind));
 	else

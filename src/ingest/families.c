@@ -2854,7 +2854,9 @@ enum {
 	A_LOST = 1u << 4,       /* "Lost", "LOST", "heartbeat" */
 	A_WATCHDOG = 1u << 5,   /* "watchdog", "Watchdog" */
 	A_STUCK = 1u << 6,      /* "stuck", "Stuck" */
-	A_EMCODE = 1u << 7      /* "EI0006:" after a space or ':' or at 0 */
+	A_EMCODE = 1u << 7,     /* "EI0006:" after a space or ':' or at 0 */
+	A_WAITWORD = 1u << 8,   /* "timed out", "TIMEOUT", "deadlock" */
+	A_EXCEPT = 1u << 9      /* "exception", "Exception" */
 };
 
 /* s[i..i+4) == lit, as one 32-bit compare (the caller has i + 4 <= n) */
@@ -2883,7 +2885,8 @@ static void pair_set(unsigned char a, unsigned char b)
 static void anchor_init(void)
 {
 	static const char *const pairs[] = { "me", "rr", "RR", "ai", "em",
-					     "ea", "Lo", "LO", "tc", "tu" };
+					     "ea", "Lo", "LO", "tc", "tu",
+					     "ME", "dl", "DL", "xc" };
 	const char *up = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	size_t i;
 
@@ -2909,6 +2912,24 @@ static unsigned field_anchors(const char *s, size_t n)
 		case 'm':
 			if (at4(s, n, i, "meou") || at4(s, n, i, "mes "))
 				a |= A_TIMEOUT;
+			else if (at4(s, n, i, "med ") && i + 4 < n && s[i + 4] == 'o')
+				a |= A_WAITWORD;
+			break;
+		case 'M':
+			if (at4(s, n, i, "MEOU"))
+				a |= A_WAITWORD;
+			break;
+		case 'd':
+			if (at4(s, n, i, "dloc"))
+				a |= A_WAITWORD;
+			break;
+		case 'D':
+			if (at4(s, n, i, "DLOC"))
+				a |= A_WAITWORD;
+			break;
+		case 'x':
+			if (at4(s, n, i, "xcep"))
+				a |= A_EXCEPT;
 			break;
 		case 'r':
 			if (at4(s, n, i, "rror"))
@@ -3431,6 +3452,20 @@ static bool timeout_word(const char *s, size_t n)
 	return false;
 }
 
+/* glog's head (Mooncake, brpc, many C++ services): a level letter, the
+ * date as MMDD or YYYYMMDD, a space, then hh:mm:ss. */
+static bool glog_head(const char *s, size_t n)
+{
+	size_t d = 0;
+
+	if (n < 16 || !strchr("IWEF", s[0]) || s[0] == '\0')
+		return false;
+	while (d + 1 < n && d < 8 && s[d + 1] >= '0' && s[d + 1] <= '9')
+		d++;
+	return (d == 4 || d == 8) && s[d + 1] == ' ' && n > d + 4 &&
+	       s[d + 2] >= '0' && s[d + 2] <= '9' && s[d + 4] == ':';
+}
+
 /* The level a line states: the plog prefix, the logger head of the
  * envelope, a c10 head ("[E324 ...", "[W324 ..."), or a level word. */
 static int open_level(const struct hx_reader *r, const char *s, size_t n,
@@ -3455,6 +3490,11 @@ static int open_level(const struct hx_reader *r, const char *s, size_t n,
 			return HX_LV_WARNING;
 		if (s[k + 1] == 'I')
 			return HX_LV_INFO;
+	}
+	if (glog_head(s + k, n - k)) {  /* "E20260608 14:45:44.404089 ..." */
+		if (s[k] == 'E' || s[k] == 'F')
+			return HX_LV_ERROR;
+		return s[k] == 'W' ? HX_LV_WARNING : HX_LV_INFO;
 	}
 	if (HAS(s, n, "Warning") || HAS(s, n, "WARNING") || HAS(s, n, "[WARN"))
 		return HX_LV_WARNING;
@@ -3610,6 +3650,27 @@ bool hx_device_exception_words(const char *s, size_t n)
 	return !HAS(s, n, "timeout") && has_any(s, n, w, sizeof w / sizeof w[0]);
 }
 
+/* A process that ended with a status it gave on an error line: "failed
+ * (exit 2)", "exit code 1", "exit status 1", "exitcode: 1", "exited with
+ * code 1" (not 0: a normal exit). */
+static bool exit_status(const char *s, size_t n)
+{
+	static const char *const w[] = {
+		"(exit ", "exit code ", "exit code: ", "exit status ",
+		"exitcode: ", "exited with code ", "exit_code=",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof w / sizeof w[0]; i++) {
+		const char *q = hx_find(s, n, w[i]);
+		size_t l = strlen(w[i]);
+
+		if (q && q + l < s + n && (q[l] == '-' || (q[l] >= '1' && q[l] <= '9')))
+			return true;
+	}
+	return false;
+}
+
 /* A process that ended on an exception: the last line of a Python
  * traceback ("ValueError: ...", "ray.exceptions.RayTaskError: ..."), C++'s
  * "terminate called after throwing", a crash.  Not a wait: the caller
@@ -3630,7 +3691,10 @@ static bool exited_words(const char *s, size_t n)
 	if ((HAS(s, n, "ASSERT") || HAS(s, n, "Assertion")) &&
 	    has_word(s, n, "failed", false))
 		return true;
+	if (n - i > 20 && memcmp(s + i, "Exception in thread ", 20) == 0)
+		return true;    /* Python's threading: a thread ended on it */
 	return HAS(s, n, "terminate called after throwing") ||
+	       exit_status(s, n) ||
 	       HAS(s, n, "Segmentation fault") || HAS(s, n, "core dumped") ||
 	       HAS(s, n, "exits for this inner error") ||
 	       HAS(s, n, "terminated with the following error");
