@@ -890,8 +890,9 @@ static bool failure_like(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	int k = d->ev->recs[rec].kind;
 
+	/* a normal end too: a console that ran to its end is a process */
 	return is_error(d, rec) || k == HX_K_TSCH_STREAM || k == HX_K_TSCH_SQE ||
-	       k == HX_K_AICPU_EXCEPTION;
+	       k == HX_K_AICPU_EXCEPTION || k == HX_K_NORMAL_END;
 }
 
 /*

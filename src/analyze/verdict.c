@@ -1496,8 +1496,10 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 					     ? "207001" : "507015"));
 }
 
-/* A set-up failure that says its port or address was taken: it returned
- * at once (the OS's EADDRINUSE, errno 98, or HCCP's EJ0003). */
+/* A set-up failure that says its port or address was taken, or that a
+ * listen or bind on it failed: it returned at once (the OS's EADDRINUSE,
+ * errno 98, HCCP's EJ0003, HCCL's "listen on ip[..] and specific
+ * port[..] fail ... being used by other process"). */
 static bool port_taken(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const char *t = hx_dstr(d, rec, HX_F_TEXT), *c = hx_dstr(d, rec, HX_F_CODE);
@@ -1505,7 +1507,9 @@ static bool port_taken(const struct hangdx_diagnosis *d, uint32_t rec)
 	return (c && strcmp(c, "EJ0003") == 0) ||
 	       (t && (strstr(t, "already in use") || strstr(t, "errno: 98") ||
 		      strstr(t, "Address already") || strstr(t, "failed to listen") ||
-		      strstr(t, "already bound")));
+		      strstr(t, "already bound") || strstr(t, "being used by") ||
+		      ((strstr(t, "listen on") || strstr(t, "bind ")) &&
+		       strstr(t, " fail"))));
 }
 
 /* a comes before b and c (absent ones aside) in reading order */
@@ -1793,6 +1797,17 @@ static void not_determined(struct hangdx_diagnosis *d, uint32_t seen,
 		"device logs (~/ascend/log/debug/device-N/), to see what each waits on");
 }
 
+/* The first normal end is a framework's line for a finished run (the
+ * Trainer's "Training completed", a benchmark's result), not HCCL's. */
+static bool framework_end(const struct hangdx_diagnosis *d)
+{
+	const char *w = d->sig.end_rec != HX_NOREC
+			? hx_dstr(d, d->sig.end_rec, HX_F_WHAT) : NULL;
+
+	return w && (strcmp(w, "training_completed") == 0 ||
+		     strcmp(w, "benchmark_result") == 0);
+}
+
 /*
  * After the known families: a line that says a wait ran out makes a hang
  * of unknown kind; an error line nothing knows leaves it undetermined;
@@ -1808,11 +1823,20 @@ static void open_world(struct hangdx_diagnosis *d)
 	if (d->cat != HX_CAT_NONE || d->verdict != HANGDX_V_NO_HANG)
 		return;
 	ended = ranks_ended(d, &seen, &open);
-	if (seen > 0 && ended == seen) {
+	if (seen > 0 && ended == seen && framework_end(d)) {
+		char where[512];
+
+		hx_dwhere(d, s->end_rec, where, sizeof where);
+		snprintf(d->summary, sizeof d->summary,
+			 _("No hang: the run ends normally (the framework's own line "
+			   "for a finished run at %s), and no failure stopped it."),
+			 where);
+	} else if (seen > 0 && ended == seen)
 		snprintf(d->summary, sizeof d->summary,
 			 _("No hang: the logs of every rank (%u) run to a normal end "
 			   "(their communicators destroyed), and no failure stopped "
 			   "them."), seen);
+	if (seen > 0 && ended == seen) {
 		if (s->timeout_text != HX_NOREC || s->unknown_err != HX_NOREC) {
 			char where[512];
 

@@ -3194,8 +3194,14 @@ static int field_text(struct hx_reader *r, const char *s, size_t n)
 	    (HAS(s, n, "Heartbeat Lost Occurred") ||
 	     HAS(s, n, "Cluster Exception Location")))
 		return cluster_exception(r, NULL, s, n);
-	if ((a & A_EMCODE) && (at = em_inside(s, n)) != NULL)
+	if ((a & A_EMCODE) && (at = em_inside(s, n)) != NULL) {
+		/* "call aclnnArange failed, detail:EZ9999: Inner Error!": the
+		 * operator call that returned the code, then the code */
+		if ((a & A_FAILED) && hx_find(s, (size_t)(at - s), "call aclnn") &&
+		    failure(r, "aclnn_call", s, (size_t)(at - s)))
+			return r->err;
 		return em_message(r, NULL, at, n - (size_t)(at - s));
+	}
 	if ((what = failure_word(s, n, a)) != NULL)
 		return failure(r, what, s, n);
 	if (!(a & A_FAILED))
@@ -3277,6 +3283,8 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 	return HANGDX_OK;
 }
 
+static int framework_end(struct hx_reader *r, const char *s, size_t n);
+
 static int bare_start(struct hx_reader *r, const char *s, size_t n)
 {
 	switch (s[0]) {
@@ -3307,9 +3315,39 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 		return framework_code(r, NULL, "torch_npu", s, n);
 	case 'R':
 		return framework_code(r, NULL, "torch_npu", s, n);
+	case 'T':
+	case '=':
+		return framework_end(r, s, n);
 	default:
 		return HANGDX_OK;
 	}
+}
+
+/*
+ * A framework's own line for a run that finished: the Hugging Face
+ * Trainer's "Training completed. Do not forget to share your model on
+ * huggingface.co/models =)" (transformers, trainer.py, _inner_training_loop)
+ * and the summary vLLM's serving benchmark prints when every request was
+ * answered, "============ Serving Benchmark Result ============"
+ * (vllm, benchmarks/serve.py; benchmark_serving.py before it).  A normal
+ * end of the process that wrote it, like HCCL's communicator destroyed.
+ */
+static int framework_end(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+
+	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
+	      (s[0] == '=' && hx_find(s, n, " Benchmark Result "))))
+		return HANGDX_OK;
+	if (r->ended) {
+		r->taken = true;
+		return HANGDX_OK;
+	}
+	r->ended = true;
+	rb_start(r, &b, HX_K_NORMAL_END, NULL);
+	put_lit(&b, HX_F_WHAT, s[0] == 'T' ? "training_completed"
+					     : "benchmark_result");
+	return emit(r, &b);
 }
 
 /* A line without a plog prefix: the forms that start the line, then

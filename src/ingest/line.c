@@ -522,12 +522,18 @@ static int classify_line(const char *s, size_t n)
 		if (is_em_code(s, n))
 			return HX_CL_BARE;
 		return classify_lost(s, n);
+	case 'T':       /* the Hugging Face Trainer's end of training */
+		if (n > 18 && memcmp(s, "Training completed", 18) == 0)
+			return HX_CL_BARE;
+		return classify_lost(s, n);
 	case 'W':
 	case 'I':
 	case 'D':
-	case 'T':
 	case 'C':
 		return classify_lost(s, n);
+	case '=':       /* vLLM's benchmark summary */
+		return hx_find(s, n, " Benchmark Result ") ? HX_CL_BARE
+							   : HX_CL_NOISE;
 	case 'N':       /* vLLM: the engine waits for its workers */
 		return n > 30 && memcmp(s, "No available shared memory", 26) == 0
 			       ? HX_CL_BARE : HX_CL_NOISE;
