@@ -1620,6 +1620,11 @@ static bool any_wait_ran_out(const struct hangdx_diagnosis *d)
 	       s->timeout_text != HX_NOREC || s->connect != HX_NOREC;
 }
 
+static bool trap_text(const char *t)
+{
+	return t && strstr(t, "timeout or trap");
+}
+
 static bool fault_first(const struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
@@ -1642,6 +1647,13 @@ static bool fault_first(const struct hangdx_diagnosis *d)
 	if (s->coded_fail == HX_NOREC && s->not_hang == HX_NOREC &&
 	    s->device_fault == HX_NOREC)
 		return false;
+	/* the device's own extend info of an exception ("errorStr: timeout
+	 * or trap error") says the core ran out of time: the exception
+	 * before it is that wait, not a fault of its own */
+	for (j = 0; j < sizeof wait / sizeof wait[0]; j++)
+		if (wait[j] != HX_NOREC && (trap_text(hx_dstr(d, wait[j], HX_F_TEXT)) ||
+					    trap_text(hx_dstr(d, wait[j], HX_F_ERR_DESC))))
+			return false;
 	for (i = 0; i < d->norder; i++) {
 		uint32_t rec = d->order[i];
 
@@ -1713,6 +1725,11 @@ static void try_field(struct hangdx_diagnosis *d)
 		plog_missing(d);
 		return;
 	}
+	/* a wait that ran out before any fault: the open world's hang */
+	if (d->cat == HX_CAT_NONE && s->timeout_text != HX_NOREC &&
+	    (s->coded_fail != HX_NOREC || s->not_hang != HX_NOREC ||
+	     s->device_fault != HX_NOREC))
+		return;
 	if (d->cat == HX_CAT_NONE && field_failure(d) && d->hang != 0)
 		plog_missing(d);
 }

@@ -2259,6 +2259,7 @@ int hx_families_file(struct hx_reader *r)
 	r->tsch_dump = false;
 	r->ffts_trail = false;
 	r->last_rt_timeout = 0;
+	r->warn_timeouts = 0;
 	return HANGDX_OK;
 }
 
@@ -3681,6 +3682,7 @@ bool hx_device_exception_words(const char *s, size_t n)
 {
 	static const char *const w[] = {
 		"aicore exception", "aicore error", "aivec error",
+		"aivector error", "aivector exception",
 		"vector core exception", "hwts_task_exception",
 		"exception of aivec", "exception of aicore",
 	};
@@ -3773,6 +3775,13 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	m = prefixed ? p.body : s;
 	mn = prefixed ? p.bodylen : n;
 	lv = open_level(r, s, n, &p, prefixed);
+	/* a wait that ran out at warning level is retried ("has timed out,
+	 * will retry"); the same file saying so again is a wait that keeps
+	 * running out */
+	if (lv == HX_LV_WARNING && mn >= 8 && timeout_words(m, mn) &&
+	    r->warn_timeouts++ == 1)
+		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
+				   m, mn, NULL, NULL);
 	if (mn < 8 || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
 	    lv == HX_LV_TRACE || lv == HX_LV_EVENT || lv == HX_LV_WARNING ||
 	    advice(m, mn) || no_words(m, mn))

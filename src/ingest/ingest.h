@@ -705,6 +705,7 @@ struct hx_reader {
 	struct hx_prefix lastp;     /* the plog prefix of the line below, */
 	const char *lastp_at;       /* parsed once by hx_families_line */
 	uint32_t open_kept;         /* open-world records of this file */
+	uint32_t warn_timeouts;     /* warning lines of a wait that ran out */
 	uint64_t open_more;         /* ... and the lines past them */
 	bool replaying;             /* parsing a held line, to keep it */
 	uint64_t replay_folded;     /* runs folded into the line replayed */

@@ -815,6 +815,12 @@ static bool line_start(const char *s, size_t n)
 	if (s[0] == '[' && (hx_parse_prefix(s, n, &(struct hx_prefix){ 0 }) ||
 			    (n > 6 && memcmp(s, "[PID: ", 6) == 0)))
 		return true;
+	if (s[0] == '[' && n > 8) {     /* "[3351] [2026-08-14 ...": a logger's head */
+		const char *b = memchr(s, ']', n < 24 ? n : 24);
+
+		if (b && b + 2 < s + n && b[1] == ' ' && b[2] == '[')
+			return true;
+	}
 	while (n && (s[0] == ' ' || s[0] == '\t')) {  /* "   EZ3003: ..." */
 		s++;
 		n--;
