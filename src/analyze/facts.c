@@ -1359,7 +1359,9 @@ static void sig_runtime(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	else if (has(desc, "fftsplus timeout"))
 		first(&s->fftsplus, rec);
 	else if (eq(what, "event_wait") || eq(what, "event_wait_task") ||
-		 has(tt, "EVENT_WAIT"))
+		 has(tt, "EVENT_WAIT") || eq(tt, "3"))
+		/* task_type=3: the runtime's TS_TASK_TYPE_STREAM_WAIT_EVENT
+		 * (tsTaskType_t, "stream wait event task") */
 		first(&s->event_wait, rec);
 	else if (eq(what, "notify_wait") && kind == HX_K_RT_TIMEOUT)
 		first(&s->notify_wait, rec);

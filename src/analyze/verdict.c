@@ -1620,6 +1620,30 @@ static bool any_wait_ran_out(const struct hangdx_diagnosis *d)
 	       s->timeout_text != HX_NOREC || s->connect != HX_NOREC;
 }
 
+/*
+ * A wait that ran out a minute or more after the fault (by the clock of
+ * the lines): the job did not stop at the fault, it waited on what the
+ * fault left undone until a timeout fired (a data pipeline that died, a
+ * device that waited for its data).  That wait is a hang the fault
+ * caused, not an echo of it (a watchdog reports a fault within seconds).
+ */
+static bool waited_after(const struct hangdx_diagnosis *d, uint32_t fault,
+			 const uint32_t *wait, size_t nwait)
+{
+	int64_t ft = rec_ts(d, fault);
+	size_t j;
+
+	if (ft == HX_NONE)
+		return false;
+	for (j = 0; j < nwait; j++) {
+		int64_t wt = rec_ts(d, wait[j]);
+
+		if (wt != HX_NONE && wt - ft >= HX_ECHO_US)
+			return true;
+	}
+	return false;
+}
+
 static bool trap_text(const char *t)
 {
 	return t && strstr(t, "timeout or trap");
@@ -1662,7 +1686,8 @@ static bool fault_first(const struct hangdx_diagnosis *d)
 				return false;
 		for (j = 0; j < sizeof fault / sizeof fault[0]; j++)
 			if (fault[j] == rec)
-				return true;
+				return !waited_after(d, rec, wait,
+						     sizeof wait / sizeof wait[0]);
 	}
 	return false;
 }
