@@ -3691,22 +3691,27 @@ bool hx_device_exception_words(const char *s, size_t n)
 }
 
 /* A process that ended with a status it gave on an error line: "failed
- * (exit 2)", "exit code 1", "exit status 1", "exitcode: 1", "exited with
- * code 1" (not 0: a normal exit). */
+ * (exit 2)", "exit code 1", "exit code: 1", "exit status 1", "exitcode:
+ * 1", "exited with code 1", "exit_code=1" (not 0: a normal exit). */
 static bool exit_status(const char *s, size_t n)
 {
-	static const char *const w[] = {
-		"(exit ", "exit code ", "exit code: ", "exit status ",
-		"exitcode: ", "exited with code ", "exit_code=",
+	static const char *const tail[] = {
+		" ", " code ", " code: ", " status ", "code: ", "ed with code ",
+		"_code=",
 	};
+	const char *q = s, *end = s + n;
 	size_t i;
 
-	for (i = 0; i < sizeof w / sizeof w[0]; i++) {
-		const char *q = hx_find(s, n, w[i]);
-		size_t l = strlen(w[i]);
+	while ((q = hx_find(q, (size_t)(end - q), "exit")) != NULL) {
+		q += 4;
+		for (i = 0; i < sizeof tail / sizeof tail[0]; i++) {
+			size_t l = strlen(tail[i]);
 
-		if (q && q + l < s + n && (q[l] == '-' || (q[l] >= '1' && q[l] <= '9')))
-			return true;
+			if ((i > 0 || (q - 5 >= s && q[-5] == '(')) &&
+			    (size_t)(end - q) > l && memcmp(q, tail[i], l) == 0 &&
+			    (q[l] == '-' || (q[l] >= '1' && q[l] <= '9')))
+				return true;
+		}
 	}
 	return false;
 }
@@ -3734,7 +3739,6 @@ static bool exited_words(const char *s, size_t n)
 	if (n - i > 20 && memcmp(s + i, "Exception in thread ", 20) == 0)
 		return true;    /* Python's threading: a thread ended on it */
 	return HAS(s, n, "terminate called after throwing") ||
-	       exit_status(s, n) ||
 	       HAS(s, n, "Segmentation fault") || HAS(s, n, "core dumped") ||
 	       HAS(s, n, "exits for this inner error") ||
 	       HAS(s, n, "terminated with the following error");
@@ -3775,10 +3779,11 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	m = prefixed ? p.body : s;
 	mn = prefixed ? p.bodylen : n;
 	lv = open_level(r, s, n, &p, prefixed);
-	/* a wait that ran out at warning level is retried ("has timed out,
-	 * will retry"); the same file saying so again is a wait that keeps
-	 * running out */
-	if (lv == HX_LV_WARNING && mn >= 8 && timeout_words(m, mn) &&
+	/* a wait that timed out at warning level is retried ("has timed
+	 * out, will retry"); the same file saying so again is a wait that
+	 * keeps running out */
+	if (lv == HX_LV_WARNING && mn >= 8 &&
+	    (HAS(m, mn, "timed out") || HAS(m, mn, "Timed out")) &&
 	    r->warn_timeouts++ == 1)
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
 				   m, mn, NULL, NULL);
@@ -3807,7 +3812,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	if (err && parameter_words(m, mn))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_PARAMETER));
-	if (exited_words(m, mn))
+	if (exited_words(m, mn) || (err && exit_status(m, mn)))
 		return open_class(r, prefixed ? &p : NULL, m, mn, "exited");
 	if (err)
 		return open_record(r, HX_K_UNKNOWN_ERROR, prefixed ? &p : NULL,

@@ -531,9 +531,6 @@ static int classify_line(const char *s, size_t n)
 	case 'D':
 	case 'C':
 		return classify_lost(s, n);
-	case '=':       /* vLLM's benchmark summary */
-		return hx_find(s, n, " Benchmark Result ") ? HX_CL_BARE
-							   : HX_CL_NOISE;
 	case 'N':       /* vLLM: the engine waits for its workers */
 		return n > 30 && memcmp(s, "No available shared memory", 26) == 0
 			       ? HX_CL_BARE : HX_CL_NOISE;
@@ -551,6 +548,8 @@ static int classify_line(const char *s, size_t n)
 		       (n > 6 && memcmp(s, "torch.", 6) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	default:
+		if (s[0] == '=' && hx_find(s, n, " Benchmark Result "))
+			return HX_CL_BARE;      /* vLLM's benchmark summary */
 		break;
 	}
 	/* `grep -rn` output: "path:[LEVEL]..." or "path:123:[LEVEL]..." */
