@@ -3460,18 +3460,22 @@ static bool has_any(const char *s, size_t n, const char *const *w, size_t nw)
 
 /* "timed out", "Timed out", "TimeoutError", "timeout after", "wait
  * timeout": a wait that ran out, whatever the level word says */
+static bool has_word(const char *s, size_t n, const char *w, bool camel);
+
 static bool timeout_words(const char *s, size_t n)
 {
 	static const char *const w[] = {
 		"timed out", "Timed out", "TIMED OUT", "TimeoutError",
 		"timeout after", "Timeout after", "wait timeout", "Wait timeout",
-		"WaitTimeout", "time out", "timeout!", "Timeout!", "deadlock",
-		"Deadlock", "DEADLOCK", "TIMEOUT_EXIT", "deadline exceeded",
-		"DeadlineExceeded",
+		"WaitTimeout", "time out", "timeout!", "Timeout!",
+		"TIMEOUT_EXIT", "deadline exceeded", "DeadlineExceeded",
 		"\xe8\xb6\x85\xe6\x97\xb6",     /* chaoshi, "timed out" */
 	};
 
-	return has_any(s, n, w, sizeof w / sizeof w[0]);
+	/* a deadlock declared, not a name ("deadlock_detection=off") */
+	return has_any(s, n, w, sizeof w / sizeof w[0]) ||
+	       has_word(s, n, "deadlock", false) ||
+	       has_word(s, n, "Deadlock", false) || has_word(s, n, "DEADLOCK", false);
 }
 
 /* "timeout" as a word of the text, not an environment variable's name
