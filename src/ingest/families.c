@@ -3711,7 +3711,7 @@ static bool exit_status(const char *s, size_t n)
 		for (i = 0; i < sizeof tail / sizeof tail[0]; i++) {
 			size_t l = strlen(tail[i]);
 
-			if ((i > 0 || (q - 5 >= s && q[-5] == '(')) &&
+			if ((i > 0 || ((size_t)(q - s) >= 5 && q[-5] == '(')) &&
 			    (size_t)(end - q) > l && memcmp(q, tail[i], l) == 0 &&
 			    (q[l] == '-' || (q[l] >= '1' && q[l] <= '9')))
 				return true;
