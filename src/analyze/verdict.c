@@ -1491,7 +1491,7 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 		field_set(d, HX_CAT_NOT_HANG, 0, rec, (int32_t)d->sig.named_rank,
 			  N_("Not a hang: the job stopped on %s at %s; it failed at once, "
 			     "no wait between ranks ran out."), what);
-	coded_fix(d, row ? row : hx_code_row(cls && strcmp(cls, "parameter") == 0
+	coded_fix(d, row ? row : hx_vocab_key(cls && strcmp(cls, "parameter") == 0
 					     ? "100000" : cls && strcmp(cls, "resource") == 0
 					     ? "207001" : "507015"));
 }
