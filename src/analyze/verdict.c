@@ -1746,7 +1746,9 @@ static void try_field(struct hangdx_diagnosis *d)
 			plog_missing(d);
 		return;
 	}
-	if (field_hang(d, d->cat == HX_CAT_UNKNOWN)) {
+	/* a chain of one hop is the failing rank alone: the console's
+	 * signals may still say what it waited on */
+	if (field_hang(d, d->cat == HX_CAT_UNKNOWN && d->nhops > 1)) {
 		plog_missing(d);
 		return;
 	}
