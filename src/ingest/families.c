@@ -3473,9 +3473,11 @@ static bool timeout_words(const char *s, size_t n)
 	};
 
 	/* a deadlock declared, not a name ("deadlock_detection=off") */
-	return has_any(s, n, w, sizeof w / sizeof w[0]) ||
-	       has_word(s, n, "deadlock", false) ||
-	       has_word(s, n, "Deadlock", false) || has_word(s, n, "DEADLOCK", false);
+	if (has_any(s, n, w, sizeof w / sizeof w[0]))
+		return true;
+	return (HAS(s, n, "eadlock") || HAS(s, n, "EADLOCK")) &&
+	       (has_word(s, n, "deadlock", false) ||
+		has_word(s, n, "Deadlock", false) || has_word(s, n, "DEADLOCK", false));
 }
 
 /* "timeout" as a word of the text, not an environment variable's name
