@@ -397,9 +397,6 @@ void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,
 
 void hx_signals_collect(struct hangdx_diagnosis *d);
 const char *hx_rec_code(const struct hangdx_diagnosis *d, uint32_t rec);
-/* The row of the vendor's tables a code names, by its shape ("507014",
- * "EI0002", "ERR02200", "0x7150050") or as a phrase; NULL if none. */
-const struct hx_vocab *hx_code_row(const char *code);
 /* The row a record's code names (its numeric code, else its code). */
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 				  uint32_t rec);

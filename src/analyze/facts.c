@@ -683,7 +683,7 @@ static void on_record(struct facts *f, uint32_t rec)
 	case HX_K_NORMAL_END:
 		ri->ended = true;
 		break;
-	case HX_K_TIMEOUT_TEXT: case HX_K_UNKNOWN_ERROR:
+	case HX_K_TIMEOUT_TEXT: case HX_K_UNKNOWN_ERROR: case HX_K_CODED:
 		if (ri->open_rec == HX_NOREC &&
 		    hx_dnum(d, rec, HX_F_REPEATS, 0) <= 0)
 			ri->open_rec = rec;
@@ -949,8 +949,9 @@ static bool failure_like(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	int k = d->ev->recs[rec].kind;
 
+	/* a normal end too: a console that ran to its end is a process */
 	return is_error(d, rec) || k == HX_K_TSCH_STREAM || k == HX_K_TSCH_SQE ||
-	       k == HX_K_AICPU_EXCEPTION;
+	       k == HX_K_AICPU_EXCEPTION || k == HX_K_NORMAL_END;
 }
 
 /*
@@ -1281,23 +1282,6 @@ static bool digits(const char *s, size_t n)
 	return n > 0;
 }
 
-const struct hx_vocab *hx_code_row(const char *c)
-{
-	size_t n = c ? strlen(c) : 0;
-
-	if (n == 0)
-		return NULL;
-	if (n == 6 && digits(c, n))
-		return hx_vocab_code(HX_VF_RUNTIME, c, n);
-	if (n == 8 && memcmp(c, "ERR", 3) == 0 && digits(c + 3, 5))
-		return hx_vocab_code(HX_VF_TORCH_NPU, c, n);
-	if (n == 6 && c[0] == 'E' && digits(c + 2, 4))
-		return hx_vocab_code(HX_VF_ERRMGR, c, n);
-	if (n > 2 && c[0] == '0' && (c[1] == 'x' || c[1] == 'X'))
-		return hx_vocab_code(HX_VF_RT_INNER, c, n);
-	return hx_vocab_code(HX_VF_FRAMEWORK, c, n);
-}
-
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 				  uint32_t rec)
 {
@@ -1312,7 +1296,7 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 	     d->ev->recs[rec].kind == HX_K_HCCL_TASK_FAIL ||
 	     d->ev->recs[rec].kind == HX_K_COMM_INIT))
 		return hx_vocab_code(HX_VF_HCCL, c, n);
-	row = hx_code_row(c);
+	row = hx_vocab_key(c);
 
 	if (row)
 		return row;
@@ -1321,7 +1305,7 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 	if (n && n <= 4 && digits(c, n))
 		return d->ev->recs[rec].kind == HX_K_CODED
 			? hx_vocab_code(HX_VF_HCCL, c, n) : NULL;
-	return hx_code_row(c);
+	return hx_vocab_key(c);
 }
 
 static void first(uint32_t *slot, uint32_t rec)
@@ -1417,7 +1401,9 @@ static void sig_runtime(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	else if (has(desc, "fftsplus timeout"))
 		first(&s->fftsplus, rec);
 	else if (eq(what, "event_wait") || eq(what, "event_wait_task") ||
-		 has(tt, "EVENT_WAIT"))
+		 has(tt, "EVENT_WAIT") || eq(tt, "3"))
+		/* task_type=3: the runtime's TS_TASK_TYPE_STREAM_WAIT_EVENT
+		 * (tsTaskType_t, "stream wait event task") */
 		first(&s->event_wait, rec);
 	else if (eq(what, "notify_wait") && kind == HX_K_RT_TIMEOUT)
 		first(&s->notify_wait, rec);
@@ -1478,7 +1464,7 @@ static void sig_code(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	else if (eq(code, "EL0001"))
 		first(&s->device_fault, rec);
 	else
-		sig_vocab(s, hx_code_row(code), rec, true);
+		sig_vocab(s, hx_vocab_key(code), rec, true);
 }
 
 static void sig_failure(struct hx_signals *s, const struct hangdx_diagnosis *d,
@@ -1616,7 +1602,7 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		if (eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog"))
 			first(&s->stopped, rec);
 		else if (!c)
-			sig_vocab(s, hx_code_row(hx_dstr(d, rec, HX_F_CODE)), rec,
+			sig_vocab(s, hx_vocab_key(hx_dstr(d, rec, HX_F_CODE)), rec,
 				  false);
 		if (s->named_rank < 0 && hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1) >= 0)
 			s->named_rank = hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1);

@@ -1692,13 +1692,15 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 		field_set(d, HX_CAT_NOT_HANG, 0, rec, (int32_t)d->sig.named_rank,
 			  N_("Not a hang: the job stopped on %s at %s; it failed at once, "
 			     "no wait between ranks ran out."), what);
-	coded_fix(d, row ? row : hx_code_row(cls && strcmp(cls, "parameter") == 0
+	coded_fix(d, row ? row : hx_vocab_key(cls && strcmp(cls, "parameter") == 0
 					     ? "100000" : cls && strcmp(cls, "resource") == 0
 					     ? "207001" : "507015"));
 }
 
-/* A set-up failure that says its port or address was taken: it returned
- * at once (the OS's EADDRINUSE, errno 98, or HCCP's EJ0003). */
+/* A set-up failure that says its port or address was taken, or that a
+ * listen or bind on it failed: it returned at once (the OS's EADDRINUSE,
+ * errno 98, HCCP's EJ0003, HCCL's "listen on ip[..] and specific
+ * port[..] fail ... being used by other process"). */
 static bool port_taken(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const char *t = hx_dstr(d, rec, HX_F_TEXT), *c = hx_dstr(d, rec, HX_F_CODE);
@@ -1706,7 +1708,9 @@ static bool port_taken(const struct hangdx_diagnosis *d, uint32_t rec)
 	return (c && strcmp(c, "EJ0003") == 0) ||
 	       (t && (strstr(t, "already in use") || strstr(t, "errno: 98") ||
 		      strstr(t, "Address already") || strstr(t, "failed to listen") ||
-		      strstr(t, "already bound")));
+		      strstr(t, "already bound") || strstr(t, "being used by") ||
+		      ((strstr(t, "listen on") || strstr(t, "bind ")) &&
+		       strstr(t, " fail"))));
 }
 
 /* a comes before b and c (absent ones aside) in reading order */
@@ -1777,7 +1781,9 @@ static bool field_failure(struct hangdx_diagnosis *d)
 			  N_("a failed connection to a peer device"));
 		return true;
 	}
-	if (s->exited != HX_NOREC && d->fault_first) {
+	/* an exception that ends a process after a failure that does not
+	 * say whether a wait caused it (507011) says no more than that one */
+	if (s->exited != HX_NOREC && d->fault_first && s->stopped == HX_NOREC) {
 		field_set(d, HX_CAT_NOT_HANG, 0, s->exited, (int32_t)s->named_rank,
 			  "%s%s", N_("a process ended on an exception"));
 		quote_set(d, s->exited,
@@ -1815,6 +1821,35 @@ static bool any_wait_ran_out(const struct hangdx_diagnosis *d)
 	       s->timeout_text != HX_NOREC || s->connect != HX_NOREC;
 }
 
+/*
+ * A wait that ran out a minute or more after the fault (by the clock of
+ * the lines): the job did not stop at the fault, it waited on what the
+ * fault left undone until a timeout fired (a data pipeline that died, a
+ * device that waited for its data).  That wait is a hang the fault
+ * caused, not an echo of it (a watchdog reports a fault within seconds).
+ */
+static bool waited_after(const struct hangdx_diagnosis *d, uint32_t fault,
+			 const uint32_t *wait, size_t nwait)
+{
+	int64_t ft = rec_ts(d, fault);
+	size_t j;
+
+	if (ft == HX_NONE)
+		return false;
+	for (j = 0; j < nwait; j++) {
+		int64_t wt = rec_ts(d, wait[j]);
+
+		if (wt != HX_NONE && wt - ft >= HX_ECHO_US)
+			return true;
+	}
+	return false;
+}
+
+static bool trap_text(const char *t)
+{
+	return t && strstr(t, "timeout or trap");
+}
+
 static bool fault_first(const struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
@@ -1837,6 +1872,13 @@ static bool fault_first(const struct hangdx_diagnosis *d)
 	if (s->coded_fail == HX_NOREC && s->not_hang == HX_NOREC &&
 	    s->device_fault == HX_NOREC)
 		return false;
+	/* the device's own extend info of an exception ("errorStr: timeout
+	 * or trap error") says the core ran out of time: the exception
+	 * before it is that wait, not a fault of its own */
+	for (j = 0; j < sizeof wait / sizeof wait[0]; j++)
+		if (wait[j] != HX_NOREC && (trap_text(hx_dstr(d, wait[j], HX_F_TEXT)) ||
+					    trap_text(hx_dstr(d, wait[j], HX_F_ERR_DESC))))
+			return false;
 	for (i = 0; i < d->norder; i++) {
 		uint32_t rec = d->order[i];
 
@@ -1845,7 +1887,8 @@ static bool fault_first(const struct hangdx_diagnosis *d)
 				return false;
 		for (j = 0; j < sizeof fault / sizeof fault[0]; j++)
 			if (fault[j] == rec)
-				return true;
+				return !waited_after(d, rec, wait,
+						     sizeof wait / sizeof wait[0]);
 	}
 	return false;
 }
@@ -1900,12 +1943,21 @@ static void try_field(struct hangdx_diagnosis *d)
 				 _("A wait ran out after it, most likely its "
 				   "consequence: a hang is not ruled out."));
 		}
+		if (d->hang != 0)
+			plog_missing(d);
 		return;
 	}
-	if (field_hang(d, d->cat == HX_CAT_UNKNOWN)) {
+	/* a chain of one hop is the failing rank alone: the console's
+	 * signals may still say what it waited on */
+	if (field_hang(d, d->cat == HX_CAT_UNKNOWN && d->nhops > 1)) {
 		plog_missing(d);
 		return;
 	}
+	/* a wait that ran out before any fault: the open world's hang */
+	if (d->cat == HX_CAT_NONE && s->timeout_text != HX_NOREC &&
+	    (s->coded_fail != HX_NOREC || s->not_hang != HX_NOREC ||
+	     s->device_fault != HX_NOREC))
+		return;
 	if (d->cat == HX_CAT_NONE && field_failure(d) && d->hang != 0)
 		plog_missing(d);
 }
@@ -1990,6 +2042,17 @@ static void not_determined(struct hangdx_diagnosis *d, uint32_t seen,
 		"device logs (~/ascend/log/debug/device-N/), to see what each waits on");
 }
 
+/* The first normal end is a framework's line for a finished run (the
+ * Trainer's "Training completed", a benchmark's result), not HCCL's. */
+static bool framework_end(const struct hangdx_diagnosis *d)
+{
+	const char *w = d->sig.end_rec != HX_NOREC
+			? hx_dstr(d, d->sig.end_rec, HX_F_WHAT) : NULL;
+
+	return w && (strcmp(w, "training_completed") == 0 ||
+		     strcmp(w, "benchmark_result") == 0);
+}
+
 /*
  * After the known families: a line that says a wait ran out makes a hang
  * of unknown kind; an error line nothing knows leaves it undetermined;
@@ -2005,11 +2068,20 @@ static void open_world(struct hangdx_diagnosis *d)
 	if (d->cat != HX_CAT_NONE || d->verdict != HANGDX_V_NO_HANG)
 		return;
 	ended = ranks_ended(d, &seen, &open);
-	if (seen > 0 && ended == seen) {
+	if (seen > 0 && ended == seen && framework_end(d)) {
+		char where[512];
+
+		hx_dwhere(d, s->end_rec, where, sizeof where);
+		snprintf(d->summary, sizeof d->summary,
+			 _("No hang: the run ends normally (the framework's own line "
+			   "for a finished run at %s), and no failure stopped it."),
+			 where);
+	} else if (seen > 0 && ended == seen)
 		snprintf(d->summary, sizeof d->summary,
 			 _("No hang: the logs of every rank (%u) run to a normal end "
 			   "(their communicators destroyed), and no failure stopped "
 			   "them."), seen);
+	if (seen > 0 && ended == seen) {
 		if (s->timeout_text != HX_NOREC || s->unknown_err != HX_NOREC) {
 			char where[512];
 
@@ -2335,7 +2407,17 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 	else if (ri->stalled)
 		snprintf(ri->state, sizeof ri->state,
 			 _("no error yet; %u HCCL kernels resident, no progress"), ri->stalled);
-	else if (ri->open_rec != HX_NOREC)
+	else if (ri->open_rec != HX_NOREC &&
+		 d->ev->recs[ri->open_rec].kind == HX_K_CODED) {
+		const char *w = hx_dstr(d, ri->open_rec, HX_F_WHAT);
+
+		if (w && strcmp(w, "exited") == 0)
+			snprintf(ri->state, sizeof ri->state,
+				 _("a process ended on an exception"));
+		else
+			snprintf(ri->state, sizeof ri->state, _("error: %s"),
+				 w ? w : "");
+	} else if (ri->open_rec != HX_NOREC)
 		snprintf(ri->state, sizeof ri->state, _("error line not known: %s"),
 			 hx_kind_name(d->ev->recs[ri->open_rec].kind));
 	else

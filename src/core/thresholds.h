@@ -34,6 +34,11 @@
  * error belongs to that error. */
 #define HX_WAIT_TIE_US 1000000
 
+/* A wait that ran out this long after a fault is a hang the fault caused
+ * (the job waited on what it left undone), not its echo: a watchdog or a
+ * peer reports a fault within seconds. */
+#define HX_ECHO_US (60 * 1000000LL)
+
 /* Failures of different ranks this close together (clock-corrected) are
  * simultaneous: the rank waiting on a lost rank, then the lower rank,
  * fails first. */

@@ -2259,6 +2259,7 @@ int hx_families_file(struct hx_reader *r)
 	r->tsch_dump = false;
 	r->ffts_trail = false;
 	r->last_rt_timeout = 0;
+	r->warn_timeouts = 0;
 	return HANGDX_OK;
 }
 
@@ -2854,7 +2855,9 @@ enum {
 	A_LOST = 1u << 4,       /* "Lost", "LOST", "heartbeat" */
 	A_WATCHDOG = 1u << 5,   /* "watchdog", "Watchdog" */
 	A_STUCK = 1u << 6,      /* "stuck", "Stuck" */
-	A_EMCODE = 1u << 7      /* "EI0006:" after a space or ':' or at 0 */
+	A_EMCODE = 1u << 7,     /* "EI0006:" after a space or ':' or at 0 */
+	A_WAITWORD = 1u << 8,   /* "timed out", "TIMEOUT", "deadlock" */
+	A_EXCEPT = 1u << 9      /* "exception", "Exception" */
 };
 
 /* s[i..i+4) == lit, as one 32-bit compare (the caller has i + 4 <= n) */
@@ -2883,7 +2886,8 @@ static void pair_set(unsigned char a, unsigned char b)
 static void anchor_init(void)
 {
 	static const char *const pairs[] = { "me", "rr", "RR", "ai", "em",
-					     "ea", "Lo", "LO", "tc", "tu" };
+					     "ea", "Lo", "LO", "tc", "tu",
+					     "ME", "dl", "DL", "xc" };
 	const char *up = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	size_t i;
 
@@ -2909,6 +2913,24 @@ static unsigned field_anchors(const char *s, size_t n)
 		case 'm':
 			if (at4(s, n, i, "meou") || at4(s, n, i, "mes "))
 				a |= A_TIMEOUT;
+			else if (at4(s, n, i, "med ") && i + 4 < n && s[i + 4] == 'o')
+				a |= A_WAITWORD;
+			break;
+		case 'M':
+			if (at4(s, n, i, "MEOU"))
+				a |= A_WAITWORD;
+			break;
+		case 'd':
+			if (at4(s, n, i, "dloc"))
+				a |= A_WAITWORD;
+			break;
+		case 'D':
+			if (at4(s, n, i, "DLOC"))
+				a |= A_WAITWORD;
+			break;
+		case 'x':
+			if (at4(s, n, i, "xcep"))
+				a |= A_EXCEPT;
 			break;
 		case 'r':
 			if (at4(s, n, i, "rror"))
@@ -3173,8 +3195,14 @@ static int field_text(struct hx_reader *r, const char *s, size_t n)
 	    (HAS(s, n, "Heartbeat Lost Occurred") ||
 	     HAS(s, n, "Cluster Exception Location")))
 		return cluster_exception(r, NULL, s, n);
-	if ((a & A_EMCODE) && (at = em_inside(s, n)) != NULL)
+	if ((a & A_EMCODE) && (at = em_inside(s, n)) != NULL) {
+		/* "call aclnnArange failed, detail:EZ9999: Inner Error!": the
+		 * operator call that returned the code, then the code */
+		if ((a & A_FAILED) && hx_find(s, (size_t)(at - s), "call aclnn") &&
+		    failure(r, "aclnn_call", s, (size_t)(at - s)))
+			return r->err;
 		return em_message(r, NULL, at, n - (size_t)(at - s));
+	}
 	if ((what = failure_word(s, n, a)) != NULL)
 		return failure(r, what, s, n);
 	if (!(a & A_FAILED))
@@ -3256,6 +3284,8 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 	return HANGDX_OK;
 }
 
+static int framework_end(struct hx_reader *r, const char *s, size_t n);
+
 static int bare_start(struct hx_reader *r, const char *s, size_t n)
 {
 	switch (s[0]) {
@@ -3286,9 +3316,39 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 		return framework_code(r, NULL, "torch_npu", s, n);
 	case 'R':
 		return framework_code(r, NULL, "torch_npu", s, n);
+	case 'T':
+	case '=':
+		return framework_end(r, s, n);
 	default:
 		return HANGDX_OK;
 	}
+}
+
+/*
+ * A framework's own line for a run that finished: the Hugging Face
+ * Trainer's "Training completed. Do not forget to share your model on
+ * huggingface.co/models =)" (transformers, trainer.py, _inner_training_loop)
+ * and the summary vLLM's serving benchmark prints when every request was
+ * answered, "============ Serving Benchmark Result ============"
+ * (vllm, benchmarks/serve.py; benchmark_serving.py before it).  A normal
+ * end of the process that wrote it, like HCCL's communicator destroyed.
+ */
+static int framework_end(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+
+	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
+	      (s[0] == '=' && hx_find(s, n, " Benchmark Result "))))
+		return HANGDX_OK;
+	if (r->ended) {
+		r->taken = true;
+		return HANGDX_OK;
+	}
+	r->ended = true;
+	rb_start(r, &b, HX_K_NORMAL_END, NULL);
+	put_lit(&b, HX_F_WHAT, s[0] == 'T' ? "training_completed"
+					     : "benchmark_result");
+	return emit(r, &b);
 }
 
 /* A line without a plog prefix: the forms that start the line, then
@@ -3400,18 +3460,24 @@ static bool has_any(const char *s, size_t n, const char *const *w, size_t nw)
 
 /* "timed out", "Timed out", "TimeoutError", "timeout after", "wait
  * timeout": a wait that ran out, whatever the level word says */
+static bool has_word(const char *s, size_t n, const char *w, bool camel);
+
 static bool timeout_words(const char *s, size_t n)
 {
 	static const char *const w[] = {
 		"timed out", "Timed out", "TIMED OUT", "TimeoutError",
 		"timeout after", "Timeout after", "wait timeout", "Wait timeout",
-		"WaitTimeout", "time out", "timeout!", "Timeout!", "deadlock",
-		"Deadlock", "DEADLOCK", "TIMEOUT_EXIT", "deadline exceeded",
-		"DeadlineExceeded",
+		"WaitTimeout", "time out", "timeout!", "Timeout!",
+		"TIMEOUT_EXIT", "deadline exceeded", "DeadlineExceeded",
 		"\xe8\xb6\x85\xe6\x97\xb6",     /* chaoshi, "timed out" */
 	};
 
-	return has_any(s, n, w, sizeof w / sizeof w[0]);
+	/* a deadlock declared, not a name ("deadlock_detection=off") */
+	if (has_any(s, n, w, sizeof w / sizeof w[0]))
+		return true;
+	return (HAS(s, n, "eadlock") || HAS(s, n, "EADLOCK")) &&
+	       (has_word(s, n, "deadlock", false) ||
+		has_word(s, n, "Deadlock", false) || has_word(s, n, "DEADLOCK", false));
 }
 
 /* "timeout" as a word of the text, not an environment variable's name
@@ -3429,6 +3495,20 @@ static bool timeout_word(const char *s, size_t n)
 		q += 7;
 	}
 	return false;
+}
+
+/* glog's head (Mooncake, brpc, many C++ services): a level letter, the
+ * date as MMDD or YYYYMMDD, a space, then hh:mm:ss. */
+static bool glog_head(const char *s, size_t n)
+{
+	size_t d = 0;
+
+	if (n < 16 || !strchr("IWEF", s[0]) || s[0] == '\0')
+		return false;
+	while (d + 1 < n && d < 8 && s[d + 1] >= '0' && s[d + 1] <= '9')
+		d++;
+	return (d == 4 || d == 8) && s[d + 1] == ' ' && n > d + 4 &&
+	       s[d + 2] >= '0' && s[d + 2] <= '9' && s[d + 4] == ':';
 }
 
 /* The level a line states: the plog prefix, the logger head of the
@@ -3455,6 +3535,11 @@ static int open_level(const struct hx_reader *r, const char *s, size_t n,
 			return HX_LV_WARNING;
 		if (s[k + 1] == 'I')
 			return HX_LV_INFO;
+	}
+	if (glog_head(s + k, n - k)) {  /* "E20260608 14:45:44.404089 ..." */
+		if (s[k] == 'E' || s[k] == 'F')
+			return HX_LV_ERROR;
+		return s[k] == 'W' ? HX_LV_WARNING : HX_LV_INFO;
 	}
 	if (HAS(s, n, "Warning") || HAS(s, n, "WARNING") || HAS(s, n, "[WARN"))
 		return HX_LV_WARNING;
@@ -3603,11 +3688,38 @@ bool hx_device_exception_words(const char *s, size_t n)
 {
 	static const char *const w[] = {
 		"aicore exception", "aicore error", "aivec error",
+		"aivector error", "aivector exception",
 		"vector core exception", "hwts_task_exception",
 		"exception of aivec", "exception of aicore",
 	};
 
 	return !HAS(s, n, "timeout") && has_any(s, n, w, sizeof w / sizeof w[0]);
+}
+
+/* A process that ended with a status it gave on an error line: "failed
+ * (exit 2)", "exit code 1", "exit code: 1", "exit status 1", "exitcode:
+ * 1", "exited with code 1", "exit_code=1" (not 0: a normal exit). */
+static bool exit_status(const char *s, size_t n)
+{
+	static const char *const tail[] = {
+		" ", " code ", " code: ", " status ", "code: ", "ed with code ",
+		"_code=",
+	};
+	const char *q = s, *end = s + n;
+	size_t i;
+
+	while ((q = hx_find(q, (size_t)(end - q), "exit")) != NULL) {
+		q += 4;
+		for (i = 0; i < sizeof tail / sizeof tail[0]; i++) {
+			size_t l = strlen(tail[i]);
+
+			if ((i > 0 || ((size_t)(q - s) >= 5 && q[-5] == '(')) &&
+			    (size_t)(end - q) > l && memcmp(q, tail[i], l) == 0 &&
+			    (q[l] == '-' || (q[l] >= '1' && q[l] <= '9')))
+				return true;
+		}
+	}
+	return false;
 }
 
 /* A process that ended on an exception: the last line of a Python
@@ -3630,6 +3742,8 @@ static bool exited_words(const char *s, size_t n)
 	if ((HAS(s, n, "ASSERT") || HAS(s, n, "Assertion")) &&
 	    has_word(s, n, "failed", false))
 		return true;
+	if (n - i > 20 && memcmp(s + i, "Exception in thread ", 20) == 0)
+		return true;    /* Python's threading: a thread ended on it */
 	return HAS(s, n, "terminate called after throwing") ||
 	       HAS(s, n, "Segmentation fault") || HAS(s, n, "core dumped") ||
 	       HAS(s, n, "exits for this inner error") ||
@@ -3671,6 +3785,14 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	m = prefixed ? p.body : s;
 	mn = prefixed ? p.bodylen : n;
 	lv = open_level(r, s, n, &p, prefixed);
+	/* a wait that timed out at warning level is retried ("has timed
+	 * out, will retry"); the same file saying so again is a wait that
+	 * keeps running out */
+	if (lv == HX_LV_WARNING && mn >= 8 &&
+	    (HAS(m, mn, "timed out") || HAS(m, mn, "Timed out")) &&
+	    r->warn_timeouts++ == 1)
+		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
+				   m, mn, NULL, NULL);
 	if (mn < 8 || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
 	    lv == HX_LV_TRACE || lv == HX_LV_EVENT || lv == HX_LV_WARNING ||
 	    advice(m, mn) || no_words(m, mn))
@@ -3696,7 +3818,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	if (err && parameter_words(m, mn))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_PARAMETER));
-	if (exited_words(m, mn))
+	if (exited_words(m, mn) || (err && exit_status(m, mn)))
 		return open_class(r, prefixed ? &p : NULL, m, mn, "exited");
 	if (err)
 		return open_record(r, HX_K_UNKNOWN_ERROR, prefixed ? &p : NULL,

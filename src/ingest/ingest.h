@@ -745,6 +745,7 @@ struct hx_reader {
 	struct hx_prefix lastp;     /* the plog prefix of the line below, */
 	const char *lastp_at;       /* parsed once by hx_families_line */
 	uint32_t open_kept;         /* open-world records of this file */
+	uint32_t warn_timeouts;     /* warning lines of a wait that ran out */
 	uint64_t open_more;         /* ... and the lines past them */
 	bool replaying;             /* parsing a held line, to keep it */
 	uint64_t replay_folded;     /* runs folded into the line replayed */
@@ -868,6 +869,13 @@ extern const size_t hx_vocab_nsources;
  * capitals ("0x7150050").  Never fails otherwise. */
 const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
 				     size_t n);
+/* The row a code names whatever its family, by its shape: six digits a
+ * runtime code ("507014"), "ERR" and five digits torch_npu's ("ERR02200"),
+ * "E", a letter or digit and four digits the error manager's
+ * ("EI0002"), "0x" an inner runtime code ("0x7150050"), else a phrase of
+ * framework.tsv; NULL if none (an HcclResult needs its context: use
+ * hx_vocab_code). */
+const struct hx_vocab *hx_vocab_key(const char *code);
 /* The rows of family f (*n of them), in key order. */
 const struct hx_vocab *hx_vocab_family(enum hx_vocab_family f, size_t *n);
 /* "wait_timeout", ...; "family" ids "runtime", ...; NULL out of range. */

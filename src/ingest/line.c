@@ -522,10 +522,13 @@ static int classify_line(const char *s, size_t n)
 		if (is_em_code(s, n))
 			return HX_CL_BARE;
 		return classify_lost(s, n);
+	case 'T':       /* the Hugging Face Trainer's end of training */
+		if (n > 18 && memcmp(s, "Training completed", 18) == 0)
+			return HX_CL_BARE;
+		return classify_lost(s, n);
 	case 'W':
 	case 'I':
 	case 'D':
-	case 'T':
 	case 'C':
 		return classify_lost(s, n);
 	case 'N':       /* vLLM: the engine waits for its workers */
@@ -545,6 +548,8 @@ static int classify_line(const char *s, size_t n)
 		       (n > 6 && memcmp(s, "torch.", 6) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	default:
+		if (s[0] == '=' && hx_find(s, n, " Benchmark Result "))
+			return HX_CL_BARE;      /* vLLM's benchmark summary */
 		break;
 	}
 	/* `grep -rn` output: "path:[LEVEL]..." or "path:123:[LEVEL]..." */

@@ -763,17 +763,22 @@ static bool open_bracket(const char *s, size_t n)
 }
 
 /* "EE9999[PID: 43311] The error from device(...), serial ..." with no
- * "[LINE:n]" tail (behind an envelope or not). */
+ * "[LINE:n]" tail (behind an envelope or not), or the message alone at
+ * the start of a line, as a reporter quotes it. */
 static bool device_head(const char *s, size_t n)
 {
+	static const char head[] = "The error from device";
 	struct hx_envelope e;
 	size_t k = 0;
 
+	if (s[0] == 'T')
+		return n > sizeof head && memcmp(s, head, sizeof head - 1) == 0 &&
+		       !hx_find(s, n, "[LINE:");
 	if (s[0] != 'E')
 		k = hx_parse_envelope(s, n, &e);
 	return em_code(s + k, n - k) &&
-	       hx_find(s + k, n - k < 512 ? n - k : 512,
-		       "The error from device") && !hx_find(s, n, "[LINE:");
+	       hx_find(s + k, n - k < 512 ? n - k : 512, head) &&
+	       !hx_find(s, n, "[LINE:");
 }
 
 /* Every line comes here: a plog line ("[DEBUG] ...") is only looked at
@@ -810,6 +815,12 @@ static bool line_start(const char *s, size_t n)
 	if (s[0] == '[' && (hx_parse_prefix(s, n, &(struct hx_prefix){ 0 }) ||
 			    (n > 6 && memcmp(s, "[PID: ", 6) == 0)))
 		return true;
+	if (s[0] == '[' && n > 8) {     /* "[3351] [2026-08-14 ...": a logger's head */
+		const char *b = memchr(s, ']', n < 24 ? n : 24);
+
+		if (b && b + 2 < s + n && b[1] == ' ' && b[2] == '[')
+			return true;
+	}
 	while (n && (s[0] == ' ' || s[0] == '\t')) {  /* "   EZ3003: ..." */
 		s++;
 		n--;

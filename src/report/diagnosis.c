@@ -83,7 +83,9 @@ static const char *rank_num(const struct hangdx_diagnosis *d, int64_t r,
 {
 	char where[128];
 
-	if (rank_pseudo(d, r)) {
+	if (r < 0) {
+		snprintf(buf, n, "%s", _("not named by the logs"));
+	} else if (rank_pseudo(d, r)) {
 		hx_rank_where(d, r, where, sizeof where);
 		snprintf(buf, n, _("? (%s)"), where);
 	} else {

@@ -215,6 +215,27 @@ static void test_lookup_misses(void **state)
 	assert_null(hx_vocab_source(NULL));
 }
 
+/* A code whatever its family, by its shape (hx_vocab_key). */
+static void test_lookup_by_shape(void **state)
+{
+	const struct hx_vocab *r;
+
+	(void)state;
+	assert_non_null(r = hx_vocab_key("507014"));
+	assert_int_equal(r->family, HX_VF_RUNTIME);
+	assert_int_equal(r->cls, HX_VC_WAIT_TIMEOUT);
+	assert_non_null(r = hx_vocab_key("EI0002"));
+	assert_int_equal(r->family, HX_VF_ERRMGR);
+	assert_non_null(r = hx_vocab_key("ERR02200"));
+	assert_int_equal(r->family, HX_VF_TORCH_NPU);
+	assert_non_null(r = hx_vocab_key("0x7150050"));
+	assert_int_equal(r->family, HX_VF_RT_INNER);
+	assert_null(hx_vocab_key("9"));         /* an HcclResult needs its context */
+	assert_null(hx_vocab_key("507999"));
+	assert_null(hx_vocab_key(""));
+	assert_null(hx_vocab_key(NULL));
+}
+
 /* ---- the scanner on real lines (../shared/samples) ---- */
 
 static void test_scan_result_words(void **state)
@@ -553,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_lookup_runtime),
 		cmocka_unit_test(test_lookup_others),
 		cmocka_unit_test(test_lookup_misses),
+		cmocka_unit_test(test_lookup_by_shape),
 		cmocka_unit_test(test_scan_result_words),
 		cmocka_unit_test(test_scan_hccl),
 		cmocka_unit_test(test_scan_codes_by_shape),

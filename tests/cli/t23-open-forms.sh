@@ -1,0 +1,67 @@
+#!/bin/sh
+# t23-open-forms.sh - the general forms of the open world (docs/DIAGNOSIS.md,
+# "The open world"), each on lines written here in the vendors' and
+# frameworks' forms (not copied from an excerpt): a wait that ran out in
+# words no family has (deadlock, TIMEOUT, a glog error head, a retried
+# timeout said twice), a process that ended (an exception in a thread, an
+# exit status on an error line, an aclnn call that failed), a normal end of
+# a framework's run, a device exception in the vector core's words, a
+# device's own "timeout or trap" extend info, and a wait that ran out long
+# after a fault.  Each has a twin that must decide otherwise, so that a
+# check that always passes fails one of the pair.
+. tests/cli/lib.sh
+
+# verdict FILE: the JSON's "hang" (true, false, null) and category
+verdict() {
+	"$HANGDX" diagnose --json "$1" 2>/dev/null |
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps(d["hang"]), d["category"])'
+}
+check() {
+	_d=$1 _w=$2
+	shift 2
+	printf '%s\n' "$@" > "$T/v.log"
+	_g=$(verdict "$T/v.log")
+	t_ok "$_d: want '$_w', got '$_g'" test "$_g" = "$_w"
+}
+
+check "a deadlock declared" "true unknown" \
+	"report_deadlock: FATAL: Task Allocator Deadlock - Ring Full!"
+check "a deadlock only named in a setting" "null not_determined" \
+	"deadlock_detection=off"
+check "an upper-case TIMEOUT exit" "true unknown" \
+	"[STALL thread=3 idle=1000] TIMEOUT_EXIT after_idle=1000"
+check "a glog error head with a connect timeout" "true unknown" \
+	"E0612 10:00:01.000001 4242 transport.cpp:99] Connect timeout to: 10.0.0.2:5000"
+check "the same at glog's INFO level" "null not_determined" \
+	"I0612 10:00:01.000001 4242 transport.cpp:99] Connect timeout to: 10.0.0.2:5000"
+check "a warning that a wait timed out, retried, said twice" "true unknown" \
+	"[W612 10:00:01.000001 socket.cpp:900] [c10d] The server socket on [::1]:5000 has timed out, will retry." \
+	"[W612 10:02:11.000001 socket.cpp:900] [c10d] The server socket on [::1]:5000 has timed out, will retry."
+check "the same warning once" "null not_determined" \
+	"[W612 10:00:01.000001 socket.cpp:900] [c10d] The server socket on [::1]:5000 has timed out, will retry."
+check "a thread that ended on an exception" "false not_a_hang" \
+	"Exception in thread Thread-2 (_worker):" \
+	"Traceback (most recent call last):"
+check "an exit status on an error line" "false not_a_hang" \
+	"[2026-06-12 10:00:01] ERROR: test case failed (exit 3): kernel_a"
+check "an exit status 0 ends no process: an error line not known" "null other" \
+	"[2026-06-12 10:00:01] ERROR: summary written (exit 0): kernel_a"
+check "an aclnn call that failed with an operator's inner error" "false not_a_hang" \
+	"RuntimeError: call aclnnFoo failed, detail:EZ9999: Inner Error!"
+check "the Trainer's end of training" "false none" \
+	"Training completed. Do not forget to share your model on huggingface.co/models =)"
+check "a benchmark's result" "false none" \
+	"============ Serving Benchmark Result ============" \
+	"Successful requests:                     10"
+check "a vector core exception" "false not_a_hang" \
+	"[ERROR] RUNTIME(100,python):2026-06-12-10:00:01.000.001 [device_error_proc.cc:1]101 ProcessStarsCoreErrorInfo:The error from device(chipId:0, dieId:0), serial number is 1, there is an exception of fftsplus aivector error, core id is 2, error code = 0x10"
+check "the same with the device's 'timeout or trap' extend info" "true unknown" \
+	"[ERROR] RUNTIME(100,python):2026-06-12-10:00:01.000.001 [device_error_proc.cc:1]101 ProcessStarsCoreErrorInfo:The error from device(chipId:0, dieId:0), serial number is 1, there is an exception of fftsplus aivector error, core id is 2, error code = 0x10" \
+	"[ERROR] RUNTIME(100,python):2026-06-12-10:00:01.000.002 [device_error_proc.cc:2]101 ProcessStarsCoreErrorInfo:The extend info: errcode:(0, 0, 0) errorStr: timeout or trap error. fsmId:1"
+check "a fault, then a stream wait-event task that failed ten minutes later" "true event_wait_chain" \
+	"[ERROR] DEVICE(100,python):2026-06-12-10:00:01.000.001 [queue.cc:1] Parse] Got unsupported acl datatype: -1" \
+	"[ERROR] RUNTIME(100,python):2026-06-12-10:10:01.000.001 [task.cc:92]101 PrintErrorInfo:Task execute failed, base info: device_id=0, stream_id=2, task_id=3, flip_num=0, task_type=3."
+check "the same fault with the task failing at once: the fault first" "null other" \
+	"[ERROR] DEVICE(100,python):2026-06-12-10:00:01.000.001 [queue.cc:1] Parse] Got unsupported acl datatype: -1" \
+	"[ERROR] RUNTIME(100,python):2026-06-12-10:00:01.000.101 [task.cc:92]101 PrintErrorInfo:Task execute failed, base info: device_id=0, stream_id=2, task_id=3, flip_num=0, task_type=3."
+t_done
