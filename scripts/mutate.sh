@@ -74,7 +74,10 @@ echo "mutate: building the copy in $TREE"
 build || die "the unmutated copy does not build (see $W/build.log)"
 
 # every test the list names passes on the unmutated copy first
-alltests=$(grep -v '^#' "$LIST" | awk -F'\t' 'NF >= 5 { print $3 }' | tr ' ' '\n' | sort -u)
+# (the tests of the mutations named, when some are)
+alltests=$(grep -v '^#' "$LIST" | awk -F'\t' -v want=" $* " \
+	'NF >= 5 && (want == "  " || index(want, " " $1 " ")) { print $3 }' |
+	tr ' ' '\n' | sort -u)
 caught_by=""
 for t in $alltests; do
 	if ! run_tests "$t"; then
