@@ -533,7 +533,11 @@ static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 	memset(o, 0, sizeof *o);
 	o->rank = (int32_t)r;
 	o->device_seen = ri->device_seen;
-	o->local_cycle = d->local_cycle && d->local_cycle[r];
+	/* its own state holds the deadlock: a cycle in its rebuilt tasks, or
+	 * the exhaustion inferred on its own chain (roots.c) */
+	o->local_cycle = (d->local_cycle && d->local_cycle[r]) ||
+			 (d->verdict == HANGDX_V_DEADLOCK && d->roots &&
+			  ri->role == HX_ROLE_ROOT);
 	o->proven = o->local_cycle && d->proven;
 	o->stalled = ri->stalled;
 	o->kernels = ri->kernels;

@@ -324,6 +324,15 @@ static bool cycle_has_pool(const struct hangdx_diagnosis *d)
 	return false;
 }
 
+/* The task of the cycle's i-th node, or NULL for a pool. */
+static const struct hx_task *cycle_task(const struct hangdx_diagnosis *d,
+					size_t i)
+{
+	const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
+
+	return n->kind == HX_WN_TASK ? &d->st.tasks[n->id] : NULL;
+}
+
 /* The first notify wait of the cycle linked to its record by inference
  * (snapshot.c link_h0: the notify has no id), or ncycle. */
 static size_t h0_inferred(const struct hangdx_diagnosis *d)
@@ -331,12 +340,8 @@ static size_t h0_inferred(const struct hangdx_diagnosis *d)
 	size_t i;
 
 	for (i = 0; i < d->wg.ncycle; i++) {
-		const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
-		const struct hx_task *t;
-		if (n->kind != HX_WN_TASK)
-			continue;
-		t = &d->st.tasks[n->id];
-		if (t->kind == HX_T_NOTIFY_WAIT && t->notify >= 0 &&
+		const struct hx_task *t = cycle_task(d, i);
+		if (t && t->kind == HX_T_NOTIFY_WAIT && t->notify >= 0 &&
 		    d->st.notifies[t->notify].role == HX_NR_H0 &&
 		    d->st.notifies[t->notify].rt_id == UINT32_MAX)
 			return i;
@@ -394,12 +399,8 @@ static uint32_t launch_of(const struct hangdx_diagnosis *d, int32_t r)
 	size_t i;
 
 	for (i = 0; i < d->wg.ncycle; i++) {
-		const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
-		const struct hx_task *t;
-		if (n->kind != HX_WN_TASK)
-			continue;
-		t = &d->st.tasks[n->id];
-		if (t->kind == HX_T_NOTIFY_WAIT && t->notify >= 0 &&
+		const struct hx_task *t = cycle_task(d, i);
+		if (t && t->kind == HX_T_NOTIFY_WAIT && t->notify >= 0 &&
 		    d->st.streams[t->stream].rank == (uint32_t)r)
 			return h0_recorder(d, t->notify);
 	}

@@ -638,54 +638,54 @@ static int drop_marked(struct hangdx_evidence *ev, const struct hx_map *drop,
 	return HANGDX_OK;
 }
 
+/* Mark the file at path p (if ev holds one) in drop. */
+static void mark_path(struct hangdx_evidence *ev, struct hx_map *drop,
+		      const char *p, int *err)
+{
+	long id = p ? hx_intern_find(&ev->strs, p, strlen(p)) : -1;
+	struct hx_map_slot *sl;
+
+	if (id < 0)
+		return;
+	sl = hx_map_slot(ev->ctx, drop, hx_map_key((uint64_t)id), err);
+	if (sl)
+		sl->val = 1;
+}
+
+static int drop_finish(struct hangdx_evidence *ev, struct hx_map *drop, int err)
+{
+	static const struct hx_ev_mark all = { 0, 0, 0 };
+
+	if (!err && drop->n)
+		err = drop_marked(ev, drop, &all);
+	hx_map_free(ev->ctx, drop);
+	return err;
+}
+
 /* Take out the files of src_files (and their records), in place. */
 int hx_ev_drop_files(struct hangdx_evidence *ev,
 		     const struct hangdx_evidence *src_files)
 {
-	static const struct hx_ev_mark all = { 0, 0, 0 };
 	struct hx_map drop = { 0 };
 	size_t i;
 	int err = HANGDX_OK;
 
-	for (i = 0; i < src_files->nfile && !err; i++) {
-		const char *p = hx_ev_str(src_files, src_files->files[i].path);
-		long id = p ? hx_intern_find(&ev->strs, p, strlen(p)) : -1;
-		struct hx_map_slot *sl;
-
-		if (id < 0)
-			continue;
-		sl = hx_map_slot(ev->ctx, &drop, hx_map_key((uint64_t)id), &err);
-		if (sl)
-			sl->val = 1;
-	}
-	if (!err && drop.n)
-		err = drop_marked(ev, &drop, &all);
-	hx_map_free(ev->ctx, &drop);
-	return err;
+	for (i = 0; i < src_files->nfile && !err; i++)
+		mark_path(ev, &drop, hx_ev_str(src_files, src_files->files[i].path),
+			  &err);
+	return drop_finish(ev, &drop, err);
 }
 
 int hx_ev_drop_named(struct hangdx_evidence *ev, const char *const *paths,
 		     size_t n)
 {
-	static const struct hx_ev_mark all = { 0, 0, 0 };
 	struct hx_map drop = { 0 };
 	size_t i;
 	int err = HANGDX_OK;
 
-	for (i = 0; i < n && !err; i++) {
-		long id = hx_intern_find(&ev->strs, paths[i], strlen(paths[i]));
-		struct hx_map_slot *sl;
-
-		if (id < 0)
-			continue;
-		sl = hx_map_slot(ev->ctx, &drop, hx_map_key((uint64_t)id), &err);
-		if (sl)
-			sl->val = 1;
-	}
-	if (!err && drop.n)
-		err = drop_marked(ev, &drop, &all);
-	hx_map_free(ev->ctx, &drop);
-	return err;
+	for (i = 0; i < n && !err; i++)
+		mark_path(ev, &drop, paths[i], &err);
+	return drop_finish(ev, &drop, err);
 }
 
 void hx_ev_mark(const struct hangdx_evidence *ev, struct hx_ev_mark *m)

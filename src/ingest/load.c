@@ -407,6 +407,20 @@ static bool facts_field_ok(struct loader *l, const struct jval *v)
 	return false;
 }
 
+/* Number the records of one line in order (rec->sub) and keep it as the
+ * previous record, which the delta form is relative to. */
+static void same_line(struct loader *l, struct hx_rec *rec)
+{
+	if (rec->file == l->last_file && rec->line == l->last_line)
+		l->sub++;
+	else
+		l->sub = 0;
+	l->last_file = rec->file;
+	l->last_line = rec->line;
+	rec->sub = l->sub;
+	l->prev = *rec;
+}
+
 static int load_record(struct loader *l, const struct jobj *o, int kind)
 {
 	const struct jval *c[C__N] = { NULL };
@@ -435,14 +449,7 @@ static int load_record(struct loader *l, const struct jobj *o, int kind)
 		return b.err;
 	}
 	/* records of one line keep their order */
-	if (b.rec.file == l->last_file && b.rec.line == l->last_line)
-		l->sub++;
-	else
-		l->sub = 0;
-	l->last_file = b.rec.file;
-	l->last_line = b.rec.line;
-	b.rec.sub = l->sub;
-	l->prev = b.rec;
+	same_line(l, &b.rec);
 	for (i = 0; i < o->n; i++) {
 		if (common_of(&o->v[i]) != C__N)
 			continue;
@@ -483,16 +490,8 @@ static void skip_record(struct loader *l, const struct jobj *o,
 	else
 		full_common(&b, c);
 	b.rec.line = unum(c[C_LINE]);
-	if (b.rec.file != HX_NOSTR && b.rec.line) {
-		if (b.rec.file == l->last_file && b.rec.line == l->last_line)
-			l->sub++;
-		else
-			l->sub = 0;
-		l->last_file = b.rec.file;
-		l->last_line = b.rec.line;
-		b.rec.sub = l->sub;
-		l->prev = b.rec;
-	}
+	if (b.rec.file != HX_NOSTR && b.rec.line)
+		same_line(l, &b.rec);
 	if (l->unknown++ == 0) {
 		hx_ingest_diag_lock();
 		hx_diag(l->ev->ctx, HANGDX_WARNING, l->path, l->line, 0,
