@@ -8,7 +8,7 @@
 # incident (2 ranks both roots; 8 ranks, two roots, one through Unique and
 # one more stream, six victims; 64 ranks, two roots among 62 victims and
 # 200,000 ordinary lines) and variants: 16 to 256 ranks, 1 to 3 roots, a
-# server's clock 2 s off, 4 AICPU cores, the run log's lines, notify ids,
+# server's clock 2 s off or 0.3 s off, a stale plog of an earlier run, 4 AICPU cores, the run log's lines, notify ids,
 # no environment echo, a plog cut mid-line, every stream dumped.
 . tests/cli/lib.sh
 
@@ -37,6 +37,13 @@ gen no-env --shape eight --no-env
 gen cut --shape eight --cut 6
 # the kernel streams and the order stream dumped too
 gen dump-all --shape eight --dump-all
+# clocks and files of a real collection: one server 0.3 s ahead or behind
+# (the first failing rank by corrected time), a plog of an earlier run
+# beside a rank's own (kept out of timing), all at once with a cut file
+gen skew-ahead --shape eight --skew 1:300
+gen skew-behind --shape two --skew 1:-300
+gen stale --shape eight --stale 3
+gen mixed --ranks 8 --per-node 4 --roots 2,5 --first 1 --skew 1:300 --stale 1 --cut 6 --seed 3
 
 t_ok "the bundles are in the real layout, no run log by default" sh -c "
 	test -d $T/two/rank-1/ascend/log/debug/plog && test -d $T/two/rank-1/ascend/log/debug/device-0 &&
@@ -53,7 +60,7 @@ assert not e('two')['proven'] and e('runlog-ids')['proven']"
 python3 "$ROOT/tests/gen/seedcheck.py" "$HANGDX" $(cat "$T/bundles") > "$T/check.tap" 2>&1
 rc=$?
 cat "$T/check.tap" | sed 's/^/# /'
-t_ok "every bundle checked (14)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 14"
+t_ok "every bundle checked (18)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 18"
 t_ok "every bundle: exact roots, first failing rank, category, proven (seedcheck exit $rc)" \
 	sh -c "test $rc -eq 0 && ! grep -q '^not ok' $T/check.tap"
 
