@@ -7,7 +7,8 @@ entering their wait late so that a victim's timeout fires first, clock
 skew, start spread): the diagnosis must name exactly the roots truth.json
 lists (ranks whose own state holds a cycle), never a victim (JSON roots,
 rank roles, group roles, the text's "root cause rank(s)" line), the root
-rank of the cycle shown, and a first failing rank whose first error is
+rank of the cycle shown, the roots each victim group waits on (only
+roots), and a first failing rank whose first error is
 simultaneous with the truth's first error.
 Prints TAP.  Usage: roots.py HANGDX WORKDIR
 """
@@ -54,6 +55,15 @@ def check(hangdx, work, name, text):
     named |= {r for g in dg["groups"] if g.get("role") == "root" for r in g["ranks"]}
     if named - roots:
         bad.append("victims named as roots: %s" % sorted(named - roots))
+    # the roots a victim group waits on are roots, never a victim it waits
+    # through (in the text: "waiting on root rank(s) ...")
+    for g in dg["groups"]:
+        if g.get("role") == "victim" and not set(g.get("waits_on", [])) <= roots:
+            bad.append("a victim group waits on %s, roots %s" % (g["waits_on"], sorted(roots)))
+    for m in re.finditer(r"waiting on root ranks? ([0-9, ]+)", txt):
+        said = {int(x) for x in re.findall(r"[0-9]+", m.group(1))}
+        if not said <= roots:
+            bad.append("text: waiting on root ranks %s, roots %s" % (sorted(said), sorted(roots)))
     # every other rank that logged a failure is a victim
     victims = {r["rank"] for r in dg["ranks"] if r.get("role") == "victim"}
     failed = {e["rank"] for e in truth["errors"]} - roots

@@ -50,4 +50,15 @@ t_ok "asymmetric: a victim's timeout fires first in 3 or more" sh -c "grep -q '^
 # roots.py exits 1 when a case fails (and so does a crash of it)
 t_ok "asymmetric: roots, victims and first failing rank as truth (roots.py exit $rc)" \
 	sh -c "test $rc -eq 0 && ! grep -A4 '^not ok' $T/roots.tap | grep ."
+# victims reached through other victims (a ring of 8 behind a mismatched
+# rank 1: rank 4 waits on 3, which waits on 2, ...): each victim group
+# waits on the root its chain leads to, never on the victim it waits through
+$HANGDX simulate -q --no-trace --preset mismatch --set ranks=8 -o "$T/mm" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/mm" > "$T/mm.json" 2> /dev/null
+t_ok "victims several hops away wait on the root, not on a victim" python3 -c "
+import json; d = json.load(open('$T/mm.json'))
+assert d['roots'] == [1], d['roots']
+v = [g for g in d['groups'] if g.get('role') == 'victim']
+assert sum(len(g['ranks']) for g in v) == 7, v
+assert all(g['waits_on'] == [1] for g in v), v"
 t_done

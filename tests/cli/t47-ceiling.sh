@@ -65,4 +65,8 @@ t_ok "archive nested too deep: partial, what was cut" \
 t_ok "archive nested too deep: said in the text" grep -q '^  Partial: a size or nesting ceiling' "$T/deep.txt"
 t_ok "archive nested too deep: rank 7 is not said to be without logs" \
 	absent 'no logs' "$T/deep.txt"
+t_ok "archive nested too deep: a deadlock, inferred (never proven beside a cut)" python3 -c "
+import json; d = json.load(open('$T/deep.json'))
+assert d['verdict'] == 'deadlock' and d.get('partial') is True, (d['verdict'], d.get('partial'))
+assert d['proven'] is False and 'It assumes' in d['summary'], (d['proven'], d['summary'])"
 t_done

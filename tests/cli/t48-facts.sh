@@ -105,6 +105,24 @@ t_golden "ref: --json beside a Chinese --html from facts (two diagnoses): the JS
 t_golden "ref: --json beside a Chinese --html from facts (two diagnoses): the page" "$T/zh1.html" "$T/zh2.html"
 t_ok "adding the same facts twice changes nothing" sh -c \
 	"'$H' diagnose --json --facts '$T/ref.facts' --facts '$T/ref.facts' | cmp -s - '$T/ref.single.out'"
+# one rank in two facts files: its plogs reduced apart from its device
+# logs (the device half holds its cycle), in both orders: the union keeps
+# every rank's cycle, the answer of the single pass
+mkdir "$T/pl" "$T/dv"
+(cd "$T/ref" && find . -path '*/plog/*' -type f | tar cf - -T -) | (cd "$T/pl" && tar xf -)
+(cd "$T/ref" && find . -path '*/device-*/*' -type f | tar cf - -T -) | (cd "$T/dv" && tar xf -)
+"$H" facts "$T/pl" -o "$T/pl.facts" 2> /dev/null
+"$H" facts "$T/dv" -o "$T/dv.facts" 2> /dev/null
+for o in "pl dv" "dv pl"; do
+	set -- $o
+	"$H" diagnose --json --facts "$T/$1.facts" "$T/$2.facts" > "$T/split-$1.json" 2> /dev/null
+	t_ok "a rank's plogs and device logs in two facts files ($1 first): the single pass's answer" python3 -c "
+import json
+a, b = json.load(open('$T/ref.single.out')), json.load(open('$T/split-$1.json'))
+k = ('verdict', 'category', 'proven', 'roots', 'root_rank', 'first_failing_rank')
+assert [a[x] for x in k] == [b[x] for x in k], ([a[x] for x in k], [b[x] for x in k])
+assert a['roots'] == list(range(8)), a['roots']"
+done
 
 # the facts file: summary, -o -, replaced whole, never half-written
 t_ok "facts: a summary line on stderr (ranks, bytes)" sh -c \
