@@ -677,6 +677,7 @@ static bool try_lost(struct hangdx_diagnosis *d)
 	int32_t lost, start = d->first_rank;
 	uint32_t n = count_lost(d, &lost);
 	const struct hx_rankinfo *li;
+	const char *fmt;
 	bool cyc;
 	char where[512];
 
@@ -692,20 +693,16 @@ static bool try_lost(struct hangdx_diagnosis *d)
 	hx_hop_add(d, lost, li->lost_rec, "", "rank%d is LOST: its heartbeat stopped "
 		   "(process exited or network down)", lost);
 	hx_dwhere(d, li->lost_rec, where, sizeof where);
-	if (any_wait_ran_out(d))
-		snprintf(d->summary, sizeof d->summary,
-			 _("Hang caused by a lost rank: rank %d stopped (heartbeat LOST, %s)%s; the "
-			 "other ranks waited for its notify records in their collectives until "
-			 "HCCL_EXEC_TIMEOUT fired (EI0002). %u rank%s reported lost."),
-			 lost, where, li->last_ts != HX_NONE ? _(" and its logs end there") : "",
-			 n, n == 1 ? "" : "s");
-	else
-		snprintf(d->summary, sizeof d->summary,
-			 _("Hang caused by a lost rank: rank %d stopped (heartbeat LOST, %s)%s; "
-			   "the other ranks wait for its notify records in their collectives "
-			   "(no wait has run out in these logs yet). %u rank%s reported lost."),
-			 lost, where, li->last_ts != HX_NONE ? _(" and its logs end there") : "",
-			 n, n == 1 ? "" : "s");
+	fmt = any_wait_ran_out(d)
+	      ? _("Hang caused by a lost rank: rank %d stopped (heartbeat LOST, %s)%s; the "
+		  "other ranks waited for its notify records in their collectives until "
+		  "HCCL_EXEC_TIMEOUT fired (EI0002). %u rank%s reported lost.")
+	      : _("Hang caused by a lost rank: rank %d stopped (heartbeat LOST, %s)%s; "
+		  "the other ranks wait for its notify records in their collectives "
+		  "(no wait has run out in these logs yet). %u rank%s reported lost.");
+	snprintf(d->summary, sizeof d->summary, fmt, lost, where,
+		 li->last_ts != HX_NONE ? _(" and its logs end there") : "",
+		 n, n == 1 ? "" : "s");
 	return true;
 }
 
