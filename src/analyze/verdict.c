@@ -1711,6 +1711,16 @@ static bool port_taken(const struct hangdx_diagnosis *d, uint32_t rec)
 		       strstr(t, " fail"))));
 }
 
+/* A set-up failure of an API that returns a status per call (LLM-DataDist's
+ * link_clusters returns LLM_LINK_FAILED in its per-cluster results; its
+ * timeouts have codes of their own): the caller got the failure back. */
+static bool returned_status(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+
+	return row && strcmp(hx_vocab_source(row)->id, "llm_error_codes") == 0;
+}
+
 /* a comes before b and c (absent ones aside) in reading order */
 static bool first_of(const struct hangdx_diagnosis *d, uint32_t a, uint32_t b,
 		     uint32_t c)
@@ -1764,6 +1774,21 @@ static bool field_failure(struct hangdx_diagnosis *d)
 		FIX("Stop the process that still holds the port (a job before this one, "
 		    "another job on the node), or give this job other ports "
 		    "(MASTER_PORT, HCCL_IF_BASE_PORT).");
+		return true;
+	}
+	if (s->connect_fail != HX_NOREC && returned_status(d, s->connect_fail) &&
+	    !any_wait_ran_out(d)) {
+		const struct hx_vocab *row = hx_rec_row(d, s->connect_fail);
+		char what[400];
+
+		snprintf(what, sizeof what, "%s (%s, %s)", row->meaning, row->key,
+			 hx_vocab_class_id(row->cls));
+		field_set(d, HX_CAT_NOT_HANG, 0, s->connect_fail, -1,
+			  N_("Not a hang: the job stopped at set-up on %s at %s; the call "
+			     "returned the failure to its caller, no wait between ranks ran "
+			     "out."), what);
+		FIX("Check the network between the two clusters (the device IPs of "
+		    "both rank tables, that the remote side listens), then link again.");
 		return true;
 	}
 	if (s->connect_fail != HX_NOREC) {

@@ -64,4 +64,11 @@ check "a fault, then a stream wait-event task that failed ten minutes later" "tr
 check "the same fault with the task failing at once: the fault first" "null other" \
 	"[ERROR] DEVICE(100,python):2026-06-12-10:00:01.000.001 [queue.cc:1] Parse] Got unsupported acl datatype: -1" \
 	"[ERROR] RUNTIME(100,python):2026-06-12-10:00:01.000.101 [task.cc:92]101 PrintErrorInfo:Task execute failed, base info: device_id=0, stream_id=2, task_id=3, flip_num=0, task_type=3."
+check "a link status returned by LLM-DataDist" "false not_a_hang" \
+	"ERROR 06-12 10:00:01 [connector.py:1] KV transfer failed: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED"
+check "its own timeout status: a wait that ran out" "true unknown" \
+	"ERROR 06-12 10:00:01 [connector.py:1] KV transfer failed: [link] failed, error code is LLMStatusCode.LLM_TIMEOUT"
+check "the link status after a wait ran out: not ruled out" "null connect_timeout" \
+	"[ERROR] HCCL(100,python):2026-06-12-10:00:01.000.001 [task_exception_handler.cc:1][100]Task run failed, notify wait timeout" \
+	"ERROR 06-12 10:00:02 [connector.py:1] KV transfer failed: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED"
 t_done
