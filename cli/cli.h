@@ -38,6 +38,7 @@ extern const struct cli_cmd cmd_parse;
 extern const struct cli_cmd cmd_diagnose;
 extern const struct cli_cmd cmd_check;
 extern const struct cli_cmd cmd_facts;
+extern const struct cli_cmd cmd_replay;
 
 /* Locale, catalogues and --lang (cli/i18n.c); 0 or EXIT_USAGE.  Takes the
  * global option off argv. */

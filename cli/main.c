@@ -27,6 +27,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_simulate,
 	&cmd_parse,
 	&cmd_check,
+	&cmd_replay,
 	&cmd_help,
 	&cmd_version,
 };

@@ -352,6 +352,12 @@ void hangdx_evidence_stats(const struct hangdx_evidence *ev,
 const char *hangdx_skip_reason_name(int reason);
 size_t hangdx_evidence_count(const struct hangdx_evidence *ev);
 
+/* The log time of one line (without its newline), in microseconds since
+ * the epoch (the line's own clock, read as UTC): from a plog, device or
+ * TS prefix, also inside a console envelope or grep output.  HANGDX_OK,
+ * or HANGDX_ENOTFOUND when the line carries no time the reader knows. */
+int hangdx_line_time(const char *line, size_t n, int64_t *us);
+
 /* ---- diagnosis ---------------------------------------------------------- */
 
 /*

@@ -1680,3 +1680,20 @@ const struct hx_kv *hx_kv_get(const struct hx_kv *kv, size_t n, int key,
 			return &kv[i];
 	return NULL;
 }
+
+int hangdx_line_time(const char *line, size_t n, int64_t *us)
+{
+	struct hx_envelope e;
+	struct hx_prefix p;
+	size_t skip;
+
+	if (!line || !us)
+		return HANGDX_EINVAL;
+	skip = hx_parse_envelope(line, n, &e);
+	if ((hx_parse_prefix(line + skip, n - skip, &p) && p.ts != HX_NONE) ||
+	    (skip && hx_parse_prefix(line, n, &p) && p.ts != HX_NONE)) {
+		*us = p.ts;
+		return HANGDX_OK;
+	}
+	return HANGDX_ENOTFOUND;
+}
