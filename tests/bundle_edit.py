@@ -14,6 +14,10 @@ collections take, for the tests of ingest (t49-bundles.sh):
   cut FILE N          FILE cut in the middle of line N (a line of an
                       error's first timestamp when N is 0): the file ends
                       there, without a newline
+  upto DIR SECONDS    every log under DIR ends where its log time passes
+                      SECONDS after the first time under DIR (a job still
+                      running then: lines without a time follow the line
+                      before them)
 """
 import datetime
 import os
@@ -91,6 +95,25 @@ def cut(p, n):
     wr(p, '\n'.join(lines[:n - 1]) + '\n' + line[:end])
 
 
+def stamp(m):
+    y, mo, d, h, mi, se, ms, us = (int(x) for x in m.groups())
+    return datetime.datetime(y, mo, d, h, mi, se, ms * 1000 + us)
+
+
+def upto(root, seconds):
+    paths = list(files(root))
+    first = min(stamp(m) for p in paths for m in [TS.search(rd(p))] if m)
+    end = first + datetime.timedelta(seconds=seconds)
+    for p in paths:
+        keep = []
+        for line in rd(p).split('\n'):
+            m = TS.search(line)
+            if m and stamp(m) > end:
+                break
+            keep.append(line)
+        wr(p, '\n'.join(keep).rstrip('\n') + '\n' if keep else '')
+
+
 def main(a):
     if a[0] == 'names':
         names(a[1])
@@ -100,6 +123,8 @@ def main(a):
         stale(a[1], a[2], a[3], int(a[4]), '--no-init' in a)
     elif a[0] == 'cut':
         cut(a[1], int(a[2]))
+    elif a[0] == 'upto':
+        upto(a[1], float(a[2]))
     else:
         sys.exit(__doc__)
 

@@ -119,6 +119,14 @@ struct hx_rankinfo {
 				     move for HX_STALL_MIN_US or more */
 	int64_t stall_us;         /* the longest such stall */
 	uint32_t stall_rec;       /* a status line that shows it */
+	uint32_t pool_held;       /* resident kernels still looping whose
+				     main stream did not move between two
+				     status lines (HX_POOL_HELD_US) */
+	int64_t pool_held_us;     /* the shortest such hold */
+	uint32_t pool_rec;        /* the status line of that hold */
+	bool pool_ahead;          /* one of them started its collective
+				     further than a peer's kernel of the
+				     same group: it waits on that peer */
 	int64_t last_progress_ts; /* last line that shows work moving */
 	/* the rank-level wait-for graph (roots.c): every remote rank this
 	 * rank's failures say it waits on, at most HX_MAX_WAIT_PEERS */
@@ -304,6 +312,8 @@ struct hangdx_diagnosis {
 	struct hx_state st;
 	struct hx_wgraph wg;
 	bool have_snapshot;
+	bool pool_held;           /* the verdict is try_pool_held's: every core
+				     held by kernels still looping, no error */
 	/* a ceiling cut the evidence (records counted, not kept): counts from
 	 * records are lower bounds and no rank is said to be without logs */
 	bool partial;

@@ -144,6 +144,9 @@ struct kstat {                  /* one resident kernel's status lines */
 	int32_t rank;
 	int64_t head, since, last;
 	uint32_t rec;
+	int64_t left;                   /* tail - head: SQEs of its op not done,
+					   -1 when the line gives no tail */
+	uint64_t group;                 /* hash of its group, 0 none */
 };
 
 struct facts {
@@ -494,6 +497,17 @@ static void on_dma_dump(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,
 		ri->dma_rec = rec;
 }
 
+/* What a status line says of its kernel's op: the SQEs not yet done
+ * (tail, read once before the wait, minus head) and its group. */
+static void kernel_op(const struct hangdx_diagnosis *d, uint32_t rec, struct kstat *k)
+{
+	int64_t head = hx_dnum(d, rec, HX_F_HEAD, -1), tail = hx_dnum(d, rec, HX_F_TAIL, -1);
+	const char *g = hx_dstr(d, rec, HX_F_GROUP);
+
+	k->left = head >= 0 && tail >= head && tail - head < INT32_MAX ? tail - head : -1;
+	k->group = g ? hx_hash(g, strlen(g)) | 1 : 0;
+}
+
 /* Status lines of resident kernels ("Current state. sqid, head, tail"):
  * how long each main stream has not moved. */
 static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
@@ -536,11 +550,11 @@ static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
 		if (f->err)
 			return;
 		f->ks = v;
-		f->ks[f->nks] = (struct kstat){ ri->rank, head, ts, ts, rec };
+		f->ks[f->nks] = (struct kstat){ ri->rank, head, ts, ts, rec, -1, 0 };
 		sl->val = (int32_t)f->nks++;
-		return;
 	}
 	k = &f->ks[sl->val];
+	kernel_op(d, rec, k);
 	if (head != k->head) {
 		k->head = head;
 		k->since = ts;
@@ -551,10 +565,77 @@ static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
 	k->rec = rec;
 }
 
-static void stalls(struct facts *f)
+static bool held(const struct kstat *k, const int64_t *newest)
+{
+	return k->last - k->since >= HX_POOL_HELD_US &&
+	       newest[k->rank] - k->last <= HX_STATUS_LATE_US;
+}
+
+/* The most SQEs left of one op of each group among the held kernels: a
+ * kernel with fewer left has started that collective where another rank
+ * has not, and waits on that rank. */
+static int most_left(struct facts *f, const int64_t *newest, struct hx_map *m)
 {
 	size_t i;
+	int err = 0;
 
+	for (i = 0; i < f->nks && !err; i++) {
+		const struct kstat *k = &f->ks[i];
+		struct hx_map_slot *sl;
+
+		if (!held(k, newest) || !k->group || k->left < 0)
+			continue;
+		sl = hx_map_slot(f->d->ctx, m, hx_map_key(k->group), &err);
+		if (sl && sl->val < (int32_t)k->left)
+			sl->val = (int32_t)k->left;
+	}
+	return err;
+}
+
+/* Kernels that still loop (a status line within HX_STATUS_LATE_US of
+ * their rank's newest) with their head unmoved over two lines: each holds
+ * its AICPU core now.  A rank one of whose held kernels has started its
+ * collective further than another rank's kernel of the same group waits
+ * on a peer (pool_ahead). */
+static void pool_held(struct facts *f, const int64_t *newest)
+{
+	struct hx_map most = { 0 };
+	size_t i;
+
+	f->err = most_left(f, newest, &most);
+	for (i = 0; i < f->nks && !f->err; i++) {
+		const struct kstat *k = &f->ks[i];
+		struct hx_rankinfo *ri = &f->d->ranks[k->rank];
+		int32_t top;
+
+		if (!held(k, newest))
+			continue;
+		top = k->group && k->left >= 0 ? hx_map_find(&most, hx_map_key(k->group)) : -1;
+		if (top >= 0 && k->left < top)
+			ri->pool_ahead = true;
+		if (!ri->pool_held || k->last - k->since < ri->pool_held_us) {
+			ri->pool_held_us = k->last - k->since;
+			ri->pool_rec = k->rec;
+		}
+		ri->pool_held++;
+	}
+	hx_map_free(f->d->ctx, &most);
+}
+
+static void stalls(struct facts *f)
+{
+	int64_t *newest = hx_calloc(f->d->ctx, f->d->nranks + 1, sizeof *newest);
+	size_t i;
+
+	if (!newest) {
+		f->err = HANGDX_ENOMEM;
+		return;
+	}
+	for (i = 0; i < f->nks; i++)
+		if (f->ks[i].last > newest[f->ks[i].rank])
+			newest[f->ks[i].rank] = f->ks[i].last;
+	pool_held(f, newest);
+	hx_free(f->d->ctx, newest);
 	for (i = 0; i < f->nks; i++) {
 		const struct kstat *k = &f->ks[i];
 		struct hx_rankinfo *ri = &f->d->ranks[k->rank];

@@ -1368,6 +1368,59 @@ static bool try_chain(struct hangdx_diagnosis *d)
 
 static bool retry_on(const char *env);
 
+/*
+ * No error line yet, and on some rank every AICPU core held by a resident
+ * HCCL kernel that still loops with its main stream unmoved between two of
+ * its status lines (which only a resident kernel prints: op retry on).  No
+ * ordinary AICPU operator can run there: the AICPU exhaustion deadlock,
+ * inferred while the job runs (the TS dumps printed at HCCL_EXEC_TIMEOUT
+ * would show what each main stream waits on).
+ */
+static bool try_pool_held(struct hangdx_diagnosis *d)
+{
+	const struct hx_rankinfo *best = NULL;
+	uint32_t r, n = 0;
+	char where[512];
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+
+		if (!ri->pool_held || ri->pool_held < d->cores || ri->pool_ahead)
+			continue;
+		n++;
+		if (d->local_cycle)
+			d->local_cycle[r] = 1;
+		if (!best)
+			best = ri;
+	}
+	if (!best)
+		return false;
+	d->verdict = HANGDX_V_DEADLOCK;
+	d->cat = HX_CAT_AICPU_DEADLOCK;
+	d->proven = false;
+	d->pool_held = true;
+	d->root_rank = best->rank;
+	hx_dwhere(d, best->pool_rec, where, sizeof where);
+	hx_hop_add(d, best->rank, best->pool_rec, "", "rank%d AICPU pool: %u resident HCCL "
+		   "kernels on %u cores, main streams not moving for %.0f s or more",
+		   best->rank, best->pool_held, d->cores, (double)best->pool_held_us / 1e6);
+	snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "AICPU_POOL");
+	snprintf(d->assumption, sizeof d->assumption,
+		 _("It assumes that what these kernels' ops wait on needs the AICPU (an "
+		 "ordinary AICPU operator, as in the reference incident), not a peer that "
+		 "is only slow: the stream dumps printed at HCCL_EXEC_TIMEOUT would show "
+		 "it."));
+	snprintf(d->summary, sizeof d->summary,
+		 _("Deadlock, inferred, before any timeout: on %u rank%s every AICPU core is "
+		 "held by a resident HCCL kernel (op retry on) whose main stream has not "
+		 "moved between two of its 30-second status lines (rank %d: %u kernels on "
+		 "%u cores, %s). No ordinary AICPU operator can run there, so a collective "
+		 "that waits on one never ends. Inferred, not proven. %s"),
+		 n, n == 1 ? "" : "s", best->rank, best->pool_held, d->cores, where,
+		 d->assumption);
+	return true;
+}
+
 /* No error line yet, but resident kernels whose main streams have not
  * moved for minutes: a job killed or still running before its timeout. */
 static bool try_stalled(struct hangdx_diagnosis *d)
@@ -2165,8 +2218,8 @@ static void fixes(struct hangdx_diagnosis *d)
 	char rl[192];
 
 	hx_rank_label(d, r, rl, sizeof rl);
-	if (d->cat == HX_CAT_SILENT && r >= 0 && d->ranks[r].stalled >= d->cores &&
-	    retry_on(d->ranks[r].retry_env)) {
+	if ((d->cat == HX_CAT_SILENT && r >= 0 && d->ranks[r].stalled >= d->cores &&
+	     retry_on(d->ranks[r].retry_env)) || d->pool_held) {
 		aicpu_fixes(d);
 		FIX("To prove it now rather than after HCCL_EXEC_TIMEOUT: collect the TS "
 		    "stream dumps (device logs) of a stuck rank, or wait for the timeout "
@@ -2659,7 +2712,7 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	    !try_behind(d) && !try_sq_full(d) && !try_aicpu_timeout(d) &&
 	    !(any_failure(d) && !d->fault_first &&
 	      (try_event_chain(d) || try_chain(d))) &&
-	    !try_stalled(d) && !try_silent(d))
+	    !try_pool_held(d) && !try_stalled(d) && !try_silent(d))
 		d->summary[0] = '\0';
 	d->hang = d->verdict == HANGDX_V_NO_HANG ? 0 : 1;
 	try_field(d);

@@ -62,6 +62,18 @@
  * stalled (silent hang without an error line). */
 #define HX_STALL_MIN_US (60 * 1000000LL)
 
+/* HCCL's resident kernel prints its status (WaitFinishWhileLoop "Current
+ * state") at most once every 30 s while it waits, the first at least 30 s
+ * after the wait began (dfx::kPrintSqInterval, docs/HCCL-SOURCE-STRINGS.md
+ * W1).  Two of one kernel's lines with the same head at least
+ * HX_POOL_HELD_US apart show a kernel that holds its core and has not
+ * moved; it still holds it when its last line is within HX_STATUS_LATE_US
+ * of the newest status line of its rank.  Every core of a device so held
+ * is the AICPU-exhaustion pattern while the job runs. */
+#define HX_STATUS_PERIOD_US (30 * 1000000LL)
+#define HX_POOL_HELD_US (25 * 1000000LL)
+#define HX_STATUS_LATE_US (HX_STATUS_PERIOD_US + 15 * 1000000LL)
+
 /* Communicators (groups) remembered per process for attribution: a
  * bounded-memory guard far above real jobs (TP, EP, DP, PP and MoE groups
  * make dozens, hundreds at most).  Past it a process keeps the ones with
