@@ -4,8 +4,10 @@
 # rank held by a resident HCCL kernel whose main stream has not moved
 # between two of its 30-second status lines is the AICPU exhaustion
 # deadlock, inferred, with the ranks so held as roots (truth.json's roots).
-# Twins that must decide otherwise: one status line a kernel only (45 s),
-# and a job below the limit (communicators=5) that completes.
+# A rank whose pool is full too but one of whose kernels started its
+# collective further than a peer's waits on that peer: a victim, not a root
+# (asymmetric roots).  Twins that must decide otherwise: one status line a
+# kernel only (45 s), and a job below the limit (communicators=5).
 . tests/cli/lib.sh
 
 cd "$T" || exit 1
@@ -42,6 +44,13 @@ t_ok "... the report cites a status line of the device run log" \
 running ref4 65 --preset reference --set ranks=4
 t_ok "4 ranks, 65 s in: the roots of truth.json ($(truth_roots ref4.truth.json))" \
 	test "$(field roots < ref4.json)" = "$(truth_roots ref4.truth.json)"
+
+python3 -c "
+import sys; sys.path.insert(0, '$ROOT/tests'); import matrix
+open('asym.yaml', 'w').write(matrix.asymmetric(8, [3, 5], 101, comms=14))"
+running asym 65 asym.yaml
+t_ok "8 ranks, roots 3 and 5 only, 65 s in: the roots of truth.json, no victim ($(truth_roots asym.truth.json))" \
+	test "$(field roots < asym.json)" = "$(truth_roots asym.truth.json)"
 
 running ref45 45 --preset reference
 t_ok "45 s in (one status line a kernel): not a deadlock yet" \
