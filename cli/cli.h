@@ -39,6 +39,7 @@ extern const struct cli_cmd cmd_diagnose;
 extern const struct cli_cmd cmd_check;
 extern const struct cli_cmd cmd_facts;
 extern const struct cli_cmd cmd_replay;
+extern const struct cli_cmd cmd_watch;
 
 /* Locale, catalogues and --lang (cli/i18n.c); 0 or EXIT_USAGE.  Takes the
  * global option off argv. */

@@ -28,6 +28,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_parse,
 	&cmd_check,
 	&cmd_replay,
+	&cmd_watch,
 	&cmd_help,
 	&cmd_version,
 };

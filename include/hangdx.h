@@ -394,6 +394,18 @@ const char *hangdx_diagnosis_category(const struct hangdx_diagnosis *d);
 /* Root-cause rank and first failing rank; -1 when unknown. */
 int hangdx_diagnosis_root_rank(const struct hangdx_diagnosis *d);
 int hangdx_diagnosis_first_rank(const struct hangdx_diagnosis *d);
+/* Every root rank (the root-cause rank first, then ascending): copies up
+ * to n into out and returns how many there are. */
+size_t hangdx_diagnosis_roots(const struct hangdx_diagnosis *d, int32_t *out,
+			      size_t n);
+/* 1 when the deadlock or failure is proven from the logs, 0 inferred. */
+int hangdx_diagnosis_proven(const struct hangdx_diagnosis *d);
+/* The newest log time among the records read (microseconds since the
+ * epoch, the logs' clocks), INT64_MIN when no record had one. */
+int64_t hangdx_diagnosis_log_time(const struct hangdx_diagnosis *d);
+/* The report's one-paragraph summary, in the language of the diagnosis;
+ * valid while d is. */
+const char *hangdx_diagnosis_summary(const struct hangdx_diagnosis *d);
 
 #define HANGDX_COLOR 1u     /* ANSI colour in the text report */
 /* The report: text (verdict, chain with file:line evidence, fix), JSON

@@ -113,3 +113,28 @@ int hangdx_diagnosis_first_rank(const struct hangdx_diagnosis *d)
 {
 	return d->first_rank;
 }
+
+size_t hangdx_diagnosis_roots(const struct hangdx_diagnosis *d, int32_t *out,
+			      size_t n)
+{
+	size_t i;
+
+	for (i = 0; out && i < n && i < d->nroots; i++)
+		out[i] = d->roots[i];
+	return d->nroots;
+}
+
+int hangdx_diagnosis_proven(const struct hangdx_diagnosis *d)
+{
+	return d->proven ? 1 : 0;
+}
+
+int64_t hangdx_diagnosis_log_time(const struct hangdx_diagnosis *d)
+{
+	return d->last_ts == HX_NONE ? INT64_MIN : d->last_ts;
+}
+
+const char *hangdx_diagnosis_summary(const struct hangdx_diagnosis *d)
+{
+	return d->summary;
+}

@@ -14,7 +14,7 @@ export HANGDX
 # repository (tests/data/README.md says where each came from)
 DATA=$ROOT/tests/data
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+[ -n "$KEEP_T" ] || trap 'rm -rf "$T"' EXIT
 # reports in English whatever the caller's locale: a test that wants
 # another language says so (--lang, LANG=...)
 unset LANGUAGE LC_ALL LC_MESSAGES LANG

@@ -1,0 +1,490 @@
+/*
+ * cmd_watch.c - `hangdx watch PATH...`: follow a running job's logs and say
+ * when it hangs, while it still runs.  Every period it looks at the files
+ * under PATH (size, time, inode); when something changed it reads them and
+ * diagnoses them as diagnose does, and prints an event when the state
+ * changes: stall, resumed, deadlock, failure.  A hang runs --on-hang once,
+ * --exit-on-hang ends the watch, --prom keeps a Prometheus textfile.
+ * This version reads the logs whole at each decision (docs/WATCH.md).
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+
+static int run(int argc, char **argv);
+
+const struct cli_cmd cmd_watch = {
+	"watch",
+	N_("follow a running job's logs and report a hang while it runs"),
+	N_("watch [options] PATH...\n"
+	"\n"
+	"PATH is read as by diagnose (log files, directories read recursively,\n"
+	"archives).  Every period the files are looked at (size, time, inode);\n"
+	"when one changed, appeared or went away, the logs are read and\n"
+	"diagnosed again, and an event is printed when the state changes:\n"
+	"  stall     ranks wait with no progress (a silent hang so far)\n"
+	"  resumed   the stall cleared\n"
+	"  deadlock  a circular wait, proven or inferred as diagnose says it\n"
+	"  failure   an error line: a timeout or a fault, with the diagnosis\n"
+	"            of what has been read so far (refined as more ranks report)\n"
+	"\n"
+	"options:\n"
+	"  -i, --interval S      seconds between looks (default 5; polling, so\n"
+	"                        NFS, Lustre and FUSE work alike)\n"
+	"      --json            events as JSON Lines on standard output\n"
+	"      --exit-on-hang    stop at the first deadlock or hang (exit 1)\n"
+	"      --on-hang CMD     run CMD (with /bin/sh) once when a hang is first\n"
+	"                        seen; HANGDX_EVENT, HANGDX_CATEGORY, HANGDX_ROOTS\n"
+	"                        and HANGDX_EVENT_JSON describe it\n"
+	"      --prom FILE       keep a Prometheus textfile (node exporter's\n"
+	"                        textfile collector), written whole each decision\n"
+	"      --for S           stop after S seconds; 0 looks once (default: until\n"
+	"                        interrupted)\n"
+	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
+	"  -h, --help            this help\n"
+	"\n"
+	"exit status: 0 stopped with no hang, 1 a hang was found, 2 usage,\n"
+	"4 system error, 5 stopped with the logs read so far not deciding\n"
+	"(\"not determined\": a job still starting or silent)"),
+	run
+};
+
+struct wargs {
+	double interval, limit;
+	int json, exit_on_hang;
+	const char *on_hang, *prom;
+	unsigned cores;
+	const char *const *paths;
+	size_t npaths;
+};
+
+struct wstate {
+	char kind[16];          /* the last event: "" none yet */
+	char key[512];          /* its category, proof and roots */
+	int hang;               /* the last decision was a hang */
+	int undecided;          /* ... was "not determined" (a job still starting) */
+	int fired;              /* --on-hang ran for this incident */
+	pid_t child;            /* --on-hang's process, 0 none */
+};
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+/* ---- what changed: a hash of every file's path, size, time and inode ---- */
+
+static uint64_t scan_sig;
+
+static void mix(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		scan_sig = (scan_sig ^ s[i]) * 1099511628211ull;
+}
+
+static int scan_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	(void)ftw;
+	if (type != FTW_F)
+		return 0;
+	mix(path, strlen(path) + 1);
+	mix(&st->st_size, sizeof st->st_size);
+	mix(&st->st_mtim, sizeof st->st_mtim);
+	mix(&st->st_ino, sizeof st->st_ino);
+	return 0;
+}
+
+static uint64_t scan(const struct wargs *a)
+{
+	size_t i;
+
+	scan_sig = 14695981039346656037ull;
+	for (i = 0; i < a->npaths; i++)
+		if (nftw(a->paths[i], scan_one, 32, FTW_PHYS) != 0)
+			mix("?", 1);
+	return scan_sig;
+}
+
+/* ---- one decision ---- */
+
+struct decision {
+	const char *kind;       /* NULL: nothing to say */
+	const char *category;
+	int proven, hang;
+	int32_t roots[16];
+	size_t nroots;
+	int first_rank;
+	int64_t log_time;
+	const char *summary;
+};
+
+static const char *kind_of(const struct hangdx_diagnosis *d, const char *cat)
+{
+	if (strcmp(cat, "not_determined") == 0)
+		return NULL;        /* a job still starting says nothing yet */
+	switch (hangdx_diagnosis_verdict(d)) {
+	case HANGDX_V_DEADLOCK:
+		return "deadlock";
+	case HANGDX_V_HANG:
+		return strcmp(cat, "silent_hang") == 0 ? "stall" : "failure";
+	default:
+		return strcmp(cat, "none") == 0 ? NULL : "failure";
+	}
+}
+
+static void fmt_time(int64_t us, char *out, size_t n)
+{
+	time_t sec;
+	struct tm tm;
+
+	if (us == INT64_MIN) {
+		snprintf(out, n, "-");
+		return;
+	}
+	sec = (time_t)(us / 1000000);
+	gmtime_r(&sec, &tm);
+	snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%06" PRId64,
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, us % 1000000);
+}
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", fp);
+		else if (c < 0x20)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+static void roots_text(const struct decision *e, char *out, size_t n)
+{
+	size_t i, k = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < e->nroots && i < 16 && k < n; i++)
+		k += (size_t)snprintf(out + k, n - k, "%s%d", i ? "," : "",
+				      (int)e->roots[i]);
+}
+
+static void event_json(FILE *fp, const struct decision *e, const char *kind)
+{
+	char lt[64], wt[64];
+	size_t i;
+
+	fmt_time(e->log_time, lt, sizeof lt);
+	fmt_time((int64_t)time(NULL) * 1000000, wt, sizeof wt);
+	fprintf(fp, "{\"event\":\"%s\",\"wall_time\":\"%s\",\"log_time\":", kind, wt);
+	if (e->log_time == INT64_MIN)
+		fputs("null", fp);
+	else
+		fprintf(fp, "\"%s\"", lt);
+	fprintf(fp, ",\"category\":\"%s\",\"hang\":%s,\"proven\":%s,\"roots\":[",
+		e->category, e->hang ? "true" : "false", e->proven ? "true" : "false");
+	for (i = 0; i < e->nroots && i < 16; i++)
+		fprintf(fp, "%s%d", i ? "," : "", (int)e->roots[i]);
+	fprintf(fp, "],\"first_rank\":%d,\"summary\":", e->first_rank);
+	json_str(fp, e->summary ? e->summary : "");
+	fputs("}\n", fp);
+}
+
+static void event_text(FILE *fp, const struct decision *e, const char *kind)
+{
+	char lt[64], wt[64], roots[128];
+
+	fmt_time(e->log_time, lt, sizeof lt);
+	fmt_time((int64_t)time(NULL) * 1000000, wt, sizeof wt);
+	roots_text(e, roots, sizeof roots);
+	fprintf(fp, _("%s %s: %s%s, roots %s, log time %s\n  %s\n"), wt, kind,
+		e->category, e->hang ? (e->proven ? _(" (proven)") : _(" (inferred)")) : "",
+		roots[0] ? roots : "-", lt, e->summary ? e->summary : "");
+}
+
+/* ---- what a hang does: the command, the textfile ---- */
+
+static void run_on_hang(const struct wargs *a, struct wstate *w,
+			const struct decision *e, const char *kind)
+{
+	char roots[128], *json = NULL;
+	size_t len = 0;
+	FILE *mem;
+	pid_t pid;
+
+	if (!a->on_hang || w->fired || !e->hang)
+		return;
+	w->fired = 1;
+	roots_text(e, roots, sizeof roots);
+	mem = open_memstream(&json, &len);
+	if (mem) {
+		event_json(mem, e, kind);
+		fclose(mem);
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		setenv("HANGDX_EVENT", kind, 1);
+		setenv("HANGDX_CATEGORY", e->category, 1);
+		setenv("HANGDX_ROOTS", roots, 1);
+		setenv("HANGDX_EVENT_JSON", json ? json : "", 1);
+		execl("/bin/sh", "sh", "-c", a->on_hang, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0)
+		fprintf(stderr, _("%s watch: cannot run --on-hang: %s\n"), cli_prog,
+			strerror(errno));
+	else
+		w->child = pid;
+	free(json);
+}
+
+static int put_prom(const void *ud, FILE *fp)
+{
+	const struct decision *e = ud;
+	const char *k = e->kind ? e->kind : "none";
+
+	fprintf(fp, "# HELP hangdx_hang 1 when the watched job hangs (a deadlock or a "
+		"failure that may be one).\n# TYPE hangdx_hang gauge\nhangdx_hang %d\n",
+		e->hang);
+	fprintf(fp, "# HELP hangdx_deadlock 1 when a circular wait was found.\n"
+		"# TYPE hangdx_deadlock gauge\nhangdx_deadlock %d\n",
+		strcmp(k, "deadlock") == 0);
+	fprintf(fp, "# HELP hangdx_stall 1 when ranks wait without progress.\n"
+		"# TYPE hangdx_stall gauge\nhangdx_stall %d\n", strcmp(k, "stall") == 0);
+	fprintf(fp, "# HELP hangdx_proven 1 when the hang is proven from the logs.\n"
+		"# TYPE hangdx_proven gauge\nhangdx_proven %d\n", e->proven);
+	fprintf(fp, "# HELP hangdx_roots Root-cause ranks found.\n"
+		"# TYPE hangdx_roots gauge\nhangdx_roots %zu\n", e->nroots);
+	fprintf(fp, "# HELP hangdx_state The last decision's category.\n"
+		"# TYPE hangdx_state gauge\nhangdx_state{category=\"%s\"} 1\n", e->category);
+	if (e->log_time != INT64_MIN)
+		fprintf(fp, "# HELP hangdx_log_time_seconds The newest log time read.\n"
+			"# TYPE hangdx_log_time_seconds gauge\n"
+			"hangdx_log_time_seconds %.6f\n", (double)e->log_time / 1e6);
+	fprintf(fp, "# HELP hangdx_decision_time_seconds When the logs were last "
+		"diagnosed.\n# TYPE hangdx_decision_time_seconds gauge\n"
+		"hangdx_decision_time_seconds %lld\n", (long long)time(NULL));
+	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
+}
+
+/* Say the event when the state changed; 1 when the watch should stop. */
+static int report(const struct wargs *a, struct wstate *w, const struct decision *e)
+{
+	const char *kind = e->kind;
+	char key[512], roots[128];
+
+	roots_text(e, roots, sizeof roots);
+	snprintf(key, sizeof key, "%s/%d/%s", e->category, e->proven, roots);
+	if (!kind && strcmp(w->kind, "stall") == 0)
+		kind = "resumed";
+	if (a->prom)
+		cli_write_file(&cmd_watch, a->prom, put_prom, e);
+	w->hang = e->hang;
+	w->undecided = strcmp(e->category, "not_determined") == 0;
+	if (!e->hang)
+		w->fired = 0;
+	if (!kind || (strcmp(kind, w->kind) == 0 && strcmp(key, w->key) == 0))
+		return 0;
+	snprintf(w->kind, sizeof w->kind, "%s", strcmp(kind, "resumed") ? kind : "");
+	snprintf(w->key, sizeof w->key, "%s", key);
+	if (a->json)
+		event_json(stdout, e, kind);
+	else
+		event_text(stdout, e, kind);
+	fflush(stdout);
+	run_on_hang(a, w, e, kind);
+	return a->exit_on_hang && e->hang;
+}
+
+/* Read and diagnose; 1 stop, 0 go on, or an exit code > 1. */
+static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *w)
+{
+	struct hangdx_diagnose_opts o = { a->cores };
+	struct hangdx_evidence *ev = NULL;
+	struct hangdx_diagnosis *d = NULL;
+	struct cli_inputs in;
+	struct decision e;
+	int err, rc = 0;
+
+	memset(&in, 0, sizeof in);
+	in.paths = a->paths;
+	in.npaths = a->npaths;
+	if (hangdx_evidence_new(ctx, &ev))
+		return EXIT_SYSERR;
+	err = cli_read_inputs(ev, &in);
+	if (err == HANGDX_ENOTFOUND) {
+		hangdx_evidence_free(ev);
+		return 0;           /* nothing to read yet */
+	}
+	if (!err)
+		err = hangdx_diagnose(ev, &o, &d);
+	if (err) {
+		fprintf(stderr, "%s watch: %s\n", cli_prog, hangdx_strerror(err));
+		hangdx_evidence_free(ev);
+		return EXIT_SYSERR;
+	}
+	memset(&e, 0, sizeof e);
+	e.category = hangdx_diagnosis_category(d);
+	e.kind = kind_of(d, e.category);
+	e.hang = hangdx_diagnosis_verdict(d) != HANGDX_V_NO_HANG
+		 && strcmp(e.category, "not_determined") != 0;
+	e.proven = hangdx_diagnosis_proven(d);
+	e.nroots = hangdx_diagnosis_roots(d, e.roots, 16);
+	e.first_rank = hangdx_diagnosis_first_rank(d);
+	e.log_time = hangdx_diagnosis_log_time(d);
+	e.summary = hangdx_diagnosis_summary(d);
+	rc = report(a, w, &e);
+	hangdx_diagnosis_free(d);
+	hangdx_evidence_free(ev);
+	return rc;
+}
+
+static void nap(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	while (!stopping && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
+{
+	struct wstate w;
+	uint64_t seen = 0;
+	double start = now_s();
+	int first = 1, rc = 0;
+
+	memset(&w, 0, sizeof w);
+	while (!stopping && !rc) {
+		uint64_t sig = scan(a);
+
+		if (first || sig != seen)
+			rc = decide(ctx, a, &w);
+		first = 0;
+		seen = sig;
+		if (w.child && waitpid(w.child, NULL, WNOHANG) == w.child)
+			w.child = 0;
+		if (rc || (a->limit >= 0 && now_s() - start >= a->limit))
+			break;
+		nap(a->interval);
+	}
+	if (w.child)
+		waitpid(w.child, NULL, 0);
+	if (rc > 1)
+		return rc;
+	return w.hang ? EXIT_HANG : w.undecided ? EXIT_UNDECIDED : EXIT_OK_NOHANG;
+}
+
+static int parse_num(const char *opt, const char *s, double lo, double hi, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	if (*s == '\0' || *end || !(*v >= lo && *v <= hi)) {
+		cli_usage_error(&cmd_watch, "%s takes %g to %g", opt, lo, hi);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct wargs *a)
+{
+	static const struct option longopts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "exit-on-hang", no_argument, NULL, 'x' },
+		{ "on-hang", required_argument, NULL, 'c' },
+		{ "prom", required_argument, NULL, 'p' },
+		{ "for", required_argument, NULL, 'f' },
+		{ "cores", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	double v;
+	int c, rc = 0;
+
+	memset(a, 0, sizeof *a);
+	a->interval = 5;
+	a->limit = -1;
+	optind = 1;
+	while (!rc && (c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': rc = parse_num("--interval", optarg, 0.05, 86400, &a->interval); break;
+		case 'f': rc = parse_num("--for", optarg, 0, 1e9, &a->limit); break;
+		case 'k':
+			rc = parse_num("--cores", optarg, 1, 64, &v);
+			a->cores = (unsigned)v;
+			break;
+		case 'j': a->json = 1; break;
+		case 'x': a->exit_on_hang = 1; break;
+		case 'c': a->on_hang = optarg; break;
+		case 'p': a->prom = optarg; break;
+		case 'h':
+			cli_help(&cmd_watch, stdout);
+			return -1;
+		default:
+			cli_usage_error(&cmd_watch, "bad option");
+			return EXIT_USAGE;
+		}
+	}
+	if (!rc && optind >= argc) {
+		cli_usage_error(&cmd_watch, "no PATH given");
+		return EXIT_USAGE;
+	}
+	a->paths = (const char *const *)argv + optind;
+	a->npaths = (size_t)(argc - optind);
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	struct sigaction sa;
+	struct wargs a;
+	struct hangdx_ctx *ctx;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		return rc < 0 ? EXIT_OK_NOHANG : rc;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ctx = cli_ctx();
+	rc = watch(ctx, &a);
+	hangdx_ctx_free(ctx);
+	return rc;
+}

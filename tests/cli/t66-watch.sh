@@ -1,0 +1,91 @@
+#!/bin/sh
+# t66-watch.sh - hangdx watch on a job replayed as it ran (hangdx replay):
+# the reference incident's deadlock event comes a minute after the cycle
+# closed (truth.json block_time_s), half an hour before HCCL_EXEC_TIMEOUT,
+# with the roots and category diagnose gives on the finished bundle;
+# --on-hang runs once, --prom writes a textfile; a healthy job gives no
+# event; a finished bundle gives diagnose's own answer.
+. tests/cli/lib.sh
+
+cd "$T" || exit 1
+jget() {        # FILE KEY [LINE]: a field of a JSON (Lines) file
+	python3 -c '
+import json, sys
+text = open(sys.argv[1]).read()
+try:
+    docs = [json.loads(text)]
+except ValueError:
+    docs = [json.loads(l) for l in text.splitlines() if l.strip()]
+print(json.dumps(docs[int(sys.argv[3]) if len(sys.argv) > 3 else 0][sys.argv[2]]))' "$@"
+}
+"$HANGDX" simulate --preset reference --no-trace -o ref > /dev/null 2>&1
+mv ref/truth.json ref.truth.json
+rm -f ref/waitgraph.dot
+"$HANGDX" diagnose --json ref > ref.json 2> /dev/null
+
+# a finished bundle: one decision, diagnose's answer
+"$HANGDX" watch --json --for 0 ref > done.jsonl 2> /dev/null
+t_ok "a finished bundle: one event, diagnose's category" \
+	test "$(jget done.jsonl category)" = "$(jget ref.json category)"
+t_ok "... its roots and proof" \
+	test "$(jget done.jsonl roots)/$(jget done.jsonl proven)" = "$(jget ref.json roots)/$(jget ref.json proven)"
+t_ok "... as a deadlock event" test "$(jget done.jsonl event)" = '"deadlock"'
+
+if t_wrapped; then
+	t_skip_from "under $HANGDX_WRAP the pace of a replay is not kept"
+fi
+# the job as it ran, at 50 times real time: the status lines at 30 s and
+# 60 s are 0.6 s of wall time apart, the next at 90 s another 0.6 s
+if ! t_skipping; then
+	"$HANGDX" replay --speed 50 ref live > /dev/null 2>&1 &
+	rp=$!
+	sleep 0.1
+	"$HANGDX" watch --json -i 0.05 --exit-on-hang --for 60 \
+		--on-hang 'echo "$HANGDX_EVENT $HANGDX_CATEGORY $HANGDX_ROOTS" >> hook.txt' \
+		--prom live.prom live > live.jsonl 2> live.err
+	echo $? > live.rc
+	kill $rp 2> /dev/null
+	wait $rp 2> /dev/null
+	sleep 0.2
+fi
+t_ok "while it runs: exit 1 at the first hang (--exit-on-hang)" test "$(cat live.rc)" = 1
+t_ok "the first event is the deadlock" test "$(jget live.jsonl event)" = '"deadlock"'
+t_ok "... with diagnose's category on the finished bundle" \
+	test "$(jget live.jsonl category)" = "$(jget ref.json category)"
+t_ok "... and its roots" test "$(jget live.jsonl roots)" = "$(jget ref.json roots)"
+t_ok "... inferred: no stream dump exists before the timeout" \
+	test "$(jget live.jsonl proven)" = false
+t_ok "... at most 65 s of log time after the cycle closed (truth.json)" python3 -c '
+import datetime, json, sys
+ev = json.loads(open("live.jsonl").readline())
+truth = json.load(open("ref.truth.json"))
+lt = datetime.datetime.fromisoformat(ev["log_time"])
+start = datetime.datetime(2026, 11, 1, 7, 0, 0)
+after = (lt - start).total_seconds() - truth["block_time_s"]
+first_error = truth["first_error"]["time_s"]
+print("# deadlock %.1f s after the cycle closed, the first EI0002 at %.0f s" % (after, first_error))
+sys.exit(0 if after <= 65 and first_error / max(after, 1) >= 28 else "%.1f s" % after)'
+t_ok "--on-hang ran once, with the event in its environment" \
+	test "$(cat hook.txt)" = "deadlock aicpu_exhaustion_deadlock 0,1"
+t_ok "--prom: the textfile says a deadlock" \
+	sh -c 'grep -qx "hangdx_deadlock 1" live.prom && grep -qx "hangdx_hang 1" live.prom'
+t_skip_end
+
+# a job 5 s in: nothing decides yet; no event, exit 5, not "no hang"
+cp -r ref early
+python3 "$ROOT/tests/bundle_edit.py" upto early 5 > /dev/null
+t_exit 5 "a job just started: exit 5 (not determined), not 0" \
+	"$HANGDX" watch --json --for 0 early
+"$HANGDX" watch --json --for 0 early > early.jsonl 2> /dev/null
+t_ok "... and no event" test ! -s early.jsonl
+
+"$HANGDX" simulate --preset healthy --no-trace -o ok > /dev/null 2>&1
+rm -f ok/truth.json ok/waitgraph.dot
+t_exit 0 "a healthy job: exit 0" "$HANGDX" watch --json --for 0 --prom ok.prom ok
+"$HANGDX" watch --json --for 0 ok > ok.jsonl 2> /dev/null
+t_ok "... and no event" test ! -s ok.jsonl
+t_ok "... the textfile says no hang" grep -qx "hangdx_hang 0" ok.prom
+
+t_exit 2 "no PATH: usage" "$HANGDX" watch --for 0
+t_exit 2 "--interval takes a number" "$HANGDX" watch -i soon ref
+t_done
