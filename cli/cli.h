@@ -81,6 +81,27 @@ struct cli_inputs {
 };
 int cli_read_inputs(struct hangdx_evidence *ev, const struct cli_inputs *in);
 
+/* ---- dense logs in one process (cli/batch.c) ---- */
+
+/* The sorted entry names of directory path (not . and ..) in *v: 0, 1
+ * when path is not a directory that can be read, -1 when the list does
+ * not fit (memory, 16 Mi entries).  Free with cli_free_list. */
+int cli_list_dir(const char *path, char ***v, size_t *n);
+void cli_free_list(char **v, size_t n);
+char *cli_join(const char *dir, const char *name);   /* malloc'd; NULL */
+
+/* The PATHs (directories among them, no --evidence, no "-") hold more
+ * bytes of files than the record ceiling's worth (--max-records times 256
+ * bytes: 1 GiB by default), so one pass would hold most of them. */
+bool cli_dense(const struct cli_inputs *in);
+/* Read the entries of every directory PATH (and every other PATH) in
+ * batches of at most a quarter of the ceiling's worth of bytes (one entry
+ * at least), each batch reduced to facts in f and freed: a library error,
+ * HANGDX_ENOTFOUND when nothing could be read. */
+int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
+		     const struct cli_inputs *in,
+		     const struct hangdx_diagnose_opts *o);
+
 /* Write an output file through a temporary name renamed when complete
  * (a device or FIFO is written in place).  fn writes the content and
  * returns a library error.  0, or -1 when it could not be written (said

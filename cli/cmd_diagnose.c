@@ -755,6 +755,9 @@ static int input_failed(int err)
 }
 
 /* One machine: the logs and saved evidence, read here. */
+static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
+		      const struct cli_inputs *in, bool dense);
+
 static int from_logs(struct hangdx_ctx *ctx, const struct dargs *a,
 		     const struct cli_inputs *in)
 {
@@ -762,6 +765,9 @@ static int from_logs(struct hangdx_ctx *ctx, const struct dargs *a,
 	struct hangdx_evidence *ev;
 	int err, rc;
 
+	/* dense logs: read a batch of entries at a time, through facts */
+	if (cli_dense(in))
+		return from_facts(ctx, a, in, true);
 	if (hangdx_evidence_new(ctx, &ev))
 		return EXIT_SYSERR;
 	err = cli_read_inputs(ev, in);
@@ -795,9 +801,10 @@ static int load_facts(struct hangdx_facts *f, const struct dargs *a)
 
 /* The logs and evidence given beside --facts, added as facts: 0 or the
  * exit code.  Logs that cannot be read are only diagnosed: the facts
- * are input enough. */
+ * are input enough (dense logs read alone must be read). */
 static int add_logs(struct hangdx_ctx *ctx, struct hangdx_facts *f,
-		    const struct dargs *a, const struct cli_inputs *in)
+		    const struct dargs *a, const struct cli_inputs *in,
+		    bool dense)
 {
 	struct hangdx_diagnose_opts o = { a->cores };
 	struct hangdx_evidence *ev;
@@ -805,6 +812,12 @@ static int add_logs(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 
 	if (!in->npaths && !in->nevid)
 		return 0;
+	if (dense || cli_dense(in)) {
+		err = cli_read_batches(ctx, f, in, &o);
+		if (err == HANGDX_ENOTFOUND && a->nfacts)
+			err = HANGDX_OK;
+		return err ? input_failed(err) : 0;
+	}
 	if (hangdx_evidence_new(ctx, &ev))
 		return EXIT_SYSERR;
 	err = cli_read_inputs(ev, in);
@@ -816,9 +829,10 @@ static int add_logs(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 	return err ? input_failed(err) : 0;
 }
 
-/* Facts written on other machines (hangdx facts), and this one's logs. */
+/* Facts written on other machines (hangdx facts), and this one's logs
+ * (dense: this one's logs alone, read in batches). */
 static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
-		      const struct cli_inputs *in)
+		      const struct cli_inputs *in, bool dense)
 {
 	struct source s = { NULL, NULL, NULL, NULL };
 	struct hangdx_facts *f;
@@ -840,7 +854,7 @@ static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
 	hangdx_facts_set_reading(f, in->threads, in->max_records);
 	rc = load_facts(f, a);
 	if (!rc)
-		rc = add_logs(ctx, f, a, in);
+		rc = add_logs(ctx, f, a, in, dense);
 	if (!rc) {
 		s.f = f;
 		rc = conclude(ctx, &s, a);
@@ -897,7 +911,7 @@ static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a,
 		return from_mpi(ctx, a, &in);
 #endif
 	if (a->nfacts)
-		return from_facts(ctx, a, &in);
+		return from_facts(ctx, a, &in, false);
 	return from_logs(ctx, a, &in);
 }
 
