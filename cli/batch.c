@@ -1,7 +1,7 @@
 /*
  * batch.c - dense logs in one process.  When the PATHs hold more bytes
- * than the record ceiling's worth, the entries of each PATH directory are
- * read a quarter of that worth at a time: each batch into evidence of its
+ * of files than diagnose --batch SIZE (1 GiB), the entries of each PATH
+ * directory are read SIZE / 4 bytes at a time: each batch into evidence of its
  * own, reduced to facts, and freed (as each process of diagnose --mpi
  * does), so memory holds one batch of logs and the facts; phase 2
  * (twophase.c) reads again the files of the ranks the verdict needs.
@@ -18,10 +18,8 @@
 #include "cli.h"
 
 #define LIST_MAX ((size_t)1 << 24)      /* entries of one listing */
-#define DEFAULT_RECORDS ((size_t)1 << 22)       /* --max-records' default */
-#define BYTES_PER_RECORD 256    /* log bytes worth one record kept */
 #define WALK_DEPTH 32
-#define BATCH_SHARE 4           /* a batch: this share of the ceiling's bytes */
+#define BATCH_SHARE 4           /* a batch: this share of in->dense */
 
 static int name_cmp(const void *a, const void *b)
 {
@@ -116,13 +114,12 @@ static void tree_bytes(int fd, const char *name, int depth, uint64_t *sum,
 
 bool cli_dense(const struct cli_inputs *in)
 {
-	size_t maxrec = in->max_records ? in->max_records : DEFAULT_RECORDS;
-	uint64_t stop = (uint64_t)maxrec * BYTES_PER_RECORD, sum = 0;
+	uint64_t stop = in->dense, sum = 0;
 	bool dirs = false;
 	struct stat sb;
 	size_t i;
 
-	if (in->nevid || in->roots)
+	if (!stop || in->nevid || in->roots)
 		return false;
 	for (i = 0; i < in->npaths; i++) {
 		if (strcmp(in->paths[i], "-") == 0)
@@ -205,10 +202,10 @@ static int read_batch(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 
 int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 		     const struct cli_inputs *in,
-		     const struct hangdx_diagnose_opts *o)
+		     const struct hangdx_diagnose_opts *o, size_t *nent,
+		     size_t *nbatch)
 {
-	size_t maxrec = in->max_records ? in->max_records : DEFAULT_RECORDS;
-	uint64_t budget = (uint64_t)maxrec * BYTES_PER_RECORD / BATCH_SHARE, sum;
+	uint64_t budget = in->dense / BATCH_SHARE, sum;
 	struct cli_inputs b = *in;
 	uint64_t *sz;
 	char **v;
@@ -222,11 +219,14 @@ int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 	}
 	b.roots = in->paths;    /* DIR/rank-3 still names rank 3 */
 	b.nroots = in->npaths;
+	*nent = n;
+	*nbatch = 0;
 	for (i = 0; i < n; i = j) {
 		for (j = i, sum = 0; j < n && (j == i || sum + sz[j] <= budget); j++)
 			sum += sz[j];
 		b.paths = (const char *const *)v + i;
 		b.npaths = j - i;
+		++*nbatch;
 		err = read_batch(ctx, f, &b, o);
 		got |= err == HANGDX_OK;
 		if (err && err != HANGDX_ENOTFOUND)

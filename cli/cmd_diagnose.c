@@ -67,6 +67,9 @@ const struct cli_cmd cmd_diagnose = {
 	"      --threads N       1 to read on one thread (default: 2 when there\n"
 	"                        are several files; 1 under --mpi)\n"
 	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
+	"      --batch SIZE      PATHs holding more than SIZE bytes of files\n"
+	"                        (1G) are read SIZE/4 at a time, each part\n"
+	"                        reduced to facts (0: all in one pass)\n"
 	"      --node NAME       this machine's node (default: the host name):\n"
 	"                        facts from other nodes keep their files apart\n"
 	"      --color WHEN      never, always or auto (default; honours NO_COLOR)\n"
@@ -88,6 +91,7 @@ struct dargs {
 	int mpi_share;      /* CLI_MPI_SHARE_* */
 	double mpi_timeout; /* seconds */
 	size_t mpi_batch;   /* PATH entries read at a time */
+	uint64_t dense;     /* --batch: bytes from which PATHs go in batches */
 	unsigned cores;
 	int color;          /* -1 auto */
 	int threads;        /* 0: default */
@@ -210,6 +214,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		{ "mpi-share", required_argument, NULL, 'S' },
 		{ "mpi-timeout", required_argument, NULL, 'T' },
 		{ "mpi-batch", required_argument, NULL, 'B' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "color", required_argument, NULL, 'C' },
 		{ "threads", required_argument, NULL, 't' },
@@ -225,6 +230,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 	a->color = -1;
 	a->mpi_timeout = 600;
 	a->mpi_batch = 2048;
+	a->dense = (uint64_t)1 << 30;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -239,6 +245,15 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		case 'S': rc = parse_mpi_share(optarg, a); break;
 		case 'T': rc = parse_mpi_timeout(optarg, a); break;
 		case 'B': rc = parse_mpi_batch(optarg, a); break;
+		case 'b':
+			if (strcmp(optarg, "0") != 0 &&
+			    !cli_parse_size(optarg, &a->dense)) {
+				cli_usage_error(&cmd_diagnose, "--batch takes a size (0: one pass)");
+				return EXIT_USAGE;
+			}
+			if (strcmp(optarg, "0") == 0)
+				a->dense = 0;
+			break;
 		case 'c':
 			a->cores = (unsigned)strtoul(optarg, &end, 10);
 			if (*end || a->cores == 0 || a->cores > 64) {
@@ -743,6 +758,7 @@ static void inputs_of(const struct dargs *a, char **argv,
 	/* under --mpi one thread a process: mpirun starts a process a core */
 	in->threads = a->threads ? a->threads : a->mpi ? 1 : 0;
 	in->max_records = a->max_records;
+	in->dense = a->mpi ? 0 : a->dense;
 }
 
 /* Say why the inputs could not be read; the exit code. */
@@ -813,7 +829,12 @@ static int add_logs(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 	if (!in->npaths && !in->nevid)
 		return 0;
 	if (dense || cli_dense(in)) {
-		err = cli_read_batches(ctx, f, in, &o);
+		size_t nent = 0, nbatch = 0;
+
+		err = cli_read_batches(ctx, f, in, &o, &nent, &nbatch);
+		fprintf(stderr, _("%s diagnose: dense logs: %zu entries read in "
+				  "%zu batches, each reduced to facts\n"),
+			cli_prog, nent, nbatch);
 		if (err == HANGDX_ENOTFOUND && a->nfacts)
 			err = HANGDX_OK;
 		return err ? input_failed(err) : 0;
