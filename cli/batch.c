@@ -81,7 +81,8 @@ char *cli_join(const char *dir, const char *name)
 }
 
 /* Add the sizes of the regular files under fd's entry name to *sum,
- * stopping once it passes stop. */
+ * stopping once it passes stop.  Symbolic links below name are not
+ * followed (a link to a parent would walk the tree again and again). */
 static void tree_bytes(int fd, const char *name, int depth, uint64_t *sum,
 		       uint64_t stop)
 {
@@ -90,7 +91,8 @@ static void tree_bytes(int fd, const char *name, int depth, uint64_t *sum,
 	DIR *d;
 	int sub;
 
-	if (*sum > stop || fstatat(fd, name, &sb, 0) != 0)
+	if (*sum > stop ||
+	    fstatat(fd, name, &sb, depth ? AT_SYMLINK_NOFOLLOW : 0) != 0)
 		return;
 	if (S_ISREG(sb.st_mode)) {
 		*sum += (uint64_t)sb.st_size;
