@@ -9,6 +9,7 @@
 
 #include <libintl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "hangdx.h"
 
@@ -80,8 +81,34 @@ struct cli_inputs {
 	const char *const *roots;   /* the inputs' roots when paths are parts
 				       of them (hangdx_ingest_opts); NULL */
 	size_t nroots;
+	uint64_t dense;         /* bytes of files from which PATHs are read
+				   in batches (cli_dense); 0: in one pass */
 };
+/* A size: digits with an optional K, M or G suffix, above 0. */
+bool cli_parse_size(const char *s, uint64_t *out);
 int cli_read_inputs(struct hangdx_evidence *ev, const struct cli_inputs *in);
+
+/* ---- dense logs in one process (cli/batch.c) ---- */
+
+/* The sorted entry names of directory path (not . and ..) in *v: 0, 1
+ * when path is not a directory that can be read, -1 when the list does
+ * not fit (memory, 16 Mi entries).  Free with cli_free_list. */
+int cli_list_dir(const char *path, char ***v, size_t *n);
+void cli_free_list(char **v, size_t n);
+char *cli_join(const char *dir, const char *name);   /* malloc'd; NULL */
+
+/* The PATHs (directories among them, no --evidence, no "-") hold more
+ * than in->dense bytes of files (diagnose --batch, 1 GiB by default: the
+ * default record ceiling's worth at 256 bytes of log a record). */
+bool cli_dense(const struct cli_inputs *in);
+/* Read the entries of every directory PATH (and every other PATH) in
+ * batches of at most in->dense / 4 bytes of files (one entry at least), each batch reduced to facts in f and freed: a library error,
+ * HANGDX_ENOTFOUND when nothing could be read; the entries and batches
+ * in *nent and *nbatch. */
+int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
+		     const struct cli_inputs *in,
+		     const struct hangdx_diagnose_opts *o, size_t *nent,
+		     size_t *nbatch);
 
 /* Write an output file through a temporary name renamed when complete
  * (a device or FIFO is written in place).  fn writes the content and

@@ -67,6 +67,9 @@ const struct cli_cmd cmd_diagnose = {
 	"      --threads N       1 to read on one thread (default: 2 when there\n"
 	"                        are several files; 1 under --mpi)\n"
 	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
+	"      --batch SIZE      PATHs holding more than SIZE bytes of files\n"
+	"                        (1G) are read SIZE/4 at a time, each part\n"
+	"                        reduced to facts (0: all in one pass)\n"
 	"      --node NAME       this machine's node (default: the host name):\n"
 	"                        facts from other nodes keep their files apart\n"
 	"      --color WHEN      never, always or auto (default; honours NO_COLOR)\n"
@@ -88,6 +91,7 @@ struct dargs {
 	int mpi_share;      /* CLI_MPI_SHARE_* */
 	double mpi_timeout; /* seconds */
 	size_t mpi_batch;   /* PATH entries read at a time */
+	uint64_t dense;     /* --batch: bytes from which PATHs go in batches */
 	unsigned cores;
 	int color;          /* -1 auto */
 	int threads;        /* 0: default */
@@ -210,6 +214,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		{ "mpi-share", required_argument, NULL, 'S' },
 		{ "mpi-timeout", required_argument, NULL, 'T' },
 		{ "mpi-batch", required_argument, NULL, 'B' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "color", required_argument, NULL, 'C' },
 		{ "threads", required_argument, NULL, 't' },
@@ -225,6 +230,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 	a->color = -1;
 	a->mpi_timeout = 600;
 	a->mpi_batch = 2048;
+	a->dense = (uint64_t)1 << 30;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -239,6 +245,15 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		case 'S': rc = parse_mpi_share(optarg, a); break;
 		case 'T': rc = parse_mpi_timeout(optarg, a); break;
 		case 'B': rc = parse_mpi_batch(optarg, a); break;
+		case 'b':
+			if (strcmp(optarg, "0") != 0 &&
+			    !cli_parse_size(optarg, &a->dense)) {
+				cli_usage_error(&cmd_diagnose, "--batch takes a size (0: one pass)");
+				return EXIT_USAGE;
+			}
+			if (strcmp(optarg, "0") == 0)
+				a->dense = 0;
+			break;
 		case 'c':
 			a->cores = (unsigned)strtoul(optarg, &end, 10);
 			if (*end || a->cores == 0 || a->cores > 64) {
@@ -743,6 +758,7 @@ static void inputs_of(const struct dargs *a, char **argv,
 	/* under --mpi one thread a process: mpirun starts a process a core */
 	in->threads = a->threads ? a->threads : a->mpi ? 1 : 0;
 	in->max_records = a->max_records;
+	in->dense = a->mpi ? 0 : a->dense;
 }
 
 /* Say why the inputs could not be read; the exit code. */
@@ -755,6 +771,9 @@ static int input_failed(int err)
 }
 
 /* One machine: the logs and saved evidence, read here. */
+static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
+		      const struct cli_inputs *in, bool dense);
+
 static int from_logs(struct hangdx_ctx *ctx, const struct dargs *a,
 		     const struct cli_inputs *in)
 {
@@ -762,6 +781,9 @@ static int from_logs(struct hangdx_ctx *ctx, const struct dargs *a,
 	struct hangdx_evidence *ev;
 	int err, rc;
 
+	/* dense logs: read a batch of entries at a time, through facts */
+	if (cli_dense(in))
+		return from_facts(ctx, a, in, true);
 	if (hangdx_evidence_new(ctx, &ev))
 		return EXIT_SYSERR;
 	err = cli_read_inputs(ev, in);
@@ -795,9 +817,10 @@ static int load_facts(struct hangdx_facts *f, const struct dargs *a)
 
 /* The logs and evidence given beside --facts, added as facts: 0 or the
  * exit code.  Logs that cannot be read are only diagnosed: the facts
- * are input enough. */
+ * are input enough (dense logs read alone must be read). */
 static int add_logs(struct hangdx_ctx *ctx, struct hangdx_facts *f,
-		    const struct dargs *a, const struct cli_inputs *in)
+		    const struct dargs *a, const struct cli_inputs *in,
+		    bool dense)
 {
 	struct hangdx_diagnose_opts o = { a->cores };
 	struct hangdx_evidence *ev;
@@ -805,6 +828,17 @@ static int add_logs(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 
 	if (!in->npaths && !in->nevid)
 		return 0;
+	if (dense || cli_dense(in)) {
+		size_t nent = 0, nbatch = 0;
+
+		err = cli_read_batches(ctx, f, in, &o, &nent, &nbatch);
+		fprintf(stderr, _("%s diagnose: dense logs: %zu entries read in "
+				  "%zu batches, each reduced to facts\n"),
+			cli_prog, nent, nbatch);
+		if (err == HANGDX_ENOTFOUND && a->nfacts)
+			err = HANGDX_OK;
+		return err ? input_failed(err) : 0;
+	}
 	if (hangdx_evidence_new(ctx, &ev))
 		return EXIT_SYSERR;
 	err = cli_read_inputs(ev, in);
@@ -816,9 +850,10 @@ static int add_logs(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 	return err ? input_failed(err) : 0;
 }
 
-/* Facts written on other machines (hangdx facts), and this one's logs. */
+/* Facts written on other machines (hangdx facts), and this one's logs
+ * (dense: this one's logs alone, read in batches). */
 static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
-		      const struct cli_inputs *in)
+		      const struct cli_inputs *in, bool dense)
 {
 	struct source s = { NULL, NULL, NULL, NULL };
 	struct hangdx_facts *f;
@@ -840,7 +875,7 @@ static int from_facts(struct hangdx_ctx *ctx, const struct dargs *a,
 	hangdx_facts_set_reading(f, in->threads, in->max_records);
 	rc = load_facts(f, a);
 	if (!rc)
-		rc = add_logs(ctx, f, a, in);
+		rc = add_logs(ctx, f, a, in, dense);
 	if (!rc) {
 		s.f = f;
 		rc = conclude(ctx, &s, a);
@@ -897,7 +932,7 @@ static int diagnose(struct hangdx_ctx *ctx, const struct dargs *a,
 		return from_mpi(ctx, a, &in);
 #endif
 	if (a->nfacts)
-		return from_facts(ctx, a, &in);
+		return from_facts(ctx, a, &in, false);
 	return from_logs(ctx, a, &in);
 }
 

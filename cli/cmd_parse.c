@@ -41,26 +41,6 @@ const struct cli_cmd cmd_parse = {
 
 #define HX_ARRAY_LEN_CLI(a) (sizeof(a) / sizeof((a)[0]))
 
-static bool parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!*s || *s == '-')
-		return false;
-	v = strtoull(s, &end, 10);
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	default: break;
-	}
-	if (*end || v == 0)
-		return false;
-	*out = v;
-	return true;
-}
-
 struct parse_opts {
 	struct hangdx_ingest_opts io;
 	bool json, summary;
@@ -100,27 +80,27 @@ static int parse_opts(int argc, char **argv, struct parse_opts *po)
 			po->evidence[po->nevidence++] = optarg;
 			break;
 		case 't':
-			if (!parse_size(optarg, &v) || v > 2)
+			if (!cli_parse_size(optarg, &v) || v > 2)
 				goto bad;
 			po->io.threads = (int)v;
 			break;
 		case 'l':
-			if (!parse_size(optarg, &v) || v > (1u << 20))
+			if (!cli_parse_size(optarg, &v) || v > (1u << 20))
 				goto bad;
 			po->io.max_line = (size_t)v;
 			break;
 		case 'm':
-			if (!parse_size(optarg, &v))
+			if (!cli_parse_size(optarg, &v))
 				goto bad;
 			po->io.max_member = v;
 			break;
 		case 'r':
-			if (!parse_size(optarg, &v) || v > 1000000000u)
+			if (!cli_parse_size(optarg, &v) || v > 1000000000u)
 				goto bad;
 			po->io.max_ratio = (unsigned)v;
 			break;
 		case 'n':
-			if (!parse_size(optarg, &v))
+			if (!cli_parse_size(optarg, &v))
 				goto bad;
 			po->io.max_records = (size_t)v;
 			break;

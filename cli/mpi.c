@@ -26,7 +26,6 @@
 #define F_READ 1u                       /* the process could read an input */
 #define F_ZSTD 2u                       /* the text is zstd-compressed */
 #define ZSTD_LEVEL 3                    /* facts shrink 30 to 50 times */
-#define SHARE_MAX ((size_t)1 << 24)     /* entries of the PATHs shared out */
 
 enum { CMD_FETCH = 1, CMD_DONE = 2 };
 enum { TAG_FACTS = 1, TAG_FETCH = 2 };
@@ -284,68 +283,6 @@ static uint64_t fnv_stat(uint64_t h, const char *name, const struct stat *st)
 	return fnv(h, v, sizeof v);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The sorted entry names of directory path (not . and ..) in *v: 0, 1
- * when path is not a directory that can be read, -1 when the list does
- * not fit (memory, SHARE_MAX). */
-static int list_dir(const char *path, char ***v, size_t *n)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	char **nv;
-	size_t cap = 0;
-	int rc = 0;
-
-	*v = NULL;
-	*n = 0;
-	if (!d)
-		return 1;
-	while (!rc && (de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			nv = cap <= SHARE_MAX ? realloc(*v, cap * sizeof *nv) : NULL;
-			if (!nv) {
-				rc = -1;
-				break;
-			}
-			*v = nv;
-		}
-		if (!((*v)[*n] = strdup(de->d_name)))
-			rc = -1;
-		else
-			(*n)++;
-	}
-	closedir(d);
-	if (*n)
-		qsort(*v, *n, sizeof **v, name_cmp);
-	return rc;
-}
-
-static void free_list(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-static char *join(const char *dir, const char *name)
-{
-	size_t la = strlen(dir), n = la + strlen(name) + 2;
-	char *s = malloc(n);
-
-	if (s)
-		snprintf(s, n, "%s%s%s", dir, la && dir[la - 1] == '/' ? "" : "/", name);
-	return s;
-}
-
 /* What this process sees of the PATHs: names, types, sizes and times of
  * each and of the entries of each directory. */
 static uint64_t listing_hash(const struct cli_inputs *in)
@@ -361,16 +298,16 @@ static uint64_t listing_hash(const struct cli_inputs *in)
 			continue;
 		}
 		h = fnv_stat(h, in->paths[i], &sb);
-		if (!S_ISDIR(sb.st_mode) || list_dir(in->paths[i], &v, &n) == 1)
+		if (!S_ISDIR(sb.st_mode) || cli_list_dir(in->paths[i], &v, &n) == 1)
 			continue;
 		for (j = 0; j < n; j++) {
-			full = join(in->paths[i], v[j]);
+			full = cli_join(in->paths[i], v[j]);
 			if (full && stat(full, &sb) == 0)
 				h = fnv_stat(h, v[j], &sb);
 			free(full);
 		}
 		h = fnv(h, &n, sizeof n);      /* a cut list differs too */
-		free_list(v, n);
+		cli_free_list(v, n);
 	}
 	return h;
 }
@@ -427,7 +364,7 @@ static int unit(struct units *u, const struct mpi_st *st, const char *dir,
 			return -1;
 		u->v = nv;
 	}
-	u->v[u->n] = dir ? join(dir, name) : strdup(name);
+	u->v[u->n] = dir ? cli_join(dir, name) : strdup(name);
 	return u->v[u->n++] ? 0 : -1;
 }
 
@@ -441,14 +378,14 @@ static int share_dirs(const struct mpi_st *st, const struct cli_inputs *in,
 	int err = 0;
 
 	for (i = 0; i < in->npaths && !err; i++) {
-		err = list_dir(in->paths[i], &v, &n);
+		err = cli_list_dir(in->paths[i], &v, &n);
 		if (err == 1) {         /* not a directory: one entry */
 			err = unit(u, st, NULL, in->paths[i]);
 			continue;
 		}
 		for (j = 0; j < n && !err; j++)
 			err = unit(u, st, in->paths[i], v[j]);
-		free_list(v, n);
+		cli_free_list(v, n);
 	}
 	return err;
 }
@@ -502,7 +439,7 @@ static void read_share(struct mpi_st *st, const struct cli_mpi_opts *o)
 		in.npaths = u.n - i < batch ? u.n - i : batch;
 		read_batch(st, o, &in);
 	}
-	free_list(u.v, u.n);
+	cli_free_list(u.v, u.n);
 }
 
 /* A FILE that zstd-compresses what is written to it into a struct bytes:

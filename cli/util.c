@@ -185,6 +185,26 @@ int cli_set(const struct cli_cmd *c, struct hangdx_scenario *sc, const char *kv)
 
 /* ---- inputs: logs and saved evidence, for diagnose and facts ---- */
 
+bool cli_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-')
+		return false;
+	v = strtoull(s, &end, 10);
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	default: break;
+	}
+	if (*end || v == 0)
+		return false;
+	*out = v;
+	return true;
+}
+
 int cli_read_inputs(struct hangdx_evidence *ev, const struct cli_inputs *in)
 {
 	int err = HANGDX_OK, got = 0;

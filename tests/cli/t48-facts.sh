@@ -3,7 +3,7 @@
 # incidents diagnosed from their logs in one pass, from the facts of
 # `hangdx facts` (whole, and in two halves of disjoint rank directories,
 # and half facts plus half logs), and under mpirun with --mpi, must give
-# byte-identical JSON.  Then the facts file itself: bad files (a broken line a warning; not facts: exit 3
+# byte-identical JSON; so must dense logs read in batches in one process.  Then the facts file itself: bad files (a broken line a warning; not facts: exit 3
 # with file:line), -o replaced whole, -o -, usage errors, and under MPI a
 # stuck process ending in exit 4 after --mpi-timeout, never a hang.
 . tests/cli/lib.sh
@@ -33,6 +33,23 @@ run() {  # run NAME CMD...: stdout to NAME.out, exit code to NAME.rc
 	"$@" > "$T/$name.out" 2> "$T/$name.err"
 	echo $? > "$T/$name.rc"
 }
+
+# Dense logs in one process: PATHs holding more bytes of files than
+# --batch (2M here; 16 ranks of the reference preset hold 5.5 MB) are read
+# a quarter of that at a time, a batch of rank directories reduced to
+# facts, and must give the single pass's JSON; --batch 0 is the single pass.
+sim dense reference --set ranks=16
+run dense.single "$H" diagnose --json "$T/dense"
+run dense.batch "$H" diagnose --json --batch 2M "$T/dense"
+cmp_runs "dense logs read in batches: the single-pass JSON" dense.single dense.batch
+t_ok "dense logs: read in more than one batch" sh -c \
+	'n=$(sed -n "s/.* read in \([0-9]*\) batches.*/\1/p" "$1"); [ "${n:-0}" -gt 1 ]' \
+	_ "$T/dense.batch.err"
+run dense.one "$H" diagnose --json --batch 0 "$T/dense"
+t_ok "dense logs: --batch 0 reads in one pass, to the same JSON" sh -c \
+	'! grep -q "read in" "$1" && cmp -s "$2" "$3"' _ "$T/dense.one.err" \
+	"$T/dense.one.out" "$T/dense.single.out"
+t_exit 2 "dense logs: --batch takes a size" "$H" diagnose --batch 1X "$T/dense"
 
 for c in ref death link mism healthy ref65; do
 	run "$c.single" "$H" diagnose --json "$T/$c"
