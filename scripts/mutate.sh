@@ -9,7 +9,8 @@
 # exactly once, and on a mutant that does not build.
 #   sh scripts/mutate.sh [ID...]      (all mutations, or the ones named)
 # MUTATIONS=FILE reads another list of the same form (e.g. one row with only
-# the test being written, to try it against its mutant quickly).
+# the test being written, to try it against its mutant quickly);
+# MUTATE_KEEP=1 rebuilds only what changed since the last copy.
 set -u
 B=${B:-build}
 ROOT=$(pwd)
@@ -23,7 +24,10 @@ die() { echo "mutate: $*" >&2; exit 2; }
 command -v python3 > /dev/null || die "python3 is needed"
 
 copy_tree() {
-	rm -rf "$TREE" && mkdir -p "$TREE" || die "cannot make $TREE"
+	# MUTATE_KEEP=1: copy over the last copy (tar keeps the files' times,
+	# so only what changed is rebuilt); by default a fresh copy
+	[ -n "${MUTATE_KEEP:-}" ] || rm -rf "$TREE"
+	mkdir -p "$TREE" || die "cannot make $TREE"
 	git ls-files -z | (cd "$ROOT" && xargs -0 tar cf -) | (cd "$TREE" && tar xf -) ||
 		die "cannot copy the tree"
 }

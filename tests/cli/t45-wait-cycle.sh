@@ -5,7 +5,8 @@
 # deadlock of category wait_cycle rooted on that rank, from the logs and
 # from facts alone; a cross-communicator order inversion between two ranks
 # (tests/scenarios/order-inversion.yaml) is a wait_cycle hang whose chain
-# goes round both ranks and names no single root (DIAGNOSIS.md).
+# goes round both ranks and names no single root (DIAGNOSIS.md); a ring of
+# notifies longer than the chain shows is inferred, never proven.
 . tests/cli/lib.sh
 
 S=$ROOT/tests/scenarios
@@ -75,5 +76,32 @@ assert d['roots'] == [] and d['root_rank'] == -1, (d['roots'], d['root_rank'])
 assert d['first_failing_rank'] == t['first_error']['rank'], d['first_failing_rank']
 assert {h['rank'] for h in d['chain']} == {c['node']['rank'] for c in t['cycle']}, d['chain']
 assert all(h['waits_for'] == 'remote notify' for h in d['chain']), d['chain']"
+done
+# a ring of notifies over N streams of rank 0 (stream i waits for notify i,
+# then records notify i+1): a cycle of 2N tasks.  The chain shows at most
+# 4,096 hops (HX_MAX_LIST): a cycle of 4,096 is proven, one of 4,098 only
+# inferred, its assumption naming the tasks not shown
+for n in 2048 2049; do
+	python3 - "$n" > "$T/ring$n.yaml" <<'PY'
+import sys
+n = int(sys.argv[1])
+print("name: notify-ring\ncluster:\n  ranks: 2\ncommunicators:\n  - name: world\nprogram:")
+for i in range(n):
+    print(f"  - notify_wait:   {{stream: s{i}, notify: N{i}, ranks: [0]}}")
+    print(f"  - notify_record: {{stream: s{i}, notify: N{(i + 1) % n}, ranks: [0]}}")
+print("  - allreduce: {stream: s0, comm: world, bytes: 1MiB}\n  - host_sync: all")
+PY
+	$HANGDX simulate -q --no-trace "$T/ring$n.yaml" -o "$T/ring$n" > /dev/null 2>&1
+	$HANGDX diagnose --json "$T/ring$n" > "$T/ring$n.json" 2> /dev/null
+	t_ok "ring of $n streams: a wait_cycle of $((2 * n)) tasks as truth, proven only when every task is shown" \
+		python3 -c "
+import json
+t = json.load(open('$T/ring$n/truth.json')); d = json.load(open('$T/ring$n.json'))
+c = len(t['cycle']); shown = min(c, 4096)
+assert t['root_cause'] == 'wait_cycle' and c == 2 * $n, (t['root_cause'], c)
+assert d['verdict'] == 'deadlock' and d['category'] == t['root_cause'], d['category']
+assert d['roots'] == t['roots'] and len(d['chain']) == shown, (d['roots'], len(d['chain']))
+assert d['proven'] is (c == shown), d['proven']
+assert c == shown or 'the %d tasks of the cycle past the first %d shown' % (c - shown, shown) in d['summary'], d['summary']"
 done
 t_done
