@@ -92,6 +92,9 @@ alltests=$(grep -v '^#' "$LIST" | awk -F'\t' -v want=" $* " \
 	'NF >= 5 && (want == "  " || index(want, " " $1 " ")) { print $3 }' |
 	tr ' ' '\n' | sort -u)
 caught_by=""
+# MUTATE_NO_BASELINE=1: only when the same tests just passed on the same
+# sources (e.g. the rest of a list split between two runs)
+[ -n "${MUTATE_NO_BASELINE:-}" ] && alltests=""
 for t in $alltests; do
 	if ! run_tests "$t"; then
 		die "$t fails on the unmutated tree: no mutation result would mean anything"
