@@ -3,7 +3,8 @@
 # form: the reference incident across two servers (one rank a server) with
 # HCCL_OP_RETRY_ENABLE "L1:1,L2:0", at log level error and verified lines
 # only (no line shows the kernels): the AICPU exhaustion deadlock inferred
-# from the configuration, as truth.json says; with "L1:0,L2:0" it completes.
+# from the configuration, as truth.json says; with "L1:0,L2:0" it completes,
+# and with retry off a slow AICPU operator is no exhaustion.
 . tests/cli/lib.sh
 
 for v in 1 0; do
@@ -28,4 +29,15 @@ else:
     assert t['outcome'] != 'deadlock', t['outcome']
     assert d['verdict'] != 'deadlock', d['verdict']"
 done
+# retry off: a slow AICPU operator (500 s) outlives a 60 s exec timeout;
+# no kernel stays on a core, so no exhaustion is inferred (truth: failed)
+sed 's/duration: 200us/duration: 500s/' scenarios/reference.yaml > "$T/slow.yaml"
+$HANGDX simulate -q --no-trace "$T/slow.yaml" --set retry=off --set exec_timeout=60 \
+	--log-fidelity verified --set log_level=error -o "$T/slow" > /dev/null 2>&1
+$HANGDX diagnose --json "$T/slow" > "$T/slow.json" 2> /dev/null
+t_ok "retry off, a slow AICPU operator: no deadlock inferred, as truth" python3 -c "
+import json
+t = json.load(open('$T/slow/truth.json')); d = json.load(open('$T/slow.json'))
+assert t['outcome'] != 'deadlock', t['outcome']
+assert d['verdict'] == 'hang' and d['category'] != 'aicpu_exhaustion_deadlock', (d['verdict'], d['category'])"
 t_done
