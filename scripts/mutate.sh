@@ -8,10 +8,13 @@
 # mutation and fails on any survivor, on a mutation whose text is not found
 # exactly once, and on a mutant that does not build.
 #   sh scripts/mutate.sh [ID...]      (all mutations, or the ones named)
+# MUTATIONS=FILE reads another list of the same form (e.g. one row with only
+# the test being written, to try it against its mutant quickly);
+# MUTATE_KEEP=1 rebuilds only what changed since the last copy.
 set -u
 B=${B:-build}
 ROOT=$(pwd)
-LIST=$ROOT/tests/mutations.tsv
+LIST=${MUTATIONS:-$ROOT/tests/mutations.tsv}
 W=$ROOT/$B/mutate
 TREE=$W/tree
 JOBS=${JOBS:-2}
@@ -21,13 +24,16 @@ die() { echo "mutate: $*" >&2; exit 2; }
 command -v python3 > /dev/null || die "python3 is needed"
 
 copy_tree() {
-	rm -rf "$TREE" && mkdir -p "$TREE" || die "cannot make $TREE"
+	# MUTATE_KEEP=1: copy over the last copy (tar keeps the files' times,
+	# so only what changed is rebuilt); by default a fresh copy
+	[ -n "${MUTATE_KEEP:-}" ] || rm -rf "$TREE"
+	mkdir -p "$TREE" || die "cannot make $TREE"
 	git ls-files -z | (cd "$ROOT" && xargs -0 tar cf -) | (cd "$TREE" && tar xf -) ||
 		die "cannot copy the tree"
 }
 
 build() {
-	(cd "$TREE" && make -s -j"$JOBS" units > "$W/build.log" 2>&1)
+	(cd "$TREE" && make -s -j"$JOBS" B=build units > "$W/build.log" 2>&1)
 }
 
 # run_tests "unit:test_x cli:t45-roots ..." -> 0 when all pass
@@ -35,12 +41,17 @@ run_tests() {
 	rc=0
 	for t in $1; do
 		case $t in
-		unit:*) cmd="./build/tests/${t#unit:}" ;;
-		cli:*)  cmd="sh tests/cli/${t#cli:}.sh" ;;
-		*) echo "mutate: unknown test $t" >&2; return 2 ;;
+		unit:*) f=build/tests/${t#unit:}; cmd="./$f" ;;
+		cli:*)  f=tests/cli/${t#cli:}.sh; cmd="sh $f" ;;
+		*) die "unknown test $t" ;;
 		esac
+		# a test missing from the copy (not yet in git) would fail,
+		# and count as a catch
+		[ -f "$TREE/$f" ] || die "no $f in the copy (git add it)"
 		out=$W/out.$$
-		(cd "$TREE" && CMOCKA_MESSAGE_OUTPUT=tap HANGDX=./hangdx B=build $cmd) > "$out" 2>&1
+		# stdin is the list being read: a test (mpirun) would eat it
+		(cd "$TREE" && CMOCKA_MESSAGE_OUTPUT=tap HANGDX=./hangdx B=build $cmd) \
+			< /dev/null > "$out" 2>&1
 		st=$?
 		if [ $st -ne 0 ] || grep -v -i '# *skip' "$out" | grep -q '^not ok'; then
 			caught_by=$t
@@ -68,8 +79,12 @@ open(path, "w", encoding="utf-8").write(s.replace(old, new))
 EOF
 }
 
+start=$(date +%s)
 mkdir -p "$W" || die "cannot make $W"
 copy_tree
+# the list as it was at the start: edits meanwhile change nothing
+cp "$LIST" "$W/list" || die "cannot copy $LIST"
+LIST=$W/list
 echo "mutate: building the copy in $TREE"
 build || die "the unmutated copy does not build (see $W/build.log)"
 
@@ -79,6 +94,9 @@ alltests=$(grep -v '^#' "$LIST" | awk -F'\t' -v want=" $* " \
 	'NF >= 5 && (want == "  " || index(want, " " $1 " ")) { print $3 }' |
 	tr ' ' '\n' | sort -u)
 caught_by=""
+# MUTATE_NO_BASELINE=1: only when the same tests just passed on the same
+# sources (e.g. the rest of a list split between two runs)
+[ -n "${MUTATE_NO_BASELINE:-}" ] && alltests=""
 for t in $alltests; do
 	if ! run_tests "$t"; then
 		die "$t fails on the unmutated tree: no mutation result would mean anything"
@@ -119,5 +137,5 @@ while IFS='	' read -r id file tests from to; do
 	cp "$W/orig" "$TREE/$file"
 done < "$LIST"
 build > /dev/null 2>&1
-echo "$n mutations: $caught caught, $(echo $survivors | wc -w) survived, $bad not applied or not built"
+echo "$n mutations: $caught caught, $(echo $survivors | wc -w) survived, $bad not applied or not built ($(($(date +%s) - start)) s)"
 [ -z "$survivors" ] && [ $bad -eq 0 ] && [ $n -gt 0 ]
