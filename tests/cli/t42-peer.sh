@@ -35,12 +35,15 @@ listed() { # listed CASE: hangdx's answer DISAGREE.tsv records for CASE
 }
 
 used=""
+ncase=0
+nagree=0
 check() { # check CASE "PEER|ALSO" DIR PATHS...
 	case_=$1
 	want=$2
 	dir=$3
 	shift 3
 	used="$used $case_"
+	ncase=$((ncase + 1))
 	got=$(root "$dir" "$@")
 	known=$(listed "$case_")
 	desc="$case_: $got (ascend-fd: $want)"
@@ -48,6 +51,7 @@ check() { # check CASE "PEER|ALSO" DIR PATHS...
 		if [ -n "$known" ]; then
 			t_ok "$desc; listed in DISAGREE.tsv but agrees: remove the line" false
 		else
+			nagree=$((nagree + 1))
 			t_ok "$desc" true
 		fi
 	elif [ -n "$known" ] && [ "$known" = "$got" ]; then
@@ -91,4 +95,7 @@ done
 for c in $(awk -F '\t' '!/^#/ && NF { print $1 }' "$DISAGREE"); do
 	t_ok "DISAGREE.tsv: $c is a case of this test" sh -c "echo '$used' | tr ' ' '\n' | grep -qx '$c'"
 done
+# the counts the docs give are these
+t_ok "docs/TESTING.md: $ncase cases, $nagree agree" grep -q "^$ncase cases, $nagree agree" docs/TESTING.md
+t_ok "docs/DIAGNOSIS.md: on $nagree of $ncase cases" sh -c "tr '\n' ' ' < docs/DIAGNOSIS.md | grep -q 'on $nagree of $ncase cases'"
 t_done
