@@ -126,6 +126,43 @@ static char *json_of(const struct hangdx_diagnosis *d)
 	return buf;
 }
 
+/* Three ranks of one communicator time out at the same op, each waiting
+ * for the next (remote rank 1, 2, 0), and no device log: a circular wait
+ * across ranks, unproven, with no single root; rank 0 failed first. */
+static const char ring_log[] =
+	"# file: w0/plog/plog-100_1.log\n"
+	"[INFO] HCCL(100,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1292] [100]Entry-HcclCommInitRootInfoInner:ranks[3], rank[0], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[0]\n"
+	"[ERROR] HCCL(100,python3):2025-10-24-11:18:29.499.235 [task_exception_handler.cc:908] [100][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], taskType[Notify Wait], tag[AllReduce_g1], index[21], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n"
+	"[ERROR] HCCL(100,python3):2025-10-24-11:18:29.499.235 [task_exception_handler.cc:842] [100][TaskExecStage][Timeout][Host]Task run failed, para information is notify id:[0x0000000000000001], stage:[0], remote rank:[1], tag[AllReduce_g1].\n"
+	"# file: w1/plog/plog-101_1.log\n"
+	"[INFO] HCCL(101,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1292] [101]Entry-HcclCommInitRootInfoInner:ranks[3], rank[1], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[1]\n"
+	"[ERROR] HCCL(101,python3):2025-10-24-11:18:29.499.245 [task_exception_handler.cc:908] [101][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], taskType[Notify Wait], tag[AllReduce_g1], index[21], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n"
+	"[ERROR] HCCL(101,python3):2025-10-24-11:18:29.499.245 [task_exception_handler.cc:842] [101][TaskExecStage][Timeout][Host]Task run failed, para information is notify id:[0x0000000000000001], stage:[0], remote rank:[2], tag[AllReduce_g1].\n"
+	"# file: w2/plog/plog-102_1.log\n"
+	"[INFO] HCCL(102,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1292] [102]Entry-HcclCommInitRootInfoInner:ranks[3], rank[2], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[2]\n"
+	"[ERROR] HCCL(102,python3):2025-10-24-11:18:29.499.255 [task_exception_handler.cc:908] [102][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], taskType[Notify Wait], tag[AllReduce_g1], index[21], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n"
+	"[ERROR] HCCL(102,python3):2025-10-24-11:18:29.499.255 [task_exception_handler.cc:842] [102][TaskExecStage][Timeout][Host]Task run failed, para information is notify id:[0x0000000000000001], stage:[0], remote rank:[0], tag[AllReduce_g1].\n";
+
+static void test_ring_wait_cycle(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev;
+	struct hangdx_diagnosis *d = diagnose_text(ctx, &ev, ring_log);
+	char *js;
+
+	(void)state;
+	assert_int_equal(hangdx_diagnosis_verdict(d), HANGDX_V_HANG);
+	assert_string_equal(hangdx_diagnosis_category(d), "wait_cycle");
+	assert_int_equal(hangdx_diagnosis_root_rank(d), -1);
+	assert_int_equal(hangdx_diagnosis_first_rank(d), 0);
+	js = json_of(d);
+	assert_non_null(strstr(js, "\"proven\": false"));
+	free(js);
+	hangdx_diagnosis_free(d);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
 /* Never "no hang" on a timeout: three ranks' watchdogs time out one
  * collective, and a fourth rank ran out of memory.  SeqNum is logical
  * progress: rank 2, at 195, is behind the others. */
@@ -650,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_not_determined),
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_watchdog_behind_over_oom),
+		cmocka_unit_test(test_ring_wait_cycle),
 		cmocka_unit_test(test_not_a_hang),
 		cmocka_unit_test(test_hang_undetermined),
 		cmocka_unit_test(test_fftsplus_stuck_notifies),
