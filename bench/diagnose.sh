@@ -28,7 +28,7 @@ awk -v t0="$t512" -v m0="$m512" -v s0="$mb512" -v t1="$t4096" -v m1="$m4096" -v 
 	printf "%-40s %10d %10.2f %10.0f %8.2f\n", "reference, 4096 ranks", s1, t1, m1 / 1024, (t1 / 8) / (t0 > 0 ? t0 : 0.01)
 }'
 echo "  (ratio = time per rank at 4096 over time per rank at 512; goal: 4096 ranks under 30 s, under 2 GB)"
-echo "limits (docs/PERFORMANCE.md, Diagnosis):"
+echo "limits (docs/PERFORMANCE.md, Diagnosis; load average $(cut -d' ' -f1-3 /proc/loadavg)):"
 limit "512 ranks: the AICPU-exhaustion deadlock found (1 = yes)" "$v512" ">=" 1
 limit "4096 ranks: the AICPU-exhaustion deadlock found (1 = yes)" "$v4096" ">=" 1
 limit "4096 ranks, seconds" "$t4096" "<" 30

@@ -50,7 +50,7 @@ awk -v t="$1" -v m="$2" 'BEGIN { printf "%-34s %10.2f %10.0f\n", "reference, 409
 
 # rates and ratios on CPU time (user + system): another job on the
 # shared cores stretches the wall time, not the work
-echo "limits (docs/PERFORMANCE.md, Simulator; CPU seconds, user + system):"
+echo "limits (docs/PERFORMANCE.md, Simulator; CPU seconds, user + system; load average $(cut -d' ' -f1-3 /proc/loadavg)):"
 limit "task events per CPU second (2 a task)" "$(awk -v n="$tasks" -v t="$cpu" 'BEGIN { if (t > 0) printf "%.0f", 2 * n / t }')" ">=" 5000000
 limit "reference, 4096 ranks to the first error, seconds" "$t1" "<" 10
 limit "CPU time per rank, 4096 over 512 ranks (linear)" "$(awk -v t0="$c0" -v t1="$c1" 'BEGIN { printf "%.2f", (t1 / 8) / (t0 > 0 ? t0 : 0.01) }')" "<=" 1.5
