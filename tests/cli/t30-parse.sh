@@ -43,6 +43,22 @@ t_ok "evidence shipped from two machines merges to the same output" sh -c "
 	cmp '$T/both.jsonl' '$T/direct.jsonl'"
 t_ok "evidence read back prints the same bytes" sh -c \
 	"'$HANGDX' parse --json --evidence $G/peer-st_testcase.jsonl | cmp - $G/peer-st_testcase.jsonl"
+# saved evidence edited by other tools: JSON escapes (\uXXXX, \t, \", \/)
+# are read as what they stand for; a malformed \u escape skips its line
+python3 - "$G/01-hccl-doc-ei0002-op-mismatch-allreduce-vs-allgather.jsonl" "$T" <<'EOF'
+import sys
+l = open(sys.argv[1]).readline()
+def put(n, v):
+    open(sys.argv[2] + "/" + n, "w").write(
+        l.replace('"pname":"all_reduce_test"', '"pname":"%s"' % v))
+put("esc.jsonl", r'caf\u00e9_\u4e2d\t\"x\/')
+put("esc-bad.jsonl", r'caf\u00zz')
+open(sys.argv[2] + "/esc.want", "w").write('"pname":"caf\u00e9_\u4e2d' + r'\u0009\"x/"' + "\n")
+EOF
+t_ok "evidence: u, t, quote and slash escapes read as what they stand for" sh -c \
+	"'$HANGDX' parse --json --evidence '$T/esc.jsonl' | grep -qF -f '$T/esc.want'"
+t_ok "evidence: a malformed u escape: the line skipped, said" sh -c \
+	"'$HANGDX' parse --json --evidence '$T/esc-bad.jsonl' 2>&1 | grep -q 'esc-bad.jsonl:1: warning: .*line skipped'"
 printf 'not json\n{"kind":"nope"}\n' > "$T/bad.jsonl"
 t_exit 3 "malformed evidence: exit 3, diagnosed" "$HANGDX" parse --evidence "$T/bad.jsonl"
 t_exit 3 "exit 3 when no input can be read" "$HANGDX" parse "$T/does-not-exist"
