@@ -59,6 +59,24 @@ t_ok "evidence: u, t, quote and slash escapes read as what they stand for" sh -c
 	"'$HANGDX' parse --json --evidence '$T/esc.jsonl' | grep -qF -f '$T/esc.want'"
 t_ok "evidence: a malformed u escape: the line skipped, said" sh -c \
 	"'$HANGDX' parse --json --evidence '$T/esc-bad.jsonl' 2>&1 | grep -q 'esc-bad.jsonl:1: warning: .*line skipped'"
+# a log compressed by bzip2, xz or lz4 (their magic bytes, read through
+# libarchive's filters) gives the records of the plain log
+recs() { # recs FILE: its records, without the file's name and summaries
+	"$HANGDX" parse --json "$1" 2>/dev/null |
+		grep -v '"kind":"\(totals\|file\|process\)"' | sed 's/"\(last_\)*file":"[^"]*",//'
+}
+cp "$S/10-mindcluster-rc122-4rank-notify-wait-chain.log" "$T/z.log"
+recs "$T/z.log" > "$T/z.plain"
+for z in bzip2 xz lz4; do
+	if command -v $z > /dev/null 2>&1; then
+		$z -c "$T/z.log" > "$T/z.log.$z"
+		recs "$T/z.log.$z" > "$T/z.$z"
+		t_ok "$z: the records of the plain log" sh -c \
+			"test -s '$T/z.plain' && cmp '$T/z.$z' '$T/z.plain'"
+	else
+		t_missing "$z: the records of the plain log" "$z not installed"
+	fi
+done
 printf 'not json\n{"kind":"nope"}\n' > "$T/bad.jsonl"
 t_exit 3 "malformed evidence: exit 3, diagnosed" "$HANGDX" parse --evidence "$T/bad.jsonl"
 t_exit 3 "exit 3 when no input can be read" "$HANGDX" parse "$T/does-not-exist"
