@@ -3,7 +3,8 @@
 # with @ROOT@, @T@ and @NODE@ put in at test time, and generated here: a
 # FIFO and a link out of the inputs to name, a gzip copy cut short, one
 # of garbage, a rank of many file lines).  Each is read beside the honest
-# facts of the simulated reference incident: it finishes in under 2 s of CPU (10 s of wall time) and
+# facts of the simulated reference incident: it finishes in under 2 s of
+# CPU (10 s of wall time) and
 # 100 MB, says a warning (stderr: a warning, or an error for a file that
 # is no facts and is read as a log; or the report's missing evidence naming
 # what was not read again), and leaves the honest facts' verdict and
