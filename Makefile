@@ -1,5 +1,5 @@
 # hangdx - plain GNU Makefile.  `make` builds libhangdx.a, libhangdx.so and
-# hangdx; `make test` runs every test and ends with "N passed, N failed, N skipped";
+# hangdx; `make test` runs every test and ends with "N passed, N failed, N skipped, N todo";
 # `make demo` installs missing packages (as root), builds and runs the
 # reference incident.  Sources are found by directory: src/<stage>/*.c go
 # into the library, cli/*.c into the binary, tests/unit/test_*.c become one

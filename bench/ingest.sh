@@ -5,6 +5,8 @@
 # .tar.gz ingest against plain `gzip -dc` of the same bundle (goal: within
 # 10%).  Every tool runs in the same session on the same files, from the
 # page cache (each input is read once before timing), best of REPEAT runs.
+# The goals and the memory bound of docs/PERFORMANCE.md ("Log ingest") are
+# checked at the end (bench/lib.sh): FAIL and status 1 when one is out.
 #
 # usage: bench/ingest.sh [SIZE_MB [WORKDIR [RANKS]]]
 #   SIZE_MB  total size of the generated tree (default 2048)
@@ -24,6 +26,7 @@
 #          alone, about 175 KB per rank, where 93% of the lines are evidence
 #          (TS stream dumps, kernel status lines): the worst case
 set -eu
+. bench/lib.sh
 size=${1:-2048}
 work=${2:-/tmp/hangdx-bench}
 ranks=${3:-16}
@@ -115,3 +118,10 @@ printf '%-44s %8s %10s %8s %9s\n' "gzip -dc BUNDLE > /dev/null" "$z" "$(mbps "$z
 printf '%-44s %8s %10s %8s %9s\n' "hangdx parse --summary BUNDLE (pipelined)" "$hz" "$(mbps "$hz")" "$(ratio "$hz" "$z")" "$hzm"
 printf '%-44s %8s %10s %8s %9s\n' "hangdx parse --summary --threads 1 BUNDLE" "$hz1" "$(mbps "$hz1")" "$(ratio "$hz1" "$z")" "-"
 echo "(MB/s: uncompressed MiB of logs per wall second)"
+echo
+echo "limits (docs/PERFORMANCE.md, Log ingest):"
+limit "parse --summary TREE (2 threads) over grep -rc ERROR" "$(ratio "$h2" "$g")" "<=" 2
+limit "one thread, GB/s of plain text" "$(awk "BEGIN{printf \"%.2f\", $bytes / 1e9 / ($h1 > 0 ? $h1 : 0.001)}")" ">=" 1
+limit "parse --summary BUNDLE (pipelined) over gzip -dc" "$(ratio "$hz" "$z")" "<=" 1.10
+limit "peak RSS of the three parse runs, MiB" "$(echo "$h2m $h1m $hzm" | awk '{ m = $1; if ($2 > m) m = $2; if ($3 > m) m = $3; printf "%.1f", m / 1024 }')" "<=" 30
+limits_done

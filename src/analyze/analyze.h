@@ -355,8 +355,6 @@ void hx_facts_ingest_opts(const struct hangdx_facts *f,
 /* The i-th file of a rank's fact (borrowed), NULL past its last. */
 const char *hx_facts_file(const struct hangdx_facts *f,
 			  const struct hx_rankfact *r, uint32_t i);
-size_t hx_facts_files(const struct hangdx_facts *f, const struct hx_rankfact *r,
-		      const char **out, size_t max);
 const struct hangdx_evidence *hx_facts_evidence(const struct hangdx_facts *f);
 struct hangdx_evidence *hx_facts_evidence_mut(struct hangdx_facts *f);
 /* hangdx_diagnose, with f's rank facts standing in for the devices of the

@@ -196,17 +196,6 @@ const struct hx_rankfact *hx_facts_rank(const struct hangdx_facts *f,
 	return i >= 0 ? &f->rf[i] : NULL;
 }
 
-/* The file list of a fact, as paths (borrowed from f's evidence). */
-size_t hx_facts_files(const struct hangdx_facts *f, const struct hx_rankfact *r,
-		      const char **out, size_t max)
-{
-	size_t i;
-
-	for (i = 0; i < r->nf && i < max; i++)
-		out[i] = hx_ev_str(f->ev, f->fid[r->f0 + i]);
-	return r->nf;
-}
-
 const char *hx_facts_file(const struct hangdx_facts *f,
 			  const struct hx_rankfact *r, uint32_t i)
 {

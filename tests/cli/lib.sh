@@ -90,6 +90,16 @@ t_missing() {
 	if t_skipping; then _t_stretch "$1"; else _t_missing1 "$1" "$2"; fi
 }
 
+# t_todo DESC REASON: a known failure that a documented list keeps (the
+# disagreements with a peer, tests/data/peer/ascend-fd/DISAGREE.tsv):
+# "not ok N - DESC # TODO REASON", counted apart by tests/run.sh, not as a
+# failure.  The caller decides it is listed; an unlisted one is a t_ok that fails.
+t_todo() {
+	if t_skipping; then _t_stretch "$1"; return 0; fi
+	_n=$((_n + 1))
+	echo "not ok $_n - $1 # TODO $2"
+}
+
 t_ok() {
 	desc=$1
 	shift

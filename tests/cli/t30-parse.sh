@@ -43,6 +43,40 @@ t_ok "evidence shipped from two machines merges to the same output" sh -c "
 	cmp '$T/both.jsonl' '$T/direct.jsonl'"
 t_ok "evidence read back prints the same bytes" sh -c \
 	"'$HANGDX' parse --json --evidence $G/peer-st_testcase.jsonl | cmp - $G/peer-st_testcase.jsonl"
+# saved evidence edited by other tools: JSON escapes (\uXXXX, \t, \", \/)
+# are read as what they stand for; a malformed \u escape skips its line
+python3 - "$G/01-hccl-doc-ei0002-op-mismatch-allreduce-vs-allgather.jsonl" "$T" <<'EOF'
+import sys
+l = open(sys.argv[1]).readline()
+def put(n, v):
+    open(sys.argv[2] + "/" + n, "w").write(
+        l.replace('"pname":"all_reduce_test"', '"pname":"%s"' % v))
+put("esc.jsonl", r'caf\u00e9_\u4e2d\t\"x\/')
+put("esc-bad.jsonl", r'caf\u00zz')
+open(sys.argv[2] + "/esc.want", "w").write('"pname":"caf\u00e9_\u4e2d' + r'\u0009\"x/"' + "\n")
+EOF
+t_ok "evidence: u, t, quote and slash escapes read as what they stand for" sh -c \
+	"'$HANGDX' parse --json --evidence '$T/esc.jsonl' | grep -qF -f '$T/esc.want'"
+t_ok "evidence: a malformed u escape: the line skipped, said" sh -c \
+	"'$HANGDX' parse --json --evidence '$T/esc-bad.jsonl' 2>&1 | grep -q 'esc-bad.jsonl:1: warning: .*line skipped'"
+# a log compressed by bzip2, xz or lz4 (their magic bytes, read through
+# libarchive's filters) gives the records of the plain log
+recs() { # recs FILE: its records, without the file's name and summaries
+	"$HANGDX" parse --json "$1" 2>/dev/null |
+		grep -v '"kind":"\(totals\|file\|process\)"' | sed 's/"\(last_\)*file":"[^"]*",//'
+}
+cp "$S/10-mindcluster-rc122-4rank-notify-wait-chain.log" "$T/z.log"
+recs "$T/z.log" > "$T/z.plain"
+for z in bzip2 xz lz4; do
+	if command -v $z > /dev/null 2>&1; then
+		$z -c "$T/z.log" > "$T/z.log.$z"
+		recs "$T/z.log.$z" > "$T/z.$z"
+		t_ok "$z: the records of the plain log" sh -c \
+			"test -s '$T/z.plain' && cmp '$T/z.$z' '$T/z.plain'"
+	else
+		t_missing "$z: the records of the plain log" "$z not installed"
+	fi
+done
 printf 'not json\n{"kind":"nope"}\n' > "$T/bad.jsonl"
 t_exit 3 "malformed evidence: exit 3, diagnosed" "$HANGDX" parse --evidence "$T/bad.jsonl"
 t_exit 3 "exit 3 when no input can be read" "$HANGDX" parse "$T/does-not-exist"

@@ -3,7 +3,8 @@
 # with @ROOT@, @T@ and @NODE@ put in at test time, and generated here: a
 # FIFO and a link out of the inputs to name, a gzip copy cut short, one
 # of garbage, a rank of many file lines).  Each is read beside the honest
-# facts of the simulated reference incident: it finishes in under 2 s and
+# facts of the simulated reference incident: it finishes in under 2 s of
+# CPU (10 s of wall time) and
 # 100 MB, says a warning (stderr: a warning, or an error for a file that
 # is no facts and is read as a log; or the report's missing evidence naming
 # what was not read again), and leaves the honest facts' verdict and
@@ -56,7 +57,7 @@ n=0
 for c in "$T"/[0-9][0-9]-*.facts "$T"/[0-9][0-9]-*.facts.gz; do
 	name=${c##*/}
 	n=$((n + 1))
-	(cd "$T" && /usr/bin/time -f "%e %M" -o "$name.time" "$H" diagnose --json \
+	(cd "$T" && /usr/bin/time -f "%e %M %U %S" -o "$name.time" "$H" diagnose --json \
 		--facts honest.facts "$name" > "$name.json" 2> "$name.err")
 	echo "$name" >> "$T/cases"
 done
@@ -72,12 +73,15 @@ for name in open(sys.argv[1] + "/cases").read().split():
         print(name, "unreadable")
 EOF
 while read -r name; do
-	read -r secs kb <<EOF
+	read -r secs kb us ss <<EOF
 $(tail -n 1 "$T/$name.time")
 EOF
 	got=$(grep "^$name " "$T/verdicts" | cut -d' ' -f2-)
-	t_ok "$name: under 2 s and 100 MB (${secs} s, ${kb} kB)" \
-		awk -v s="$secs" -v k="$kb" 'BEGIN { exit !(s + 0 < 2 && k + 0 < 102400) }'
+	# 2 s of CPU: the cost, whatever else runs on the machine (and under
+	# make coverage's -O0 build); 10 s of wall time: nothing waits on a FIFO
+	cpu=$(awk -v u="$us" -v s="$ss" 'BEGIN { printf "%.2f", u + s }')
+	t_ok "$name: under 2 s of CPU, 10 s and 100 MB (${cpu} s CPU, ${secs} s, ${kb} kB)" \
+		awk -v c="$cpu" -v s="$secs" -v k="$kb" 'BEGIN { exit !(c + 0 < 2 && s + 0 < 10 && k + 0 < 102400) }'
 	t_ok "$name: said (a warning, or named as not read again)" sh -c \
 		"grep -Eq ': (warning|error): ' '$T/$name.err' || grep -q 'not read again' '$T/$name.json'"
 	t_ok "$name: the honest verdict stands ($got)" [ "$got" = "$(cat "$T/honest.v")" ]

@@ -1,5 +1,6 @@
 /* test_analyze.c - unit tests of the analyzer through the public API:
- * evidence read from log text in memory, then diagnosed; the
+ * evidence read from log text in memory, then diagnosed (among them the
+ * two kinds of wait_cycle, proven on one rank and a ring of ranks); the
  * allocation-failure loop over hangdx_diagnose; quotes of the HTML report
  * from a file that changed; lists cut at their limit; DOT drawn on two
  * threads at once. */
@@ -124,6 +125,81 @@ static char *json_of(const struct hangdx_diagnosis *d)
 	assert_int_equal(hangdx_diagnosis_write_json(d, fp), HANGDX_OK);
 	fclose(fp);
 	return buf;
+}
+
+/* Three ranks of one communicator time out at the same op, each waiting
+ * for the next (remote rank 1, 2, 0), and no device log: a circular wait
+ * across ranks, unproven, with no single root; rank 0 failed first. */
+static const char ring_log[] =
+	"# file: w0/plog/plog-100_1.log\n"
+	"[INFO] HCCL(100,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1292] [100]Entry-HcclCommInitRootInfoInner:ranks[3], rank[0], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[0]\n"
+	"[ERROR] HCCL(100,python3):2025-10-24-11:18:29.499.235 [task_exception_handler.cc:908] [100][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], taskType[Notify Wait], tag[AllReduce_g1], index[21], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n"
+	"[ERROR] HCCL(100,python3):2025-10-24-11:18:29.499.235 [task_exception_handler.cc:842] [100][TaskExecStage][Timeout][Host]Task run failed, para information is notify id:[0x0000000000000001], stage:[0], remote rank:[1], tag[AllReduce_g1].\n"
+	"# file: w1/plog/plog-101_1.log\n"
+	"[INFO] HCCL(101,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1292] [101]Entry-HcclCommInitRootInfoInner:ranks[3], rank[1], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[1]\n"
+	"[ERROR] HCCL(101,python3):2025-10-24-11:18:29.499.245 [task_exception_handler.cc:908] [101][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], taskType[Notify Wait], tag[AllReduce_g1], index[21], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n"
+	"[ERROR] HCCL(101,python3):2025-10-24-11:18:29.499.245 [task_exception_handler.cc:842] [101][TaskExecStage][Timeout][Host]Task run failed, para information is notify id:[0x0000000000000001], stage:[0], remote rank:[2], tag[AllReduce_g1].\n"
+	"# file: w2/plog/plog-102_1.log\n"
+	"[INFO] HCCL(102,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1292] [102]Entry-HcclCommInitRootInfoInner:ranks[3], rank[2], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[2]\n"
+	"[ERROR] HCCL(102,python3):2025-10-24-11:18:29.499.255 [task_exception_handler.cc:908] [102][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], taskType[Notify Wait], tag[AllReduce_g1], index[21], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n"
+	"[ERROR] HCCL(102,python3):2025-10-24-11:18:29.499.255 [task_exception_handler.cc:842] [102][TaskExecStage][Timeout][Host]Task run failed, para information is notify id:[0x0000000000000001], stage:[0], remote rank:[0], tag[AllReduce_g1].\n";
+
+static void test_ring_wait_cycle(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev;
+	struct hangdx_diagnosis *d = diagnose_text(ctx, &ev, ring_log);
+	char *js;
+
+	(void)state;
+	assert_int_equal(hangdx_diagnosis_verdict(d), HANGDX_V_HANG);
+	assert_string_equal(hangdx_diagnosis_category(d), "wait_cycle");
+	assert_int_equal(hangdx_diagnosis_root_rank(d), -1);
+	assert_int_equal(hangdx_diagnosis_first_rank(d), 0);
+	js = json_of(d);
+	assert_non_null(strstr(js, "\"proven\": false"));
+	free(js);
+	hangdx_diagnosis_free(d);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
+/* One rank's TS dumps: stream 3 waits at its head for event 9, which
+ * stream 5 records behind its own head, an event wait for event 8 that
+ * stream 3 records behind its head.  A cycle of four tasks and no AICPU
+ * pool, every task dumped: a proven wait_cycle on rank 0, not an AICPU
+ * exhaustion deadlock. */
+static const char event_cycle_log[] =
+	"# file: rank-0/ascend/log/debug/device-0/device-80029_20240208014114.log\n"
+	"[ERROR] TSCH(-1,null):2024-02-08-01:41:14.977.406 3986 (dieid:0,cpuid:0) stars_timewheel.c:90 stars_wait_sqe_is_timeout: Timeout: sq_pid=80029, sq_id=3, is_need_process=1, exe_time=16, time_out=10, stream_id=3, task_id=43, cur_head=43, wait_sqe_head=43\n"
+	"[ERROR] TSCH(-1,null):2024-02-08-01:41:14.977.431 3987 (dieid:0,cpuid:0) stars_interrupt.c:1221 stars_proc_wait_timeout: wait task timeout, rtsq_id=3, type=5, sq_pid=80029\n"
+	"stream_id=3, rtsq_id=3, sq_fsm=0x9, cur_wait_time=16, head=43, tail=45, is_model=0, model_id=65535, exe_times=65535, sq_en=1, swap_in=0, cq_head=10, cq_tail=10, pid=80029, vf_id=0, is_mc2_sq=0\n"
+	"pos=43: stream_id=3, task_id=43, sqe_type=5, Event Wait, event_id=9\n"
+	"pos=44: stream_id=3, task_id=44, sqe_type=4, Event Record, event_id=8, isSync=0\n"
+	"[ERROR] TSCH(-1,null):2024-02-08-01:41:14.977.506 3986 (dieid:0,cpuid:0) stars_timewheel.c:90 stars_wait_sqe_is_timeout: Timeout: sq_pid=80029, sq_id=5, is_need_process=1, exe_time=16, time_out=10, stream_id=5, task_id=12, cur_head=12, wait_sqe_head=12\n"
+	"[ERROR] TSCH(-1,null):2024-02-08-01:41:14.977.531 3987 (dieid:0,cpuid:0) stars_interrupt.c:1221 stars_proc_wait_timeout: wait task timeout, rtsq_id=5, type=5, sq_pid=80029\n"
+	"stream_id=5, rtsq_id=5, sq_fsm=0x9, cur_wait_time=16, head=12, tail=14, is_model=0, model_id=65535, exe_times=65535, sq_en=1, swap_in=0, cq_head=10, cq_tail=10, pid=80029, vf_id=0, is_mc2_sq=0\n"
+	"pos=12: stream_id=5, task_id=12, sqe_type=5, Event Wait, event_id=8\n"
+	"pos=13: stream_id=5, task_id=13, sqe_type=4, Event Record, event_id=9, isSync=0\n";
+
+static void test_event_cycle_proven(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev;
+	struct hangdx_diagnosis *d = diagnose_text(ctx, &ev, event_cycle_log);
+	char *js;
+
+	(void)state;
+	assert_int_equal(hangdx_diagnosis_verdict(d), HANGDX_V_DEADLOCK);
+	assert_string_equal(hangdx_diagnosis_category(d), "wait_cycle");
+	assert_int_equal(hangdx_diagnosis_root_rank(d), 0);
+	js = json_of(d);
+	assert_non_null(strstr(js, "\"proven\": true"));
+	assert_non_null(strstr(js, "\"what\": \"rank0 stream3 #43 EVENT_WAIT(event 9)\", \"waits_for\": \"event\""));
+	free(js);
+	hangdx_diagnosis_free(d);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
 }
 
 /* Never "no hang" on a timeout: three ranks' watchdogs time out one
@@ -650,6 +726,8 @@ int main(void)
 		cmocka_unit_test(test_not_determined),
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_watchdog_behind_over_oom),
+		cmocka_unit_test(test_ring_wait_cycle),
+		cmocka_unit_test(test_event_cycle_proven),
 		cmocka_unit_test(test_not_a_hang),
 		cmocka_unit_test(test_hang_undetermined),
 		cmocka_unit_test(test_fftsplus_stuck_notifies),
