@@ -2574,10 +2574,12 @@ static int thr_notes(struct hangdx_diagnosis *d)
 		const struct hx_attrib_cut *c = hx_attrib_groups_cut(d->at);
 		err = NOTE("Process %lld on %s was in %zu communicators, more than the "
 			   "%d kept per process; memberships dropped: %zu, in %zu "
-			   "process(es); records naming those communicators were "
-			   "attributed without them.", (long long)c->pid,
+			   "process(es) (the first process's: those named last, %s to "
+			   "%s); records naming those communicators were attributed "
+			   "without them.", (long long)c->pid,
 			   c->node[0] ? c->node : "?", c->groups,
-			   HX_MAX_GROUPS_PER_PROC, c->dropped, c->procs);
+			   HX_MAX_GROUPS_PER_PROC, c->dropped, c->procs,
+			   hx_ev_str(d->ev, c->drop_first), hx_ev_str(d->ev, c->drop_last));
 	}
 	if (!err && (h & HX_THR_PEERS_CUT))
 		err = NOTE("A rank named more than %d remote ranks it waits on; only the "
