@@ -2,8 +2,9 @@
 """tests/norunlog.py - the reference incident without the device run log.
 
 The reference preset (`hangdx simulate --preset reference --print`) at 2,
-8, 64 and 256 ranks, its AICPU operator on 1 to 3 chosen ranks (the ranks
-that hold the local cycle; the others' collectives wait on them), at log
+8, 64 and 256 ranks (--set ranks=N), its AICPU operator on 1 to 3 chosen
+ranks (--set aicpu_ranks=LIST: the ranks that hold the local cycle; the
+others' collectives wait on them), at log
 level error with only the lines real logs are known to hold
 (--log-fidelity verified); then every device run log directory
 (ascend/log/run/device-N) is removed from the bundle, as a collection
@@ -42,32 +43,30 @@ CASES = [
 ]
 
 
-def scenario(preset, ranks, roots, skew=None):
-    """The preset's YAML with its rank count, the AICPU operator on roots
-    alone and a clock skew; None when the preset no longer reads as
-    expected."""
-    old_ranks, old_op = "\n  ranks: 2\n", "name: NonZero, duration: 200us}"
-    if preset.count(old_ranks) != 1 or preset.count(old_op) != 1:
+def scenario(preset, ranks, skew=None):
+    """The preset's YAML, with a clock skew fault (and the rank count in
+    the file, as the fault must name a rank it has); None when the preset
+    no longer reads as expected."""
+    if not skew:
+        return preset
+    old_ranks = "\n  ranks: 2\n"
+    if "\nfaults:" in preset or preset.count(old_ranks) != 1:
         return None
-    text = preset.replace(old_ranks, "\n  ranks: %d\n" % ranks).replace(
-        old_op, "name: NonZero, duration: 200us, ranks: %s}" % sorted(roots))
-    if skew:
-        if "\nfaults:" in text:
-            return None
-        text += "faults:\n  - clock_skew: {rank: %d, offset: %s}\n" % skew
-    return text
+    return preset.replace(old_ranks, "\n  ranks: %d\n" % ranks) + \
+        "faults:\n  - clock_skew: {rank: %d, offset: %s}\n" % skew
 
 
 def check(hangdx, work, preset, ranks, roots, spread, skew, facts):
     name = "ref-r%d-%s%s%s" % (ranks, "-".join(map(str, roots)), "-spread" if spread else "",
                                "-skew%d" % skew[0] if skew else "")
     d = os.path.join(work, name)
-    text = scenario(preset, ranks, roots, skew)
+    text = scenario(preset, ranks, skew)
     if text is None:
-        return name, ["the reference preset no longer has 2 ranks and one NonZero operator"]
+        return name, ["the reference preset holds faults or no longer has 2 ranks"]
     with open(d + ".yaml", "w") as f:
         f.write(text)
-    sets = ["--log-fidelity", "verified", "--set", "log_level=error"]
+    sets = ["--log-fidelity", "verified", "--set", "log_level=error", "--set", "ranks=%d" % ranks,
+            "--set", "aicpu_ranks=" + ",".join(map(str, roots))]
     if spread:
         sets += ["--set", "start_spread=" + spread]
     rc, _, err = matrix.run([hangdx, "simulate", "-q", "--no-trace"] + sets + [d + ".yaml", "-o", d])

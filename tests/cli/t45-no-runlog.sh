@@ -17,4 +17,21 @@ t_ok "no device run log: 2, 8, 64 and 256 ranks, 1 to 3 roots, 11 cases" sh -c "
 	grep -q '^ok .* ref-r256-[0-9]*-[0-9]*-[0-9]*-' $T/nr.tap &&
 	grep -q '^ok .* ref-r64-[0-9]*\$' $T/nr.tap"
 
+# the knob the cases use: the AICPU operator on the ranks listed, checked
+$HANGDX simulate -q --no-trace --preset reference --set ranks=8 --set aicpu_ranks=2,5 \
+	-o "$T/k" > /dev/null 2>&1
+t_ok "--set aicpu_ranks=2,5 at 8 ranks: truth's roots are 2 and 5" python3 -c "
+import json; t=json.load(open('$T/k/truth.json'))
+assert t['roots']==[2, 5] and t['root_cause']=='aicpu_exhaustion_deadlock', (t['roots'], t['root_cause'])"
+for bad in "2,5:but the cluster has 2 ranks" "1,x:expected rank numbers" "1,1:listed twice" "-1:expected rank numbers"; do
+	v=${bad%%:*}
+	t_exit 2 "--set aicpu_ranks=$v: a usage error" $HANGDX simulate -q --no-logs --no-trace \
+		--preset reference --set aicpu_ranks=$v -o "$T/bad"
+	$HANGDX simulate -q --no-logs --no-trace --preset reference --set aicpu_ranks=$v \
+		-o "$T/bad" 2> "$T/bad.err" > /dev/null
+	t_ok "--set aicpu_ranks=$v: says why" grep -q -- "${bad#*:}" "$T/bad.err"
+done
+t_exit 2 "--set aicpu_ranks on a scenario without an aicpu step" $HANGDX simulate -q --no-logs \
+	--no-trace --preset rank-death --set aicpu_ranks=1 -o "$T/bad"
+
 t_done
