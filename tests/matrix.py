@@ -265,6 +265,18 @@ def first_diff(a, b):
     return "lengths %d != %d" % (len(a), len(b))
 
 
+def first_ranks(truth):
+    """The ranks whose first error is simultaneous with the truth's first
+    error (any of them is a right first failing rank)."""
+    t0 = truth["first_error"]["time_s"]
+    first = {}
+    for e in truth["errors"]:
+        first.setdefault(e["rank"], e["time_s"])
+    if truth["root_cause"] == "rank_lost":
+        return [truth["root_rank"]]     # the rank that died failed first
+    return sorted(r for r, t in first.items() if abs(t - t0) < 1e-3)
+
+
 def check(hangdx, work, name, text, sets=(), base=None, keep=None, facts=True):
     """Simulate and diagnose one case; what is wrong, as a list.  With
     base (the rank-N/ diagnosis), the answer must be the same; keep[0]
@@ -325,13 +337,7 @@ def check(hangdx, work, name, text, sets=(), base=None, keep=None, facts=True):
         bad.append("roots %s, truth %s" % (dg.get("roots"), truth.get("roots")))
     fe = truth.get("first_error")
     if fe:
-        t0 = fe["time_s"]
-        first = {}
-        for e in truth["errors"]:
-            first.setdefault(e["rank"], e["time_s"])
-        tied = sorted(r for r, t in first.items() if abs(t - t0) < 1e-3)
-        if truth["root_cause"] == "rank_lost":
-            tied = [truth["root_rank"]]     # the rank that died failed first
+        tied = first_ranks(truth)
         if dg["first_failing_rank"] not in tied:
             bad.append("first failing rank %s, truth %s" % (dg["first_failing_rank"], tied))
         ff = dg.get("first_failure")

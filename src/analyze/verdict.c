@@ -121,7 +121,10 @@ int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,
 	h = &d->hops[d->nhops++];
 	h->rank = rank;
 	h->rec = rec;
-	h->kind[0] = '\0';
+	/* a task's or a pool's hop names its own kind after this; any other
+	 * is the kind of its evidence record */
+	snprintf(h->kind, sizeof h->kind, "%s",
+		 rec == HX_NOREC ? "" : hx_kind_name(d->ev->recs[rec].kind));
 	h->stream_id = h->task_id = -1;
 	snprintf(h->why, sizeof h->why, "%s", why ? _(why) : "");
 	va_start(ap, fmt);
@@ -232,28 +235,35 @@ static const char *edge_why(const struct hx_wgraph *g, uint32_t from,
 	return "";
 }
 
+/* The hop of snapshot task x: its label, kind, stream and task ids. */
+static int task_hop(struct hangdx_diagnosis *d, uint32_t x, const char *why)
+{
+	const struct hx_task *t = &d->st.tasks[x];
+	struct hx_hop *h;
+	char lab[256];
+
+	hx_task_label(&d->st, x, lab, sizeof lab);
+	if (hx_hop_add(d, (int32_t)d->st.streams[t->stream].rank, d->task_rec[x],
+		       why, "%s", lab))
+		return -1;
+	h = &d->hops[d->nhops - 1];
+	snprintf(h->kind, sizeof h->kind, "%s", hx_task_kind_name((enum hx_task_kind)t->kind));
+	h->stream_id = d->st.streams[t->stream].id == UINT32_MAX
+		? -1 : (int64_t)d->st.streams[t->stream].id;
+	h->task_id = t->task_id;
+	return 0;
+}
+
 static int node_hop(struct hangdx_diagnosis *d, uint32_t from, uint32_t to)
 {
 	const struct hx_wnode *n = &d->wg.nodes[from];
 	const char *why = edge_why(&d->wg, from, to);
 	const struct hx_pool *p;
 	uint32_t prec;
-	char lab[256];
 	int err;
 
-	if (n->kind == HX_WN_TASK) {
-		const struct hx_task *t = &d->st.tasks[n->id];
-		hx_task_label(&d->st, n->id, lab, sizeof lab);
-		if (hx_hop_add(d, (int32_t)d->st.streams[t->stream].rank,
-			       d->task_rec[n->id], why, "%s", lab))
-			return -1;
-		snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "%s",
-			 hx_task_kind_name((enum hx_task_kind)t->kind));
-		d->hops[d->nhops - 1].stream_id = d->st.streams[t->stream].id == UINT32_MAX
-			? -1 : (int64_t)d->st.streams[t->stream].id;
-		d->hops[d->nhops - 1].task_id = t->task_id;
-		return 0;
-	}
+	if (n->kind == HX_WN_TASK)
+		return task_hop(d, n->id, why);
 	prec = d->pool_rec ? d->pool_rec[n->id] : HX_NOREC;
 	p = &d->st.dev[n->id].pool;
 	err = n->id < d->nranks && d->ranks[n->id].kernels_config
@@ -753,6 +763,8 @@ static bool try_setup_chain(struct hangdx_diagnosis *d,
 			hx_hop_add(d, ri->rank, HX_NOREC, "",
 				   "rank%d (device %lld): reported no link failure: it never "
 				   "joined the link", ri->rank, (long long)ri->device);
+			snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind,
+				 "UNJOINED_RANK");
 			break;
 		}
 	}
@@ -1170,10 +1182,10 @@ static long pick_event_wait(struct hangdx_diagnosis *d, int32_t start)
 /* The chain on from the head task rh of a recording stream: an event
  * wait to its record and that stream's head, a notify wait to its record
  * on this rank and that stream's head, each a hop, until a task that waits
- * on nothing here (returned). */
-static long more_hops(struct hangdx_diagnosis *d, int32_t rank, long rh)
+ * on nothing here (returned).  The record and the head share the rank of
+ * rh: events and snapshot notifies are one rank's. */
+static long more_hops(struct hangdx_diagnosis *d, long rh)
 {
-	char lab[256];
 	size_t steps = 0;
 
 	while (rh >= 0 && steps++ < MAX_EVENT_HOPS) {
@@ -1191,13 +1203,11 @@ static long more_hops(struct hangdx_diagnosis *d, int32_t rank, long rh)
 			return rh;
 		}
 		snprintf(d->hops[d->nhops - 1].why, sizeof d->hops->why, "%s", why);
-		hx_task_label(&d->st, (uint32_t)rec, lab, sizeof lab);
-		hx_hop_add(d, rank, d->task_rec[rec], N_("stream order"), "%s", lab);
+		task_hop(d, (uint32_t)rec, N_("stream order"));
 		nh = hx_state_head(&d->st, d->st.tasks[rec].stream);
 		if (nh < 0 || nh == rec)
 			return rec;
-		hx_task_label(&d->st, (uint32_t)nh, lab, sizeof lab);
-		hx_hop_add(d, rank, d->task_rec[nh], "", "%s", lab);
+		task_hop(d, (uint32_t)nh, "");
 		rh = nh;
 	}
 	return rh;
@@ -1207,7 +1217,6 @@ static bool try_event_chain(struct hangdx_diagnosis *d)
 {
 	int32_t start, rank;
 	const struct hx_task *t;
-	char lab[256];
 	long h;
 	uint32_t i;
 
@@ -1225,16 +1234,13 @@ static bool try_event_chain(struct hangdx_diagnosis *d)
 	d->root_rank = rank;
 	if (hx_wgraph_task_node(&d->wg, (uint32_t)h) >= 0)
 		lead_hops(d, start, (uint32_t)hx_wgraph_task_node(&d->wg, (uint32_t)h));
-	hx_task_label(&d->st, (uint32_t)h, lab, sizeof lab);
-	hx_hop_add(d, rank, d->task_rec[h], N_("event"), "%s", lab);
+	task_hop(d, (uint32_t)h, N_("event"));
 	if (t->dep >= 0) {
 		long rh = hx_state_head(&d->st, d->st.tasks[t->dep].stream);
-		hx_task_label(&d->st, (uint32_t)t->dep, lab, sizeof lab);
-		hx_hop_add(d, rank, d->task_rec[t->dep], N_("stream order"), "%s", lab);
+		task_hop(d, (uint32_t)t->dep, N_("stream order"));
 		if (rh >= 0 && rh != t->dep) {
-			hx_task_label(&d->st, (uint32_t)rh, lab, sizeof lab);
-			hx_hop_add(d, rank, d->task_rec[rh], "", "%s", lab);
-			rh = more_hops(d, rank, rh);
+			task_hop(d, (uint32_t)rh, "");
+			rh = more_hops(d, rh);
 		}
 		snprintf(d->summary, sizeof d->summary,
 			 _("Hang in an event-wait chain: stream %u waits for %s, whose "
@@ -2646,10 +2652,12 @@ static int thr_notes(struct hangdx_diagnosis *d)
 		const struct hx_attrib_cut *c = hx_attrib_groups_cut(d->at);
 		err = NOTE("Process %lld on %s was in %zu communicators, more than the "
 			   "%d kept per process; memberships dropped: %zu, in %zu "
-			   "process(es); records naming those communicators were "
-			   "attributed without them.", (long long)c->pid,
+			   "process(es) (the first process's: those named last, %s to "
+			   "%s); records naming those communicators were attributed "
+			   "without them.", (long long)c->pid,
 			   c->node[0] ? c->node : "?", c->groups,
-			   HX_MAX_GROUPS_PER_PROC, c->dropped, c->procs);
+			   HX_MAX_GROUPS_PER_PROC, c->dropped, c->procs,
+			   hx_ev_str(d->ev, c->drop_first), hx_ev_str(d->ev, c->drop_last));
 	}
 	if (!err && (h & HX_THR_PEERS_CUT))
 		err = NOTE("A rank named more than %d remote ranks it waits on; only the "

@@ -795,6 +795,8 @@ static void merge_membs(struct hx_attrib *at, struct proc *p, size_t n)
 			snprintf(at->cut.node, sizeof at->cut.node, "%s", p->node);
 			at->cut.pid = p->pid;
 			at->cut.groups = k;
+			at->cut.drop_first = p->g[HX_MAX_GROUPS_PER_PROC].group;
+			at->cut.drop_last = p->g[k - 1].group;
 		}
 		at->cut.procs++;
 		at->cut.dropped += k - HX_MAX_GROUPS_PER_PROC;

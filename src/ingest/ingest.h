@@ -456,6 +456,9 @@ struct hx_attrib_cut {
 	char node[64];
 	int64_t pid;
 	size_t groups;          /* the first one's communicators */
+	uint32_t drop_first, drop_last;  /* the first one's dropped, by
+					    identifier (interned, the order
+					    the logs name them): lowest, highest */
 };
 const struct hx_attrib_cut *hx_attrib_groups_cut(const struct hx_attrib *at);
 /* The name a communicator's creation gave it (its failure lines use),

@@ -3044,6 +3044,62 @@ static int set_product(struct hangdx_scenario *sc, const char *key,
 	return HANGDX_OK;
 }
 
+/* "3,100,255": the ranks that issue every ordinary AICPU operator step
+ * (each aicpu step's `ranks:`), as a scenario can say per step; the
+ * reference incident on those ranks alone. */
+static int set_aicpu_ranks(struct hangdx_scenario *sc, const char *key,
+			   const char *value)
+{
+	const char *p = value;
+	int32_t *r, **old;
+	uint32_t n = 1, k = 0, i, *nold, naicpu = 0;
+	int err;
+
+	for (i = 0; value[i]; i++)
+		n += value[i] == ',';
+	r = n <= HX_MAX_RANKS ? hx_arena_alloc(&sc->arena, n * sizeof *r) : NULL;
+	if (!r)
+		return n <= HX_MAX_RANKS ? HANGDX_ENOMEM
+			: set_error(sc, "'%s' lists more than %d ranks", key, HX_MAX_RANKS);
+	while (k < n) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 0 || v >= HX_MAX_RANKS || (*end && *end != ','))
+			return set_error(sc, "bad value '%s' for '%s': expected rank "
+					 "numbers separated by commas", value, key);
+		r[k++] = (int32_t)v;
+		p = end + (*end == ',');
+	}
+	qsort(r, n, sizeof *r, int32_cmp);
+	for (i = 1; i < n; i++)
+		if (r[i] == r[i - 1])
+			return set_error(sc, "rank %d is listed twice in '%s'", r[i], key);
+	for (i = 0; i < sc->nsteps; i++)
+		naicpu += sc->steps[i].kind == HX_STEP_AICPU;
+	if (!naicpu)
+		return set_error(sc, "'%s' needs an aicpu step", key);
+	old = hx_arena_alloc(&sc->arena, naicpu * sizeof *old);
+	nold = hx_arena_alloc(&sc->arena, naicpu * sizeof *nold);
+	if (!old || !nold)
+		return HANGDX_ENOMEM;
+	for (i = 0, k = 0; i < sc->nsteps; i++) {
+		struct hx_step *st = &sc->steps[i];
+		if (st->kind != HX_STEP_AICPU)
+			continue;
+		old[k] = st->only;
+		nold[k++] = st->nonly;
+		st->only = r;
+		st->nonly = n;
+	}
+	err = sc_check_refs(sc, key, value);
+	for (i = 0, k = 0; err && i < sc->nsteps; i++)
+		if (sc->steps[i].kind == HX_STEP_AICPU) {
+			sc->steps[i].only = old[k];
+			sc->steps[i].nonly = nold[k++];
+		}
+	return err;
+}
+
 struct setter {
 	const char *key;
 	int (*fn)(struct hangdx_scenario *sc, const char *key,
@@ -3057,6 +3113,7 @@ static const struct setter setters[] = {
 	{ "exec_timeout", set_exec_timeout },
 	{ "mode", set_mode },
 	{ "product", set_product },
+	{ "aicpu_ranks", set_aicpu_ranks },
 };
 
 struct knobtab {

@@ -3,7 +3,8 @@
 # diagnosed with and without a tight --max-records; every number the cut
 # report states is in the full one or is marked "at least", the cut report
 # says it is partial, names no rank as without logs, and is the same on one
-# reading thread or two.
+# reading thread or two.  A process past the guard on communicators a
+# process: the note names what was dropped, the answer unchanged.
 . tests/cli/lib.sh
 
 $HANGDX simulate -q --preset reference --set ranks=64 -o "$T/s" > /dev/null 2>&1
@@ -69,4 +70,43 @@ t_ok "archive nested too deep: a deadlock, inferred (never proven beside a cut)"
 import json; d = json.load(open('$T/deep.json'))
 assert d['verdict'] == 'deadlock' and d.get('partial') is True, (d['verdict'], d.get('partial'))
 assert d['proven'] is False and 'It assumes' in d['summary'], (d['proven'], d['summary'])"
+# the guard on communicators a process (HX_MAX_GROUPS_PER_PROC, 65,536):
+# rank 0's plog names 65,540 more communicators after its 14 (creation
+# lines of each); the 18 past the guard are dropped, the note says how many,
+# of which process, and which (the last named, the first and the last of
+# them); the answer stays the unmodified bundle's
+$HANGDX simulate -q --no-trace --preset reference -o "$T/g0" > /dev/null 2>&1
+cp -r "$T/g0" "$T/g"
+python3 - "$T/g" <<'PY'
+import glob, sys
+p = glob.glob(sys.argv[1] + '/rank-0/ascend/log/debug/plog/plog-*.log')[0]
+lines = open(p).read().split('\n')
+last = max(i for i, l in enumerate(lines) if 'HcclCommInitRootInfo success' in l)
+pid = lines[last].split('HCCL(')[1].split(',')[0]
+form = ('[INFO] HCCL(%s,python3):2026-11-01-07:00:00.000.020 [hccl_comm.cc:129] [%s]'
+        'hcclCommInitInfo:commId[hccl-%s-%%d-1793516400-x%%d], rank[0], totalRanks[2], '
+        'serverId[127.10.0.1], deviceType[4],logicDevId[0], '
+        'identifier[127.10.0.1%%%%enp_61000_%%d_1761275812700000]') % (pid, pid, pid)
+lines[last + 1:last + 1] = [form % (i, i, i) for i in range(65540)]
+open(p, 'w').write('\n'.join(lines))
+open(sys.argv[1] + '.pid', 'w').write(pid)
+PY
+$HANGDX diagnose --json "$T/g0" > "$T/g0.json" 2> /dev/null
+$HANGDX diagnose --json "$T/g" > "$T/g.json" 2> /dev/null
+t_ok "65,554 communicators a process: the note names the process, the count and the dropped" python3 -c "
+import json; d = json.load(open('$T/g.json')); pid = open('$T/g.pid').read()
+n = [x for x in d['notes'] if 'kept per process' in x]
+assert len(n) == 1, d['notes']
+want = ('Process %s on ? was in 65554 communicators, more than the 65536 kept per process; '
+        'memberships dropped: 18, in 1 process(es) (the first process\'s: those named last, '
+        '127.10.0.1%%enp_61000_65522_1761275812700000 to 127.10.0.1%%enp_61000_65539_1761275812700000)' % pid)
+assert n[0].startswith(want), (n[0], want)"
+t_ok "65,554 communicators a process: the unmodified bundle's answer" python3 -c "
+import json; d = json.load(open('$T/g.json')); b = json.load(open('$T/g0.json'))
+k = ('verdict', 'category', 'proven', 'roots', 'first_failing_rank', 'root_rank')
+assert [d[x] for x in k] == [b[x] for x in k], ([d[x] for x in k], [b[x] for x in k])
+assert not any('kept per process' in x for x in b['notes']), b['notes']"
+$HANGDX facts "$T/g" -o "$T/g.facts" > /dev/null 2>&1
+$HANGDX diagnose --json --facts "$T/g.facts" > "$T/gf.json" 2> /dev/null
+t_ok "65,554 communicators a process: the same JSON from facts" cmp "$T/g.json" "$T/gf.json"
 t_done

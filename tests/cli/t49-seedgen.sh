@@ -77,4 +77,16 @@ t_ok "no env echo: an event-wait chain, rank 2's own, not a victim's" sh -c "
 	grep -q '^   1\. rank2 stream15 #1200 EVENT_WAIT(event 75)' $T/no-env.txt"
 t_ok "no env echo: the fix names the AICPU operator that never got a core" sh -c "
 	tr '\n' ' ' < $T/no-env.txt | tr -s ' ' | grep -q 'AICPU operator at the head of stream 3 on rank 2 never got an AICPU core'"
+# the JSON names each hop's kind: the event wait, its record, the operator
+$HANGDX diagnose --json "$T/no-env" > "$T/no-env.json" 2>/dev/null
+t_ok "no env echo: each hop of the event-wait chain names its kind, stream and task" python3 -c "
+import json; d=json.load(open('$T/no-env.json'))
+hop=[(h['kind'], h['rank'], h.get('stream_id'), h.get('task_id')) for h in d['chain']]
+assert d['category']=='event_wait_chain', d['category']
+assert hop==[('EVENT_WAIT', 2, 15, 1200), ('EVENT_RECORD', 2, 3, 813), ('AICPU', 2, 3, 812)], hop"
+t_ok "every hop of every bundle's chain names its kind" python3 -c "
+import json, subprocess
+for b in open('$T/bundles').read().split():
+    d=json.loads(subprocess.run(['$HANGDX', 'diagnose', '--json', b], stdout=subprocess.PIPE).stdout)
+    assert d['chain'] and all(h['kind'] for h in d['chain']), (b, d['chain'])"
 t_done
