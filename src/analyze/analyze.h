@@ -127,6 +127,9 @@ struct hx_rankinfo {
 	uint8_t role;             /* enum hx_role, set by hx_roots_find */
 	int64_t cores_logged;     /* largest aicpuCoreNum its lines give, 0 */
 	int64_t core_top;         /* highest AICPU core id named + 1, 0 */
+	unsigned cores;           /* its device's AICPU pool (snapshot.c
+				     size_pool), 0 before it is sized */
+	bool cores_wide;          /* widened past its count by a core id */
 	char state[160];          /* one line, for grouping alike ranks */
 };
 
@@ -259,7 +262,9 @@ struct hangdx_diagnosis {
 					       holds a cycle */
 	int64_t first_ts;
 	int64_t last_ts;                    /* newest line of the whole job */
-	unsigned cores;                     /* AICPU cores per device */
+	unsigned cores;                     /* AICPU cores per device: the
+					       largest pool of the job once
+					       sized; hx_rank_cores for one */
 	bool cores_given;                   /* by --cores; else the product's */
 	bool cores_logged;                  /* by HCCL's aicpuCoreNum lines */
 	unsigned cores_named;               /* > cores given or the product's:
@@ -417,6 +422,11 @@ void hx_snap_kcond(const struct hangdx_diagnosis *d, uint32_t rank,
  * streams drain, by the rule and what its logs echo (a retry setting not
  * echoed counts as off)? */
 bool hx_snap_kernels_stay(const struct hangdx_diagnosis *d, uint32_t rank);
+/* The AICPU cores of rank's device: its own aicpuCoreNum when it logged
+ * one (and --cores gave none), else --cores or the product's count,
+ * widened by a core id its lines name past it; d->cores for a rank out
+ * of range or not yet sized. */
+unsigned hx_rank_cores(const struct hangdx_diagnosis *d, int64_t rank);
 
 /* roots.c: the roots among many ranks */
 void hx_rank_add_peer(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,

@@ -374,6 +374,21 @@ static int32_t pool_inferred(const struct hangdx_diagnosis *d)
 	return -1;
 }
 
+/* The rank of a pool in the cycle widened past its count by a core id
+ * its lines name (its capacity is then inferred), or -1. */
+static int32_t pool_widened(const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->wg.ncycle; i++) {
+		const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
+		if (n->kind == HX_WN_POOL && n->id < d->nranks &&
+		    d->ranks[n->id].cores_wide)
+			return (int32_t)n->id;
+	}
+	return -1;
+}
+
 static int32_t cycle_rank(const struct hangdx_diagnosis *d)
 {
 	const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[0]];
@@ -497,9 +512,10 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 			 d->ranks[r].kernels_inferred, r);
 		return true;
 	}
-	if (cycle_has_pool(d) && d->cores_named) {
+	if (pool_widened(d) >= 0) {
 		snprintf(buf, n, _("It assumes the devices have no AICPU core past core %u, "
-			 "the highest core the logs name, %s."), d->cores_named - 1,
+			 "the highest core the logs name, %s."),
+			 hx_rank_cores(d, pool_widened(d)) - 1,
 			 d->cores_given ? _("beyond the count --cores gave")
 			 : _("beyond the 6 of the Atlas A2/A3 parts (give --cores to state "
 			   "the count)"));
@@ -546,7 +562,7 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 			 "communication stream waits through an event on an ordinary AICPU "
 			 "operator that can never get a core. Nothing could move after the cycle "
 			 "closed; HCCL_EXEC_TIMEOUT then fired notify wait timeout (EI0002).%s"),
-			 how, d->root_rank, alike, d->cores, tail);
+			 how, d->root_rank, alike, hx_rank_cores(d, d->root_rank), tail);
 	} else {
 		snprintf(d->summary, sizeof d->summary,
 			 _("Deadlock, %s on the state rebuilt from the logs: a circular wait of "
@@ -566,7 +582,6 @@ static bool try_deadlock_facts(struct hangdx_diagnosis *d)
 {
 	const struct hx_rankfact *rf = NULL;
 	uint32_t r, n = 0;
-	int64_t logged = 0;
 	char alike[64] = "";
 
 	if (!d->rf || (d->have_snapshot && d->wg.ncycle))
@@ -577,8 +592,6 @@ static bool try_deadlock_facts(struct hangdx_diagnosis *d)
 		if (!x || !x->local_cycle)
 			continue;
 		n++;
-		if (x->cores_logged > logged)
-			logged = x->cores_logged;
 		if (!rf || (int32_t)r == d->first_rank)
 			rf = x;
 	}
@@ -587,11 +600,7 @@ static bool try_deadlock_facts(struct hangdx_diagnosis *d)
 	d->verdict = HANGDX_V_DEADLOCK;
 	d->cat = rf->dead_pools ? HX_CAT_AICPU_DEADLOCK : HX_CAT_WAIT_CYCLE;
 	d->root_rank = rf->rank;
-	d->proven = rf->proven;
-	if (logged > 0 && !d->cores_given) {
-		d->cores = (unsigned)logged;
-		d->cores_logged = true;
-	}
+	d->proven = rf->proven;       /* the pool its own count sized */
 	alike_text(d, n, alike, sizeof alike);
 	snprintf(d->summary, sizeof d->summary,
 		 _("Deadlock, %s on the node that read the logs of rank %d (its facts "
@@ -958,6 +967,7 @@ static void starved_by_config(struct hangdx_diagnosis *d, int32_t rank,
 			      uint32_t task)
 {
 	const struct hx_rankinfo *ri = &d->ranks[rank];
+	unsigned cores = hx_rank_cores(d, rank);
 
 	if (!danger(d, ri) || d->st.dev[rank].pool.busy >= d->st.dev[rank].pool.cap)
 		return;
@@ -966,22 +976,22 @@ static void starved_by_config(struct hangdx_diagnosis *d, int32_t rank,
 	d->proven = false;
 	snprintf(d->hops[d->nhops - 1].why, sizeof d->hops->why, "%s", N_("AICPU core"));
 	hx_hop_add(d, rank, HX_NOREC, "", "rank%d AICPU pool: all %u cores held by HCCL "
-		   "kernels (inferred from the configuration)", rank, d->cores);
+		   "kernels (inferred from the configuration)", rank, cores);
 	snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "AICPU_POOL");
 	snprintf(d->assumption, sizeof d->assumption,
 		 _("It assumes that the HCCL kernels of %u of the rank's %u communicators "
 		 "(op retry on, AI_CPU mode) held the %u AICPU cores, each resident until "
 		 "its main stream drains behind this chain: the logs show neither the "
 		 "kernels nor their main streams (the device run log's "
-		 "WaitFinishWhileLoop and AicpuComm lines would)."), d->cores, ri->ncomm,
-		 d->cores);
+		 "WaitFinishWhileLoop and AicpuComm lines would)."), cores, ri->ncomm,
+		 cores);
 	snprintf(d->summary, sizeof d->summary,
 		 _("Deadlock, inferred: on rank %d the communication stream waits through "
 		 "an event on an ordinary AICPU operator (stream %u task %u) that never "
 		 "got a core, while op retry in AI_CPU mode with %u communicators lets "
 		 "their HCCL kernels hold all %u AICPU cores until their ops drain. "
 		 "Inferred, not proven. %s"), rank, d->st.streams[d->st.tasks[task].stream].id,
-		 d->st.tasks[task].task_id, ri->ncomm, d->cores, d->assumption);
+		 d->st.tasks[task].task_id, ri->ncomm, cores, d->assumption);
 }
 
 /* A shortest path of wait-for edges from node a to node b, written to
@@ -1400,7 +1410,7 @@ static bool try_stalled(struct hangdx_diagnosis *d)
 		 "%.0f s, %s). No timeout has fired, so no stream dump exists to prove "
 		 "why.%s"), n, n == 1 ? "" : "s", best->rank, best->stalled,
 		 (double)best->stall_us / 1e6, where,
-		 best->stalled >= d->cores && retry_on(best->retry_env)
+		 best->stalled >= hx_rank_cores(d, best->rank) && retry_on(best->retry_env)
 		 ? _(" With op retry on and as many resident kernels as AICPU cores this is "
 		   "the AICPU-exhaustion pattern: no ordinary AICPU operator can run.")
 		 : "");
@@ -2121,12 +2131,14 @@ static bool retry_on(const char *env)
 
 static void aicpu_fixes(struct hangdx_diagnosis *d)
 {
+	unsigned cores = hx_rank_cores(d, d->root_rank);
+
 	FIX("Turn op retry off if it is not needed: HCCL_OP_RETRY_ENABLE=\"L0:0,L1:0,L2:0\"; "
 	    "each HCCL kernel then leaves its AICPU core right after expansion.");
 	FIX("With retry on, keep the communicators that have ops in flight at the same "
 	    "time at or below %u (the %u AICPU cores minus the one the AICPU operator "
 	    "needs); hangdx check finds the limit for a given program.",
-	    d->cores ? d->cores - 1 : 0, d->cores);
+	    cores ? cores - 1 : 0, cores);
 	FIX("Move the AICPU operator the communication waits on to AI Core, or record "
 	    "the event it waits on before the AICPU operator, so that no collective "
 	    "waits on an operator that needs an AICPU core.");
@@ -2140,7 +2152,7 @@ static void fixes(struct hangdx_diagnosis *d)
 	char rl[192];
 
 	hx_rank_label(d, r, rl, sizeof rl);
-	if (d->cat == HX_CAT_SILENT && r >= 0 && d->ranks[r].stalled >= d->cores &&
+	if (d->cat == HX_CAT_SILENT && r >= 0 && d->ranks[r].stalled >= hx_rank_cores(d, r) &&
 	    retry_on(d->ranks[r].retry_env)) {
 		aicpu_fixes(d);
 		FIX("To prove it now rather than after HCCL_EXEC_TIMEOUT: collect the TS "
@@ -2204,8 +2216,10 @@ static void fixes(struct hangdx_diagnosis *d)
  * it has as many communicators as cores. */
 static bool danger(const struct hangdx_diagnosis *d, const struct hx_rankinfo *ri)
 {
-	return hx_snap_kernels_stay(d, (uint32_t)(ri - d->ranks)) && d->cores &&
-	       ri->ncomm >= d->cores;
+	unsigned cores = hx_rank_cores(d, ri - d->ranks);
+
+	return hx_snap_kernels_stay(d, (uint32_t)(ri - d->ranks)) && cores &&
+	       ri->ncomm >= cores;
 }
 
 /* The configuration that makes the AICPU exhaustion deadlock possible: a
@@ -2213,6 +2227,7 @@ static bool danger(const struct hangdx_diagnosis *d, const struct hx_rankinfo *r
 static void risks(struct hangdx_diagnosis *d)
 {
 	uint32_t r, n = 0, first = 0, maxc = 0;
+	unsigned cores;
 
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
@@ -2224,18 +2239,19 @@ static void risks(struct hangdx_diagnosis *d)
 				maxc = ri->ncomm;
 		}
 	}
+	cores = hx_rank_cores(d, first);    /* the count of the rank named */
 	if (n && d->cat == HX_CAT_AICPU_DEADLOCK && d->partial)
 		FACT("The configuration the logs echo is this deadlock's cause: at least %u "
 		     "rank%s (rank %u among them) run HCCL op retry in AI_CPU mode with %u or "
 		     "more communicators and %u AICPU cores per device; with %u or more "
 		     "communicators in flight their kernels hold every core.", n,
-		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
+		     n == 1 ? "" : "s", first, maxc, cores, cores);
 	else if (n && d->cat == HX_CAT_AICPU_DEADLOCK)
 		FACT("The configuration the logs echo is this deadlock's cause: %u rank%s "
 		     "(first: rank %u) run HCCL op retry in AI_CPU mode with up to %u "
 		     "communicators and %u AICPU cores per device; with %u or more "
 		     "communicators in flight their kernels hold every core.", n,
-		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
+		     n == 1 ? "" : "s", first, maxc, cores, cores);
 	else if (n && d->partial)
 		WARN("Danger zone: at least %u rank%s (rank %u among them) run HCCL op retry "
 		     "in AI_CPU mode with %u or more communicators and %u AICPU cores per device. "
@@ -2243,7 +2259,7 @@ static void risks(struct hangdx_diagnosis *d)
 		     "drains; with %u or more communicators in flight they can hold every "
 		     "core, and any collective that waits on an AICPU operator deadlocks. "
 		     "Keep it at %u or fewer, or turn retry off.", n, n == 1 ? "" : "s",
-		     first, maxc, d->cores, d->cores, d->cores ? d->cores - 1 : 0);
+		     first, maxc, cores, cores, cores ? cores - 1 : 0);
 	else if (n)
 		WARN("Danger zone: %u rank%s (first: rank %u) run HCCL op retry in AI_CPU mode "
 		     "with up to %u communicators and %u AICPU cores per device. Retry keeps "
@@ -2251,7 +2267,7 @@ static void risks(struct hangdx_diagnosis *d)
 		     "%u or more communicators in flight they can hold every core, and any "
 		     "collective that waits on an AICPU operator deadlocks. Keep it at %u or "
 		     "fewer, or turn retry off.", n, n == 1 ? "" : "s", first, maxc,
-		     d->cores, d->cores, d->cores ? d->cores - 1 : 0);
+		     cores, cores, cores ? cores - 1 : 0);
 }
 
 static void config_mismatch(struct hangdx_diagnosis *d)

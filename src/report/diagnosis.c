@@ -686,7 +686,8 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 	if (d->partial)         /* absent: nothing was cut */
 		json_cut(d, fp);
 	fprintf(fp, ",\n  \"root_rank\": %d,\n  \"first_failing_rank\": %d,\n"
-		    "  \"aicpu_cores\": %u", d->root_rank, d->first_rank, d->cores);
+		    "  \"aicpu_cores\": %u", d->root_rank, d->first_rank,
+		    hx_rank_cores(d, d->root_rank));
 	json_roots(d, fp);
 	if (d->first_ts != HX_NONE) {
 		hx_format_ts(d->first_ts, ts);
