@@ -82,6 +82,10 @@ struct hx_rankinfo {
 	/* its first HCCL wait failure */
 	uint32_t wait_rec;
 	int64_t wait_peer;        /* global rank waited on, -1 local/unknown */
+	int64_t wait_crank;       /* the remote rank of that failure when its
+				     global rank is unknown (a rank of its
+				     communicator), -1 */
+	const char *wait_group;   /* that communicator's name, NULL unknown */
 	int64_t index;            /* op index, -1 */
 	const char *op;           /* op name from the tag */
 	const char *group;
@@ -272,6 +276,11 @@ struct hangdx_diagnosis {
 					       the logs name + 1; else 0 */
 	bool proven;                        /* deadlock proven on the snapshot:
 					       every input seen in the logs */
+	bool proof_common;                  /* the inputs of the proof no one
+					       rank owns were seen: no cut, a
+					       dump line for every task of the
+					       cycle, no notify linked by
+					       inference (hx_rank_proven) */
 	char assumption[1024];              /* a deadlock not proven: why */
 	uint32_t thr_hits;                  /* HX_THR_* that decided something */
 	int64_t stall_under_us;             /* longest kernel stall below
@@ -427,6 +436,12 @@ bool hx_snap_kernels_stay(const struct hangdx_diagnosis *d, uint32_t rank);
  * widened by a core id its lines name past it; d->cores for a rank out
  * of range or not yet sized. */
 unsigned hx_rank_cores(const struct hangdx_diagnosis *d, int64_t rank);
+/* Is the cycle in rank's own state proven from its own evidence?  The
+ * root's is the proof shown (d->proven); another rank's holds when the
+ * proof's common inputs were seen and its own pool's holders and capacity
+ * are in its logs (no kernel inferred, no pool widened past its count).
+ * False for a rank with no cycle of its own. */
+bool hx_rank_proven(const struct hangdx_diagnosis *d, uint32_t rank);
 
 /* roots.c: the roots among many ranks */
 void hx_rank_add_peer(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,

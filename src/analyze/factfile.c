@@ -253,13 +253,38 @@ static uint64_t rf_key(int32_t rank, uint32_t id)
 	return hx_map_key(((uint64_t)(uint32_t)rank << 32) | id);
 }
 
+/* A part of a rank's evidence that saw nothing of its device: no word on
+ * its cycle either way. */
+static bool rf_no_device(const struct hx_rankfact *x)
+{
+	return !x->device_seen && !x->has_dumps && !x->local_cycle;
+}
+
+/* A rank proven from two parts of its evidence: a part proved it, no part
+ * that saw its device failed to, and each part that proved it counted the
+ * pool the union of the parts counts (a count logged in the other part
+ * makes the proof on the product's count an assumption).  Never an OR. */
+static bool combined_proof(const struct hx_rankfact *a,
+			   const struct hx_rankfact *b)
+{
+	int64_t cores = a->cores_logged > b->cores_logged ? a->cores_logged
+							  : b->cores_logged;
+
+	if (!a->proven && !b->proven)
+		return false;
+	if ((!a->proven && !rf_no_device(a)) || (!b->proven && !rf_no_device(b)))
+		return false;
+	return (!a->proven || a->cores_logged == cores) &&
+	       (!b->proven || b->cores_logged == cores);
+}
+
 /* Two nodes' facts of one rank: a union.  The same files again: the same
  * facts, nothing changes. */
 static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 {
+	a->proven = combined_proof(a, b);
 	a->device_seen |= b->device_seen;
 	a->local_cycle |= b->local_cycle;
-	a->proven |= b->proven;
 	a->has_dumps |= b->has_dumps;
 	a->files_cut |= b->files_cut;
 	/* counts of one device seen twice: the larger, never a sum */
@@ -538,7 +563,7 @@ static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 	o->local_cycle = (d->local_cycle && d->local_cycle[r]) ||
 			 (d->verdict == HANGDX_V_DEADLOCK && d->roots &&
 			  ri->role == HX_ROLE_ROOT);
-	o->proven = o->local_cycle && d->proven;
+	o->proven = hx_rank_proven(d, r);  /* its own evidence, not the job's */
 	o->stalled = ri->stalled;
 	o->kernels = ri->kernels;
 	o->kernels_inferred = ri->kernels_inferred;

@@ -524,6 +524,37 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 	return false;
 }
 
+/* The checks of proof_assumes that no one rank's pool decides. */
+static bool proof_common(const struct hangdx_diagnosis *d)
+{
+	const struct hx_counts *c = &d->ev->c;
+	size_t i;
+
+	if (c->skipped[HX_S_RECORDS] || c->skipped[HX_S_TRUNCATED] ||
+	    c->skipped[HX_S_LIMIT] || d->nhops < d->wg.nlead + d->wg.ncycle)
+		return false;
+	for (i = 0; i < d->nhops; i++)
+		if (d->hops[i].stream_id >= 0 && d->hops[i].rec == HX_NOREC)
+			return false;
+	return h0_inferred(d) >= d->wg.ncycle;
+}
+
+bool hx_rank_proven(const struct hangdx_diagnosis *d, uint32_t rank)
+{
+	const struct hx_rankinfo *ri;
+
+	if (d->verdict != HANGDX_V_DEADLOCK || rank >= d->nranks ||
+	    !d->local_cycle || !d->local_cycle[rank])
+		return false;
+	if (d->rf && d->rf[rank])       /* its facts: the node that read it */
+		return d->rf[rank]->local_cycle && d->rf[rank]->proven;
+	if ((int32_t)rank == d->root_rank)
+		return d->proven;
+	ri = &d->ranks[rank];
+	return d->proof_common && !ri->kernels_inferred && !ri->kernels_config &&
+	       !ri->cores_wide;
+}
+
 /* " (and N more ranks alike)" for n ranks in all, "" for one. */
 static void alike_text(const struct hangdx_diagnosis *d, uint32_t n, char *buf,
 		       size_t size)
@@ -550,6 +581,7 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 	d->root_rank = cycle_rank(d);
 	cycle_hops(d);
 	d->proven = !proof_assumes(d, d->assumption, sizeof d->assumption);
+	d->proof_common = proof_common(d);
 	how = d->proven ? _("proven") : _("inferred");
 	if (!d->proven)
 		snprintf(tail, sizeof tail, _(" Inferred, not proven. %s"), d->assumption);
@@ -635,21 +667,40 @@ static uint32_t count_lost(const struct hangdx_diagnosis *d, int32_t *first)
 	return n;
 }
 
+/* ", waiting for a peer" when the rank waited on is known by its global
+ * rank; the remote rank of its communicator when only that is known
+ * (EI0002 and the task failure blocks print a communicator's rank: it is
+ * never taken for a global rank without the group's members); "". */
+static void waiting_for(const struct hx_rankinfo *ri, char *buf, size_t n)
+{
+	if (ri->wait_peer >= 0)
+		snprintf(buf, n, "%s", _(", waiting for a peer"));
+	else if (ri->wait_crank >= 0 && ri->wait_group)
+		snprintf(buf, n, _(", waiting for rank %lld of group %.60s"),
+			 (long long)ri->wait_crank, ri->wait_group);
+	else if (ri->wait_crank >= 0)
+		snprintf(buf, n, _(", waiting for rank %lld of its communicator"),
+			 (long long)ri->wait_crank);
+	else
+		buf[0] = 0;
+}
+
 static void wait_hop(struct hangdx_diagnosis *d, const struct hx_rankinfo *ri,
 		     const char *why)
 {
 	char idx[48] = "";     /* room for the translated " index N" */
+	char peer[128];
 
 	if (ri->wait_rec == HX_NOREC)
 		return;
 
 	if (ri->index >= 0)
 		snprintf(idx, sizeof idx, _(" index %lld"), (long long)ri->index);
+	waiting_for(ri, peer, sizeof peer);
 	hx_hop_add(d, ri->rank, ri->wait_rec, why,
 		   "rank%d %s%s: notify wait timed out (stream %lld task %lld)%s",
 		   ri->rank, ri->op ? ri->op : _("collective"), idx,
-		   (long long)ri->stream, (long long)ri->task,
-		   ri->wait_peer >= 0 ? _(", waiting for a peer") : "");
+		   (long long)ri->stream, (long long)ri->task, peer);
 }
 
 /* Follow "waits for rank p" from rank r; the chain ends at a rank that
@@ -1463,6 +1514,18 @@ static void plog_missing(struct hangdx_diagnosis *d)
 /* Decide on one record: category, hang state, the record whose ids the
  * JSON shows, the summary.  fmt and what are English, marked N_(), and
  * translated here. */
+/* The global rank a wait failure waited on, as its rank's analysis
+ * mapped it (facts.c: through the communicator's members), -1 unknown:
+ * the record's remote rank is a rank of its communicator. */
+static int64_t wait_peer_of(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	int32_t r = hx_drank(d, rec);
+
+	if (r >= 0 && (uint32_t)r < d->nranks && d->ranks[r].wait_rec == rec)
+		return d->ranks[r].wait_peer;
+	return -1;
+}
+
 static void field_set(struct hangdx_diagnosis *d, enum hx_cat cat, int hang,
 		      uint32_t rec, int32_t root, const char *fmt, const char *what)
 {
@@ -1606,7 +1669,7 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 		return false;
 	if (s->notify_wait != HX_NOREC) {
 		field_set(d, HX_CAT_UNKNOWN, 1, s->notify_wait,
-			  (int32_t)hx_dnum(d, s->notify_wait, HX_F_REMOTE_RANK, -1),
+			  (int32_t)wait_peer_of(d, s->notify_wait),
 			  N_("Hang: %s (%s)."), N_("a notify wait timed out"));
 		return true;
 	}
@@ -2399,6 +2462,23 @@ static void rank_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri)
 	}
 }
 
+/* "notify wait timeout in OP index N, waiting for ...": an index the
+ * logs do not give is left out, never printed as -1. */
+static void wait_state(struct hx_rankinfo *ri)
+{
+	const char *op = ri->op ? ri->op : _("a collective");
+	char peer[128];
+
+	waiting_for(ri, peer, sizeof peer);
+	if (ri->index >= 0)
+		snprintf(ri->state, sizeof ri->state,
+			 _("notify wait timeout in %s index %lld%s"), op,
+			 (long long)ri->index, peer);
+	else
+		snprintf(ri->state, sizeof ri->state,
+			 _("notify wait timeout in %s%s"), op, peer);
+}
+
 static void rank_state_core(const struct hangdx_diagnosis *d,
 			    struct hx_rankinfo *ri)
 {
@@ -2412,9 +2492,7 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 	else if (ri->link_rec != HX_NOREC)
 		snprintf(ri->state, sizeof ri->state, _("link error"));
 	else if (ri->wait_rec != HX_NOREC)
-		snprintf(ri->state, sizeof ri->state,
-			 _("notify wait timeout in %s index %lld%s"), ri->op ? ri->op : _("a collective"),
-			 (long long)ri->index, ri->wait_peer >= 0 ? _(", waiting for a peer") : "");
+		wait_state(ri);
 	else if (ri->first_err_rec != HX_NOREC)
 		snprintf(ri->state, sizeof ri->state, _("error: %s"),
 			 hx_kind_name(d->ev->recs[ri->first_err_rec].kind));

@@ -7,6 +7,11 @@
 # which its logs show 6 held, so its pool is not exhausted and it is no
 # root.  The facts path (one facts file a rank, in either order, and facts
 # beside logs) gives the single pass's JSON byte for byte.
+# Then "proven" per rank in facts: each rank's fact says whether its own
+# cycle is proven from its own evidence (not the node's verdict), and two
+# parts of one rank's evidence merge to proven only when no part that saw
+# its device says otherwise and the pool the proof counted is the one the
+# parts log (never an OR).
 . tests/cli/lib.sh
 H=$HANGDX
 
@@ -57,4 +62,71 @@ t_golden "facts in reverse order: the single pass's JSON" "$T/r7.json" "$T/r7.fr
 	"$T/r7/rank-0" "$T/r7/rank-2" > "$T/r7.m.json"
 t_golden "facts of ranks 1 and 3 beside logs of 0 and 2: the single pass's JSON" \
 	"$T/r7.json" "$T/r7.m.json"
+
+# a node with a proven rank and an inferred one: 8 cores, rank 1's
+# aicpuCoreNum lines removed, so its pool of 6 is widened to 8 by the
+# core ids its kernel lines name (inferred); rank 0 logs 8 (proven)
+"$H" simulate -q --preset reference --set cores=8 -o "$T/c8" > /dev/null 2>&1
+find "$T/c8/rank-1" -name '*.log' -exec sed -i '/AicpuComm: group\|In Execution group num/d' {} +
+"$H" diagnose --json "$T/c8" > "$T/c8.json"
+"$H" facts "$T/c8" -o "$T/c8.facts" 2> /dev/null
+t_ok "8 cores, rank 1 widened: the single pass proves rank 0's cycle" python3 -c "
+import json; d=json.load(open('$T/c8.json'))
+assert d['proven'] and d['root_rank']==0 and d['roots']==[0,1], (d['proven'], d['roots'])"
+t_ok "facts: rank 0 proven, rank 1 (widened pool) not, both with a cycle" python3 -c "
+import json
+rf={}
+for l in open('$T/c8.facts'):
+    o=json.loads(l)
+    if o.get('fact')=='rank': rf[o['rank']]=o
+assert rf[0].get('local_cycle')==1 and rf[0].get('proven')==1, rf[0]
+assert rf[1].get('local_cycle')==1 and not rf[1].get('proven'), rf[1]"
+# the node's facts of rank 1 alone (rank 0's lines taken out), its logs
+# not here: the verdict rests on rank 1's own fact
+python3 -c "
+import json
+out=open('$T/c8.r1.facts','w')
+for l in open('$T/c8.facts'):
+    o=json.loads(l)
+    if o.get('rank')==0: continue
+    out.write(l)"
+mv "$T/c8" "$T/c8.away"
+"$H" diagnose --json --facts "$T/c8.facts" > "$T/c8.f.json" 2> /dev/null
+"$H" diagnose --json --facts "$T/c8.r1.facts" > "$T/c8.r1.json" 2> /dev/null
+mv "$T/c8.away" "$T/c8"
+t_ok "facts without the logs: rank 0's own fact, proven" python3 -c "
+import json; d=json.load(open('$T/c8.f.json'))
+assert d['verdict']=='deadlock' and d['proven'] and d['root_rank']==0, (d['proven'], d['summary'])"
+t_ok "facts without the logs, rank 1's fact alone: inferred" python3 -c "
+import json; d=json.load(open('$T/c8.r1.json'))
+assert d['verdict']=='deadlock' and not d['proven'] and d['root_rank']==1, (d['proven'], d['summary'])"
+
+# two parts of rank 1's evidence on two nodes: the debug half (TS dumps,
+# kernel lines, no aicpuCoreNum: proven on the product's 6) and the run
+# half (aicpuCoreNum[7], no dumps).  Merged without the logs: not proven
+# (its pool is 7 by its own logs, which the debug half's proof did not
+# count); with the logs, the single pass's JSON
+"$H" simulate -q --preset reference -o "$T/h" > /dev/null 2>&1
+find "$T/h/rank-1/ascend/log/debug" -name '*.log' -exec sed -i '/AicpuComm: group\|In Execution group num/d' {} +
+find "$T/h/rank-1/ascend/log/run" -name '*.log' -exec sed -i 's/aicpuCoreNum\[6\]/aicpuCoreNum[7]/' {} +
+"$H" facts "$T/h/rank-1/ascend/log/debug" -o "$T/h.a.facts" 2> /dev/null
+"$H" facts "$T/h/rank-1/ascend/log/run" -o "$T/h.b.facts" 2> /dev/null
+t_ok "halves: the debug half proves rank 1 on 6 cores, the run half logs 7" python3 -c "
+import json
+f=lambda p: [json.loads(l) for l in open(p) if '\"fact\":\"rank\"' in l][0]
+a=f('$T/h.a.facts'); b=f('$T/h.b.facts')
+assert a.get('proven')==1 and not a.get('cores_logged'), a
+assert b.get('cores_logged')==7 and not b.get('local_cycle'), b"
+"$H" diagnose --json "$T/h/rank-1" > "$T/h.single.json"
+"$H" diagnose --json --facts "$T/h.a.facts" --facts "$T/h.b.facts" > "$T/h.ab.json"
+t_golden "halves with their logs: the single pass's JSON" "$T/h.single.json" "$T/h.ab.json"
+mv "$T/h" "$T/h.away"
+"$H" diagnose --json --facts "$T/h.a.facts" --facts "$T/h.b.facts" > "$T/h.f.json" 2> /dev/null
+"$H" diagnose --json --facts "$T/h.b.facts" --facts "$T/h.a.facts" > "$T/h.fr.json" 2> /dev/null
+mv "$T/h.away" "$T/h"
+for o in f fr; do
+	t_ok "halves without the logs ($o): not proven, 7 cores" python3 -c "
+import json; d=json.load(open('$T/h.$o.json'))
+assert not d['proven'] and d['aicpu_cores']==7, (d['proven'], d['aicpu_cores'], d['summary'])"
+done
 t_done
