@@ -353,6 +353,14 @@ struct hx_notfetched {
  * of a node that cut (0: none cut). */
 unsigned hx_facts_cores(const struct hangdx_facts *f);
 size_t hx_facts_cut(const struct hangdx_facts *f);
+/* The records the nodes that cut kept, summed over the facts files (0:
+ * none said): the nodes' cut, which the records of a diagnosis from facts
+ * (the facts' records and those read again) do not count. */
+size_t hx_facts_cut_kept(const struct hangdx_facts *f);
+/* The record ceiling that cut d's evidence (a node's, from its facts) and
+ * the records kept under it (the nodes' own count when the facts say it). */
+size_t hx_cut_ceiling(const struct hangdx_diagnosis *d);
+size_t hx_cut_kept(const struct hangdx_diagnosis *d);
 /* The reading options phase 2 reads files again with (the caller's). */
 void hx_facts_ingest_opts(const struct hangdx_facts *f,
 			  struct hangdx_ingest_opts *o);

@@ -39,6 +39,7 @@ struct hangdx_facts {
 	size_t max_records;
 	unsigned cores;                 /* the node's --cores (0: not given) */
 	size_t cut_max;                 /* the node's record ceiling, when it cut */
+	size_t cut_kept;                /* the records the cut nodes kept, summed */
 	char tag[HX_MAX_TAG + 16];      /* the tag of the last facts loaded */
 	int err;
 };
@@ -94,11 +95,19 @@ size_t hx_facts_cut(const struct hangdx_facts *f)
 	return f ? f->cut_max : 0;
 }
 
-/* Options and ceilings of another node's facts: the first --cores wins
- * (another is said), the lowest record ceiling that cut is the cut. */
-static void take_settings(struct hangdx_facts *f, unsigned cores, size_t cut,
-			  const char *name)
+size_t hx_facts_cut_kept(const struct hangdx_facts *f)
 {
+	return f ? f->cut_kept : 0;
+}
+
+/* Options and ceilings of another node's facts: the first --cores wins
+ * (another is said), the lowest record ceiling that cut is the cut, and
+ * the records the cut nodes kept add up. */
+static void take_settings(struct hangdx_facts *f, unsigned cores, size_t cut,
+			  size_t kept, const char *name)
+{
+	if (cut && kept <= SIZE_MAX - f->cut_kept)
+		f->cut_kept += kept;
 	if (cores && f->cores && cores != f->cores)
 		hx_diag(f->ctx, HANGDX_WARNING, name, 1, 0,
 			"facts made with --cores %u beside facts made with --cores "
@@ -696,7 +705,8 @@ int hangdx_facts_add_evidence(struct hangdx_facts *f,
 	if (err)
 		return err;
 	take_settings(f, opts ? opts->cores : 0,
-		      ev->c.skipped[HX_S_RECORDS] ? ev->maxrec : 0, "facts");
+		      ev->c.skipped[HX_S_RECORDS] ? ev->maxrec : 0,
+		      ev->c.skipped[HX_S_RECORDS] ? ev->nrec : 0, "facts");
 	keep = hx_calloc(f->ctx, ev->nrec + 1, 1);
 	if (!keep) {
 		hangdx_diagnosis_free(d);
@@ -804,6 +814,8 @@ int hangdx_facts_write(const struct hangdx_facts *f, FILE *fp)
 		fprintf(fp, ",\"cores\":%u", f->cores);
 	if (f->cut_max)
 		fprintf(fp, ",\"max_records\":%zu", f->cut_max);
+	if (f->cut_max && f->cut_kept)
+		fprintf(fp, ",\"kept\":%zu", f->cut_kept);
 	fputs("}\n", fp);
 	for (i = 0; i < f->ev->tagset.cap && f->ev->tagset.n; i++)
 		if (f->ev->tagset.v[i].key) {
@@ -840,7 +852,7 @@ struct floader {
 	bool have_format;
 	char node[HX_MAX_TAG];          /* the writer's node ("": not said) */
 	unsigned cores;                 /* its --cores, its record ceiling */
-	size_t cut;
+	size_t cut, kept;               /* and the records the node kept */
 	struct pending *pend;
 	size_t npend, cappend;
 	uint32_t *pfid;                 /* file ids (in ev) of the pending */
@@ -1049,6 +1061,9 @@ static int on_format(struct floader *l, const struct hx_jobj *o,
 	reserve_hint(l, o);
 	l->cores = (unsigned)jnum_header(l, o, "cores", 1, 64, line);
 	l->cut = (size_t)jnum_header(l, o, "max_records", 1, (int64_t)1 << 31, line);
+	l->kept = (size_t)jnum_header(l, o, "kept", 1, (int64_t)1 << 31, line);
+	if (l->kept > l->cut)   /* a node keeps at most its ceiling */
+		l->kept = l->cut;
 	return v1 ? HANGDX_OK : HX_JHOOK_DELTA;
 }
 
@@ -1263,7 +1278,7 @@ static int load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
 		if (!e2)
 			e2 = put_pending(&l, sev);
 		if (!e2)
-			take_settings(f, l.cores, l.cut, name);
+			take_settings(f, l.cores, l.cut, l.kept, name);
 		if (e2)
 			err = e2;
 		snprintf(f->tag, sizeof f->tag, "%s", tag);

@@ -459,7 +459,7 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 	if (cut) {
 		snprintf(buf, n, _("It assumes that no record past the record ceiling "
 			 "(--max-records, the first %zu records in reading order kept) "
-			 "would release the cycle."), d->ev->maxrec);
+			 "would release the cycle."), hx_cut_ceiling(d));
 		return true;
 	}
 	if (part) {
@@ -2424,8 +2424,7 @@ static void missing(struct hangdx_diagnosis *d)
 		MISSING("record limit reached: only the first %zu records in reading "
 			"order were kept; the evidence after them is not in this diagnosis "
 			"(raise --max-records)",
-			d->facts_src && hx_facts_cut(d->facts_src)
-			? hx_facts_cut(d->facts_src) : d->ev->maxrec);
+			hx_cut_ceiling(d));
 	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG && !facts_dumps(d))
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");
@@ -2678,13 +2677,33 @@ static int thr_notes(struct hangdx_diagnosis *d)
 	return err;
 }
 
+size_t hx_cut_ceiling(const struct hangdx_diagnosis *d)
+{
+	return d->facts_src && hx_facts_cut(d->facts_src)
+	       ? hx_facts_cut(d->facts_src) : d->ev->maxrec;
+}
+
+size_t hx_cut_kept(const struct hangdx_diagnosis *d)
+{
+	return d->facts_src && hx_facts_cut(d->facts_src) &&
+	       hx_facts_cut_kept(d->facts_src)
+	       ? hx_facts_cut_kept(d->facts_src) : d->ev->nrec;
+}
+
 void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n)
 {
 	unsigned long long lim = d->ev->c.skipped[HX_S_LIMIT];
 	size_t k = 0;
 
 	buf[0] = '\0';
-	if (d->ev->c.skipped[HX_S_RECORDS])
+	if (d->ev->c.skipped[HX_S_RECORDS] && d->facts_src && hx_facts_cut(d->facts_src))
+		k = (size_t)snprintf(buf, n, _("Partial: the record ceiling (--max-records "
+				     "%zu) was reached where the logs were read; %zu records "
+				     "in reading order were kept there. The ranks read again "
+				     "here were read under the same ceiling, their files "
+				     "alone, so they may keep records that one pass over all "
+				     "the logs would not."), hx_cut_ceiling(d), hx_cut_kept(d));
+	else if (d->ev->c.skipped[HX_S_RECORDS])
 		k = (size_t)snprintf(buf, n, _("Partial: the record ceiling (--max-records) "
 				     "was reached; only the first %zu records in reading "
 				     "order were kept."), d->ev->maxrec);

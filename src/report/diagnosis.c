@@ -664,7 +664,9 @@ static void json_cut(const struct hangdx_diagnosis *d, FILE *fp)
 
 	fputs(",\n  \"partial\": true,\n  \"cut\": {", fp);
 	if (c->skipped[HX_S_RECORDS])
-		fprintf(fp, "\"records_kept\": %zu, ", d->ev->nrec);
+		fprintf(fp, "\"records_kept\": %zu, ", hx_cut_kept(d));
+	if (c->skipped[HX_S_RECORDS] && hx_cut_kept(d) != d->ev->nrec)
+		fprintf(fp, "\"records_here\": %zu, ", d->ev->nrec);
 	if (c->skipped[HX_S_LIMIT])
 		fprintf(fp, "\"files_over_size_limit\": %llu, ",
 			(unsigned long long)c->skipped[HX_S_LIMIT]);
