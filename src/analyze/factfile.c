@@ -1271,6 +1271,8 @@ static int load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
 	}
 	if (!err || err == HANGDX_EPARSE) {
 		struct hangdx_evidence *sev = l.ev;    /* kept, or f's now */
+		size_t had = f->ev->nfile;             /* no new file: the same
+							  facts again, kept once */
 		int e2 = choose_tag(&l, tag, sizeof tag);
 
 		if (!e2)
@@ -1278,7 +1280,8 @@ static int load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
 		if (!e2)
 			e2 = put_pending(&l, sev);
 		if (!e2)
-			take_settings(f, l.cores, l.cut, l.kept, name);
+			take_settings(f, l.cores, l.cut,
+				      had && f->ev->nfile == had ? 0 : l.kept, name);
 		if (e2)
 			err = e2;
 		snprintf(f->tag, sizeof f->tag, "%s", tag);

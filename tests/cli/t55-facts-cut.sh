@@ -51,4 +51,10 @@ import json
 a=json.load(open('$T/a.json'))['cut']['records_kept']; b=json.load(open('$T/b.json'))['cut']['records_kept']
 d=json.load(open('$T/ab.json'))
 assert d['partial'] and d['cut']['records_kept']==a+b==200, (a, b, d['cut'])"
+# the same facts twice: the cut counted once
+"$H" diagnose --json --facts "$T/a.facts" --facts "$T/b.facts" --facts "$T/a.facts" \
+	> "$T/aba.json" 2> /dev/null
+t_ok "the same facts again: the nodes' kept records counted once" python3 -c "
+import json; d=json.load(open('$T/aba.json'))
+assert d['cut']['records_kept']==200, d['cut']"
 t_done
