@@ -82,6 +82,10 @@ struct hx_rankinfo {
 	/* its first HCCL wait failure */
 	uint32_t wait_rec;
 	int64_t wait_peer;        /* global rank waited on, -1 local/unknown */
+	int64_t wait_crank;       /* the remote rank of that failure when its
+				     global rank is unknown (a rank of its
+				     communicator), -1 */
+	const char *wait_group;   /* that communicator's name, NULL unknown */
 	int64_t index;            /* op index, -1 */
 	const char *op;           /* op name from the tag */
 	const char *group;
@@ -135,6 +139,9 @@ struct hx_rankinfo {
 	uint8_t role;             /* enum hx_role, set by hx_roots_find */
 	int64_t cores_logged;     /* largest aicpuCoreNum its lines give, 0 */
 	int64_t core_top;         /* highest AICPU core id named + 1, 0 */
+	unsigned cores;           /* its device's AICPU pool (snapshot.c
+				     size_pool), 0 before it is sized */
+	bool cores_wide;          /* widened past its count by a core id */
 	char state[160];          /* one line, for grouping alike ranks */
 };
 
@@ -267,7 +274,9 @@ struct hangdx_diagnosis {
 					       holds a cycle */
 	int64_t first_ts;
 	int64_t last_ts;                    /* newest line of the whole job */
-	unsigned cores;                     /* AICPU cores per device */
+	unsigned cores;                     /* AICPU cores per device: the
+					       largest pool of the job once
+					       sized; hx_rank_cores for one */
 	bool cores_given;                   /* by --cores; else the product's */
 	bool cores_logged;                  /* by HCCL's aicpuCoreNum lines */
 	unsigned cores_named;               /* > cores given or the product's:
@@ -275,6 +284,11 @@ struct hangdx_diagnosis {
 					       the logs name + 1; else 0 */
 	bool proven;                        /* deadlock proven on the snapshot:
 					       every input seen in the logs */
+	bool proof_common;                  /* the inputs of the proof no one
+					       rank owns were seen: no cut, a
+					       dump line for every task of the
+					       cycle, no notify linked by
+					       inference (hx_rank_proven) */
 	char assumption[1024];              /* a deadlock not proven: why */
 	uint32_t thr_hits;                  /* HX_THR_* that decided something */
 	int64_t stall_under_us;             /* longest kernel stall below
@@ -349,6 +363,14 @@ struct hx_notfetched {
  * of a node that cut (0: none cut). */
 unsigned hx_facts_cores(const struct hangdx_facts *f);
 size_t hx_facts_cut(const struct hangdx_facts *f);
+/* The records the nodes that cut kept, summed over the facts files (0:
+ * none said): the nodes' cut, which the records of a diagnosis from facts
+ * (the facts' records and those read again) do not count. */
+size_t hx_facts_cut_kept(const struct hangdx_facts *f);
+/* The record ceiling that cut d's evidence (a node's, from its facts) and
+ * the records kept under it (the nodes' own count when the facts say it). */
+size_t hx_cut_ceiling(const struct hangdx_diagnosis *d);
+size_t hx_cut_kept(const struct hangdx_diagnosis *d);
 /* The reading options phase 2 reads files again with (the caller's). */
 void hx_facts_ingest_opts(const struct hangdx_facts *f,
 			  struct hangdx_ingest_opts *o);
@@ -425,6 +447,17 @@ void hx_snap_kcond(const struct hangdx_diagnosis *d, uint32_t rank,
  * streams drain, by the rule and what its logs echo (a retry setting not
  * echoed counts as off)? */
 bool hx_snap_kernels_stay(const struct hangdx_diagnosis *d, uint32_t rank);
+/* The AICPU cores of rank's device: its own aicpuCoreNum when it logged
+ * one (and --cores gave none), else --cores or the product's count,
+ * widened by a core id its lines name past it; d->cores for a rank out
+ * of range or not yet sized. */
+unsigned hx_rank_cores(const struct hangdx_diagnosis *d, int64_t rank);
+/* Is the cycle in rank's own state proven from its own evidence?  The
+ * root's is the proof shown (d->proven); another rank's holds when the
+ * proof's common inputs were seen and its own pool's holders and capacity
+ * are in its logs (no kernel inferred, no pool widened past its count).
+ * False for a rank with no cycle of its own. */
+bool hx_rank_proven(const struct hangdx_diagnosis *d, uint32_t rank);
 
 /* roots.c: the roots among many ranks */
 void hx_rank_add_peer(struct hangdx_diagnosis *d, struct hx_rankinfo *ri,

@@ -39,6 +39,7 @@ struct hangdx_facts {
 	size_t max_records;
 	unsigned cores;                 /* the node's --cores (0: not given) */
 	size_t cut_max;                 /* the node's record ceiling, when it cut */
+	size_t cut_kept;                /* the records the cut nodes kept, summed */
 	char tag[HX_MAX_TAG + 16];      /* the tag of the last facts loaded */
 	int err;
 };
@@ -94,11 +95,19 @@ size_t hx_facts_cut(const struct hangdx_facts *f)
 	return f ? f->cut_max : 0;
 }
 
-/* Options and ceilings of another node's facts: the first --cores wins
- * (another is said), the lowest record ceiling that cut is the cut. */
-static void take_settings(struct hangdx_facts *f, unsigned cores, size_t cut,
-			  const char *name)
+size_t hx_facts_cut_kept(const struct hangdx_facts *f)
 {
+	return f ? f->cut_kept : 0;
+}
+
+/* Options and ceilings of another node's facts: the first --cores wins
+ * (another is said), the lowest record ceiling that cut is the cut, and
+ * the records the cut nodes kept add up. */
+static void take_settings(struct hangdx_facts *f, unsigned cores, size_t cut,
+			  size_t kept, const char *name)
+{
+	if (cut && kept <= SIZE_MAX - f->cut_kept)
+		f->cut_kept += kept;
 	if (cores && f->cores && cores != f->cores)
 		hx_diag(f->ctx, HANGDX_WARNING, name, 1, 0,
 			"facts made with --cores %u beside facts made with --cores "
@@ -242,13 +251,38 @@ static uint64_t rf_key(int32_t rank, uint32_t id)
 	return hx_map_key(((uint64_t)(uint32_t)rank << 32) | id);
 }
 
+/* A part of a rank's evidence that saw nothing of its device: no word on
+ * its cycle either way. */
+static bool rf_no_device(const struct hx_rankfact *x)
+{
+	return !x->device_seen && !x->has_dumps && !x->local_cycle;
+}
+
+/* A rank proven from two parts of its evidence: a part proved it, no part
+ * that saw its device failed to, and each part that proved it counted the
+ * pool the union of the parts counts (a count logged in the other part
+ * makes the proof on the product's count an assumption).  Never an OR. */
+static bool combined_proof(const struct hx_rankfact *a,
+			   const struct hx_rankfact *b)
+{
+	int64_t cores = a->cores_logged > b->cores_logged ? a->cores_logged
+							  : b->cores_logged;
+
+	if (!a->proven && !b->proven)
+		return false;
+	if ((!a->proven && !rf_no_device(a)) || (!b->proven && !rf_no_device(b)))
+		return false;
+	return (!a->proven || a->cores_logged == cores) &&
+	       (!b->proven || b->cores_logged == cores);
+}
+
 /* Two nodes' facts of one rank: a union.  The same files again: the same
  * facts, nothing changes. */
 static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 {
+	a->proven = combined_proof(a, b);
 	a->device_seen |= b->device_seen;
 	a->local_cycle |= b->local_cycle;
-	a->proven |= b->proven;
 	a->has_dumps |= b->has_dumps;
 	a->files_cut |= b->files_cut;
 	/* counts of one device seen twice: the larger, never a sum */
@@ -527,7 +561,7 @@ static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 	o->local_cycle = (d->local_cycle && d->local_cycle[r]) ||
 			 (d->verdict == HANGDX_V_DEADLOCK && d->roots &&
 			  ri->role == HX_ROLE_ROOT);
-	o->proven = o->local_cycle && d->proven;
+	o->proven = hx_rank_proven(d, r);  /* its own evidence, not the job's */
 	o->stalled = ri->stalled;
 	o->kernels = ri->kernels;
 	o->kernels_inferred = ri->kernels_inferred;
@@ -660,7 +694,8 @@ int hangdx_facts_add_evidence(struct hangdx_facts *f,
 	if (err)
 		return err;
 	take_settings(f, opts ? opts->cores : 0,
-		      ev->c.skipped[HX_S_RECORDS] ? ev->maxrec : 0, "facts");
+		      ev->c.skipped[HX_S_RECORDS] ? ev->maxrec : 0,
+		      ev->c.skipped[HX_S_RECORDS] ? ev->nrec : 0, "facts");
 	keep = hx_calloc(f->ctx, ev->nrec + 1, 1);
 	if (!keep) {
 		hangdx_diagnosis_free(d);
@@ -768,6 +803,8 @@ int hangdx_facts_write(const struct hangdx_facts *f, FILE *fp)
 		fprintf(fp, ",\"cores\":%u", f->cores);
 	if (f->cut_max)
 		fprintf(fp, ",\"max_records\":%zu", f->cut_max);
+	if (f->cut_max && f->cut_kept)
+		fprintf(fp, ",\"kept\":%zu", f->cut_kept);
 	fputs("}\n", fp);
 	for (i = 0; i < f->ev->tagset.cap && f->ev->tagset.n; i++)
 		if (f->ev->tagset.v[i].key) {
@@ -804,7 +841,7 @@ struct floader {
 	bool have_format;
 	char node[HX_MAX_TAG];          /* the writer's node ("": not said) */
 	unsigned cores;                 /* its --cores, its record ceiling */
-	size_t cut;
+	size_t cut, kept;               /* and the records the node kept */
 	struct pending *pend;
 	size_t npend, cappend;
 	uint32_t *pfid;                 /* file ids (in ev) of the pending */
@@ -1013,6 +1050,9 @@ static int on_format(struct floader *l, const struct hx_jobj *o,
 	reserve_hint(l, o);
 	l->cores = (unsigned)jnum_header(l, o, "cores", 1, 64, line);
 	l->cut = (size_t)jnum_header(l, o, "max_records", 1, (int64_t)1 << 31, line);
+	l->kept = (size_t)jnum_header(l, o, "kept", 1, (int64_t)1 << 31, line);
+	if (l->kept > l->cut)   /* a node keeps at most its ceiling */
+		l->kept = l->cut;
 	return v1 ? HANGDX_OK : HX_JHOOK_DELTA;
 }
 
@@ -1220,6 +1260,8 @@ static int load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
 	}
 	if (!err || err == HANGDX_EPARSE) {
 		struct hangdx_evidence *sev = l.ev;    /* kept, or f's now */
+		size_t had = f->ev->nfile;             /* no new file: the same
+							  facts again, kept once */
 		int e2 = choose_tag(&l, tag, sizeof tag);
 
 		if (!e2)
@@ -1227,7 +1269,8 @@ static int load_fp(struct hangdx_facts *f, const char *name, FILE *fp)
 		if (!e2)
 			e2 = put_pending(&l, sev);
 		if (!e2)
-			take_settings(f, l.cores, l.cut, name);
+			take_settings(f, l.cores, l.cut,
+				      had && f->ev->nfile == had ? 0 : l.kept, name);
 		if (e2)
 			err = e2;
 		snprintf(f->tag, sizeof f->tag, "%s", tag);

@@ -270,8 +270,12 @@ static int64_t record_group(struct facts *f, uint32_t rec)
 
 /* The global rank of comm rank crank in the group a record names: through
  * the members seen, else as attribution maps it (itself in a world group;
- * unknown in a sub-group whose member's creation lines are missing). */
-static int64_t global_rank(struct facts *f, uint32_t rec, int64_t crank)
+ * unknown in a sub-group whose member's creation lines are missing).
+ * strict: only through a group the logs name and describe (members or a
+ * world group): a remote rank of a failure is a rank of its communicator,
+ * never taken for a global rank on its own. */
+static int64_t global_rank_of(struct facts *f, uint32_t rec, int64_t crank,
+			      bool strict)
 {
 	int64_t g, v;
 	int32_t r;
@@ -280,12 +284,28 @@ static int64_t global_rank(struct facts *f, uint32_t rec, int64_t crank)
 		return -1;
 	g = record_group(f, rec);
 	if (g < 0)
-		return hx_attrib_global(f->d->at, HX_NOSTR, crank);
+		return strict ? -1 : hx_attrib_global(f->d->at, HX_NOSTR, crank);
 	r = hx_map_find(&f->memb, gkey((uint32_t)g, crank));
 	if (r >= 0)
 		return r;
-	v = hx_attrib_global(f->d->at, (uint32_t)g, crank);
+	v = strict ? hx_attrib_global_known(f->d->at, (uint32_t)g, crank)
+		   : hx_attrib_global(f->d->at, (uint32_t)g, crank);
 	return v >= 0 ? v : -1;
+}
+
+static int64_t global_rank(struct facts *f, uint32_t rec, int64_t crank)
+{
+	return global_rank_of(f, rec, crank, false);
+}
+
+/* The name of the communicator a record belongs to, NULL unknown. */
+static const char *record_group_name(struct facts *f, uint32_t rec)
+{
+	int64_t g = record_group(f, rec);
+
+	if (g >= 0)
+		return hx_ev_str(f->d->ev, (uint32_t)g);
+	return hx_dstr(f->d, rec, HX_F_GROUP);
 }
 
 /* ---- per record ---- */
@@ -318,7 +338,7 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 {
 	struct hangdx_diagnosis *d = f->d;
 	const struct hx_rec *r = &d->ev->recs[rec];
-	int64_t peer;
+	int64_t peer, crank;
 
 	if (r->kind == HX_K_AICPU_EXCEPTION) {
 		const char *type = hx_dstr(d, rec, HX_F_TYPE);
@@ -334,7 +354,8 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 			return;
 		}
 	}
-	peer = global_rank(f, rec, hx_dnum(d, rec, HX_F_REMOTE_RANK, -1));
+	crank = hx_dnum(d, rec, HX_F_REMOTE_RANK, -1);
+	peer = global_rank_of(f, rec, crank, true);
 	hx_rank_add_peer(d, ri, peer);
 	if (ri->wait_rec != HX_NOREC) {
 		int64_t prev = d->ev->recs[ri->wait_rec].ts;
@@ -343,7 +364,8 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 		/* an earlier failure wins; at about the same time, the
 		 * record that names the peer it waited for */
 		bool better = dt < -HX_WAIT_TIE_US ||
-			      (dt <= HX_WAIT_TIE_US && ri->wait_peer < 0 && peer >= 0);
+			      (dt <= HX_WAIT_TIE_US && ri->wait_peer < 0 &&
+			       (peer >= 0 || (ri->wait_crank < 0 && crank >= 0)));
 		if (dt != 0 && dt >= -HX_WAIT_TIE_US && dt <= HX_WAIT_TIE_US &&
 		    (dt < 0) != better)
 			d->thr_hits |= HX_THR_WAIT_TIE;   /* the window decided */
@@ -352,6 +374,8 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 	}
 	ri->wait_rec = rec;
 	ri->wait_peer = peer;
+	ri->wait_crank = peer < 0 ? crank : -1;
+	ri->wait_group = peer < 0 && crank >= 0 ? record_group_name(f, rec) : NULL;
 	ri->index = hx_dnum(d, rec, HX_F_INDEX, ri->index);
 	ri->op = hx_dstr(d, rec, HX_F_OP) ? hx_dstr(d, rec, HX_F_OP) : ri->op;
 	ri->group = hx_dstr(d, rec, HX_F_GROUP) ? hx_dstr(d, rec, HX_F_GROUP)
@@ -1281,7 +1305,7 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		ri->link_rec = ri->aicpu_timeout_rec = ri->sq_full_rec = HX_NOREC;
 		ri->stuck_rec = ri->retry_rec = HX_NOREC;
 		ri->first_err_ts = ri->last_ts = HX_NONE;
-		ri->wait_peer = ri->index = ri->count = -1;
+		ri->wait_peer = ri->wait_crank = ri->index = ri->count = -1;
 		ri->link_peer = ri->stream = ri->task = ri->exec_timeout = -1;
 		ri->setup_peer = ri->phy_device = -1;
 		ri->stall_rec = ri->open_rec = HX_NOREC;

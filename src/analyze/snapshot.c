@@ -516,14 +516,15 @@ static void collect(struct snap *s)
 
 /* ---- the snapshot scenario and state ---- */
 
-/* The pool is the count HCCL's own AicpuComm lines print (aicpuCoreNum),
- * else --cores or the product's count, never smaller; a core id the older
- * kernel lines name past it widens it, and the capacity is then inferred:
- * the logs show the cores that exist, not that there are no more. */
-static void size_pool(struct snap *s)
+/* The pool of each device is the count HCCL's own AicpuComm lines print
+ * on it (aicpuCoreNum), else --cores or the product's count, never
+ * smaller; a core id the older kernel lines name past it widens it, and
+ * the capacity is then inferred: the logs show the cores that exist, not
+ * that there are no more.  A device's count never sizes another's.
+ * d->cores becomes the largest pool (the model's slab is that wide). */
+static void rank_logged(struct snap *s)
 {
 	struct hangdx_diagnosis *d = s->d;
-	int64_t top = 0, logged = 0;
 	size_t i;
 
 	for (i = 0; i < d->nranks; i++)
@@ -535,23 +536,43 @@ static void size_pool(struct snap *s)
 		    s->kerns[i].rank >= 0 && (uint32_t)s->kerns[i].rank < d->nranks &&
 		    s->kerns[i].core + 1 > d->ranks[s->kerns[i].rank].core_top)
 			d->ranks[s->kerns[i].rank].core_top = s->kerns[i].core + 1;
-	for (i = 0; i < d->nranks; i++) {
-		const struct hx_rankfact *rf = hx_rf(d, (int64_t)i);
-		int64_t c = rf ? rf->cores_logged : d->ranks[i].cores_logged;
-		int64_t t = rf ? rf->core_top : d->ranks[i].core_top;
+}
 
-		logged = c > logged ? c : logged;
-		top = t > top ? t : top;
+static void size_pool(struct snap *s)
+{
+	struct hangdx_diagnosis *d = s->d;
+	unsigned base = d->cores, widest = 0;
+	size_t i;
+
+	for (i = 0; i < d->nranks; i++) {
+		struct hx_rankinfo *ri = &d->ranks[i];
+		const struct hx_rankfact *rf = hx_rf(d, (int64_t)i);
+		int64_t c = rf ? rf->cores_logged : ri->cores_logged;
+		int64_t t = rf ? rf->core_top : ri->core_top;
+
+		ri->cores = base;
+		if (c > 0 && !d->cores_given) {
+			ri->cores = (unsigned)c;
+			d->cores_logged = true;
+		}
+		if (t > (int64_t)ri->cores) {
+			ri->cores = (unsigned)t;
+			ri->cores_wide = true;
+			if ((unsigned)t > d->cores_named)
+				d->cores_named = (unsigned)t;
+			d->thr_hits |= HX_THR_CORES_WIDE;
+		}
+		widest = ri->cores > widest ? ri->cores : widest;
 	}
-	if (logged > 0 && !d->cores_given) {
-		d->cores = (unsigned)logged;
-		d->cores_logged = true;
-	}
-	if (top > (int64_t)d->cores) {
-		d->cores_named = (unsigned)top;
-		d->cores = (unsigned)top;
-		d->thr_hits |= HX_THR_CORES_WIDE;
-	}
+	if (widest)
+		d->cores = widest;
+}
+
+unsigned hx_rank_cores(const struct hangdx_diagnosis *d, int64_t rank)
+{
+	if (rank >= 0 && (uint64_t)rank < d->nranks && d->ranks[rank].cores)
+		return d->ranks[rank].cores;
+	return d->cores;
 }
 
 /* Each rank's first TS dump: the moment the snapshot shows. */
@@ -647,6 +668,7 @@ static int snap_scenario(struct snap *s)
 	struct hangdx_scenario *sc = &d->snap_sc;
 	uint32_t maxk = 1, i;
 	uint32_t *per = hx_calloc(d->ctx, d->nranks + 1, sizeof *per);
+	int err;
 
 	if (!per)
 		return HANGDX_ENOMEM;
@@ -655,8 +677,8 @@ static int snap_scenario(struct snap *s)
 			maxk = per[s->kerns[i].rank];
 	hx_free(d->ctx, per);
 	for (i = 0; i < d->nranks; i++)
-		if (hx_snap_kernels_stay(d, i) && maxk < d->cores)
-			maxk = d->cores;        /* room for inferred kernels */
+		if (hx_snap_kernels_stay(d, i) && maxk < hx_rank_cores(d, i))
+			maxk = hx_rank_cores(d, i);  /* room for inferred kernels */
 	hx_scenario_defaults(sc);
 	sc->ctx = d->ctx;
 	hx_arena_init(&sc->arena, d->ctx, 0);
@@ -681,7 +703,10 @@ static int snap_scenario(struct snap *s)
 		if (!sc->events[i])
 			return HANGDX_ENOMEM;
 	}
-	return hx_state_init(&d->st, d->ctx, sc);
+	err = hx_state_init(&d->st, d->ctx, sc);
+	for (i = 0; !err && i < d->nranks && i < d->st.nranks; i++)
+		d->st.dev[i].pool.cap = hx_rank_cores(d, i);  /* <= sc->cores */
+	return err;
 }
 
 static int32_t notify_for(struct snap *s, int32_t rank, int64_t rt)
@@ -1343,9 +1368,12 @@ int hx_snapshot_build(struct hangdx_diagnosis *d)
 	s.d = d;
 	collect(&s);
 	err = s.err;
+	if (!err) {
+		rank_logged(&s);
+		size_pool(&s);
+	}
 	if (err || s.ndump == 0)
 		goto out_free;
-	size_pool(&s);
 	err = dump_times(&s, &when);
 	if (err)
 		goto out_free;

@@ -384,6 +384,21 @@ static int32_t pool_inferred(const struct hangdx_diagnosis *d)
 	return -1;
 }
 
+/* The rank of a pool in the cycle widened past its count by a core id
+ * its lines name (its capacity is then inferred), or -1. */
+static int32_t pool_widened(const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->wg.ncycle; i++) {
+		const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[i]];
+		if (n->kind == HX_WN_POOL && n->id < d->nranks &&
+		    d->ranks[n->id].cores_wide)
+			return (int32_t)n->id;
+	}
+	return -1;
+}
+
 static int32_t cycle_rank(const struct hangdx_diagnosis *d)
 {
 	const struct hx_wnode *n = &d->wg.nodes[d->wg.cycle[0]];
@@ -454,7 +469,7 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 	if (cut) {
 		snprintf(buf, n, _("It assumes that no record past the record ceiling "
 			 "(--max-records, the first %zu records in reading order kept) "
-			 "would release the cycle."), d->ev->maxrec);
+			 "would release the cycle."), hx_cut_ceiling(d));
 		return true;
 	}
 	if (part) {
@@ -507,15 +522,47 @@ static bool proof_assumes(const struct hangdx_diagnosis *d, char *buf,
 			 d->ranks[r].kernels_inferred, r);
 		return true;
 	}
-	if (cycle_has_pool(d) && d->cores_named) {
+	if (pool_widened(d) >= 0) {
 		snprintf(buf, n, _("It assumes the devices have no AICPU core past core %u, "
-			 "the highest core the logs name, %s."), d->cores_named - 1,
+			 "the highest core the logs name, %s."),
+			 hx_rank_cores(d, pool_widened(d)) - 1,
 			 d->cores_given ? _("beyond the count --cores gave")
 			 : _("beyond the 6 of the Atlas A2/A3 parts (give --cores to state "
 			   "the count)"));
 		return true;
 	}
 	return false;
+}
+
+/* The checks of proof_assumes that no one rank's pool decides. */
+static bool proof_common(const struct hangdx_diagnosis *d)
+{
+	const struct hx_counts *c = &d->ev->c;
+	size_t i;
+
+	if (c->skipped[HX_S_RECORDS] || c->skipped[HX_S_TRUNCATED] ||
+	    c->skipped[HX_S_LIMIT] || d->nhops < d->wg.nlead + d->wg.ncycle)
+		return false;
+	for (i = 0; i < d->nhops; i++)
+		if (d->hops[i].stream_id >= 0 && d->hops[i].rec == HX_NOREC)
+			return false;
+	return h0_inferred(d) >= d->wg.ncycle;
+}
+
+bool hx_rank_proven(const struct hangdx_diagnosis *d, uint32_t rank)
+{
+	const struct hx_rankinfo *ri;
+
+	if (d->verdict != HANGDX_V_DEADLOCK || rank >= d->nranks ||
+	    !d->local_cycle || !d->local_cycle[rank])
+		return false;
+	if (d->rf && d->rf[rank])       /* its facts: the node that read it */
+		return d->rf[rank]->local_cycle && d->rf[rank]->proven;
+	if ((int32_t)rank == d->root_rank)
+		return d->proven;
+	ri = &d->ranks[rank];
+	return d->proof_common && !ri->kernels_inferred && !ri->kernels_config &&
+	       !ri->cores_wide;
 }
 
 /* " (and N more ranks alike)" for n ranks in all, "" for one. */
@@ -544,6 +591,7 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 	d->root_rank = cycle_rank(d);
 	cycle_hops(d);
 	d->proven = !proof_assumes(d, d->assumption, sizeof d->assumption);
+	d->proof_common = proof_common(d);
 	how = d->proven ? _("proven") : _("inferred");
 	if (!d->proven)
 		snprintf(tail, sizeof tail, _(" Inferred, not proven. %s"), d->assumption);
@@ -556,7 +604,7 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 			 "communication stream waits through an event on an ordinary AICPU "
 			 "operator that can never get a core. Nothing could move after the cycle "
 			 "closed; HCCL_EXEC_TIMEOUT then fired notify wait timeout (EI0002).%s"),
-			 how, d->root_rank, alike, d->cores, tail);
+			 how, d->root_rank, alike, hx_rank_cores(d, d->root_rank), tail);
 	} else {
 		snprintf(d->summary, sizeof d->summary,
 			 _("Deadlock, %s on the state rebuilt from the logs: a circular wait of "
@@ -576,7 +624,6 @@ static bool try_deadlock_facts(struct hangdx_diagnosis *d)
 {
 	const struct hx_rankfact *rf = NULL;
 	uint32_t r, n = 0;
-	int64_t logged = 0;
 	char alike[64] = "";
 
 	if (!d->rf || (d->have_snapshot && d->wg.ncycle))
@@ -587,8 +634,6 @@ static bool try_deadlock_facts(struct hangdx_diagnosis *d)
 		if (!x || !x->local_cycle)
 			continue;
 		n++;
-		if (x->cores_logged > logged)
-			logged = x->cores_logged;
 		if (!rf || (int32_t)r == d->first_rank)
 			rf = x;
 	}
@@ -597,11 +642,7 @@ static bool try_deadlock_facts(struct hangdx_diagnosis *d)
 	d->verdict = HANGDX_V_DEADLOCK;
 	d->cat = rf->dead_pools ? HX_CAT_AICPU_DEADLOCK : HX_CAT_WAIT_CYCLE;
 	d->root_rank = rf->rank;
-	d->proven = rf->proven;
-	if (logged > 0 && !d->cores_given) {
-		d->cores = (unsigned)logged;
-		d->cores_logged = true;
-	}
+	d->proven = rf->proven;       /* the pool its own count sized */
 	alike_text(d, n, alike, sizeof alike);
 	snprintf(d->summary, sizeof d->summary,
 		 _("Deadlock, %s on the node that read the logs of rank %d (its facts "
@@ -636,21 +677,40 @@ static uint32_t count_lost(const struct hangdx_diagnosis *d, int32_t *first)
 	return n;
 }
 
+/* ", waiting for a peer" when the rank waited on is known by its global
+ * rank; the remote rank of its communicator when only that is known
+ * (EI0002 and the task failure blocks print a communicator's rank: it is
+ * never taken for a global rank without the group's members); "". */
+static void waiting_for(const struct hx_rankinfo *ri, char *buf, size_t n)
+{
+	if (ri->wait_peer >= 0)
+		snprintf(buf, n, "%s", _(", waiting for a peer"));
+	else if (ri->wait_crank >= 0 && ri->wait_group)
+		snprintf(buf, n, _(", waiting for rank %lld of group %.60s"),
+			 (long long)ri->wait_crank, ri->wait_group);
+	else if (ri->wait_crank >= 0)
+		snprintf(buf, n, _(", waiting for rank %lld of its communicator"),
+			 (long long)ri->wait_crank);
+	else
+		buf[0] = 0;
+}
+
 static void wait_hop(struct hangdx_diagnosis *d, const struct hx_rankinfo *ri,
 		     const char *why)
 {
 	char idx[48] = "";     /* room for the translated " index N" */
+	char peer[128];
 
 	if (ri->wait_rec == HX_NOREC)
 		return;
 
 	if (ri->index >= 0)
 		snprintf(idx, sizeof idx, _(" index %lld"), (long long)ri->index);
+	waiting_for(ri, peer, sizeof peer);
 	hx_hop_add(d, ri->rank, ri->wait_rec, why,
 		   "rank%d %s%s: notify wait timed out (stream %lld task %lld)%s",
 		   ri->rank, ri->op ? ri->op : _("collective"), idx,
-		   (long long)ri->stream, (long long)ri->task,
-		   ri->wait_peer >= 0 ? _(", waiting for a peer") : "");
+		   (long long)ri->stream, (long long)ri->task, peer);
 }
 
 /* Follow "waits for rank p" from rank r; the chain ends at a rank that
@@ -970,6 +1030,7 @@ static void starved_by_config(struct hangdx_diagnosis *d, int32_t rank,
 			      uint32_t task)
 {
 	const struct hx_rankinfo *ri = &d->ranks[rank];
+	unsigned cores = hx_rank_cores(d, rank);
 
 	if (!danger(d, ri) || d->st.dev[rank].pool.busy >= d->st.dev[rank].pool.cap)
 		return;
@@ -978,22 +1039,22 @@ static void starved_by_config(struct hangdx_diagnosis *d, int32_t rank,
 	d->proven = false;
 	snprintf(d->hops[d->nhops - 1].why, sizeof d->hops->why, "%s", N_("AICPU core"));
 	hx_hop_add(d, rank, HX_NOREC, "", "rank%d AICPU pool: all %u cores held by HCCL "
-		   "kernels (inferred from the configuration)", rank, d->cores);
+		   "kernels (inferred from the configuration)", rank, cores);
 	snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "AICPU_POOL");
 	snprintf(d->assumption, sizeof d->assumption,
 		 _("It assumes that the HCCL kernels of %u of the rank's %u communicators "
 		 "(op retry on, AI_CPU mode) held the %u AICPU cores, each resident until "
 		 "its main stream drains behind this chain: the logs show neither the "
 		 "kernels nor their main streams (the device run log's "
-		 "WaitFinishWhileLoop and AicpuComm lines would)."), d->cores, ri->ncomm,
-		 d->cores);
+		 "WaitFinishWhileLoop and AicpuComm lines would)."), cores, ri->ncomm,
+		 cores);
 	snprintf(d->summary, sizeof d->summary,
 		 _("Deadlock, inferred: on rank %d the communication stream waits through "
 		 "an event on an ordinary AICPU operator (stream %u task %u) that never "
 		 "got a core, while op retry in AI_CPU mode with %u communicators lets "
 		 "their HCCL kernels hold all %u AICPU cores until their ops drain. "
 		 "Inferred, not proven. %s"), rank, d->st.streams[d->st.tasks[task].stream].id,
-		 d->st.tasks[task].task_id, ri->ncomm, d->cores, d->assumption);
+		 d->st.tasks[task].task_id, ri->ncomm, cores, d->assumption);
 }
 
 /* A shortest path of wait-for edges from node a to node b, written to
@@ -1386,18 +1447,21 @@ static bool try_pool_held(struct hangdx_diagnosis *d)
 {
 	const struct hx_rankinfo *best = NULL;
 	uint32_t r, n = 0;
+	unsigned cores = 0;
 	char where[512];
 
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
 
-		if (!ri->pool_held || ri->pool_held < d->cores || ri->pool_ahead)
+		if (!ri->pool_held || ri->pool_held < hx_rank_cores(d, r) || ri->pool_ahead)
 			continue;
 		n++;
 		if (d->local_cycle)
 			d->local_cycle[r] = 1;
-		if (!best)
+		if (!best) {
 			best = ri;
+			cores = hx_rank_cores(d, r);
+		}
 	}
 	if (!best)
 		return false;
@@ -1409,7 +1473,7 @@ static bool try_pool_held(struct hangdx_diagnosis *d)
 	hx_dwhere(d, best->pool_rec, where, sizeof where);
 	hx_hop_add(d, best->rank, best->pool_rec, "", "rank%d AICPU pool: %u resident HCCL "
 		   "kernels on %u cores, main streams not moving for %.0f s or more",
-		   best->rank, best->pool_held, d->cores, (double)best->pool_held_us / 1e6);
+		   best->rank, best->pool_held, cores, (double)best->pool_held_us / 1e6);
 	snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "AICPU_POOL");
 	snprintf(d->assumption, sizeof d->assumption,
 		 _("It assumes that what these kernels' ops wait on needs the AICPU (an "
@@ -1422,7 +1486,7 @@ static bool try_pool_held(struct hangdx_diagnosis *d)
 		 "moved between two of its 30-second status lines (rank %d: %u kernels on "
 		 "%u cores, %s). No ordinary AICPU operator can run there, so a collective "
 		 "that waits on one never ends. Inferred, not proven. %s"),
-		 n, n == 1 ? "" : "s", best->rank, best->pool_held, d->cores, where,
+		 n, n == 1 ? "" : "s", best->rank, best->pool_held, cores, where,
 		 d->assumption);
 	return true;
 }
@@ -1459,7 +1523,7 @@ static bool try_stalled(struct hangdx_diagnosis *d)
 		 "%.0f s, %s). No timeout has fired, so no stream dump exists to prove "
 		 "why.%s"), n, n == 1 ? "" : "s", best->rank, best->stalled,
 		 (double)best->stall_us / 1e6, where,
-		 best->stalled >= d->cores && retry_on(best->retry_env)
+		 best->stalled >= hx_rank_cores(d, best->rank) && retry_on(best->retry_env)
 		 ? _(" With op retry on and as many resident kernels as AICPU cores this is "
 		   "the AICPU-exhaustion pattern: no ordinary AICPU operator can run.")
 		 : "");
@@ -1512,6 +1576,18 @@ static void plog_missing(struct hangdx_diagnosis *d)
 /* Decide on one record: category, hang state, the record whose ids the
  * JSON shows, the summary.  fmt and what are English, marked N_(), and
  * translated here. */
+/* The global rank a wait failure waited on, as its rank's analysis
+ * mapped it (facts.c: through the communicator's members), -1 unknown:
+ * the record's remote rank is a rank of its communicator. */
+static int64_t wait_peer_of(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	int32_t r = hx_drank(d, rec);
+
+	if (r >= 0 && (uint32_t)r < d->nranks && d->ranks[r].wait_rec == rec)
+		return d->ranks[r].wait_peer;
+	return -1;
+}
+
 static void field_set(struct hangdx_diagnosis *d, enum hx_cat cat, int hang,
 		      uint32_t rec, int32_t root, const char *fmt, const char *what)
 {
@@ -1655,7 +1731,7 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 		return false;
 	if (s->notify_wait != HX_NOREC) {
 		field_set(d, HX_CAT_UNKNOWN, 1, s->notify_wait,
-			  (int32_t)hx_dnum(d, s->notify_wait, HX_F_REMOTE_RANK, -1),
+			  (int32_t)wait_peer_of(d, s->notify_wait),
 			  N_("Hang: %s (%s)."), N_("a notify wait timed out"));
 		return true;
 	}
@@ -2205,12 +2281,14 @@ static bool retry_on(const char *env)
 
 static void aicpu_fixes(struct hangdx_diagnosis *d)
 {
+	unsigned cores = hx_rank_cores(d, d->root_rank);
+
 	FIX("Turn op retry off if it is not needed: HCCL_OP_RETRY_ENABLE=\"L0:0,L1:0,L2:0\"; "
 	    "each HCCL kernel then leaves its AICPU core right after expansion.");
 	FIX("With retry on, keep the communicators that have ops in flight at the same "
 	    "time at or below %u (the %u AICPU cores minus the one the AICPU operator "
 	    "needs); hangdx check finds the limit for a given program.",
-	    d->cores ? d->cores - 1 : 0, d->cores);
+	    cores ? cores - 1 : 0, cores);
 	FIX("Move the AICPU operator the communication waits on to AI Core, or record "
 	    "the event it waits on before the AICPU operator, so that no collective "
 	    "waits on an operator that needs an AICPU core.");
@@ -2224,7 +2302,7 @@ static void fixes(struct hangdx_diagnosis *d)
 	char rl[192];
 
 	hx_rank_label(d, r, rl, sizeof rl);
-	if ((d->cat == HX_CAT_SILENT && r >= 0 && d->ranks[r].stalled >= d->cores &&
+	if ((d->cat == HX_CAT_SILENT && r >= 0 && d->ranks[r].stalled >= hx_rank_cores(d, r) &&
 	     retry_on(d->ranks[r].retry_env)) || d->pool_held) {
 		aicpu_fixes(d);
 		FIX("To prove it now rather than after HCCL_EXEC_TIMEOUT: collect the TS "
@@ -2288,8 +2366,10 @@ static void fixes(struct hangdx_diagnosis *d)
  * it has as many communicators as cores. */
 static bool danger(const struct hangdx_diagnosis *d, const struct hx_rankinfo *ri)
 {
-	return hx_snap_kernels_stay(d, (uint32_t)(ri - d->ranks)) && d->cores &&
-	       ri->ncomm >= d->cores;
+	unsigned cores = hx_rank_cores(d, ri - d->ranks);
+
+	return hx_snap_kernels_stay(d, (uint32_t)(ri - d->ranks)) && cores &&
+	       ri->ncomm >= cores;
 }
 
 /* The configuration that makes the AICPU exhaustion deadlock possible: a
@@ -2297,6 +2377,7 @@ static bool danger(const struct hangdx_diagnosis *d, const struct hx_rankinfo *r
 static void risks(struct hangdx_diagnosis *d)
 {
 	uint32_t r, n = 0, first = 0, maxc = 0;
+	unsigned cores;
 
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
@@ -2308,18 +2389,19 @@ static void risks(struct hangdx_diagnosis *d)
 				maxc = ri->ncomm;
 		}
 	}
+	cores = hx_rank_cores(d, first);    /* the count of the rank named */
 	if (n && d->cat == HX_CAT_AICPU_DEADLOCK && d->partial)
 		FACT("The configuration the logs echo is this deadlock's cause: at least %u "
 		     "rank%s (rank %u among them) run HCCL op retry in AI_CPU mode with %u or "
 		     "more communicators and %u AICPU cores per device; with %u or more "
 		     "communicators in flight their kernels hold every core.", n,
-		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
+		     n == 1 ? "" : "s", first, maxc, cores, cores);
 	else if (n && d->cat == HX_CAT_AICPU_DEADLOCK)
 		FACT("The configuration the logs echo is this deadlock's cause: %u rank%s "
 		     "(first: rank %u) run HCCL op retry in AI_CPU mode with up to %u "
 		     "communicators and %u AICPU cores per device; with %u or more "
 		     "communicators in flight their kernels hold every core.", n,
-		     n == 1 ? "" : "s", first, maxc, d->cores, d->cores);
+		     n == 1 ? "" : "s", first, maxc, cores, cores);
 	else if (n && d->partial)
 		WARN("Danger zone: at least %u rank%s (rank %u among them) run HCCL op retry "
 		     "in AI_CPU mode with %u or more communicators and %u AICPU cores per device. "
@@ -2327,7 +2409,7 @@ static void risks(struct hangdx_diagnosis *d)
 		     "drains; with %u or more communicators in flight they can hold every "
 		     "core, and any collective that waits on an AICPU operator deadlocks. "
 		     "Keep it at %u or fewer, or turn retry off.", n, n == 1 ? "" : "s",
-		     first, maxc, d->cores, d->cores, d->cores ? d->cores - 1 : 0);
+		     first, maxc, cores, cores, cores ? cores - 1 : 0);
 	else if (n)
 		WARN("Danger zone: %u rank%s (first: rank %u) run HCCL op retry in AI_CPU mode "
 		     "with up to %u communicators and %u AICPU cores per device. Retry keeps "
@@ -2335,7 +2417,7 @@ static void risks(struct hangdx_diagnosis *d)
 		     "%u or more communicators in flight they can hold every core, and any "
 		     "collective that waits on an AICPU operator deadlocks. Keep it at %u or "
 		     "fewer, or turn retry off.", n, n == 1 ? "" : "s", first, maxc,
-		     d->cores, d->cores, d->cores ? d->cores - 1 : 0);
+		     cores, cores, cores ? cores - 1 : 0);
 }
 
 static void config_mismatch(struct hangdx_diagnosis *d)
@@ -2429,8 +2511,7 @@ static void missing(struct hangdx_diagnosis *d)
 		MISSING("record limit reached: only the first %zu records in reading "
 			"order were kept; the evidence after them is not in this diagnosis "
 			"(raise --max-records)",
-			d->facts_src && hx_facts_cut(d->facts_src)
-			? hx_facts_cut(d->facts_src) : d->ev->maxrec);
+			hx_cut_ceiling(d));
 	if (!d->have_snapshot && d->verdict != HANGDX_V_NO_HANG && !facts_dumps(d))
 		MISSING("no TS stream dumps (device logs): the stuck streams cannot be "
 			"rebuilt, so a deadlock cannot be proven or ruled out on the task level");
@@ -2467,6 +2548,23 @@ static void rank_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri)
 	}
 }
 
+/* "notify wait timeout in OP index N, waiting for ...": an index the
+ * logs do not give is left out, never printed as -1. */
+static void wait_state(struct hx_rankinfo *ri)
+{
+	const char *op = ri->op ? ri->op : _("a collective");
+	char peer[128];
+
+	waiting_for(ri, peer, sizeof peer);
+	if (ri->index >= 0)
+		snprintf(ri->state, sizeof ri->state,
+			 _("notify wait timeout in %s index %lld%s"), op,
+			 (long long)ri->index, peer);
+	else
+		snprintf(ri->state, sizeof ri->state,
+			 _("notify wait timeout in %s%s"), op, peer);
+}
+
 static void rank_state_core(const struct hangdx_diagnosis *d,
 			    struct hx_rankinfo *ri)
 {
@@ -2480,9 +2578,7 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 	else if (ri->link_rec != HX_NOREC)
 		snprintf(ri->state, sizeof ri->state, _("link error"));
 	else if (ri->wait_rec != HX_NOREC)
-		snprintf(ri->state, sizeof ri->state,
-			 _("notify wait timeout in %s index %lld%s"), ri->op ? ri->op : _("a collective"),
-			 (long long)ri->index, ri->wait_peer >= 0 ? _(", waiting for a peer") : "");
+		wait_state(ri);
 	else if (ri->first_err_rec != HX_NOREC)
 		snprintf(ri->state, sizeof ri->state, _("error: %s"),
 			 hx_kind_name(d->ev->recs[ri->first_err_rec].kind));
@@ -2670,13 +2766,33 @@ static int thr_notes(struct hangdx_diagnosis *d)
 	return err;
 }
 
+size_t hx_cut_ceiling(const struct hangdx_diagnosis *d)
+{
+	return d->facts_src && hx_facts_cut(d->facts_src)
+	       ? hx_facts_cut(d->facts_src) : d->ev->maxrec;
+}
+
+size_t hx_cut_kept(const struct hangdx_diagnosis *d)
+{
+	return d->facts_src && hx_facts_cut(d->facts_src) &&
+	       hx_facts_cut_kept(d->facts_src)
+	       ? hx_facts_cut_kept(d->facts_src) : d->ev->nrec;
+}
+
 void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n)
 {
 	unsigned long long lim = d->ev->c.skipped[HX_S_LIMIT];
 	size_t k = 0;
 
 	buf[0] = '\0';
-	if (d->ev->c.skipped[HX_S_RECORDS])
+	if (d->ev->c.skipped[HX_S_RECORDS] && d->facts_src && hx_facts_cut(d->facts_src))
+		k = (size_t)snprintf(buf, n, _("Partial: the record ceiling (--max-records "
+				     "%zu) was reached where the logs were read; %zu records "
+				     "in reading order were kept there. The ranks read again "
+				     "here were read under the same ceiling, their files "
+				     "alone, so they may keep records that one pass over all "
+				     "the logs would not."), hx_cut_ceiling(d), hx_cut_kept(d));
+	else if (d->ev->c.skipped[HX_S_RECORDS])
 		k = (size_t)snprintf(buf, n, _("Partial: the record ceiling (--max-records) "
 				     "was reached; only the first %zu records in reading "
 				     "order were kept."), d->ev->maxrec);

@@ -1156,6 +1156,14 @@ int64_t hx_attrib_global(const struct hx_attrib *at, uint32_t group,
 	return global_of(at, group, crank);
 }
 
+int64_t hx_attrib_global_known(const struct hx_attrib *at, uint32_t group,
+			       int64_t crank)
+{
+	if (crank < 0 || group == HX_NOSTR || !group_of(at, group))
+		return -1;
+	return global_of(at, group, crank);
+}
+
 /* The process's own rank in group grp: -1 not a member, -2 conflicting. */
 static int64_t proc_crank(const struct proc *p, uint32_t grp)
 {

@@ -470,6 +470,12 @@ uint32_t hx_attrib_canon(const struct hx_attrib *at, uint32_t group);
  * lines; -1 unknown, -2 claimed twice. */
 int64_t hx_attrib_global(const struct hx_attrib *at, uint32_t group,
 			 int64_t crank);
+/* The same, only through what the logs say of that group: its members
+ * (creation lines), or its being a world group; -1 for a group no
+ * creation line names or for no group, where hx_attrib_global takes
+ * the communicator rank for global when no sub-group is known. */
+int64_t hx_attrib_global_known(const struct hx_attrib *at, uint32_t group,
+			       int64_t crank);
 /* The ranks of the job: the largest communicator seen (0 unknown). */
 int64_t hx_attrib_job_size(const struct hx_attrib *at);
 /* The path attributes of a record's vpath (NULL if no record has it). */

@@ -664,7 +664,9 @@ static void json_cut(const struct hangdx_diagnosis *d, FILE *fp)
 
 	fputs(",\n  \"partial\": true,\n  \"cut\": {", fp);
 	if (c->skipped[HX_S_RECORDS])
-		fprintf(fp, "\"records_kept\": %zu, ", d->ev->nrec);
+		fprintf(fp, "\"records_kept\": %zu, ", hx_cut_kept(d));
+	if (c->skipped[HX_S_RECORDS] && hx_cut_kept(d) != d->ev->nrec)
+		fprintf(fp, "\"records_here\": %zu, ", d->ev->nrec);
 	if (c->skipped[HX_S_LIMIT])
 		fprintf(fp, "\"files_over_size_limit\": %llu, ",
 			(unsigned long long)c->skipped[HX_S_LIMIT]);
@@ -686,7 +688,8 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 	if (d->partial)         /* absent: nothing was cut */
 		json_cut(d, fp);
 	fprintf(fp, ",\n  \"root_rank\": %d,\n  \"first_failing_rank\": %d,\n"
-		    "  \"aicpu_cores\": %u", d->root_rank, d->first_rank, d->cores);
+		    "  \"aicpu_cores\": %u", d->root_rank, d->first_rank,
+		    hx_rank_cores(d, d->root_rank));
 	json_roots(d, fp);
 	if (d->first_ts != HX_NONE) {
 		hx_format_ts(d->first_ts, ts);

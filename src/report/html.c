@@ -374,7 +374,7 @@ static void facts(const struct page *pg)
 	fact_root(pg);
 	fact_first(pg);
 	fprintf(pg->fp, _("<dt>AICPU cores per device</dt><dd>%u <span class=\"muted\">"
-			"(%s)</span></dd>\n"), d->cores,
+			"(%s)</span></dd>\n"), hx_rank_cores(d, d->root_rank),
 		d->cores_named ? _("widened to the highest core the logs name")
 		: d->cores_given ? _("given") : _("Atlas A2/A3 count"));
 	fprintf(pg->fp, _("<dt>category</dt><dd><code>%s</code></dd>\n"
