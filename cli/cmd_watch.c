@@ -34,7 +34,8 @@ const struct cli_cmd cmd_watch = {
 	"when one changed, appeared or went away, the logs are read and\n"
 	"diagnosed again, and an event is printed when the state changes:\n"
 	"  stall     ranks wait with no progress (a silent hang so far)\n"
-	"  resumed   the stall cleared\n"
+	"  resumed   the logs moved on after a stall, an inferred deadlock or a\n"
+	"            failure: it cleared (an inference is retracted)\n"
 	"  deadlock  a circular wait, proven or inferred as diagnose says it\n"
 	"  failure   an error line: a timeout or a fault, with the diagnosis\n"
 	"            of what has been read so far (refined as more ranks report)\n"
@@ -54,9 +55,12 @@ const struct cli_cmd cmd_watch = {
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"  -h, --help            this help\n"
 	"\n"
-	"exit status: 0 stopped with no hang, 1 a hang was found, 2 usage,\n"
-	"4 system error, 5 stopped with the logs read so far not deciding\n"
-	"(\"not determined\": a job still starting or silent)"),
+	"A stall runs no hook and does not stop --exit-on-hang: waiting on a slow\n"
+	"rank or a checkpoint is one, and clears.\n"
+	"\n"
+	"exit status: 0 stopped with no hang, 1 a deadlock or failure was found,\n"
+	"2 usage, 4 system error, 5 stopped in a stall or with the logs read so\n"
+	"far not deciding (\"not determined\": a job still starting or silent)"),
 	run
 };
 
@@ -128,7 +132,9 @@ static uint64_t scan(const struct wargs *a)
 struct decision {
 	const char *kind;       /* NULL: nothing to say */
 	const char *category;
-	int proven, hang;
+	int proven, hang;       /* hang: diagnose's verdict is no "no hang" */
+	int alarm;              /* a deadlock or a failure: what the hooks act on
+				   (a stall may still clear) */
 	int32_t roots[16];
 	size_t nroots;
 	int first_rank;
@@ -237,7 +243,7 @@ static void run_on_hang(const struct wargs *a, struct wstate *w,
 	FILE *mem;
 	pid_t pid;
 
-	if (!a->on_hang || w->fired || !e->hang)
+	if (!a->on_hang || w->fired || !e->alarm)
 		return;
 	w->fired = 1;
 	roots_text(e, roots, sizeof roots);
@@ -271,7 +277,7 @@ static int put_prom(const void *ud, FILE *fp)
 
 	fprintf(fp, "# HELP hangdx_hang 1 when the watched job hangs (a deadlock or a "
 		"failure that may be one).\n# TYPE hangdx_hang gauge\nhangdx_hang %d\n",
-		e->hang);
+		e->alarm);
 	fprintf(fp, "# HELP hangdx_deadlock 1 when a circular wait was found.\n"
 		"# TYPE hangdx_deadlock gauge\nhangdx_deadlock %d\n",
 		strcmp(k, "deadlock") == 0);
@@ -301,13 +307,13 @@ static int report(const struct wargs *a, struct wstate *w, const struct decision
 
 	roots_text(e, roots, sizeof roots);
 	snprintf(key, sizeof key, "%s/%d/%s", e->category, e->proven, roots);
-	if (!kind && strcmp(w->kind, "stall") == 0)
-		kind = "resumed";
+	if (!kind && w->kind[0])
+		kind = "resumed";       /* a stall cleared, an inference retracted */
 	if (a->prom)
 		cli_write_file(&cmd_watch, a->prom, put_prom, e);
-	w->hang = e->hang;
-	w->undecided = strcmp(e->category, "not_determined") == 0;
-	if (!e->hang)
+	w->hang = e->alarm;
+	w->undecided = !e->alarm && e->hang;    /* a stall, or not determined */
+	if (!e->alarm)
 		w->fired = 0;
 	if (!kind || (strcmp(kind, w->kind) == 0 && strcmp(key, w->key) == 0))
 		return 0;
@@ -319,7 +325,7 @@ static int report(const struct wargs *a, struct wstate *w, const struct decision
 		event_text(stdout, e, kind);
 	fflush(stdout);
 	run_on_hang(a, w, e, kind);
-	return a->exit_on_hang && e->hang;
+	return a->exit_on_hang && e->alarm;
 }
 
 /* Read and diagnose; 1 stop, 0 go on, or an exit code > 1. */
@@ -352,8 +358,8 @@ static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *
 	memset(&e, 0, sizeof e);
 	e.category = hangdx_diagnosis_category(d);
 	e.kind = kind_of(d, e.category);
-	e.hang = hangdx_diagnosis_verdict(d) != HANGDX_V_NO_HANG
-		 && strcmp(e.category, "not_determined") != 0;
+	e.hang = hangdx_diagnosis_verdict(d) != HANGDX_V_NO_HANG;
+	e.alarm = e.kind && (strcmp(e.kind, "deadlock") == 0 || strcmp(e.kind, "failure") == 0);
 	e.proven = hangdx_diagnosis_proven(d);
 	e.nroots = hangdx_diagnosis_roots(d, e.roots, 16);
 	e.first_rank = hangdx_diagnosis_first_rank(d);

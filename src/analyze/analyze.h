@@ -131,6 +131,14 @@ struct hx_rankinfo {
 	bool pool_ahead;          /* one of them started its collective
 				     further than a peer's kernel of the
 				     same group: it waits on that peer */
+	int64_t pool_moved_us;    /* the longest wait of one of its resident
+				     kernels that then moved (0 none) */
+	int32_t pool_peer;        /* a member with logs of one of their
+				     groups that has no kernel looping in
+				     it (the one holding fewest cores), -1
+				     none: while its pool is not full it
+				     can still come, and this rank waits
+				     on it (a checkpoint, a slow rank) */
 	int64_t last_progress_ts; /* last line that shows work moving */
 	/* the rank-level wait-for graph (roots.c): every remote rank this
 	 * rank's failures say it waits on, at most HX_MAX_WAIT_PEERS */

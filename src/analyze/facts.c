@@ -147,6 +147,8 @@ struct kstat {                  /* one resident kernel's status lines */
 	int64_t left;                   /* tail - head: SQEs of its op not done,
 					   -1 when the line gives no tail */
 	uint64_t group;                 /* hash of its group, 0 none */
+	uint32_t gid;                   /* its group under its creation's name
+					   (hx_attrib_canon), HX_NOSTR none */
 };
 
 struct facts {
@@ -530,6 +532,8 @@ static void kernel_op(const struct hangdx_diagnosis *d, uint32_t rec, struct kst
 
 	k->left = head >= 0 && tail >= head && tail - head < INT32_MAX ? tail - head : -1;
 	k->group = g ? hx_hash(g, strlen(g)) | 1 : 0;
+	k->gid = hx_df(d, rec, HX_F_GROUP) ? hx_attrib_canon(d->at, hx_df(d, rec, HX_F_GROUP)->str)
+					   : HX_NOSTR;
 }
 
 /* Status lines of resident kernels ("Current state. sqid, head, tail"):
@@ -574,12 +578,14 @@ static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
 		if (f->err)
 			return;
 		f->ks = v;
-		f->ks[f->nks] = (struct kstat){ ri->rank, head, ts, ts, rec, -1, 0 };
+		f->ks[f->nks] = (struct kstat){ ri->rank, head, ts, ts, rec, -1, 0, HX_NOSTR };
 		sl->val = (int32_t)f->nks++;
 	}
 	k = &f->ks[sl->val];
 	kernel_op(d, rec, k);
 	if (head != k->head) {
+		if (k->last - k->since > ri->pool_moved_us)
+			ri->pool_moved_us = k->last - k->since;
 		k->head = head;
 		k->since = ts;
 		if (ts > ri->last_progress_ts)
@@ -589,10 +595,19 @@ static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
 	k->rec = rec;
 }
 
-static bool held(const struct kstat *k, const int64_t *newest)
+/* A kernel still looping: a status line within HX_STATUS_LATE_US of
+ * its rank's newest line, and no normal end of the rank after it. */
+static bool looping(const struct facts *f, const struct kstat *k, const int64_t *newest)
 {
-	return k->last - k->since >= HX_POOL_HELD_US &&
-	       newest[k->rank] - k->last <= HX_STATUS_LATE_US;
+	return newest[k->rank] - k->last <= HX_STATUS_LATE_US && !f->d->ranks[k->rank].ended;
+}
+
+static bool held(const struct facts *f, const struct kstat *k, const int64_t *newest)
+{
+	int64_t moved = f->d->ranks[k->rank].pool_moved_us * HX_POOL_MOVED_FACTOR;
+
+	return k->last - k->since >= (moved > HX_POOL_HELD_US ? moved : HX_POOL_HELD_US) &&
+	       looping(f, k, newest);
 }
 
 /* The most SQEs left of one op of each group among the held kernels: a
@@ -607,7 +622,7 @@ static int most_left(struct facts *f, const int64_t *newest, struct hx_map *m)
 		const struct kstat *k = &f->ks[i];
 		struct hx_map_slot *sl;
 
-		if (!held(k, newest) || !k->group || k->left < 0)
+		if (!held(f, k, newest) || !k->group || k->left < 0)
 			continue;
 		sl = hx_map_slot(f->d->ctx, m, hx_map_key(k->group), &err);
 		if (sl && sl->val < (int32_t)k->left)
@@ -632,7 +647,7 @@ static void pool_held(struct facts *f, const int64_t *newest)
 		struct hx_rankinfo *ri = &f->d->ranks[k->rank];
 		int32_t top;
 
-		if (!held(k, newest))
+		if (!held(f, k, newest))
 			continue;
 		top = k->group && k->left >= 0 ? hx_map_find(&most, hx_map_key(k->group)) : -1;
 		if (top >= 0 && k->left < top)
@@ -646,6 +661,71 @@ static void pool_held(struct facts *f, const int64_t *newest)
 	hx_map_free(f->d->ctx, &most);
 }
 
+/* Groups of held kernels with a member that has logs, no kernel looping
+ * in the group and the fewest held cores of such members (map: group ->
+ * rank); each held rank of such a group waits on that member while its
+ * pool is not full (try_pool_held decides, knowing each pool's size). */
+static int open_groups(struct facts *f, const int64_t *newest, struct hx_map *open)
+{
+	const struct hangdx_diagnosis *d = f->d;
+	struct hx_map in = { 0 };
+	struct hx_map_slot *sl;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < f->nks && !err; i++) {
+		const struct kstat *k = &f->ks[i];
+
+		if (k->gid == HX_NOSTR || !looping(f, k, newest))
+			continue;
+		sl = hx_map_slot(d->ctx, &in, gkey(k->gid, k->rank), &err);
+		if (sl)
+			sl->val = 1;
+		if (sl && held(f, k, newest)) {
+			sl = hx_map_slot(d->ctx, open, hx_map_key(k->gid), &err);
+			if (sl && sl->val == -1)
+				sl->val = -2;       /* held there, no open member yet */
+		}
+	}
+	for (i = 0; i < f->nm && !err; i++) {
+		const struct member *m = &f->m[i];
+		const struct hx_rankinfo *mi = &d->ranks[m->rank];
+		int32_t cur = hx_map_find(open, hx_map_key(m->group));
+
+		if (cur == -1 || hx_map_find(&in, gkey(m->group, m->rank)) >= 0 ||
+		    mi->last_ts == HX_NONE || mi->last_ts == 0)
+			continue;
+		if (cur < 0 || mi->pool_held < d->ranks[cur].pool_held) {
+			sl = hx_map_slot(d->ctx, open, hx_map_key(m->group), &err);
+			if (sl)
+				sl->val = m->rank;
+		}
+	}
+	hx_map_free(d->ctx, &in);
+	return err;
+}
+
+static void pool_peers(struct facts *f, const int64_t *newest)
+{
+	struct hx_map open = { 0 };
+	size_t i;
+
+	f->err = open_groups(f, newest, &open);
+	for (i = 0; i < f->nks && !f->err; i++) {
+		const struct kstat *k = &f->ks[i];
+		struct hx_rankinfo *ri = &f->d->ranks[k->rank];
+		int32_t m;
+
+		if (k->gid == HX_NOSTR || !held(f, k, newest))
+			continue;
+		m = hx_map_find(&open, hx_map_key(k->gid));
+		if (m >= 0 && m != k->rank && (ri->pool_peer < 0 ||
+		    f->d->ranks[m].pool_held < f->d->ranks[ri->pool_peer].pool_held))
+			ri->pool_peer = m;
+	}
+	hx_map_free(f->d->ctx, &open);
+}
+
 static void stalls(struct facts *f)
 {
 	int64_t *newest = hx_calloc(f->d->ctx, f->d->nranks + 1, sizeof *newest);
@@ -655,16 +735,25 @@ static void stalls(struct facts *f)
 		f->err = HANGDX_ENOMEM;
 		return;
 	}
-	for (i = 0; i < f->nks; i++)
+	for (i = 0; i < f->nks; i++) {
+		int64_t t = f->d->ranks[f->ks[i].rank].last_ts;
+
 		if (f->ks[i].last > newest[f->ks[i].rank])
 			newest[f->ks[i].rank] = f->ks[i].last;
+		if (t != HX_NONE && t > newest[f->ks[i].rank])
+			newest[f->ks[i].rank] = t;
+	}
 	pool_held(f, newest);
+	if (!f->err)
+		pool_peers(f, newest);
 	hx_free(f->d->ctx, newest);
 	for (i = 0; i < f->nks; i++) {
 		const struct kstat *k = &f->ks[i];
 		struct hx_rankinfo *ri = &f->d->ranks[k->rank];
 		int64_t us = k->last - k->since;
 
+		if (ri->ended)
+			continue;       /* its op ran after all: the logs end normally */
 		if (us < HX_STALL_MIN_US) {
 			if (us > f->d->stall_under_us)
 				f->d->stall_under_us = us;
@@ -1307,7 +1396,7 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		ri->first_err_ts = ri->last_ts = HX_NONE;
 		ri->wait_peer = ri->wait_crank = ri->index = ri->count = -1;
 		ri->link_peer = ri->stream = ri->task = ri->exec_timeout = -1;
-		ri->setup_peer = ri->phy_device = -1;
+		ri->setup_peer = ri->phy_device = ri->pool_peer = -1;
 		ri->stall_rec = ri->open_rec = HX_NOREC;
 		ri->last_progress_ts = HX_NONE;
 		ri->pseudo = r >= d->pseudo_base;

@@ -1455,6 +1455,9 @@ static bool try_pool_held(struct hangdx_diagnosis *d)
 
 		if (!ri->pool_held || ri->pool_held < hx_rank_cores(d, r) || ri->pool_ahead)
 			continue;
+		if (ri->pool_peer >= 0 && (uint32_t)ri->pool_peer < d->nranks &&
+		    d->ranks[ri->pool_peer].pool_held < hx_rank_cores(d, ri->pool_peer))
+			continue;       /* a member that can still come: a stall */
 		n++;
 		if (d->local_cycle)
 			d->local_cycle[r] = 1;

@@ -74,6 +74,13 @@
 #define HX_POOL_HELD_US (25 * 1000000LL)
 #define HX_STATUS_LATE_US (HX_STATUS_PERIOD_US + 15 * 1000000LL)
 
+/* A job's own waits teach how long a healthy wait lasts there: a long
+ * compute step with the next step's collectives already on every core
+ * holds the pool as a deadlock does, then moves.  Once a rank's kernel has
+ * waited W and then moved, a hold counts as the deadlock pattern only past
+ * HX_POOL_MOVED_FACTOR * W. */
+#define HX_POOL_MOVED_FACTOR 2
+
 /* Communicators (groups) remembered per process for attribution: a
  * bounded-memory guard far above real jobs (TP, EP, DP, PP and MoE groups
  * make dozens, hundreds at most).  Past it a process keeps the ones with

@@ -79,6 +79,99 @@ t_exit 5 "a job just started: exit 5 (not determined), not 0" \
 "$HANGDX" watch --json --for 0 early > early.jsonl 2> /dev/null
 t_ok "... and no event" test ! -s early.jsonl
 
+# a healthy job paused 10 minutes by a checkpoint on rank 0, while rank
+# 1's 14 retry-mode collectives hold every AICPU core and wait on it:
+# looked at through the pause, a stall at most, never a deadlock or a
+# failure; no hook runs; the finished job no hang
+"$HANGDX" simulate --no-trace "$ROOT/tests/scenarios/checkpoint-pause.yaml" -o ck > /dev/null 2>&1
+rm -f ck/truth.json ck/waitgraph.dot
+: > ck.events
+for s in 65 120 300 590; do
+	cp -r ck ck$s
+	python3 "$ROOT/tests/bundle_edit.py" upto ck$s $s > /dev/null
+	"$HANGDX" watch --json --for 0 --on-hang 'touch hooked' ck$s >> ck.events 2> /dev/null
+	echo $? >> ck.rc
+done
+t_ok "a checkpoint pause looked at 65 to 590 s in: no deadlock, no failure" \
+	sh -c '! grep -q "\"event\":\"\(deadlock\|failure\)\"" ck.events'
+t_ok "... a stall once the collectives wait a minute" grep -q '"event":"stall"' ck.events
+t_ok "... exit 5 each time (a stall or not determined), never 1 or 0" \
+	test "$(sort -u ck.rc | tr '\n' ' ')" = "5 "
+t_ok "... no hook ran" test ! -e hooked
+t_exit 0 "... and the finished job is no hang" "$HANGDX" watch --json --for 0 ck
+
+# logs that change under the watcher (looks every 0.1 s; each step given
+# a second): a job whose files appear late; a device run log rotated (the
+# first 40 s in the old file, the rest in a new one); a run log truncated
+# and written again (copytruncate)
+cp -r ref r65
+python3 "$ROOT/tests/bundle_edit.py" upto r65 65 > /dev/null
+if t_wrapped; then
+	t_skip_from "under $HANGDX_WRAP a look every 0.1 s is not kept"
+fi
+await_events() {       # FILE N: until FILE has N events (20 s at most)
+	_i=0
+	while [ "$(grep -c . "$1" 2> /dev/null || echo 0)" -lt "$2" ] && [ $_i -lt 200 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+if ! t_skipping; then
+	mkdir late
+	"$HANGDX" watch --json -i 0.1 --for 30 --exit-on-hang late > late.jsonl 2> /dev/null &
+	w=$!
+	sleep 1
+	cp -r r65/. late/
+	wait $w
+
+	cp -r r65 rot                   # rank 0's device logs (run and debug)
+	for run in rot/rank-0/ascend/log/*/device-0/*.log; do
+		python3 - "$run" "rest.$(basename "$(dirname "$(dirname "$run")")")" <<'PY'
+import re, sys
+p = sys.argv[1]
+lines = open(p).read().splitlines(True)
+cut = next((i for i, l in enumerate(lines) if re.search(r"07:00:(4\d|5\d)|07:0[1-9]:", l)), len(lines))
+open(sys.argv[2], "w").writelines(lines[cut:])
+open(p, "w").writelines(lines[:cut])
+PY
+	done
+	"$HANGDX" watch --json -i 0.1 --for 30 rot > rot.jsonl 2> /dev/null &
+	w=$!
+	await_events rot.jsonl 1
+	for run in rot/rank-0/ascend/log/*/device-0/*.log; do
+		mv "$run" "$(dirname "$run")/device-100003_20261101065959000.log"
+		mv "rest.$(basename "$(dirname "$(dirname "$run")")")" "$run"
+	done
+	await_events rot.jsonl 2
+	kill $w 2> /dev/null
+	wait $w
+
+	cp -r r65 trunc
+	"$HANGDX" watch --json -i 0.1 --for 30 trunc > trunc.jsonl 2> /dev/null &
+	w=$!
+	await_events trunc.jsonl 1
+	for run in trunc/rank-0/ascend/log/*/device-0/*.log; do
+		cp "$run" "whole.$(basename "$(dirname "$(dirname "$run")")")"
+		: > "$run"
+	done
+	await_events trunc.jsonl 2
+	for run in trunc/rank-0/ascend/log/*/device-0/*.log; do
+		cat "whole.$(basename "$(dirname "$(dirname "$run")")")" >> "$run"
+	done
+	await_events trunc.jsonl 3
+	kill $w 2> /dev/null
+	wait $w
+fi
+events() { python3 -c 'import json,sys; print(" ".join(json.loads(l)["event"] for l in open(sys.argv[1]) if l.strip()))' "$1"; }
+t_ok "late files: the deadlock once the job's files appear" \
+	test "$(events late.jsonl)" = deadlock
+roots() { python3 -c 'import json,sys; print(" | ".join(str(json.loads(l)["roots"]) for l in open(sys.argv[1]) if l.strip()))' "$1"; }
+t_ok "rotation: rank 0 held across its old file and its new one (roots [1], then [0, 1])" \
+	test "$(roots rot.jsonl)" = "[1] | [0, 1]"
+t_ok "truncation: the deadlock, retracted when the run log empties, again when it is back" \
+	test "$(events trunc.jsonl)" = "deadlock resumed deadlock"
+t_skip_end
+
 "$HANGDX" simulate --preset healthy --no-trace -o ok > /dev/null 2>&1
 rm -f ok/truth.json ok/waitgraph.dot
 t_exit 0 "a healthy job: exit 0" "$HANGDX" watch --json --for 0 --prom ok.prom ok
