@@ -8,6 +8,7 @@
  * This version reads the logs whole at each decision (docs/WATCH.md).
  */
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
@@ -52,6 +53,12 @@ const struct cli_cmd cmd_watch = {
 	"                        textfile collector), written whole each decision\n"
 	"      --for S           stop after S seconds; 0 looks once (default: until\n"
 	"                        interrupted)\n"
+	"      --facts-out DIR   after each change, write this node's facts to\n"
+	"                        DIR/NODE.facts (whole: temporary file, rename)\n"
+	"      --node NAME       the node's name there (default: the host name)\n"
+	"      --facts           decide over the facts files in PATH... (the\n"
+	"                        *.facts of each directory) the nodes write with\n"
+	"                        --facts-out, as diagnose --facts does\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"  -h, --help            this help\n"
 	"\n"
@@ -68,6 +75,8 @@ struct wargs {
 	double interval, limit;
 	int json, exit_on_hang;
 	const char *on_hang, *prom;
+	const char *facts_out, *node;   /* --facts-out DIR, --node NAME */
+	int from_facts;                 /* --facts: PATHs hold facts files */
 	unsigned cores;
 	const char *const *paths;
 	size_t npaths;
@@ -328,33 +337,12 @@ static int report(const struct wargs *a, struct wstate *w, const struct decision
 	return a->exit_on_hang && e->alarm;
 }
 
-/* Read and diagnose; 1 stop, 0 go on, or an exit code > 1. */
-static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *w)
+/* The event of diagnosis d, said when the state changed; 1 stop, 0 go on. */
+static int decided(const struct wargs *a, struct wstate *w,
+		   const struct hangdx_diagnosis *d)
 {
-	struct hangdx_diagnose_opts o = { a->cores };
-	struct hangdx_evidence *ev = NULL;
-	struct hangdx_diagnosis *d = NULL;
-	struct cli_inputs in;
 	struct decision e;
-	int err, rc = 0;
 
-	memset(&in, 0, sizeof in);
-	in.paths = a->paths;
-	in.npaths = a->npaths;
-	if (hangdx_evidence_new(ctx, &ev))
-		return EXIT_SYSERR;
-	err = cli_read_inputs(ev, &in);
-	if (err == HANGDX_ENOTFOUND) {
-		hangdx_evidence_free(ev);
-		return 0;           /* nothing to read yet */
-	}
-	if (!err)
-		err = hangdx_diagnose(ev, &o, &d);
-	if (err) {
-		fprintf(stderr, "%s watch: %s\n", cli_prog, hangdx_strerror(err));
-		hangdx_evidence_free(ev);
-		return EXIT_SYSERR;
-	}
 	memset(&e, 0, sizeof e);
 	e.category = hangdx_diagnosis_category(d);
 	e.kind = kind_of(d, e.category);
@@ -365,7 +353,143 @@ static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *
 	e.first_rank = hangdx_diagnosis_first_rank(d);
 	e.log_time = hangdx_diagnosis_log_time(d);
 	e.summary = hangdx_diagnosis_summary(d);
-	rc = report(a, w, &e);
+	return report(a, w, &e);
+}
+
+/* ---- many nodes: each writes its facts, one decides over them ---- */
+
+static int put_facts(const void *ud, FILE *fp)
+{
+	return hangdx_facts_write(ud, fp);
+}
+
+/* This node's facts of ev, to DIR/NODE.facts (written whole). */
+static int write_facts(struct hangdx_ctx *ctx, const struct wargs *a,
+		       const struct hangdx_evidence *ev,
+		       const struct hangdx_diagnose_opts *o)
+{
+	struct hangdx_facts *f = NULL;
+	char node[256], *path;
+	int err;
+
+	cli_node_name(a->node, node, sizeof node);
+	err = hangdx_facts_new(ctx, &f);
+	if (!err && node[0])
+		err = hangdx_facts_set_node(f, node);
+	if (!err)
+		err = hangdx_facts_add_evidence(f, ev, o);
+	path = err ? NULL : malloc(strlen(a->facts_out) + strlen(node) + 16);
+	if (!err && !path)
+		err = HANGDX_ENOMEM;
+	if (!err) {
+		sprintf(path, "%s/%s.facts", a->facts_out, node[0] ? node : "node");
+		if (cli_write_file(&cmd_watch, path, put_facts, f) != 0)
+			err = HANGDX_EIO;
+	}
+	free(path);
+	hangdx_facts_free(f);
+	return err;
+}
+
+static int facts_file(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && n > 6 && strcmp(e->d_name + n - 6, ".facts") == 0;
+}
+
+/* Load the facts of one PATH: a facts file, or a directory's *.facts in
+ * name order; the number loaded. */
+static size_t load_path(struct hangdx_facts *f, const char *path, int *err)
+{
+	struct dirent **names;
+	size_t loaded = 0;
+	int i, n;
+	char *p;
+
+	n = scandir(path, &names, facts_file, alphasort);
+	if (n < 0) {
+		if (hangdx_facts_probe(path) && !(*err = hangdx_facts_load(f, path)))
+			loaded = 1;
+		return loaded;
+	}
+	for (i = 0; i < n; i++) {
+		p = *err ? NULL : malloc(strlen(path) + strlen(names[i]->d_name) + 2);
+		if (p) {
+			sprintf(p, "%s/%s", path, names[i]->d_name);
+			if (hangdx_facts_probe(p) && !(*err = hangdx_facts_load(f, p)))
+				loaded++;
+			free(p);
+		} else if (!*err) {
+			*err = HANGDX_ENOMEM;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return loaded;
+}
+
+/* Decide over the facts the nodes wrote; as decide. */
+static int decide_facts(struct hangdx_ctx *ctx, const struct wargs *a,
+			struct wstate *w)
+{
+	struct hangdx_diagnose_opts o = { a->cores };
+	struct hangdx_facts *f = NULL;
+	struct hangdx_diagnosis *d = NULL;
+	size_t i, n = 0;
+	int err, rc = 0;
+
+	err = hangdx_facts_new(ctx, &f);
+	for (i = 0; !err && i < a->npaths; i++)
+		n += load_path(f, a->paths[i], &err);
+	if (!err && n == 0) {
+		hangdx_facts_free(f);
+		return 0;           /* no node has written yet */
+	}
+	if (!err)
+		err = hangdx_diagnose_facts(f, &o, NULL, NULL, &d);
+	if (err) {
+		fprintf(stderr, "%s watch: %s\n", cli_prog, hangdx_strerror(err));
+		hangdx_facts_free(f);
+		return EXIT_SYSERR;
+	}
+	rc = decided(a, w, d);
+	hangdx_diagnosis_free(d);
+	hangdx_facts_free(f);
+	return rc;
+}
+
+/* Read and diagnose; 1 stop, 0 go on, or an exit code > 1. */
+static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *w)
+{
+	struct hangdx_diagnose_opts o = { a->cores };
+	struct hangdx_evidence *ev = NULL;
+	struct hangdx_diagnosis *d = NULL;
+	struct cli_inputs in;
+	int err, rc = 0;
+
+	if (a->from_facts)
+		return decide_facts(ctx, a, w);
+	memset(&in, 0, sizeof in);
+	in.paths = a->paths;
+	in.npaths = a->npaths;
+	if (hangdx_evidence_new(ctx, &ev))
+		return EXIT_SYSERR;
+	err = cli_read_inputs(ev, &in);
+	if (err == HANGDX_ENOTFOUND) {
+		hangdx_evidence_free(ev);
+		return 0;           /* nothing to read yet */
+	}
+	if (!err && a->facts_out)
+		err = write_facts(ctx, a, ev, &o);
+	if (!err)
+		err = hangdx_diagnose(ev, &o, &d);
+	if (err) {
+		fprintf(stderr, "%s watch: %s\n", cli_prog, hangdx_strerror(err));
+		hangdx_evidence_free(ev);
+		return EXIT_SYSERR;
+	}
+	rc = decided(a, w, d);
 	hangdx_diagnosis_free(d);
 	hangdx_evidence_free(ev);
 	return rc;
@@ -437,6 +561,9 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		{ "prom", required_argument, NULL, 'p' },
 		{ "for", required_argument, NULL, 'f' },
 		{ "cores", required_argument, NULL, 'k' },
+		{ "facts-out", required_argument, NULL, 'o' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "facts", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -459,6 +586,9 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		case 'x': a->exit_on_hang = 1; break;
 		case 'c': a->on_hang = optarg; break;
 		case 'p': a->prom = optarg; break;
+		case 'o': a->facts_out = optarg; break;
+		case 'n': a->node = optarg; break;
+		case 'F': a->from_facts = 1; break;
 		case 'h':
 			cli_help(&cmd_watch, stdout);
 			return -1;
@@ -469,6 +599,11 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 	}
 	if (!rc && optind >= argc) {
 		cli_usage_error(&cmd_watch, "no PATH given");
+		return EXIT_USAGE;
+	}
+	if (!rc && a->from_facts && a->facts_out) {
+		cli_usage_error(&cmd_watch, "--facts and --facts-out: one node writes, "
+				"another decides");
 		return EXIT_USAGE;
 	}
 	a->paths = (const char *const *)argv + optind;

@@ -209,6 +209,13 @@ struct hx_rankfact {
 	uint32_t dead_pools;      /* its AICPU pools never released */
 	uint32_t stall_file;      /* the status line of the longest stall: */
 	uint64_t stall_line;      /* its file (string id in the facts) */
+	uint32_t pool_held;       /* hx_rankinfo's pool_held .. pool_moved_us: */
+	int64_t pool_held_us;     /* the pool held by its resident kernels */
+	bool pool_ahead;          /* while the job runs (verdict.c */
+	int32_t pool_peer;        /* try_pool_held); pool_peer -1 none */
+	int64_t pool_moved_us;
+	uint32_t pool_file;       /* the status line of that hold: its file */
+	uint64_t pool_line;       /* (string id in the facts) and line */
 	uint32_t f0, nf;          /* its files: facts->fid[f0, f0 + nf) */
 	bool files_cut;           /* it named more than HX_MAX_RANK_FILES */
 };

@@ -297,6 +297,17 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 	}
 	if (b->stalled > a->stalled)
 		a->stalled = b->stalled;
+	if (b->pool_held > a->pool_held) {
+		a->pool_held = b->pool_held;
+		a->pool_held_us = b->pool_held_us;
+		a->pool_file = b->pool_file;
+		a->pool_line = b->pool_line;
+	}
+	a->pool_ahead |= b->pool_ahead;
+	if (a->pool_peer < 0)
+		a->pool_peer = b->pool_peer;
+	if (b->pool_moved_us > a->pool_moved_us)
+		a->pool_moved_us = b->pool_moved_us;
 	if (b->stall_under_us > a->stall_under_us)
 		a->stall_under_us = b->stall_under_us;
 	if (a->last_ts == HX_NONE || (b->last_ts != HX_NONE && b->last_ts > a->last_ts))
@@ -574,6 +585,13 @@ static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 	o->dead_pools = dead_pools(d, r);
 	o->stall_file = HX_NOSTR;
 	o->stall_line = 0;
+	o->pool_held = ri->pool_held;
+	o->pool_held_us = ri->pool_held_us;
+	o->pool_ahead = ri->pool_ahead;
+	o->pool_peer = ri->pool_peer;
+	o->pool_moved_us = ri->pool_moved_us;
+	o->pool_file = HX_NOSTR;
+	o->pool_line = 0;
 }
 
 /* (rank, file) pairs of the records, one per rank and file: records are
@@ -670,6 +688,13 @@ static int add_rank_facts(struct hangdx_facts *f, const struct hangdx_diagnosis 
 			fact.stall_file = hx_ev_intern(f->ev, p, strlen(p), &err);
 			fact.stall_line = sr->line;
 		}
+		if (d->ranks[r].pool_held && d->ranks[r].pool_rec != HX_NOREC) {
+			const struct hx_rec *pr = &d->ev->recs[d->ranks[r].pool_rec];
+			const char *p = hx_ev_str(d->ev, pr->file);
+
+			fact.pool_file = hx_ev_intern(f->ev, p, strlen(p), &err);
+			fact.pool_line = pr->line;
+		}
 		if (!err)
 			err = facts_put(f, &fact, files, n);
 	}
@@ -762,6 +787,16 @@ static void write_rank(const struct hangdx_facts *f, FILE *fp,
 		fputs(",\"stall_file\":", fp);
 		put_str(fp, hx_ev_str(f->ev, r->stall_file));
 		fprintf(fp, ",\"stall_line\":%llu", (unsigned long long)r->stall_line);
+	}
+	put_num(fp, "pool_held", r->pool_held, 0);
+	put_num(fp, "pool_held_us", r->pool_held_us, 0);
+	put_num(fp, "pool_ahead", r->pool_ahead, 0);
+	put_num(fp, "pool_peer", r->pool_peer, -1);
+	put_num(fp, "pool_moved_us", r->pool_moved_us, 0);
+	if (r->pool_file != HX_NOSTR) {
+		fputs(",\"pool_file\":", fp);
+		put_str(fp, hx_ev_str(f->ev, r->pool_file));
+		fprintf(fp, ",\"pool_line\":%llu", (unsigned long long)r->pool_line);
 	}
 	fputs("}\n", fp);
 	for (i = 0; i < r->nf; i++) {
@@ -947,6 +982,17 @@ static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 		r->stall_file = hx_ev_intern(l->ev, s, n, &err);
 		r->stall_line = (uint64_t)jnum_in(l, o, "stall_line", 0, 1,
 						  FACT_MAX_LINE, line);
+	}
+	r->pool_held = (uint32_t)jnum_in(l, o, "pool_held", 0, 0, HX_MAX_CORE_ID + 1, line);
+	r->pool_held_us = jnum_in(l, o, "pool_held_us", 0, 0, FACT_MAX_TS, line);
+	r->pool_ahead = jnum_in(l, o, "pool_ahead", 0, 0, 1, line) != 0;
+	r->pool_peer = (int32_t)jnum_in(l, o, "pool_peer", -1, 0, HX_MAX_RANKS - 1, line);
+	r->pool_moved_us = jnum_in(l, o, "pool_moved_us", 0, 0, FACT_MAX_TS, line);
+	r->pool_file = HX_NOSTR;
+	if (!err && hx_jstr(o, "pool_file", &s, &n) && n > 0 && n < 4096) {
+		r->pool_file = hx_ev_intern(l->ev, s, n, &err);
+		r->pool_line = (uint64_t)jnum_in(l, o, "pool_line", 0, 1,
+						 FACT_MAX_LINE, line);
 	}
 	l->in_rank = !err;
 	l->rank_line = line;
@@ -1176,6 +1222,9 @@ static int choose_tag(struct floader *l, char *tag, size_t cap)
 	for (i = 0; !err && i < l->npend; i++)
 		if (l->pend[i].rf.stall_file != HX_NOSTR)
 			l->pend[i].rf.stall_file = map[l->pend[i].rf.stall_file];
+	for (i = 0; !err && i < l->npend; i++)
+		if (l->pend[i].rf.pool_file != HX_NOSTR)
+			l->pend[i].rf.pool_file = map[l->pend[i].rf.pool_file];
 	hx_free(f->ctx, map);
 	return err;
 }
@@ -1206,6 +1255,11 @@ static int put_pending(struct floader *l, const struct hangdx_evidence *sev)
 			const char *sf = hx_ev_str(sev, p->rf.stall_file);
 
 			p->rf.stall_file = hx_ev_intern(l->f->ev, sf, strlen(sf), &err);
+		}
+		if (!err && p->rf.pool_file != HX_NOSTR) {
+			const char *pf = hx_ev_str(sev, p->rf.pool_file);
+
+			p->rf.pool_file = hx_ev_intern(l->f->ev, pf, strlen(pf), &err);
 		}
 		if (!err)
 			err = facts_put(l->f, &p->rf, files, p->nf);

@@ -114,6 +114,20 @@ void hx_rf_after_collect(struct hangdx_diagnosis *d)
 		}
 		if (rf->stall_under_us > d->stall_under_us)
 			d->stall_under_us = rf->stall_under_us;
+		ri->pool_held = rf->pool_held;
+		ri->pool_held_us = rf->pool_held_us;
+		ri->pool_ahead = rf->pool_ahead;
+		ri->pool_peer = rf->pool_peer < (int32_t)d->nranks ? rf->pool_peer : -1;
+		ri->pool_moved_us = rf->pool_moved_us;
+		ri->pool_rec = HX_NOREC;
+		if (rf->pool_held && rf->pool_file != HX_NOSTR &&
+		    d->ev == hx_facts_evidence(d->facts_src)) {
+			if (!indexed && index_kernel_lines(d, &lines) == HANGDX_OK)
+				indexed = true;
+			if (indexed)
+				ri->pool_rec = find_record(d, &lines, rf->pool_file,
+							   rf->pool_line);
+		}
 	}
 	hx_map_free(d->ctx, &lines);
 }
