@@ -743,6 +743,8 @@ static int32_t follow_chain(struct hangdx_diagnosis *d, int32_t r, bool hops,
 }
 
 static bool any_wait_ran_out(const struct hangdx_diagnosis *d);
+static uint32_t ranks_ended(const struct hangdx_diagnosis *d, uint32_t *seen,
+			    int32_t *open);
 
 static bool try_lost(struct hangdx_diagnosis *d)
 {
@@ -1622,6 +1624,23 @@ static const char *fault_name(const struct hangdx_diagnosis *d, uint32_t rec)
 	return N_("the loss of the device (task scheduler heartbeat lost)");
 }
 
+/* A fault of the vocabulary's class "lost" that names a link or the peer
+ * (an error CQE, a link, a transfer, a remote), not the device itself. */
+static bool link_fault(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+	static const char *const words[] = { "CQE", "LINK", "TRANSFER", "REMOTE",
+					     "SOCKET", "PORT" };
+	size_t i;
+
+	if (!row || row->cls != HX_VC_LOST || !row->name)
+		return false;
+	for (i = 0; i < sizeof words / sizeof *words; i++)
+		if (strstr(row->name, words[i]))
+			return true;
+	return false;
+}
+
 static bool has_desc(const struct hangdx_diagnosis *d, uint32_t rec,
 		     const char *lit)
 {
@@ -1895,6 +1914,22 @@ static bool field_failure(struct hangdx_diagnosis *d)
 			  N_("Not a hang: the job stopped on %s at %s."),
 			  not_hang_name(d, s->not_hang));
 		not_hang_fix(d, s->not_hang);
+		return true;
+	}
+	if (s->device_fault != HX_NOREC && link_fault(d, s->device_fault)) {
+		int32_t open;
+		uint32_t seen, ended = ranks_ended(d, &seen, &open);
+
+		field_set(d, HX_CAT_OTHER, 0, s->device_fault, (int32_t)s->named_rank,
+			  seen && ended == seen
+			  ? N_("Not a hang: %s at %s, and every rank's logs then run to a "
+			       "normal end (HCCL op retry, when on, retries such a failure).")
+			  : N_("Not a hang: the job stopped on %s at %s; no wait between "
+			       "ranks ran out."),
+			  N_("a link error or a lost peer (an error CQE, a link down, a "
+			     "transfer to the peer failed)"));
+		FIX("Check the links between the servers named (hccn_tool -i N -link -g, "
+		    "-net_health -g) and whether the peer process exited first.");
 		return true;
 	}
 	if (s->device_fault != HX_NOREC) {
