@@ -3,7 +3,7 @@
 # checking the limits docs/PERFORMANCE.md states (bench/lib.sh: PASS or
 # FAIL per limit).  Every benchmark runs; the status is 1 if any failed.
 bad=""
-for b in bench/touch.sh bench/vocab.sh bench/sim.sh bench/diagnose.sh bench/scale-procs.sh bench/ingest.sh bench/check.sh bench/scale.sh; do
+for b in bench/touch.sh bench/vocab.sh bench/sim.sh bench/diagnose.sh bench/scale-procs.sh bench/ingest.sh bench/check.sh bench/scale.sh bench/watch.sh; do
 	[ -f "$b" ] || continue
 	echo "== $b"
 	sh "$b" || bad="$bad $b"
