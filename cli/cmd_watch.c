@@ -356,6 +356,21 @@ static int decided(const struct wargs *a, struct wstate *w,
 	return report(a, w, &e);
 }
 
+/* The diagnosis made (err 0) said and freed, or err said: as decide. */
+static int finish(const struct wargs *a, struct wstate *w, int err,
+		  struct hangdx_diagnosis *d)
+{
+	int rc;
+
+	if (err) {
+		fprintf(stderr, "%s watch: %s\n", cli_prog, hangdx_strerror(err));
+		return EXIT_SYSERR;
+	}
+	rc = decided(a, w, d);
+	hangdx_diagnosis_free(d);
+	return rc;
+}
+
 /* ---- many nodes: each writes its facts, one decides over them ---- */
 
 static int put_facts(const void *ud, FILE *fp)
@@ -437,7 +452,7 @@ static int decide_facts(struct hangdx_ctx *ctx, const struct wargs *a,
 	struct hangdx_facts *f = NULL;
 	struct hangdx_diagnosis *d = NULL;
 	size_t i, n = 0;
-	int err, rc = 0;
+	int err, rc;
 
 	err = hangdx_facts_new(ctx, &f);
 	for (i = 0; !err && i < a->npaths; i++)
@@ -448,13 +463,7 @@ static int decide_facts(struct hangdx_ctx *ctx, const struct wargs *a,
 	}
 	if (!err)
 		err = hangdx_diagnose_facts(f, &o, NULL, NULL, &d);
-	if (err) {
-		fprintf(stderr, "%s watch: %s\n", cli_prog, hangdx_strerror(err));
-		hangdx_facts_free(f);
-		return EXIT_SYSERR;
-	}
-	rc = decided(a, w, d);
-	hangdx_diagnosis_free(d);
+	rc = finish(a, w, err, d);
 	hangdx_facts_free(f);
 	return rc;
 }
@@ -466,7 +475,7 @@ static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *
 	struct hangdx_evidence *ev = NULL;
 	struct hangdx_diagnosis *d = NULL;
 	struct cli_inputs in;
-	int err, rc = 0;
+	int err, rc;
 
 	if (a->from_facts)
 		return decide_facts(ctx, a, w);
@@ -484,13 +493,7 @@ static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *
 		err = write_facts(ctx, a, ev, &o);
 	if (!err)
 		err = hangdx_diagnose(ev, &o, &d);
-	if (err) {
-		fprintf(stderr, "%s watch: %s\n", cli_prog, hangdx_strerror(err));
-		hangdx_evidence_free(ev);
-		return EXIT_SYSERR;
-	}
-	rc = decided(a, w, d);
-	hangdx_diagnosis_free(d);
+	rc = finish(a, w, err, d);
 	hangdx_evidence_free(ev);
 	return rc;
 }
