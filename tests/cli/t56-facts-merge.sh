@@ -1,0 +1,62 @@
+#!/bin/sh
+# t56-facts-merge.sh - one rank's facts from two nodes, its logs not on
+# the machine that diagnoses: the merged rank fact stands in for its
+# devices, so each field of the union is what the diagnosis states.  The
+# rank-death preset's debug directories reduced on one node, its run
+# directories on another (each rank in both): the dead rank's last line is
+# in its debug plog, the run half ends earlier; the time of the first
+# failure (the lost rank's last line) is the latest of the halves, as in
+# the single pass and in the facts of the whole, in either order.
+. tests/cli/lib.sh
+cd "$T" || exit 1
+H=$HANGDX
+
+# field FILE KEY: one field of a diagnosis in JSON
+field() {
+	python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$1" "$2"
+}
+# rankfact FILE RANK KEY: one field of a rank's fact
+rankfact() {
+	python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if o.get("fact") == "rank" and o["rank"] == int(sys.argv[2]):
+        print(o.get(sys.argv[3]))' "$1" "$2" "$3"
+}
+
+"$H" simulate -q --no-trace --preset rank-death -o rd > /dev/null 2>&1
+rm -f rd/truth.json rd/waitgraph.dot
+"$H" diagnose --json rd > rd.single.json 2> /dev/null
+"$H" facts rd -o rd.whole.facts 2> /dev/null
+"$H" facts rd/rank-*/ascend/log/debug -o rd.debug.facts 2> /dev/null
+"$H" facts rd/rank-*/ascend/log/run -o rd.run.facts 2> /dev/null
+lost=$(field rd.single.json root_rank)
+t_ok "rank-death: the single pass names a lost rank ($lost) and a time" \
+	sh -c "test '$(field rd.single.json category)' = '\"remote_rank_lost\"' &&
+	       test '$(field rd.single.json first_error_time)' != null"
+t_ok "the lost rank's halves end at different times (debug later than run)" \
+	test "$(rankfact rd.debug.facts "$lost" last_ts)" -gt "$(rankfact rd.run.facts "$lost" last_ts)"
+
+# the logs stay on their nodes
+mv rd rd.away
+"$H" diagnose --json --facts rd.whole.facts > rd.whole.json 2> /dev/null
+"$H" diagnose --json --facts rd.debug.facts --facts rd.run.facts > rd.dr.json 2> /dev/null
+"$H" diagnose --json --facts rd.run.facts --facts rd.debug.facts > rd.rd.json 2> /dev/null
+mv rd.away rd
+for k in root_rank first_failing_rank first_error_time; do
+	t_ok "facts of the whole, no logs: $k as the single pass" \
+		test "$(field rd.whole.json $k)" = "$(field rd.single.json $k)"
+done
+for o in dr rd; do
+	t_ok "halves ($o), no logs: the first failure's time is the lost rank's last line" \
+		test "$(field rd.$o.json first_error_time)" = "$(field rd.single.json first_error_time)"
+	# the missing files named are the halves' own (a rank's first file)
+	t_ok "halves ($o), no logs: the diagnosis of the facts of the whole" python3 -c '
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for k in set(a) | set(b):
+    if k != "missing":
+        assert a.get(k) == b.get(k), (k, a.get(k), b.get(k))' rd.whole.json rd.$o.json
+done
+t_done
