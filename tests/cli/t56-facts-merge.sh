@@ -7,6 +7,12 @@
 # in its debug plog, the run half ends earlier; the time of the first
 # failure (the lost rank's last line) is the latest of the halves, as in
 # the single pass and in the facts of the whole, in either order.
+# Then the reference at 4 ranks cut at 200 s (a job still running, no
+# error line), its debug directories ending at 140 s, diagnosed with 7
+# cores (so its 6 resident kernels are a stall, not an exhausted pool):
+# both halves see the same 6 kernels, stalled 90 s in the debug half and
+# 150 s in the run half; the union states 6 kernels (the largest count,
+# never the sum: the same device seen twice) stalled 150 s (the longest).
 . tests/cli/lib.sh
 cd "$T" || exit 1
 H=$HANGDX
@@ -23,6 +29,17 @@ for l in open(sys.argv[1]):
     o = json.loads(l)
     if o.get("fact") == "rank" and o["rank"] == int(sys.argv[2]):
         print(o.get(sys.argv[3]))' "$1" "$2" "$3"
+}
+
+# same_but_missing A.json B.json: equal diagnoses but for the missing
+# files they name (the halves name their own, a rank's first file)
+same_but_missing() {
+	python3 -c '
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for k in set(a) | set(b):
+    if k != "missing":
+        assert a.get(k) == b.get(k), (k, a.get(k), b.get(k))' "$1" "$2"
 }
 
 "$H" simulate -q --no-trace --preset rank-death -o rd > /dev/null 2>&1
@@ -51,12 +68,39 @@ done
 for o in dr rd; do
 	t_ok "halves ($o), no logs: the first failure's time is the lost rank's last line" \
 		test "$(field rd.$o.json first_error_time)" = "$(field rd.single.json first_error_time)"
-	# the missing files named are the halves' own (a rank's first file)
-	t_ok "halves ($o), no logs: the diagnosis of the facts of the whole" python3 -c '
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-for k in set(a) | set(b):
-    if k != "missing":
-        assert a.get(k) == b.get(k), (k, a.get(k), b.get(k))' rd.whole.json rd.$o.json
+	t_ok "halves ($o), no logs: the diagnosis of the facts of the whole" \
+		same_but_missing rd.whole.json rd.$o.json
+done
+
+# the running job: 200 s in, the debug logs ending at 140 s
+"$H" simulate -q --no-trace --preset reference --set ranks=4 -o st > /dev/null 2>&1
+rm -f st/truth.json st/waitgraph.dot
+python3 "$ROOT/tests/bundle_edit.py" upto st 200
+for d in st/rank-*/ascend/log/debug; do
+	python3 "$ROOT/tests/bundle_edit.py" upto "$d" 140
+done
+"$H" diagnose --cores 7 --json st > st.single.json 2> /dev/null
+"$H" facts --cores 7 st -o st.whole.facts 2> /dev/null
+"$H" facts --cores 7 st/rank-*/ascend/log/debug -o st.debug.facts 2> /dev/null
+"$H" facts --cores 7 st/rank-*/ascend/log/run -o st.run.facts 2> /dev/null
+field st.single.json summary > st.single.summary
+t_ok "running job, 7 cores: the single pass states 6 kernels stalled 150 s on rank 0" \
+	sh -c "test '$(field st.single.json category)' = '\"silent_hang\"' &&
+	       grep -q 'rank 0: 6 kernels, 150 s' st.single.summary"
+t_ok "rank 0's halves: 6 kernels each, stalled 90 s (debug) and 150 s (run)" \
+	test "$(rankfact st.debug.facts 0 stalled) $(rankfact st.run.facts 0 stalled)" = "6 6" -a \
+	     "$(rankfact st.debug.facts 0 stall_us) $(rankfact st.run.facts 0 stall_us)" = "90000000 150000000"
+mv st st.away
+"$H" diagnose --json --facts st.whole.facts > st.whole.json 2> /dev/null
+"$H" diagnose --json --facts st.debug.facts --facts st.run.facts > st.dr.json 2> /dev/null
+"$H" diagnose --json --facts st.run.facts --facts st.debug.facts > st.rd.json 2> /dev/null
+mv st.away st
+t_ok "running job, facts of the whole, no logs: the single pass's summary" \
+	test "$(field st.whole.json summary)" = "$(field st.single.json summary)"
+for o in dr rd; do
+	t_ok "running job, halves ($o), no logs: 6 kernels stalled 150 s, as the single pass" \
+		test "$(field st.$o.json summary)" = "$(field st.single.json summary)"
+	t_ok "running job, halves ($o), no logs: the diagnosis of the facts of the whole" \
+		same_but_missing st.whole.json st.$o.json
 done
 t_done
