@@ -13,6 +13,14 @@
 # both halves see the same 6 kernels, stalled 90 s in the debug half and
 # 150 s in the run half; the union states 6 kernels (the largest count,
 # never the sum: the same device seen twice) stalled 150 s (the longest).
+# Last, the same devices seen twice, logs here: the reference at 40 ranks,
+# the facts of every debug directory, then those of the whole bundle (the
+# same debug files again, and the run files): each rank's one unreleased
+# AICPU pool counts once.  Phase 2 reads again the ranks the verdict
+# needs (the first 8 roots); the other ranks' pools come from facts: 40 in
+# all, under the 64 start nodes of the cycle search, so no note that the
+# search was cut (a sum counts those pools twice, past 64): the single
+# pass's JSON byte for byte.
 . tests/cli/lib.sh
 cd "$T" || exit 1
 H=$HANGDX
@@ -103,4 +111,20 @@ for o in dr rd; do
 	t_ok "running job, halves ($o), no logs: the diagnosis of the facts of the whole" \
 		same_but_missing st.whole.json st.$o.json
 done
+
+"$H" simulate -q --no-trace --preset reference --set ranks=40 -o dp > /dev/null 2>&1
+rm -f dp/truth.json dp/waitgraph.dot
+"$H" diagnose --json dp > dp.single.json 2> /dev/null
+"$H" facts dp/rank-*/ascend/log/debug -o dp.debug.facts 2> /dev/null
+"$H" facts dp -o dp.whole.facts 2> /dev/null
+t_ok "40 ranks: each rank's debug facts and whole facts hold one unreleased pool" \
+	test "$(rankfact dp.debug.facts 39 dead_pools) $(rankfact dp.whole.facts 39 dead_pools)" = "1 1"
+t_ok "40 ranks: the single pass is a deadlock with no cut cycle search" \
+	sh -c "test '$(field dp.single.json verdict)' = '\"deadlock\"' && ! grep -q 'first 64 start' dp.single.json"
+"$H" diagnose --json --facts dp.debug.facts --facts dp.whole.facts > dp.dw.json 2> /dev/null
+"$H" diagnose --json --facts dp.whole.facts --facts dp.debug.facts > dp.wd.json 2> /dev/null
+t_golden "the same devices in two facts files (debug, then whole): the single pass's JSON" \
+	dp.single.json dp.dw.json
+t_golden "the same devices in two facts files (whole, then debug): the single pass's JSON" \
+	dp.single.json dp.wd.json
 t_done
