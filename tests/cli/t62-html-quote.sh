@@ -4,6 +4,7 @@
 # evidence (hangdx parse --json) loaded with --evidence is never quoted:
 # a crafted record naming an unrelated local file, or a log rotated since
 # the evidence was saved, must not put that file's text into the page.
+# A quoted line holding <, ", & is shown as text.
 . tests/cli/lib.sh
 cd "$T" || exit 1
 
@@ -31,4 +32,17 @@ cp orig.log "$D"
 "$HANGDX" diagnose --html q.html ref > /dev/null 2>&1
 t_ok "logs read in this run: the cited lines are quoted" \
 	sh -c 'test "$(grep -c "<pre>" q.html)" -eq 8 && ! grep -q "no quote" q.html'
+
+# a quoted line holding markup: its <, >, ", & shown as text, the
+# verdict unchanged (the free text after the AICPU core warning's phrase)
+"$HANGDX" diagnose --json ref > q.json 2> /dev/null
+sed 's/reduce the num of comm\.$/& (see "<b>" \& co)/' orig.log > "$D"
+"$HANGDX" diagnose --json ref > m.json 2> /dev/null
+"$HANGDX" diagnose --html m.html ref > /dev/null 2>&1
+t_ok "a quoted line with < \" &: the same diagnosis" cmp q.json m.json
+t_ok "a quoted line with < \" &: escaped in the page" \
+	grep -q 'comm\. (see &quot;&lt;b&gt;&quot; &amp; co)</pre>' m.html
+t_ok "a quoted line with < \" &: no raw markup of the log" \
+	sh -c '! grep -q -e "(see \"" -e "<b&gt;" -e "<b>\"" -e "& co)" m.html'
+cp orig.log "$D"
 t_done

@@ -3,10 +3,13 @@
  * replays; retry off and alike programs without the dependency are safe;
  * the communicator threshold equals the simulator's; a deadlock that
  * needs a particular core-grant order is found; the reductions change
- * nothing but the state count; limits end undecided; allocation failure. */
+ * nothing but the state count; limits end undecided; allocation failure;
+ * and, on the model itself, an event wait passes only after its record. */
 #include <stdio.h>
 #include <unistd.h>
 #include "testutil.h"
+#include "check/check.h"
+#include "model/state.h"
 
 static struct hangdx_scenario *preset(struct hangdx_ctx *ctx, const char *name)
 {
@@ -38,6 +41,78 @@ static enum hangdx_outcome simulate(struct hangdx_ctx *ctx,
 {
 	assert_int_equal(hangdx_simulate(ctx, sc, NULL, sum), HANGDX_OK);
 	return sum->outcome;
+}
+
+/* An event wait at a stream's head passes only once its record has run:
+ * while the record is still at the head of its own stream (not run), the
+ * wait is not enabled.  A walk through the reference program that runs
+ * such a record last of all enabled processes must meet that moment. */
+static bool record_awaited(const struct ck_model *m, const struct ck_ws *w,
+			   uint32_t s)
+{
+	uint32_t t;
+
+	for (t = 0; t < m->nstream; t++) {
+		const struct ck_task *c;
+
+		if (w->head[t] >= w->tail[t])
+			continue;
+		c = ck_at(m, t, w->head[t]);
+		if (c->kind == HX_T_EVENT_WAIT && c->dep_stream == s &&
+		    w->head[s] == c->dep_pos)
+			return true;
+	}
+	return false;
+}
+
+static void test_event_wait_after_record(void **state)
+{
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_scenario *sc = preset(ctx, "reference-safe");
+	struct ck_model m;
+	struct ck_ws w;
+	uint32_t s, p, step, met = 0;
+
+	(void)state;
+	assert_int_equal(ck_model_build(&m, ctx, sc), HANGDX_OK);
+	assert_int_equal(ck_ws_alloc(&m, &w), HANGDX_OK);
+	ck_ws_init(&m, &w);
+	for (step = 0; step < 100000; step++) {
+		uint32_t pick = CK_NONE, late = CK_NONE;
+
+		for (s = 0; s < m.nstream; s++) {
+			const struct ck_task *c;
+
+			if (w.head[s] >= w.tail[s])
+				continue;
+			c = ck_at(&m, s, w.head[s]);
+			if (c->kind != HX_T_EVENT_WAIT || c->dep_stream == CK_NONE ||
+			    w.head[c->dep_stream] != c->dep_pos)
+				continue;
+			met++;
+			assert_false(ck_enabled(&m, &w, m.nranks + s));
+		}
+		for (p = 0; p < ck_nproc(&m); p++) {
+			if (!ck_enabled(&m, &w, p))
+				continue;
+			if (p >= m.nranks && record_awaited(&m, &w, p - m.nranks)) {
+				if (late == CK_NONE)
+					late = p;
+			} else if (pick == CK_NONE) {
+				pick = p;
+			}
+		}
+		if (pick == CK_NONE)
+			pick = late;
+		if (pick == CK_NONE)
+			break;
+		ck_apply(&m, &w, pick, CK_NONE, NULL);
+	}
+	assert_true(met > 0);
+	ck_ws_free(&m, &w);
+	ck_model_free(&m);
+	hangdx_scenario_free(sc);
+	hangdx_ctx_free(ctx);
 }
 
 static void test_reference(void **state)
@@ -573,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_undecided),
 		cmocka_unit_test(test_alloc_failure),
 		cmocka_unit_test(test_writers_alloc_failure),
+		cmocka_unit_test(test_event_wait_after_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

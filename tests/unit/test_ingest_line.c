@@ -724,6 +724,11 @@ static void test_colour_not_fooled(void **state)
 		"worker-1: [0] rank[3] [12] [m] [mindspore/ccsrc/x.cc:1] [K] [;m]",
 		"pos=41: stream_id=3, task_id=41, sqe_type=4, Event Record",
 	};
+	static const char *const plog[] = {
+		"[INFO] HCCL(1,python):2025-10-24-11:16:52.724.374 [op_base.cc:1292] "
+		"[1]Entry-HcclCommInitRootInfoInner:ranks[4], rank[0], identifier[30m_tp]",
+		"[WARNING] HCCL(1,python):2025-10-24-11:16:52.724.374 [a.cc:1] [1]hold[5m]",
+	};
 	char buf[512];
 	size_t i, n;
 
@@ -735,6 +740,12 @@ static void test_colour_not_fooled(void **state)
 		buf[hx_decolour(plain[i], n, buf)] = '\0';
 		assert_string_equal(buf, plain[i]);
 	}
+	/* CANN prints no colour: a plog line is never taken for coloured,
+	 * not even when its free text (a group a user named, a value in
+	 * minutes) holds the shape of a bare SGR sequence */
+	for (i = 0; i < HX_ARRAY_LEN(plog); i++)
+		if (hx_coloured(plog[i], strlen(plog[i])))
+			fail_msg("colour in the plog line \"%s\"", plog[i]);
 }
 
 /* grep over plogs and device logs: path and line number of each shape. */
