@@ -582,6 +582,8 @@ static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
 		sl->val = (int32_t)f->nks++;
 	}
 	k = &f->ks[sl->val];
+	if (ts < k->last)
+		return;         /* an older line of another file (run, debug log) */
 	kernel_op(d, rec, k);
 	if (head != k->head) {
 		if (k->last - k->since > ri->pool_moved_us)

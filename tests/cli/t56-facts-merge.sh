@@ -112,6 +112,20 @@ for o in dr rd; do
 		same_but_missing st.whole.json st.$o.json
 done
 
+# the other way round, the run logs ending at 140 s: read in path order
+# (debug before run), the older run-log lines must not take a kernel's
+# last status back to 140 s (it said "90 s", citing a run-log line)
+"$H" simulate -q --no-trace --preset reference --set ranks=4 -o sr > /dev/null 2>&1
+rm -f sr/truth.json sr/waitgraph.dot
+python3 "$ROOT/tests/bundle_edit.py" upto sr 200
+for d in sr/rank-*/ascend/log/run; do
+	python3 "$ROOT/tests/bundle_edit.py" upto "$d" 140
+done
+"$H" diagnose --cores 7 --json sr > sr.single.json 2> /dev/null
+field sr.single.json summary > sr.single.summary
+t_ok "run logs ending first: the single pass still states 6 kernels stalled 150 s" \
+	grep -q 'rank 0: 6 kernels, 150 s' sr.single.summary
+
 "$H" simulate -q --no-trace --preset reference --set ranks=40 -o dp > /dev/null 2>&1
 rm -f dp/truth.json dp/waitgraph.dot
 "$H" diagnose --json dp > dp.single.json 2> /dev/null
