@@ -109,9 +109,9 @@ python3 "$ROOT/tests/bundle_edit.py" upto r65 65 > /dev/null
 if t_wrapped; then
 	t_skip_from "under $HANGDX_WRAP a look every 0.1 s is not kept"
 fi
-await_events() {       # FILE N: until FILE has N events (20 s at most)
+await_events() {       # FILE N: until FILE has N events (30 s at most)
 	_i=0
-	while [ "$(grep -c . "$1" 2> /dev/null || echo 0)" -lt "$2" ] && [ $_i -lt 200 ]; do
+	while [ "$(cat "$1" 2> /dev/null | grep -c .)" -lt "$2" ] && [ $_i -lt 300 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
