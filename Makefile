@@ -145,12 +145,7 @@ INSTALLED := bin/hangdx lib/libhangdx.a lib/libhangdx.so include/hangdx.h \
 # with each run of hangdx, under valgrind's memcheck (errors and definite
 # or indirect leaks fail)
 valgrind: all $(UT_BIN) $(FZ_BIN)
-	@fail=0; for t in $(UT_BIN); do \
-		printf '%-40s ' "$$t"; \
-		if valgrind -q --error-exitcode=9 --leak-check=full \
-			--errors-for-leak-kinds=definite,indirect $$t > $(B)/valgrind-$$(basename $$t).log 2>&1; \
-		then echo ok; else echo "FAILED (see $(B)/valgrind-$$(basename $$t).log)"; fail=1; fi; \
-	done; \
+	@fail=0; B=$(B) sh tests/valgrind-units.sh $(UT_BIN) || fail=1; \
 	HANGDX=./$(BIN) B=$(B) sh tests/valgrind-cli.sh || fail=1; \
 	if [ $$fail -eq 0 ]; then echo "valgrind: unit programs and CLI scripts clean"; \
 	else echo "valgrind: FAILED (reports in $(B)/valgrind-*.log and $(B)/valgrind-cli/)"; fi; \

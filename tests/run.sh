@@ -61,18 +61,81 @@ count() {
 	cat "$out" >> "$log"
 }
 
-tmp=$(mktemp)
+# JOBS programs and scripts run at a time (default: the online CPUs), each
+# into $B/tap/KEY.tap with its exit status in KEY.rc; lanes take them from
+# one queue (mkdir claims one), and the results are counted in list order
+# as each arrives, so the report reads the same whatever the order of runs
+JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)}
+case $JOBS in '' | *[!0-9]* | 0) JOBS=1 ;; esac
+tapdir=$B/tap
+rm -rf "$tapdir"
+mkdir -p "$tapdir"
+list=""
 for t in "$B"/tests/test_*; do
-	[ -x "$t" ] || continue
-	"$t" > "$tmp" 2>&1
-	count "unit/$(basename "$t")" "$tmp" $?
+	[ -x "$t" ] && list="$list unit:$t"
 done
 for s in tests/cli/t*.sh; do
-	[ -f "$s" ] || continue
-	sh "$s" > "$tmp" 2>&1
-	count "cli/$(basename "$s" .sh)" "$tmp" $?
+	[ -f "$s" ] && list="$list cli:$s"
 done
-rm -f "$tmp"
+
+key() {
+	case $1 in
+	unit:*) echo "unit-$(basename "${1#unit:}")" ;;
+	*) echo "cli-$(basename "${1#cli:}" .sh)" ;;
+	esac
+}
+
+run_one() {
+	k=$(key "$1")
+	case $1 in
+	unit:*) "${1#unit:}" > "$tapdir/$k.tap" 2>&1 < /dev/null ;;
+	*) sh "${1#cli:}" > "$tapdir/$k.tap" 2>&1 < /dev/null ;;
+	esac
+	echo $? > "$tapdir/$k.rc.tmp"
+	mv "$tapdir/$k.rc.tmp" "$tapdir/$k.rc"
+}
+
+lane() {
+	for it in $list; do
+		mkdir "$tapdir/.claim-$(key "$it")" 2> /dev/null || continue
+		run_one "$it"
+	done
+}
+
+pids=""
+i=0
+while [ "$i" -lt "$JOBS" ]; do
+	lane &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+trap 'kill $pids 2> /dev/null; exit 130' INT TERM
+
+# alive: some lane still runs
+alive() {
+	for p in $pids; do
+		kill -0 "$p" 2> /dev/null && return 0
+	done
+	return 1
+}
+
+for it in $list; do
+	tk=$(key "$it")
+	while [ ! -f "$tapdir/$tk.rc" ] && alive; do
+		sleep 1
+	done
+	case $it in
+	unit:*) name="unit/${tk#unit-}" ;;
+	*) name="cli/${tk#cli-}" ;;
+	esac
+	[ -f "$tapdir/$tk.tap" ] || : > "$tapdir/$tk.tap"
+	# a lane that died before the script ended leaves no status
+	rc=$(cat "$tapdir/$tk.rc" 2> /dev/null || echo 99)
+	count "$name" "$tapdir/$tk.tap" "$rc"
+done
+wait
+trap - INT TERM
+rm -rf "$tapdir"/.claim-*
 if [ -f "$B/corpus-score.md" ]; then
 	echo "real-log corpus (tests/field, docs/CORPUS.md):"
 	sed 's/^/  /' "$B/corpus-score.md"

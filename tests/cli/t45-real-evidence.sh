@@ -93,6 +93,56 @@ k=[h['kind'] for h in d['chain']]
 assert k[0]=='NOTIFY_WAIT' and 'AICPU_POOL' in k and 'AICPU' in k, d['chain']
 assert not any('INFO logs' in f for f in d['fixes']), d['fixes']"
 
+# the configuration rule's three conditions, each taken away on a copy of
+# that bundle (tests/mutations.tsv: infer-retry-on, infer-need-mains,
+# infer-aicpu-timed-out): no kernel is placed from the configuration (a
+# stream named M_kernel is a kernel's main stream) when the plogs echo
+# retry off, or when fewer main streams wait than there are free cores;
+# and a rank whose AICPU operator timed out (so it had a core) is no root
+cp -r "$T/ve" "$T/vr"
+sed -i 's/\[L0:1,L1:1,L2:0\]/[L0:0,L1:0,L2:0]/' "$T"/vr/rank-*/ascend/log/run/plog/*.log
+$HANGDX diagnose --json "$T/vr" > "$T/vr.json"
+t_ok "retry echoed off: no kernel placed from the configuration" python3 -c "
+import json; d=json.load(open('$T/vr.json'))
+assert d['category']!='aicpu_exhaustion_deadlock', d['category']
+assert d['chain'] and not any('M_kernel' in h['what'] or h['kind']=='AICPU_POOL' for h in d['chain']), d['chain']"
+cp -r "$T/ve" "$T/vm"
+# keep stream 6 and one more of the main streams waiting on a notify at
+# their heads: 2 of them against 6 free cores
+python3 - "$T/vm" <<'EOF'
+import glob, re, sys
+for f in glob.glob(sys.argv[1] + '/**/device-*.log', recursive=True):
+    txt, out, i, mains = open(f).read().split('\n'), [], 0, 0
+    while i < len(txt):
+        if 'stars_wait_sqe_is_timeout' not in txt[i]:
+            out.append(txt[i]); i += 1; continue
+        j, h = i + 1, 0
+        while j < len(txt) and h < 2:
+            h += txt[j].startswith('####'); j += 1
+        blk = txt[i:j]; i = j
+        pos = [x for x in blk if x.startswith('pos=')]
+        if pos and re.search(r'sqe_type=7$', pos[0]) and 'stream_id=6,' not in blk[0]:
+            mains += 1
+            if mains > 1:
+                continue
+        out += blk
+    open(f, 'w').write('\n'.join(out))
+EOF
+$HANGDX diagnose --json "$T/vm" > "$T/vm.json"
+t_ok "2 main streams waiting, 6 free cores: none named a kernel's" python3 -c "
+import json; d=json.load(open('$T/vm.json'))
+assert d['chain'] and not any('M_kernel' in h['what'] for h in d['chain']), d['chain']"
+# the vendor's E30008 text (tests/field/hiascend-doc-tf-getnext-e30008-aicpu-timeout.log)
+# on rank 0's console, naming its AICPU operator
+cp -r "$T/ve" "$T/vt"
+sed -n 4,9p tests/field/hiascend-doc-tf-getnext-e30008-aicpu-timeout.log |
+	sed 's/stream_id=2, task_id=2, fault op_name=aicpu_getnext_IteratorGetNext/stream_id=2, task_id=1, fault op_name=NonZero/' \
+	> "$T/vt/rank-0/console.log"
+$HANGDX diagnose --json "$T/vt" > "$T/vt.json"
+t_ok "rank 0's AICPU operator timed out (it had a core): rank 1 alone is the root" python3 -c "
+import json; d=json.load(open('$T/vt.json'))
+assert d['category']=='aicpu_exhaustion_deadlock' and d['roots']==[1], (d['category'], d['roots'])"
+
 # the matrix's asymmetric roots at log level error, verified lines, without
 # the device run log: the inferred exhaustion and exactly truth's roots, at
 # 8 and 16 ranks, with the kernels' streams dumped and without them

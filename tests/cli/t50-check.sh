@@ -205,8 +205,8 @@ while read r n c x o d l; do
 	$HANGDX check -q --promela "$T/s$i.pml" "$T/s$i.yaml" > /dev/null 2>&1
 	hx=$?
 	(cd "$T" && rm -f pan* && spin -a "s$i.pml" > /dev/null 2>&1 &&
-	 cc -O1 -DSAFETY -o pan pan.c > /dev/null 2>&1 &&
-	 ./pan -m10000000 -w22 > "s$i.pan" 2>&1)
+	 cc -O0 -DSAFETY -o pan pan.c > /dev/null 2>&1 &&
+	 ./pan -m1000000 -w20 > "s$i.pan" 2>&1)
 	sp=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$T/s$i.pan")
 	grep -q 'max search depth too small' "$T/s$i.pan" && sp=depth
 	want=$([ "$hx" = 1 ] && echo 1 || echo 0)
