@@ -59,6 +59,9 @@ const struct cli_cmd cmd_watch = {
 	"      --facts           decide over the facts files in PATH... (the\n"
 	"                        *.facts of each directory) the nodes write with\n"
 	"                        --facts-out, as diagnose --facts does\n"
+	"      --state FILE      keep what was said in FILE (the last event, whether\n"
+	"                        --on-hang ran) and start from it: a restarted\n"
+	"                        watch says an event again only when it changed\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"  -h, --help            this help\n"
 	"\n"
@@ -66,8 +69,9 @@ const struct cli_cmd cmd_watch = {
 	"rank or a checkpoint is one, and clears.\n"
 	"\n"
 	"exit status: 0 stopped with no hang, 1 a deadlock or failure was found,\n"
-	"2 usage, 4 system error, 5 stopped in a stall or with the logs read so\n"
-	"far not deciding (\"not determined\": a job still starting or silent)"),
+	"2 usage, 3 a --state FILE that is not a state file, 4 system error,\n"
+	"5 stopped in a stall or with the logs read so far not deciding (\"not\n"
+	"determined\": a job still starting or silent)"),
 	run
 };
 
@@ -76,6 +80,7 @@ struct wargs {
 	int json, exit_on_hang;
 	const char *on_hang, *prom;
 	const char *facts_out, *node;   /* --facts-out DIR, --node NAME */
+	const char *state;              /* --state FILE */
 	int from_facts;                 /* --facts: PATHs hold facts files */
 	unsigned cores;
 	const char *const *paths;
@@ -89,6 +94,7 @@ struct wstate {
 	int undecided;          /* ... was "not determined" (a job still starting) */
 	int fired;              /* --on-hang ran for this incident */
 	pid_t child;            /* --on-hang's process, 0 none */
+	char saved[1024];       /* the --state file's text last written */
 };
 
 static volatile sig_atomic_t stopping;
@@ -308,6 +314,115 @@ static int put_prom(const void *ud, FILE *fp)
 	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
 }
 
+/* ---- --state FILE: what was said survives a restart ---- */
+
+#define STATE_MAGIC "hangdx-watch-state 1"
+#define STATE_MAX_LINES 64      /* a state file has 6; more is not ours */
+
+static int put_state(const void *ud, FILE *fp)
+{
+	fputs(ud, fp);
+	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
+}
+
+static void state_text(const struct wstate *w, char *out, size_t n)
+{
+	snprintf(out, n, STATE_MAGIC "\nkind %s\nkey %s\nhang %d\nundecided %d\nfired %d\n",
+		 w->kind[0] ? w->kind : "-", w->key[0] ? w->key : "-", w->hang,
+		 w->undecided, w->fired);
+}
+
+/* Write the state when it changed (a failure is said, and the watch goes on). */
+static void save_state(const struct wargs *a, struct wstate *w)
+{
+	char text[sizeof w->saved];
+
+	if (!a->state)
+		return;
+	state_text(w, text, sizeof text);
+	if (strcmp(text, w->saved) == 0)
+		return;
+	if (cli_write_file(&cmd_watch, a->state, put_state, text) == 0)
+		snprintf(w->saved, sizeof w->saved, "%s", text);
+}
+
+static int state_flag(const char *v, int *out)
+{
+	if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+		return -1;
+	*out = v[0] == '1';
+	return 0;
+}
+
+/* One "NAME VALUE" line into w: 0, or -1 when it is not one of ours. */
+static int state_line(struct wstate *w, char *ln)
+{
+	char *v = strchr(ln, ' ');
+
+	if (!v)
+		return -1;
+	*v++ = '\0';
+	if (strcmp(v, "-") == 0)
+		v[0] = '\0';       /* none */
+	if (strcmp(ln, "kind") == 0 && strlen(v) < sizeof w->kind) {
+		if (*v && strcmp(v, "stall") && strcmp(v, "deadlock") && strcmp(v, "failure"))
+			return -1;
+		strcpy(w->kind, v);
+		return 0;
+	}
+	if (strcmp(ln, "key") == 0 && *v && strlen(v) < sizeof w->key) {
+		strcpy(w->key, v);
+		return 0;
+	}
+	if (strcmp(ln, "hang") == 0)
+		return state_flag(v, &w->hang);
+	if (strcmp(ln, "undecided") == 0)
+		return state_flag(v, &w->undecided);
+	if (strcmp(ln, "fired") == 0)
+		return state_flag(v, &w->fired);
+	return -1;
+}
+
+/* Start from the --state file when there is one: 0, or EXIT_BADINPUT
+ * for a file that is not a state file (it is not overwritten).  A line
+ * that is not ours is a warning (FILE:LINE) and skipped. */
+static int load_state(const struct wargs *a, struct wstate *w)
+{
+	char ln[1024];
+	unsigned line = 0;
+	FILE *fp;
+
+	if (!a->state || !(fp = fopen(a->state, "r"))) {
+		if (a->state && errno != ENOENT)
+			fprintf(stderr, _("%s watch: cannot read %s: %s (starting afresh)\n"),
+				cli_prog, a->state, strerror(errno));
+		return 0;
+	}
+	while (line < STATE_MAX_LINES && fgets(ln, sizeof ln, fp)) {
+		size_t n = strlen(ln);
+		line++;
+		if (n && ln[n - 1] == '\n')
+			ln[--n] = '\0';
+		if (line == 1 && strcmp(ln, STATE_MAGIC) != 0) {
+			fprintf(stderr, _("%s:1: error: not a hangdx watch state file (its "
+					  "first line is not \"%s\"): not overwritten\n"),
+				a->state, STATE_MAGIC);
+			fclose(fp);
+			return EXIT_BADINPUT;
+		}
+		if (line > 1 && state_line(w, ln) != 0)
+			fprintf(stderr, _("%s:%u: warning: not a state line: skipped\n"),
+				a->state, line);
+	}
+	if (line == STATE_MAX_LINES && !feof(fp))
+		fprintf(stderr, _("%s:%u: warning: more lines than a state file has: "
+				  "the rest ignored\n"), a->state, line);
+	fclose(fp);
+	if (line)
+		state_text(w, w->saved, sizeof w->saved);
+	return 0;
+}
+
 /* Say the event when the state changed; 1 when the watch should stop. */
 static int report(const struct wargs *a, struct wstate *w, const struct decision *e)
 {
@@ -324,8 +439,10 @@ static int report(const struct wargs *a, struct wstate *w, const struct decision
 	w->undecided = !e->alarm && e->hang;    /* a stall, or not determined */
 	if (!e->alarm)
 		w->fired = 0;
-	if (!kind || (strcmp(kind, w->kind) == 0 && strcmp(key, w->key) == 0))
+	if (!kind || (strcmp(kind, w->kind) == 0 && strcmp(key, w->key) == 0)) {
+		save_state(a, w);
 		return 0;
+	}
 	snprintf(w->kind, sizeof w->kind, "%s", strcmp(kind, "resumed") ? kind : "");
 	snprintf(w->key, sizeof w->key, "%s", key);
 	if (a->json)
@@ -334,6 +451,7 @@ static int report(const struct wargs *a, struct wstate *w, const struct decision
 		event_text(stdout, e, kind);
 	fflush(stdout);
 	run_on_hang(a, w, e, kind);
+	save_state(a, w);
 	return a->exit_on_hang && e->alarm;
 }
 
@@ -522,6 +640,9 @@ static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
 	int first = 1, rc = 0;
 
 	memset(&w, 0, sizeof w);
+	rc = load_state(a, &w);
+	if (rc)
+		return rc;
 	while (!stopping && !rc) {
 		uint64_t sig = scan(a);
 
@@ -567,6 +688,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		{ "facts-out", required_argument, NULL, 'o' },
 		{ "node", required_argument, NULL, 'n' },
 		{ "facts", no_argument, NULL, 'F' },
+		{ "state", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -592,6 +714,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		case 'o': a->facts_out = optarg; break;
 		case 'n': a->node = optarg; break;
 		case 'F': a->from_facts = 1; break;
+		case 's': a->state = optarg; break;
 		case 'h':
 			cli_help(&cmd_watch, stdout);
 			return -1;
