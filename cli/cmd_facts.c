@@ -31,6 +31,9 @@ const struct cli_cmd cmd_facts = {
 	"      --threads N       1 to read on one thread (default: 2 when there\n"
 	"                        are several files)\n"
 	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
+	"      --batch SIZE      PATHs holding more than SIZE bytes of files\n"
+	"                        (1G) are read SIZE/4 at a time, each part\n"
+	"                        reduced to facts (0: all in one pass)\n"
 	"      --node NAME       the node these logs are from (default: the host\n"
 	"                        name); the same path on two nodes is two files\n"
 	"  -h, --help            this help\n"
@@ -49,6 +52,7 @@ struct fargs {
 	unsigned cores;
 	int threads;
 	size_t max_records;
+	uint64_t dense;         /* --batch: bytes from which PATHs go in batches */
 	const char *node;
 };
 
@@ -93,6 +97,14 @@ static int parse_opt(int c, struct fargs *a)
 		rc = parse_num("--max-records", optarg, 1, 1ull << 31, &v);
 		a->max_records = (size_t)v;
 		break;
+	case 'b':
+		if (strcmp(optarg, "0") == 0) {
+			a->dense = 0;
+		} else if (!cli_parse_size(optarg, &a->dense)) {
+			cli_usage_error(&cmd_facts, "--batch takes a size (0: one pass)");
+			return EXIT_USAGE;
+		}
+		break;
 	case 'h':
 		cli_help(&cmd_facts, stdout);
 		return -1;
@@ -112,12 +124,14 @@ static int parse_args(int argc, char **argv, struct fargs *a)
 		{ "threads", required_argument, NULL, 't' },
 		{ "max-records", required_argument, NULL, 'n' },
 		{ "node", required_argument, NULL, 'N' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, rc;
 
 	memset(a, 0, sizeof *a);
+	a->dense = (uint64_t)1 << 30;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1)
 		if ((rc = parse_opt(c, a)) != 0)
@@ -167,9 +181,10 @@ static int output(const struct fargs *a, const struct put *p)
 	return 0;
 }
 
-/* Reduce the evidence to facts and write them; the exit code. */
+/* Reduce the evidence (or, ev NULL, the dense logs of in, read in
+ * batches) to facts and write them; the exit code. */
 static int write_facts(struct hangdx_ctx *ctx, const struct fargs *a,
-		       const struct hangdx_evidence *ev)
+		       const struct hangdx_evidence *ev, const struct cli_inputs *in)
 {
 	struct hangdx_diagnose_opts o = { a->cores };
 	struct hangdx_facts *f = NULL;
@@ -186,8 +201,22 @@ static int write_facts(struct hangdx_ctx *ctx, const struct fargs *a,
 		hangdx_facts_free(f);
 		return EXIT_USAGE;
 	}
-	if (!err)
+	if (!err && ev) {
 		err = hangdx_facts_add_evidence(f, ev, &o);
+	} else if (!err) {
+		size_t nent = 0, nbatch = 0;
+
+		err = cli_read_batches(ctx, f, in, &o, &nent, &nbatch);
+		fprintf(stderr, _("%s facts: dense logs: %zu entries read in %zu "
+				  "batches, each reduced to facts\n"),
+			cli_prog, nent, nbatch);
+		if (err == HANGDX_ENOTFOUND) {
+			fprintf(stderr, "%s facts: %s\n", cli_prog,
+				_("no input could be read"));
+			hangdx_facts_free(f);
+			return EXIT_BADINPUT;
+		}
+	}
 	if (err) {
 		fprintf(stderr, "%s facts: %s\n", cli_prog, hangdx_strerror(err));
 		rc = EXIT_SYSERR;
@@ -221,6 +250,10 @@ static int facts(struct hangdx_ctx *ctx, const struct fargs *a, int argc,
 	in.npaths = (size_t)(argc - optind);
 	in.threads = a->threads;
 	in.max_records = a->max_records;
+	in.dense = a->dense;
+	/* dense logs: a batch of entries at a time, through facts */
+	if (cli_dense(&in))
+		return write_facts(ctx, a, NULL, &in);
 	if (hangdx_evidence_new(ctx, &ev))
 		return EXIT_SYSERR;
 	err = cli_read_inputs(ev, &in);
@@ -230,7 +263,7 @@ static int facts(struct hangdx_ctx *ctx, const struct fargs *a, int argc,
 						: hangdx_strerror(err));
 		rc = err == HANGDX_ENOTFOUND ? EXIT_BADINPUT : EXIT_SYSERR;
 	} else {
-		rc = write_facts(ctx, a, ev);
+		rc = write_facts(ctx, a, ev, NULL);
 	}
 	hangdx_evidence_free(ev);
 	return rc;

@@ -883,6 +883,8 @@ static void on_record(struct facts *f, uint32_t rec)
 		if (ri->open_rec == HX_NOREC &&
 		    hx_dnum(d, rec, HX_F_REPEATS, 0) <= 0)
 			ri->open_rec = rec;
+		/* a code the table knows, in whatever envelope it came */
+		on_error_code(d, ri, rec);
 		break;
 	default:
 		break;

@@ -142,6 +142,15 @@ $HANGDX diagnose --json "$T/vt" > "$T/vt.json"
 t_ok "rank 0's AICPU operator timed out (it had a core): rank 1 alone is the root" python3 -c "
 import json; d=json.load(open('$T/vt.json'))
 assert d['category']=='aicpu_exhaustion_deadlock' and d['roots']==[1], (d['category'], d['roots'])"
+# the same code in a plog's envelope (read by the open world, its row
+# from the vocabulary): the same answer
+cp -r "$T/ve" "$T/vp"
+echo '[ERROR] ASCENDCL(100003,python3):2026-11-01-07:00:40.000.000 [error_manager.cc:100]100003 E30008: AI CPU operator execution time out.' \
+	>> "$(ls "$T"/vp/rank-0/ascend/log/debug/plog/*.log | head -1)"
+$HANGDX diagnose --json "$T/vp" > "$T/vp.json"
+t_ok "E30008 in rank 0's plog: rank 1 alone is the root" python3 -c "
+import json; d=json.load(open('$T/vp.json'))
+assert d['category']=='aicpu_exhaustion_deadlock' and d['roots']==[1], (d['category'], d['roots'])"
 
 # the matrix's asymmetric roots at log level error, verified lines, without
 # the device run log: the inferred exhaustion and exactly truth's roots, at

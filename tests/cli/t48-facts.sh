@@ -50,6 +50,25 @@ t_ok "dense logs: --batch 0 reads in one pass, to the same JSON" sh -c \
 	'! grep -q "read in" "$1" && cmp -s "$2" "$3"' _ "$T/dense.one.err" \
 	"$T/dense.one.out" "$T/dense.single.out"
 t_exit 2 "dense logs: --batch takes a size" "$H" diagnose --batch 1X "$T/dense"
+# hangdx facts reads dense logs in batches too: the facts of the batches
+# give the single pass's JSON with the logs here, and the whole facts'
+# answer with the logs away (phase 2 reads nothing again)
+run dense.fb "$H" facts --batch 2M "$T/dense" -o "$T/dense-b.facts"
+t_ok "facts: dense logs read in more than one batch" sh -c \
+	'n=$(sed -n "s/.* read in \([0-9]*\) batches.*/\1/p" "$1"); [ "${n:-0}" -gt 1 ]' \
+	_ "$T/dense.fb.err"
+run dense.fw "$H" facts --batch 0 "$T/dense" -o "$T/dense-w.facts"
+run dense.fbd "$H" diagnose --json --facts "$T/dense-b.facts"
+cmp_runs "facts read in batches, logs here: the single-pass JSON" dense.single dense.fbd
+mv "$T/dense" "$T/dense-away"
+run dense.fba "$H" diagnose --json --facts "$T/dense-b.facts"
+run dense.fwa "$H" diagnose --json --facts "$T/dense-w.facts"
+mv "$T/dense-away" "$T/dense"
+cmp_runs "facts read in batches, logs away: the whole facts' JSON" dense.fwa dense.fba
+t_ok "... which is the deadlock with the single pass's roots" python3 -c "
+import json; a=json.load(open('$T/dense.fba.out')); b=json.load(open('$T/dense.single.out'))
+assert a['category']==b['category']=='aicpu_exhaustion_deadlock' and a['roots']==b['roots'], (a['category'], a['roots'], b['roots'])"
+t_exit 2 "facts: --batch takes a size" "$H" facts --batch 1X "$T/dense" -o "$T/x.facts"
 
 for c in ref death link mism healthy ref65; do
 	run "$c.single" "$H" diagnose --json "$T/$c"
