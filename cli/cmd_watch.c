@@ -62,6 +62,9 @@ const struct cli_cmd cmd_watch = {
 	"      --state FILE      keep what was said in FILE (the last event, whether\n"
 	"                        --on-hang ran) and start from it: a restarted\n"
 	"                        watch says an event again only when it changed\n"
+	"      --batch SIZE      logs of more than SIZE bytes (64M) are read\n"
+	"                        SIZE/4 at a time, each part reduced to facts\n"
+	"                        (0: all in one pass), as diagnose --batch\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"  -h, --help            this help\n"
 	"\n"
@@ -81,6 +84,7 @@ struct wargs {
 	const char *on_hang, *prom;
 	const char *facts_out, *node;   /* --facts-out DIR, --node NAME */
 	const char *state;              /* --state FILE */
+	uint64_t dense;                 /* --batch: bytes from which logs go in batches */
 	int from_facts;                 /* --facts: PATHs hold facts files */
 	unsigned cores;
 	const char *const *paths;
@@ -496,30 +500,48 @@ static int put_facts(const void *ud, FILE *fp)
 	return hangdx_facts_write(ud, fp);
 }
 
-/* This node's facts of ev, to DIR/NODE.facts (written whole). */
-static int write_facts(struct hangdx_ctx *ctx, const struct wargs *a,
-		       const struct hangdx_evidence *ev,
-		       const struct hangdx_diagnose_opts *o)
+/* New facts of this node (named as --node, or the host name). */
+static int node_facts(struct hangdx_ctx *ctx, const struct wargs *a,
+		      struct hangdx_facts **f)
 {
-	struct hangdx_facts *f = NULL;
-	char node[256], *path;
-	int err;
+	char node[256];
+	int err = hangdx_facts_new(ctx, f);
 
 	cli_node_name(a->node, node, sizeof node);
-	err = hangdx_facts_new(ctx, &f);
 	if (!err && node[0])
-		err = hangdx_facts_set_node(f, node);
+		err = hangdx_facts_set_node(*f, node);
+	return err;
+}
+
+/* This node's facts f to DIR/NODE.facts (written whole). */
+static int write_facts(const struct wargs *a, const struct hangdx_facts *f)
+{
+	char node[256], *path;
+	int err = HANGDX_OK;
+
+	cli_node_name(a->node, node, sizeof node);
+	path = malloc(strlen(a->facts_out) + strlen(node) + 16);
+	if (!path)
+		return HANGDX_ENOMEM;
+	sprintf(path, "%s/%s.facts", a->facts_out, node[0] ? node : "node");
+	if (cli_write_file(&cmd_watch, path, put_facts, f) != 0)
+		err = HANGDX_EIO;
+	free(path);
+	return err;
+}
+
+/* This node's facts of ev, to DIR/NODE.facts. */
+static int write_ev_facts(struct hangdx_ctx *ctx, const struct wargs *a,
+			  const struct hangdx_evidence *ev,
+			  const struct hangdx_diagnose_opts *o)
+{
+	struct hangdx_facts *f = NULL;
+	int err = node_facts(ctx, a, &f);
+
 	if (!err)
 		err = hangdx_facts_add_evidence(f, ev, o);
-	path = err ? NULL : malloc(strlen(a->facts_out) + strlen(node) + 16);
-	if (!err && !path)
-		err = HANGDX_ENOMEM;
-	if (!err) {
-		sprintf(path, "%s/%s.facts", a->facts_out, node[0] ? node : "node");
-		if (cli_write_file(&cmd_watch, path, put_facts, f) != 0)
-			err = HANGDX_EIO;
-	}
-	free(path);
+	if (!err)
+		err = write_facts(a, f);
 	hangdx_facts_free(f);
 	return err;
 }
@@ -586,6 +608,33 @@ static int decide_facts(struct hangdx_ctx *ctx, const struct wargs *a,
 	return rc;
 }
 
+/* Logs past --batch: read a batch of entries at a time into facts, then
+ * diagnosed in two phases, as diagnose --batch; as decide. */
+static int decide_dense(struct hangdx_ctx *ctx, const struct wargs *a,
+			struct wstate *w, const struct cli_inputs *in)
+{
+	struct hangdx_diagnose_opts o = { a->cores };
+	struct hangdx_facts *f = NULL;
+	struct hangdx_diagnosis *d = NULL;
+	size_t nent = 0, nbatch = 0;
+	int err, rc;
+
+	err = node_facts(ctx, a, &f);
+	if (!err)
+		err = cli_read_batches(ctx, f, in, &o, &nent, &nbatch);
+	if (err == HANGDX_ENOTFOUND) {
+		hangdx_facts_free(f);
+		return 0;           /* nothing to read yet */
+	}
+	if (!err && a->facts_out)
+		err = write_facts(a, f);
+	if (!err)
+		err = hangdx_diagnose_facts(f, &o, NULL, NULL, &d);
+	rc = finish(a, w, err, d);
+	hangdx_facts_free(f);
+	return rc;
+}
+
 /* Read and diagnose; 1 stop, 0 go on, or an exit code > 1. */
 static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *w)
 {
@@ -600,6 +649,9 @@ static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *
 	memset(&in, 0, sizeof in);
 	in.paths = a->paths;
 	in.npaths = a->npaths;
+	in.dense = a->dense;
+	if (cli_dense(&in))
+		return decide_dense(ctx, a, w, &in);
 	if (hangdx_evidence_new(ctx, &ev))
 		return EXIT_SYSERR;
 	err = cli_read_inputs(ev, &in);
@@ -608,7 +660,7 @@ static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *
 		return 0;           /* nothing to read yet */
 	}
 	if (!err && a->facts_out)
-		err = write_facts(ctx, a, ev, &o);
+		err = write_ev_facts(ctx, a, ev, &o);
 	if (!err)
 		err = hangdx_diagnose(ev, &o, &d);
 	rc = finish(a, w, err, d);
@@ -689,6 +741,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		{ "node", required_argument, NULL, 'n' },
 		{ "facts", no_argument, NULL, 'F' },
 		{ "state", required_argument, NULL, 's' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -698,6 +751,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 	memset(a, 0, sizeof *a);
 	a->interval = 5;
 	a->limit = -1;
+	a->dense = (uint64_t)64 << 20;
 	optind = 1;
 	while (!rc && (c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -715,6 +769,14 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		case 'n': a->node = optarg; break;
 		case 'F': a->from_facts = 1; break;
 		case 's': a->state = optarg; break;
+		case 'b':
+			if (strcmp(optarg, "0") == 0) {
+				a->dense = 0;
+			} else if (!cli_parse_size(optarg, &a->dense)) {
+				cli_usage_error(&cmd_watch, "--batch takes a size (0: one pass)");
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			cli_help(&cmd_watch, stdout);
 			return -1;

@@ -30,6 +30,13 @@ t_ok "a finished bundle: one event, diagnose's category" \
 t_ok "... its roots and proof" \
 	test "$(jget done.jsonl roots)/$(jget done.jsonl proven)" = "$(jget ref.json roots)/$(jget ref.json proven)"
 t_ok "... as a deadlock event" test "$(jget done.jsonl event)" = '"deadlock"'
+# logs past --batch are read a batch of rank directories at a time into
+# facts (memory: one batch and the facts): the same event, said the same
+"$HANGDX" watch --json --for 0 --batch 100K ref > batch.jsonl 2> /dev/null
+t_ok "read in batches: the same event" sh -c \
+	'sed "s/\"wall_time\":\"[^\"]*\"//" "$1" > a && sed "s/\"wall_time\":\"[^\"]*\"//" "$2" > b && test -s a && cmp -s a b' \
+	_ done.jsonl batch.jsonl
+t_exit 2 "--batch takes a size" "$HANGDX" watch --for 0 --batch lots ref
 
 if t_wrapped; then
 	t_skip_from "under $HANGDX_WRAP the pace of a replay is not kept"
