@@ -86,6 +86,9 @@ struct cli_inputs {
 };
 /* A size: digits with an optional K, M or G suffix, above 0. */
 bool cli_parse_size(const char *s, uint64_t *out);
+/* --batch SIZE of command c: a size, or 0 for one pass, into *out: 0,
+ * or EXIT_USAGE (said). */
+int cli_parse_batch(const struct cli_cmd *c, const char *s, uint64_t *out);
 int cli_read_inputs(struct hangdx_evidence *ev, const struct cli_inputs *in);
 
 /* ---- dense logs in one process (cli/batch.c) ---- */

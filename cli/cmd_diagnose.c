@@ -246,13 +246,8 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		case 'T': rc = parse_mpi_timeout(optarg, a); break;
 		case 'B': rc = parse_mpi_batch(optarg, a); break;
 		case 'b':
-			if (strcmp(optarg, "0") != 0 &&
-			    !cli_parse_size(optarg, &a->dense)) {
-				cli_usage_error(&cmd_diagnose, "--batch takes a size (0: one pass)");
+			if (cli_parse_batch(&cmd_diagnose, optarg, &a->dense))
 				return EXIT_USAGE;
-			}
-			if (strcmp(optarg, "0") == 0)
-				a->dense = 0;
 			break;
 		case 'c':
 			a->cores = (unsigned)strtoul(optarg, &end, 10);

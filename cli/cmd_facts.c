@@ -98,12 +98,7 @@ static int parse_opt(int c, struct fargs *a)
 		a->max_records = (size_t)v;
 		break;
 	case 'b':
-		if (strcmp(optarg, "0") == 0) {
-			a->dense = 0;
-		} else if (!cli_parse_size(optarg, &a->dense)) {
-			cli_usage_error(&cmd_facts, "--batch takes a size (0: one pass)");
-			return EXIT_USAGE;
-		}
+		rc = cli_parse_batch(&cmd_facts, optarg, &a->dense);
 		break;
 	case 'h':
 		cli_help(&cmd_facts, stdout);

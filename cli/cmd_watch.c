@@ -769,14 +769,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		case 'n': a->node = optarg; break;
 		case 'F': a->from_facts = 1; break;
 		case 's': a->state = optarg; break;
-		case 'b':
-			if (strcmp(optarg, "0") == 0) {
-				a->dense = 0;
-			} else if (!cli_parse_size(optarg, &a->dense)) {
-				cli_usage_error(&cmd_watch, "--batch takes a size (0: one pass)");
-				return EXIT_USAGE;
-			}
-			break;
+		case 'b': rc = cli_parse_batch(&cmd_watch, optarg, &a->dense); break;
 		case 'h':
 			cli_help(&cmd_watch, stdout);
 			return -1;

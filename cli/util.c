@@ -205,6 +205,18 @@ bool cli_parse_size(const char *s, uint64_t *out)
 	return true;
 }
 
+int cli_parse_batch(const struct cli_cmd *c, const char *s, uint64_t *out)
+{
+	if (strcmp(s, "0") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (cli_parse_size(s, out))
+		return 0;
+	cli_usage_error(c, "--batch takes a size (0: one pass)");
+	return EXIT_USAGE;
+}
+
 int cli_read_inputs(struct hangdx_evidence *ev, const struct cli_inputs *in)
 {
 	int err = HANGDX_OK, got = 0;
