@@ -62,7 +62,7 @@ const struct cli_cmd cmd_watch = {
 	"      --state FILE      keep what was said in FILE (the last event, whether\n"
 	"                        --on-hang ran) and start from it: a restarted\n"
 	"                        watch says an event again only when it changed\n"
-	"      --batch SIZE      logs of more than SIZE bytes (64M) are read\n"
+	"      --batch SIZE      logs of more than SIZE bytes (1G) are read\n"
 	"                        SIZE/4 at a time, each part reduced to facts\n"
 	"                        (0: all in one pass), as diagnose --batch\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
@@ -751,7 +751,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 	memset(a, 0, sizeof *a);
 	a->interval = 5;
 	a->limit = -1;
-	a->dense = (uint64_t)64 << 20;
+	a->dense = (uint64_t)1 << 30;
 	optind = 1;
 	while (!rc && (c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {
