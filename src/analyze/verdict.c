@@ -2383,6 +2383,16 @@ static void fixes(struct hangdx_diagnosis *d)
 		    "avoid waits that make one communicator's op depend on another's.");
 		break;
 	case HX_CAT_EVENT_CHAIN:
+		if (d->aicpu_end_stream >= 0 && r >= 0 && d->ranks[r].retry_env &&
+		    !retry_on(d->ranks[r].retry_env)) {
+			FIX("The AICPU operator at the head of stream %lld on rank %d never "
+			    "got an AICPU core, and the plogs echo HCCL op retry off "
+			    "(HCCL_OP_RETRY_ENABLE), so HCCL's kernels did not keep the cores: "
+			    "look in the device logs of rank %d (ascend/log/debug/device-N/) "
+			    "for what held them.",
+			    (long long)d->aicpu_end_stream, r, r);
+			break;
+		}
 		if (d->aicpu_end_stream >= 0 && r >= 0) {
 			FIX("The AICPU operator at the head of stream %lld on rank %d never "
 			    "got an AICPU core. If HCCL op retry is on (HCCL_OP_RETRY_ENABLE) in "

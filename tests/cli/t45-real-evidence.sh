@@ -106,6 +106,10 @@ t_ok "retry echoed off: no kernel placed from the configuration" python3 -c "
 import json; d=json.load(open('$T/vr.json'))
 assert d['category']!='aicpu_exhaustion_deadlock', d['category']
 assert d['chain'] and not any('M_kernel' in h['what'] or h['kind']=='AICPU_POOL' for h in d['chain']), d['chain']"
+t_ok "retry echoed off: the fix does not ask whether retry is on" python3 -c "
+import json; d=json.load(open('$T/vr.json'))
+assert not any('If HCCL op retry is on' in f for f in d['fixes']), d['fixes']
+assert any('echo HCCL op retry off' in f for f in d['fixes']), d['fixes']"
 cp -r "$T/ve" "$T/vm"
 # keep stream 6 and one more of the main streams waiting on a notify at
 # their heads: 2 of them against 6 free cores
