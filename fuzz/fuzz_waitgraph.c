@@ -437,13 +437,12 @@ static void run(struct fz *f)
 	struct hx_wgraph g, g2;
 	struct hx_buf b;
 	uint8_t *mark;
-	size_t ndead;
 
 	memset(&g, 0, sizeof g);
 	memset(&g2, 0, sizeof g2);
 	if (hx_wgraph_build(&g, &f->st) == HANGDX_OK) {
-		ndead = hx_wgraph_detect(&g, &f->st);
-		check(ndead == 0 || ndead == g.ndead, "detect returns ndead");
+		check(hx_wgraph_detect(&g, &f->st) == HANGDX_OK,
+		      "detect fails only on memory");
 		if (g.released)
 			verify(&g, &f->st);
 		if (getenv("FUZZ_WAITGRAPH_SHOW"))      /* for writing seeds */

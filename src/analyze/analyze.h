@@ -266,6 +266,10 @@ struct hangdx_diagnosis {
 	const struct hangdx_evidence *ev;   /* borrowed */
 	struct hx_arena arena;
 	struct hx_attrib *at;
+	int oom;                            /* HANGDX_ENOMEM once an allocation
+					       failed where no error is
+					       returned: the whole diagnosis
+					       fails (hx_dcalloc) */
 	uint32_t *order;                    /* records in (file, line) order */
 	size_t norder;
 	int32_t *rank_of;                   /* per record: rank (or pseudo), -1 */
@@ -361,6 +365,18 @@ struct hangdx_diagnosis {
 	int32_t *fetched;                   /* ranks read again, ascending */
 	size_t nfetched;
 };
+
+/* hx_calloc for a step that returns no error: a failure marks the
+ * diagnosis (d->oom), which then fails as a whole, so that a smaller
+ * answer is never given for want of memory. */
+static inline void *hx_dcalloc(struct hangdx_diagnosis *d, size_t n, size_t size)
+{
+	void *p = hx_calloc(d->ctx, n, size);
+
+	if (!p)
+		d->oom = HANGDX_ENOMEM;
+	return p;
+}
 
 /* factfile.c / twophase.c: facts standing in for a rank's devices */
 const struct hx_rankfact *hx_facts_rank(const struct hangdx_facts *f,

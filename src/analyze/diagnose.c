@@ -50,6 +50,8 @@ int hx_diagnose_with(const struct hangdx_evidence *ev,
 		err = hx_verdict(d);
 	if (!err)
 		err = hx_timing_notes(d);
+	if (!err)
+		err = d->oom;
 	if (err) {
 		hangdx_diagnosis_free(d);
 		return err;

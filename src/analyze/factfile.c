@@ -688,7 +688,7 @@ static int add_rank_facts(struct hangdx_facts *f, const struct hangdx_diagnosis 
 			fact.stall_file = hx_ev_intern(f->ev, p, strlen(p), &err);
 			fact.stall_line = sr->line;
 		}
-		if (d->ranks[r].pool_held && d->ranks[r].pool_rec != HX_NOREC) {
+		if (!err && d->ranks[r].pool_held && d->ranks[r].pool_rec != HX_NOREC) {
 			const struct hx_rec *pr = &d->ev->recs[d->ranks[r].pool_rec];
 			const char *p = hx_ev_str(d->ev, pr->file);
 

@@ -1100,9 +1100,9 @@ static void estimate_skew(struct facts *f)
 {
 	struct hangdx_diagnosis *d = f->d;
 	struct xmember *m = f->x;
-	struct offset *o = hx_calloc(d->ctx, f->nx + 1, sizeof *o);
-	int64_t *v = hx_calloc(d->ctx, f->nx + 2, sizeof *v);
-	uint32_t *cnt = hx_calloc(d->ctx, d->nranks + 1, sizeof *cnt);
+	struct offset *o = hx_dcalloc(d, f->nx + 1, sizeof *o);
+	int64_t *v = hx_dcalloc(d, f->nx + 2, sizeof *v);
+	uint32_t *cnt = hx_dcalloc(d, d->nranks + 1, sizeof *cnt);
 	size_t i, n = 0, no;
 	int32_t ref;
 
@@ -1698,7 +1698,7 @@ static void sig_watchdog(struct hx_signals *s, const struct hangdx_diagnosis *d,
 
 /* The connected-rank lists of the root-info server: a rank below the
  * highest listed one that is not in them never joined. */
-static void missing_rank(struct hx_signals *s, const struct hangdx_diagnosis *d)
+static void missing_rank(struct hx_signals *s, struct hangdx_diagnosis *d)
 {
 	uint8_t *seen = NULL;       /* a bit per rank, made at the first list */
 	int64_t max = -1, r;
@@ -1713,8 +1713,8 @@ static void missing_rank(struct hx_signals *s, const struct hangdx_diagnosis *d)
 			continue;
 		if (hx_dnum(d, rec, HX_F_RANK_LIST_CUT, 0) > 0)
 			goto out_free;  /* a list read in part names no gap */
-		if (!seen && !(seen = hx_calloc(d->ctx, MAX_RANKS / 8 + 1, 1)))
-			return;     /* out of memory: no rank named missing */
+		if (!seen && !(seen = hx_dcalloc(d, MAX_RANKS / 8 + 1, 1)))
+			return;
 		for (l = hx_dstr(d, rec, HX_F_RANK_LIST); l && *l;) {
 			char *e;
 			long long v = strtoll(l, &e, 10);

@@ -457,6 +457,8 @@ static int64_t event_index(struct snap *s, int64_t id)
 	void *v = s->events;
 	size_t i;
 
+	if (s->err)
+		return -1;
 	for (i = 0; i < s->nevent; i++)
 		if (s->events[i] == id)
 			return (int64_t)i;
@@ -758,6 +760,8 @@ static int add_task(struct snap *s, uint32_t stream, uint32_t rec)
 	ev = hx_dnum(d, rec, HX_F_EVENT, -1);
 	if (ev >= 0)
 		t.event = (int32_t)event_index(s, ev);
+	if (s->err)
+		return s->err;
 	t.name = hx_dstr(d, rec, HX_F_SQE_NAME);
 	if (!t.name)            /* a dump line without the type's detail */
 		t.name = hx_task_kind_name((enum hx_task_kind)t.kind);
@@ -1399,10 +1403,10 @@ int hx_snapshot_build(struct hangdx_diagnosis *d)
 	err = s.err;
 	if (!err)
 		err = hx_wgraph_build(&d->wg, &d->st);
-	if (!err) {
-		hx_wgraph_detect(&d->wg, &d->st);
+	if (!err)
+		err = hx_wgraph_detect(&d->wg, &d->st);
+	if (!err)
 		hx_rf_after_detect(d);
-	}
 out_free:
 	hx_free(d->ctx, when);
 	hx_free(d->ctx, s.dumps);

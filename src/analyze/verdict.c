@@ -38,7 +38,8 @@ const char *hx_cat_text(enum hx_cat c)
 }
 
 /* Append text to a list of at most max entries; past it the list is cut
- * (HX_THR_LIST_CUT, a note says so), which is not an error. */
+ * (HX_THR_LIST_CUT, a note says so), which is not an error.  A failed
+ * allocation also marks d->oom: callers may leave the result alone. */
 static int list_put(struct hangdx_diagnosis *d, const char ***v, size_t *n,
 		    size_t *cap, const char *text, size_t max)
 {
@@ -52,10 +53,10 @@ static int list_put(struct hangdx_diagnosis *d, const char ***v, size_t *n,
 	}
 	s = hx_arena_strdup(&d->arena, text);
 	if (!s)
-		return HANGDX_ENOMEM;
+		return d->oom = HANGDX_ENOMEM;
 	err = hx_vec_reserve(d->ctx, &p, cap, *n + 1, sizeof **v, HX_MAX_LIST);
 	if (err)
-		return err;
+		return d->oom = err;
 	*v = p;
 	(*v)[(*n)++] = s;
 	return HANGDX_OK;
@@ -116,7 +117,7 @@ int hx_hop_add(struct hangdx_diagnosis *d, int32_t rank, uint32_t rec,
 	err = hx_vec_reserve(d->ctx, &v, &d->caphops, d->nhops + 1,
 			     sizeof *d->hops, HX_MAX_LIST);
 	if (err)
-		return err;
+		return d->oom = err;
 	d->hops = v;
 	h = &d->hops[d->nhops++];
 	h->rank = rank;
@@ -586,7 +587,7 @@ static bool try_deadlock(struct hangdx_diagnosis *d)
 	d->verdict = HANGDX_V_DEADLOCK;
 	d->cat = cycle_has_pool(d) ? HX_CAT_AICPU_DEADLOCK : HX_CAT_WAIT_CYCLE;
 	start = first_error_node(d);
-	if (start >= 0 && hx_wgraph_anchor(&d->wg, (uint32_t)start))
+	if (start >= 0 && (d->oom = hx_wgraph_anchor(&d->wg, (uint32_t)start)))
 		return false;
 	d->root_rank = cycle_rank(d);
 	cycle_hops(d);
@@ -720,7 +721,7 @@ static void wait_hop(struct hangdx_diagnosis *d, const struct hx_rankinfo *ri,
 static int32_t follow_chain(struct hangdx_diagnosis *d, int32_t r, bool hops,
 			    bool *cycle)
 {
-	uint8_t *seen = hx_calloc(d->ctx, d->nranks + 1, 1);
+	uint8_t *seen = hx_dcalloc(d, d->nranks + 1, 1);
 	int32_t end = r;
 
 	*cycle = false;
@@ -796,7 +797,7 @@ static bool any_wait(const struct hangdx_diagnosis *d)
 static bool try_setup_chain(struct hangdx_diagnosis *d,
 			    const struct hx_rankinfo *start)
 {
-	uint8_t *seen = hx_calloc(d->ctx, d->nranks + 1, 1);
+	uint8_t *seen = hx_dcalloc(d, d->nranks + 1, 1);
 	const struct hx_rankinfo *ri = start;
 	int64_t end = start->rank, last = start->rank;
 	char where[512];
@@ -1063,15 +1064,15 @@ static void starved_by_config(struct hangdx_diagnosis *d, int32_t rank,
 
 /* A shortest path of wait-for edges from node a to node b, written to
  * path (b excluded, a first); its length, or 0 when b is not reached. */
-static size_t wg_path(const struct hangdx_diagnosis *d, uint32_t a, uint32_t b,
+static size_t wg_path(struct hangdx_diagnosis *d, uint32_t a, uint32_t b,
 		      uint32_t *path)
 {
 	const struct hx_wgraph *g = &d->wg;
 	size_t nn = g->nnodes, i, qh = 0, qt = 0, len = 0;
-	uint32_t *first = hx_calloc(d->ctx, nn + 2, sizeof *first);
-	uint32_t *adj = hx_calloc(d->ctx, g->nedges + 1, sizeof *adj);
-	uint32_t *queue = hx_calloc(d->ctx, nn + 1, sizeof *queue);
-	int32_t *par = hx_calloc(d->ctx, nn + 1, sizeof *par);
+	uint32_t *first = hx_dcalloc(d, nn + 2, sizeof *first);
+	uint32_t *adj = hx_dcalloc(d, g->nedges + 1, sizeof *adj);
+	uint32_t *queue = hx_dcalloc(d, nn + 1, sizeof *queue);
+	int32_t *par = hx_dcalloc(d, nn + 1, sizeof *par);
 	int32_t x;
 
 	if (!first || !adj || !queue || !par || a >= nn || b >= nn)
@@ -1117,7 +1118,7 @@ static void lead_hops(struct hangdx_diagnosis *d, int32_t start, uint32_t w)
 
 	if (start < 0)
 		return;
-	path = hx_calloc(d->ctx, d->wg.nnodes + 1, sizeof *path);
+	path = hx_dcalloc(d, d->wg.nnodes + 1, sizeof *path);
 	if (!path)
 		return;
 	n = wg_path(d, (uint32_t)start, w, path);
@@ -1228,7 +1229,7 @@ static long pick_event_wait(struct hangdx_diagnosis *d, int32_t start)
 			first = h;
 		if (start < 0)
 			break;
-		if (!path && !(path = hx_calloc(d->ctx, d->wg.nnodes + 1, sizeof *path)))
+		if (!path && !(path = hx_dcalloc(d, d->wg.nnodes + 1, sizeof *path)))
 			break;
 		w = hx_wgraph_task_node(&d->wg, (uint32_t)h);
 		if (w >= 0 && (w == start || wg_path(d, (uint32_t)start, (uint32_t)w, path))) {

@@ -416,8 +416,9 @@ static int explain(struct hangdx_check *ck, struct ck_model *m,
 	memset(&g, 0, sizeof g);
 	g.ctx = ck->ctx;
 	err = hx_wgraph_build(&g, &m->st);
+	if (!err)
+		err = hx_wgraph_detect(&g, &m->st);
 	if (!err) {
-		hx_wgraph_detect(&g, &m->st);
 		ck->verdict = g.ncycle ? HANGDX_CHECK_DEADLOCK : HANGDX_CHECK_HANG;
 		ck->cycle_len = g.ncycle;
 		cycle_text(&g, &m->st, ck->cycle, sizeof ck->cycle);

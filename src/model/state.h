@@ -291,11 +291,11 @@ int hx_wgraph_build(struct hx_wgraph *g, const struct hx_state *st);
  * Deadlock detection sound for AND waits and the OR wait of a multi-unit
  * pool (graph reduction in the style of Holt): a node is released if it is
  * not blocked, a task if all its out-edges lead to released nodes, a pool
- * if any holder is released.  What is never released is deadlocked; among
- * it, a shortest cycle is kept in g->cycle.  Returns the number of
- * deadlocked nodes.
+ * if any holder is released.  What is never released is deadlocked
+ * (g->ndead nodes); among it, a shortest cycle is kept in g->cycle.
+ * HANGDX_ENOMEM (nothing found must not read as no deadlock), or OK.
  */
-size_t hx_wgraph_detect(struct hx_wgraph *g, const struct hx_state *st);
+int hx_wgraph_detect(struct hx_wgraph *g, const struct hx_state *st);
 /*
  * Begin the chain at node start (the first error's task): when start is
  * never released, g->cycle becomes a shortest cycle through start or,

@@ -553,13 +553,13 @@ int32_t hx_wgraph_task_node(const struct hx_wgraph *g, uint32_t task)
 	return -1;
 }
 
-size_t hx_wgraph_detect(struct hx_wgraph *g, const struct hx_state *st)
+int hx_wgraph_detect(struct hx_wgraph *g, const struct hx_state *st)
 {
-	if (reduce(g, st) || g->ndead == 0)
-		return 0;
-	if (find_cycle(g))
-		return 0;
-	return g->ndead;
+	int err = reduce(g, st);
+
+	if (err || g->ndead == 0)
+		return err;
+	return find_cycle(g);
 }
 
 /* The rank a node belongs to: a task's stream's, a pool's; -1 else. */

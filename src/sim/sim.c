@@ -1288,7 +1288,11 @@ static void on_block(struct sim *s)
 		sim_oom(s, err);
 		return;
 	}
-	hx_wgraph_detect(&s->wg, &s->st);
+	err = hx_wgraph_detect(&s->wg, &s->st);
+	if (err) {
+		sim_oom(s, err);
+		return;
+	}
 	s->have_graph = true;
 	sim_snapshot_block(s);
 	if (s->ntimeouts == 0 && s->stop_at > s->now + s->sc->tail_ns)

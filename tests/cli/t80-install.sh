@@ -21,9 +21,11 @@ cat > "$T/use.c" <<'C'
 #include <hangdx.h>
 int main(void) { puts(hangdx_strerror(HANGDX_ENOMEM)); return 0; }
 C
-# under `make asan` the installed library is instrumented: link likewise
+# under `make asan` or `make coverage` the installed library is
+# instrumented: link likewise
 san=""
 nm "$D$P/lib/libhangdx.a" 2>/dev/null | grep -q __asan && san="-fsanitize=address,undefined"
+nm "$D$P/lib/libhangdx.a" 2>/dev/null | grep -q __gcov_init && san="--coverage"
 t_ok "a program builds against the installed library" sh -c "
 cc $san -I$D$P/include $T/use.c -o $T/use $D$P/lib/libhangdx.a \$(pkg-config --libs yaml-0.1 libarchive zlib libzstd) -lm -lpthread &&
 test \"\$($T/use)\" = 'out of memory'"

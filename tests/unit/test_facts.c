@@ -4,7 +4,10 @@
  * the single-pass one byte for byte, by files read again and by a fetch
  * from evidence in memory (the owner's side of an MPI fetch); facts
  * round-trip and merge as a set; a failed fetch leaves facts standing
- * with the missing evidence named; bad facts are diagnosed. */
+ * with the missing evidence named; bad facts are diagnosed; every
+ * allocation of the whole path fails in turn (ENOMEM, no leak, or the
+ * unbroken answer). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "testutil.h"
@@ -484,6 +487,261 @@ static void test_probe(void **state)
 	assert_int_equal(hangdx_facts_probe(NULL), 0);
 }
 
+/* Allocation failures at every step of the facts path, on the reference
+ * incident at 4 ranks: reading the logs, the single pass, reducing to
+ * facts and writing them, reading them back and the two-phase diagnosis
+ * (phase 2 reading files again, or fetching from the owner's evidence).  The nth allocation fails for every n until a run makes
+ * fewer than n: each run ends in HANGDX_ENOMEM with nothing left
+ * allocated, or (a failed size hint is only a hint) in what an unbroken
+ * run gives; a run that was not failed must succeed. */
+struct nomem {
+	struct failalloc fa;
+	struct hangdx_ctx *ctx;
+	struct hangdx_evidence *ev;
+	char *single, *text;
+	size_t len;
+	long runs;
+};
+
+/* Every allocation fails in turn; under valgrind (tests/valgrind-units.sh
+ * sets HANGDX_NOMEM_STRIDE) every kth, for time. */
+static long nomem_stride(void)
+{
+	const char *s = getenv("HANGDX_NOMEM_STRIDE");
+	long k = s ? atol(s) : 1;
+
+	return k > 0 ? k : 1;
+}
+
+static long nomem_arm(struct nomem *m, long n)
+{
+	m->fa.fail_at = m->fa.count + n;
+	m->runs++;
+	return m->fa.live;
+}
+
+/* Disarm; true when the armed allocation was reached. */
+static bool nomem_disarm(struct nomem *m, int err)
+{
+	bool hit = m->fa.count >= m->fa.fail_at;
+
+	m->fa.fail_at = 0;
+	assert_true(err == HANGDX_OK || err == HANGDX_ENOMEM);
+	if (!hit)
+		assert_int_equal(err, HANGDX_OK);
+	return hit;
+}
+
+static void same_json(const struct hangdx_diagnosis *d, const char *want)
+{
+	char *json = json_of(d);
+
+	assert_string_equal(json, want);
+	free(json);
+}
+
+static void nomem_single(struct nomem *m)
+{
+	long n, live;
+	bool hit = true;
+
+	for (n = 1; hit; n += nomem_stride()) {
+		struct hangdx_diagnosis *d = NULL;
+		int err;
+
+		live = nomem_arm(m, n);
+		err = hangdx_diagnose(m->ev, NULL, &d);
+		hit = nomem_disarm(m, err);
+		assert_true(err ? d == NULL : d != NULL);
+		if (!err)
+			same_json(d, m->single);
+		hangdx_diagnosis_free(d);
+		assert_int_equal(m->fa.live, live);
+	}
+	assert_true(n > 20);
+}
+
+/* Facts of ev written to text, or an error. */
+static int reduce(struct nomem *m, char **text, size_t *len)
+{
+	struct hangdx_facts *f = NULL;
+	FILE *fp;
+	int err = hangdx_facts_new(m->ctx, &f);
+
+	if (!err)
+		err = hangdx_facts_add_evidence(f, m->ev, NULL);
+	if (!err) {
+		fp = open_memstream(text, len);
+		assert_non_null(fp);
+		err = hangdx_facts_write(f, fp);
+		fclose(fp);
+		if (err) {
+			free(*text);
+			*text = NULL;
+		}
+	}
+	hangdx_facts_free(f);
+	return err;
+}
+
+static void nomem_reduce(struct nomem *m)
+{
+	long n, live;
+	bool hit = true;
+
+	assert_int_equal(reduce(m, &m->text, &m->len), HANGDX_OK);
+	for (n = 1; hit; n += nomem_stride()) {
+		char *text = NULL;
+		size_t len = 0;
+		int err;
+
+		live = nomem_arm(m, n);
+		err = reduce(m, &text, &len);
+		hit = nomem_disarm(m, err);
+		if (!err)
+			assert_string_equal(text, m->text);
+		free(text);
+		assert_int_equal(m->fa.live, live);
+	}
+	assert_true(n > 20);
+}
+
+static void nomem_two_phase(struct nomem *m)
+{
+	long n, live;
+	bool hit = true;
+
+	for (n = 1; hit; n += nomem_stride()) {
+		struct hangdx_facts *f = NULL;
+		struct hangdx_diagnosis *d = NULL;
+		int err;
+
+		live = nomem_arm(m, n);
+		err = hangdx_facts_new(m->ctx, &f);
+		if (!err)
+			err = hangdx_facts_load_mem(f, "node.facts", m->text, m->len);
+		if (!err)
+			assert_int_equal(hangdx_facts_ranks(f), 4);
+		if (!err)
+			err = hangdx_diagnose_facts(f, NULL, NULL, NULL, &d);
+		hit = nomem_disarm(m, err);
+		if (!err) {
+			same_json(d, m->single);
+			assert_true(hangdx_diagnosis_fetched(d, NULL, 0) >= 1);
+		}
+		hangdx_diagnosis_free(d);
+		hangdx_facts_free(f);
+		assert_int_equal(m->fa.live, live);
+	}
+	assert_true(n > 20);
+}
+
+/* The evidence of m->ev as JSON Lines (records and files). */
+static char *evidence_text(const struct hangdx_evidence *ev)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+
+	assert_non_null(fp);
+	assert_int_equal(hangdx_evidence_write_jsonl(ev, fp, HANGDX_EV_RECORDS |
+						      HANGDX_EV_FILES),
+			 HANGDX_OK);
+	fclose(fp);
+	return buf;
+}
+
+static void nomem_ingest(struct nomem *m, const char *dir)
+{
+	struct hangdx_ingest_opts one = { .threads = 1 };
+	char *want = evidence_text(m->ev);
+	long n, live;
+	bool hit = true;
+
+	for (n = 1; hit; n += nomem_stride()) {
+		struct hangdx_evidence *ev = NULL;
+		int err;
+
+		live = nomem_arm(m, n);
+		err = hangdx_evidence_new(m->ctx, &ev);
+		if (!err)
+			err = hangdx_ingest_path(ev, dir, &one);
+		hit = nomem_disarm(m, err);
+		if (!err) {
+			char *got = evidence_text(ev);
+
+			assert_string_equal(got, want);
+			free(got);
+		}
+		hangdx_evidence_free(ev);
+		assert_int_equal(m->fa.live, live);
+	}
+	free(want);
+	assert_true(n > 20);
+}
+
+/* Phase 2 through a fetch from the owner's evidence in memory: the
+ * owner's writing, the loading and the diagnosis all fail in turn. */
+static void nomem_fetch(struct nomem *m)
+{
+	long n, live;
+	bool hit = true;
+
+	for (n = 1; hit; n += nomem_stride()) {
+		struct memfetch mf = { m->ev, 0, 0, 0 };
+		struct hangdx_facts *f = NULL;
+		struct hangdx_diagnosis *d = NULL;
+		int err;
+
+		live = nomem_arm(m, n);
+		err = hangdx_facts_new(m->ctx, &f);
+		if (!err)
+			err = hangdx_facts_load_mem(f, "node.facts", m->text, m->len);
+		if (!err)
+			err = hangdx_diagnose_facts(f, NULL, mem_fetch, &mf, &d);
+		hit = nomem_disarm(m, err);
+		if (!err) {
+			same_json(d, m->single);
+			assert_true(mf.calls >= 1);
+		}
+		hangdx_diagnosis_free(d);
+		hangdx_facts_free(f);
+		assert_int_equal(m->fa.live, live);
+	}
+	assert_true(n > 20);
+}
+
+static void test_facts_nomem(void **state)
+{
+	struct nomem m = { 0 };
+	struct hangdx_diagnosis *d = NULL;
+	struct hangdx_ingest_opts one = { .threads = 1 };
+	char dir[300];
+
+	(void)state;
+	snprintf(dir, sizeof dir, "%s/nomem", g_dir);
+	m.ctx = failalloc_ctx(&m.fa, 0);
+	hangdx_set_translate(0);
+	simulate(m.ctx, dir, "ranks", "4", HANGDX_DEADLOCK);
+	assert_int_equal(hangdx_evidence_new(m.ctx, &m.ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_path(m.ev, dir, &one), HANGDX_OK);
+	assert_int_equal(hangdx_diagnose(m.ev, NULL, &d), HANGDX_OK);
+	assert_int_equal(hangdx_diagnosis_verdict(d), HANGDX_V_DEADLOCK);
+	m.single = json_of(d);
+	hangdx_diagnosis_free(d);
+	nomem_ingest(&m, dir);
+	nomem_single(&m);
+	nomem_reduce(&m);
+	nomem_two_phase(&m);
+	nomem_fetch(&m);
+	free(m.text);
+	free(m.single);
+	hangdx_evidence_free(m.ev);
+	hangdx_ctx_free(m.ctx);
+	assert_int_equal(m.fa.live, 0);
+	print_message("allocation-failure runs: %ld\n", m.runs);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -510,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_bad_facts),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_facts_nomem),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
