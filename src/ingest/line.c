@@ -160,8 +160,9 @@ static bool digits(const char *s, size_t n, unsigned *out)
 }
 
 /*
- * "YYYY-MM-DD-hh:mm:ss" with ".mmm" and ".uuu" optional; the separator
- * between date and time may be '-', ' ' or 'T'.
+ * "YYYY-MM-DD-hh:mm:ss" with ".mmm" and ".uuu" optional, or ".uuuuuu"
+ * (Python's logging, ISO 8601); the separator between date and time may
+ * be '-', ' ' or 'T'.
  */
 int64_t hx_parse_ts(const char *s, size_t n)
 {
@@ -178,7 +179,7 @@ int64_t hx_parse_ts(const char *s, size_t n)
 	if (n >= 23 && s[19] == '.' && digits(s + 20, 3, &ms)) {
 		if (n >= 27 && s[23] == '.' && !digits(s + 24, 3, &us))
 			us = 0;
-		else if (n >= 27 && s[23] != '.')
+		else if (n >= 26 && s[23] != '.' && !digits(s + 23, 3, &us))
 			us = 0;
 	}
 	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||

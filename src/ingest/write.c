@@ -926,6 +926,8 @@ static int write_files(struct out *o)
 			json_knum(&o->b, "skipped", (int64_t)f->skipped);
 			json_kts(&o->b, "first_ts", f->first_ts);
 			json_kts(&o->b, "last_ts", f->last_ts);
+			if (f->cut_line)
+				json_knum(&o->b, "cut_line", (int64_t)f->cut_line);
 			json_key(&o->b, "pid");
 			hx_buf_printf(&o->b, pa.pid >= 0 ? "%lld" : "null",
 				      (long long)pa.pid);

@@ -742,6 +742,52 @@ static void test_facts_nomem(void **state)
 	print_message("allocation-failure runs: %ld\n", m.runs);
 }
 
+/* A log whose last line no newline ends: the single pass leaves that
+ * line out of timing and says so; through facts and a fetch from the
+ * owner's evidence (its JSON Lines carry the file's cut_line) the same. */
+static void test_cut_line_fetched(void **state)
+{
+	static const char text[] =
+		"[INFO] HCCL(100,python3):2025-10-24-11:16:52.719.213 [op_base.cc:1292] [100]Entry-HcclCommInitRootInfoInner:ranks[2], rank[0], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[g1], deviceLogicId[0]\n"
+		"[ERROR] HCCL(100,python3):2025-10-24-11:18:29.499.235 [task_exception_handler.cc:908] [100][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], taskType[Notify Wait], tag[AllReduce_g1], index[21], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n"
+		"[ERROR] HCCL(100,python3):2025-10-24-11:18:29.499.240 [task_exception_handler.cc:908] [100][TaskExecStage][Timeout][Host]Task run fail";
+	struct hangdx_ctx *ctx = hangdx_ctx_new(NULL);
+	struct hangdx_evidence *ev = NULL;
+	struct hangdx_facts *f = NULL, *g = NULL;
+	struct hangdx_diagnosis *d = NULL;
+	struct memfetch m;
+	char *single, *facts, *got;
+	size_t len;
+
+	(void)state;
+	hangdx_set_translate(0);
+	assert_int_equal(hangdx_evidence_new(ctx, &ev), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_mem(ev, "w0/plog/plog-100_1.log", text,
+					   strlen(text), NULL), HANGDX_OK);
+	assert_int_equal(hangdx_diagnose(ev, NULL, &d), HANGDX_OK);
+	single = json_of(d);
+	hangdx_diagnosis_free(d);
+	assert_non_null(strstr(single, "\"why\": \"cut_line\""));
+	assert_int_equal(hangdx_facts_new(ctx, &f), HANGDX_OK);
+	assert_int_equal(hangdx_facts_add_evidence(f, ev, NULL), HANGDX_OK);
+	facts = facts_text(f, &len);
+	assert_int_equal(hangdx_facts_new(ctx, &g), HANGDX_OK);
+	assert_int_equal(hangdx_facts_load_mem(g, "node.facts", facts, len), HANGDX_OK);
+	m = (struct memfetch){ ev, 0, 0, 0 };
+	assert_int_equal(hangdx_diagnose_facts(g, NULL, mem_fetch, &m, &d), HANGDX_OK);
+	assert_true(m.calls >= 1);
+	got = json_of(d);
+	assert_string_equal(got, single);
+	free(got);
+	free(facts);
+	free(single);
+	hangdx_diagnosis_free(d);
+	hangdx_facts_free(g);
+	hangdx_facts_free(f);
+	hangdx_evidence_free(ev);
+	hangdx_ctx_free(ctx);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -769,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_facts_nomem),
+		cmocka_unit_test(test_cut_line_fetched),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -246,9 +246,51 @@ static void test_timestamps(void **state)
 	/* torch_npu screen: seconds only; CQE heartbeat: space separator */
 	hx_format_ts(hx_parse_ts("2025-06-25-10:45:23", 19), t);
 	assert_string_equal(t, "2025-06-25T10:45:23.000000");
-	assert_int_not_equal(hx_parse_ts("2025-09-15 08:38:12.776654", 26), HX_NONE);
+	/* Python's logging: six digits of microseconds */
+	hx_format_ts(hx_parse_ts("2025-09-15 08:38:12.776654", 26), t);
+	assert_string_equal(t, "2025-09-15T08:38:12.776654");
+	hx_format_ts(hx_parse_ts("2025-09-15T08:38:12.776", 23), t);
+	assert_string_equal(t, "2025-09-15T08:38:12.776000");
 	assert_int_equal(hx_parse_ts("2025-10-24", 10), HX_NONE);
 	assert_int_equal(hx_parse_ts("2025-10-24-25:00:00.000.000", 27), HX_NONE);
+}
+
+/* Near misses: any character of the date and time (the first 19) made a
+ * letter, or any field out of its range, is no time; the fraction is
+ * optional, so a damaged one leaves the whole seconds (or the
+ * milliseconds) standing. */
+static void test_timestamp_near_misses(void **state)
+{
+	static const char good[] = "2025-10-24-11:18:29.499.235";
+	static const char *const out_of_range[] = {
+		"2025-00-24-11:18:29", "2025-13-24-11:18:29", "2025-10-00-11:18:29",
+		"2025-10-32-11:18:29", "2025-10-24-24:18:29", "2025-10-24-11:60:29",
+		"2025-10-24-11:18:61", "2025-10-24/11:18:29", "2025-10-24-11:18:2",
+	};
+	int64_t whole = hx_parse_ts(good, 19), full = hx_parse_ts(good, 27);
+	char s[sizeof good];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(full - whole, 499235);
+	for (i = 0; i < sizeof good - 1; i++) {
+		int64_t v;
+
+		memcpy(s, good, sizeof good);
+		s[i] = 'x';
+		v = hx_parse_ts(s, sizeof good - 1);
+		if (i < 19)
+			assert_int_equal(v, HX_NONE);
+		else if (i < 23)
+			assert_int_equal(v, whole);
+		else
+			assert_int_equal(v, whole + 499000);
+	}
+	for (i = 0; i < sizeof out_of_range / sizeof *out_of_range; i++)
+		assert_int_equal(hx_parse_ts(out_of_range[i], strlen(out_of_range[i])),
+				 HX_NONE);
+	/* a leap second is a time */
+	assert_int_not_equal(hx_parse_ts("2016-12-31-23:59:60", 19), HX_NONE);
 }
 
 static int cl(const char *s)
@@ -895,6 +937,7 @@ int main(void)
 		cmocka_unit_test(test_status_bracket),
 		cmocka_unit_test(test_not_a_prefix),
 		cmocka_unit_test(test_timestamps),
+		cmocka_unit_test(test_timestamp_near_misses),
 		cmocka_unit_test(test_prefilter),
 		cmocka_unit_test(test_spellings_stream_task),
 		cmocka_unit_test(test_spellings_sq_head),
