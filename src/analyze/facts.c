@@ -105,7 +105,11 @@ void hx_rank_label(const struct hangdx_diagnosis *d, int64_t r, char *buf,
 {
 	char where[128];
 
-	if (r < 0 || (uint64_t)r >= d->nranks || !d->ranks || !d->ranks[r].pseudo) {
+	if (r < 0) {            /* no line names it */
+		snprintf(buf, n, "%s", _("the rank that logged it"));
+		return;
+	}
+	if ((uint64_t)r >= d->nranks || !d->ranks || !d->ranks[r].pseudo) {
 		snprintf(buf, n, _("rank %lld"), (long long)r);
 		return;
 	}

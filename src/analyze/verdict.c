@@ -2258,6 +2258,16 @@ static bool framework_end(const struct hangdx_diagnosis *d)
  * "no hang" needs every rank's logs to run to a normal end; anything else
  * is undetermined.
  */
+/* A line whose vendor code is the AICPU operator timeout (E30008, the
+ * runtime's 507017): its meaning is known though no family reads it, and
+ * no rank owns it when only a pid names its process. */
+static bool aicpu_timeout_code(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *c = hx_dstr(d, rec, HX_F_CODE), *n = hx_rec_code(d, rec);
+
+	return (c && strcmp(c, "E30008") == 0) || (n && strcmp(n, "507017") == 0);
+}
+
 static void open_world(struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
@@ -2289,6 +2299,13 @@ static void open_world(struct hangdx_diagnosis *d)
 			FACT("Lines that read as errors and that hangdx does not know "
 			     "came before the normal end (the first at %s).", where);
 		}
+		return;
+	}
+	if (s->timeout_text != HX_NOREC && aicpu_timeout_code(d, s->timeout_text)) {
+		field_set(d, HX_CAT_AICPU_TIMEOUT, 1, s->timeout_text, -1,
+			  N_("Failure caused by %s (%s); no line names its rank."),
+			  N_("an AICPU operator timeout"));
+		plog_missing(d);
 		return;
 	}
 	if (s->timeout_text != HX_NOREC) {

@@ -3,7 +3,8 @@
 # "The open world"), each on lines written here in the vendors' and
 # frameworks' forms (not copied from an excerpt): a wait that ran out in
 # words no family has (deadlock, TIMEOUT, a glog error head, a retried
-# timeout said twice), a process that ended (an exception in a thread, an
+# timeout said twice), the AICPU operator timeout of an unranked process,
+# a process that ended (an exception in a thread, an
 # exit status on an error line, an aclnn call that failed), a normal end of
 # a framework's run, a device exception in the vector core's words, a
 # device's own "timeout or trap" extend info, and a wait that ran out long
@@ -24,6 +25,13 @@ check() {
 	t_ok "$_d: want '$_w', got '$_g'" test "$_g" = "$_w"
 }
 
+# the vendor's AICPU operator timeout (E30008) in a plog whose process no
+# line ties to a rank: its category, the rank said unknown; its twin, the
+# same words without the code, a wait that ran out of unknown kind
+check "E30008 in a plog line of an unranked process" "true aicpu_op_timeout" \
+	"[ERROR] RUNTIME(12345,python):2025-03-01-10:00:00.123.456 [error_manager.cc:300] 12345 E30008: [PID: 12345] 2025-03-01-10:00:00.123.456 AI CPU operator execution timed out. Operator NonZero ran past its limit."
+check "the same words without the code" "true unknown" \
+	"[ERROR] RUNTIME(12345,python):2025-03-01-10:00:00.123.456 [error_manager.cc:300] 12345 [PID: 12345] 2025-03-01-10:00:00.123.456 AI CPU operator execution timed out. Operator NonZero ran past its limit."
 check "a deadlock declared" "true unknown" \
 	"report_deadlock: FATAL: Task Allocator Deadlock - Ring Full!"
 check "a deadlock only named in a setting" "null not_determined" \
