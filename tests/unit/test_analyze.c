@@ -113,20 +113,6 @@ static void test_reports(void **state)
 	hangdx_evidence_free(ev);
 	hangdx_ctx_free(ctx);
 }
-
-/* The JSON of a diagnosis, for the checks below (the caller frees). */
-static char *json_of(const struct hangdx_diagnosis *d)
-{
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *fp = open_memstream(&buf, &n);
-
-	assert_non_null(fp);
-	assert_int_equal(hangdx_diagnosis_write_json(d, fp), HANGDX_OK);
-	fclose(fp);
-	return buf;
-}
-
 /* Three ranks of one communicator time out at the same op, each waiting
  * for the next (remote rank 1, 2, 0), and no device log: a circular wait
  * across ranks, unproven, with no single root; rank 0 failed first. */

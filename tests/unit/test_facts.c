@@ -15,18 +15,6 @@
 static char g_dir[] = "/tmp/hangdx-facts-XXXXXX";
 static struct hangdx_ctx *g_fctx;
 
-static char *json_of(const struct hangdx_diagnosis *d)
-{
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *fp = open_memstream(&buf, &n);
-
-	assert_non_null(fp);
-	assert_int_equal(hangdx_diagnosis_write_json(d, fp), HANGDX_OK);
-	fclose(fp);
-	return buf;
-}
-
 static char *facts_text(const struct hangdx_facts *f, size_t *len)
 {
 	char *buf = NULL;
@@ -606,12 +594,16 @@ static void nomem_reduce(struct nomem *m)
 	assert_true(n > 20);
 }
 
-static void nomem_two_phase(struct nomem *m)
+/* The two-phase diagnosis: phase 2 reads files again (by_fetch false)
+ * or fetches from the owner's evidence in memory, whose writing then
+ * fails in turn too. */
+static void nomem_two_phase(struct nomem *m, bool by_fetch)
 {
 	long n, live;
 	bool hit = true;
 
 	for (n = 1; hit; n += nomem_stride()) {
+		struct memfetch mf = { m->ev, 0, 0, 0 };
 		struct hangdx_facts *f = NULL;
 		struct hangdx_diagnosis *d = NULL;
 		int err;
@@ -623,11 +615,13 @@ static void nomem_two_phase(struct nomem *m)
 		if (!err)
 			assert_int_equal(hangdx_facts_ranks(f), 4);
 		if (!err)
-			err = hangdx_diagnose_facts(f, NULL, NULL, NULL, &d);
+			err = hangdx_diagnose_facts(f, NULL, by_fetch ? mem_fetch : NULL,
+						    by_fetch ? &mf : NULL, &d);
 		hit = nomem_disarm(m, err);
 		if (!err) {
 			same_json(d, m->single);
-			assert_true(hangdx_diagnosis_fetched(d, NULL, 0) >= 1);
+			assert_true(by_fetch ? mf.calls >= 1
+					     : hangdx_diagnosis_fetched(d, NULL, 0) >= 1);
 		}
 		hangdx_diagnosis_free(d);
 		hangdx_facts_free(f);
@@ -680,37 +674,6 @@ static void nomem_ingest(struct nomem *m, const char *dir)
 	assert_true(n > 20);
 }
 
-/* Phase 2 through a fetch from the owner's evidence in memory: the
- * owner's writing, the loading and the diagnosis all fail in turn. */
-static void nomem_fetch(struct nomem *m)
-{
-	long n, live;
-	bool hit = true;
-
-	for (n = 1; hit; n += nomem_stride()) {
-		struct memfetch mf = { m->ev, 0, 0, 0 };
-		struct hangdx_facts *f = NULL;
-		struct hangdx_diagnosis *d = NULL;
-		int err;
-
-		live = nomem_arm(m, n);
-		err = hangdx_facts_new(m->ctx, &f);
-		if (!err)
-			err = hangdx_facts_load_mem(f, "node.facts", m->text, m->len);
-		if (!err)
-			err = hangdx_diagnose_facts(f, NULL, mem_fetch, &mf, &d);
-		hit = nomem_disarm(m, err);
-		if (!err) {
-			same_json(d, m->single);
-			assert_true(mf.calls >= 1);
-		}
-		hangdx_diagnosis_free(d);
-		hangdx_facts_free(f);
-		assert_int_equal(m->fa.live, live);
-	}
-	assert_true(n > 20);
-}
-
 static void test_facts_nomem(void **state)
 {
 	struct nomem m = { 0 };
@@ -732,8 +695,8 @@ static void test_facts_nomem(void **state)
 	nomem_ingest(&m, dir);
 	nomem_single(&m);
 	nomem_reduce(&m);
-	nomem_two_phase(&m);
-	nomem_fetch(&m);
+	nomem_two_phase(&m, false);
+	nomem_two_phase(&m, true);
 	free(m.text);
 	free(m.single);
 	hangdx_evidence_free(m.ev);

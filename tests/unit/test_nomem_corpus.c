@@ -22,38 +22,6 @@ static long stride(void)
 	return k > 0 ? k : 1;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(fp);
-	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-	n = ftell(fp);
-	assert_true(n >= 0);
-	rewind(fp);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	buf[n] = '\0';
-	fclose(fp);
-	*len = (size_t)n;
-	return buf;
-}
-
-static char *json_of(const struct hangdx_diagnosis *d)
-{
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *fp = open_memstream(&buf, &n);
-
-	assert_non_null(fp);
-	assert_int_equal(hangdx_diagnosis_write_json(d, fp), HANGDX_OK);
-	fclose(fp);
-	return buf;
-}
-
 /* Read text (or the directory name when text is NULL) and diagnose it in
  * ctx: OK or the first error. */
 static int run(struct hangdx_ctx *ctx, const char *name, const char *text,
@@ -82,7 +50,7 @@ static long nomem_file(const char *path, bool dir)
 	struct failalloc fa;
 	struct hangdx_ctx *ctx = failalloc_ctx(&fa, 0);
 	size_t len = 0;
-	char *text = dir ? NULL : slurp(path, &len), *want = NULL;
+	char *text = dir ? NULL : read_text(path, &len), *want = NULL;
 	long n, runs = 0;
 	bool hit = true;
 

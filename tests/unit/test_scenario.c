@@ -80,26 +80,6 @@ static struct tl *expect_ok(const char *yaml)
 	return t;
 }
 
-static char *read_text(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(fp);
-	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-	n = ftell(fp);
-	assert_true(n >= 0);
-	rewind(fp);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	buf[n] = '\0';
-	fclose(fp);
-	*len = (size_t)n;
-	return buf;
-}
-
 /* ---- defaults ----------------------------------------------------------- */
 
 static void test_defaults(void **state)

@@ -4,6 +4,7 @@
  * allocation-failure loops (every public entry point must return
  * HANGDX_ENOMEM and leak nothing when any allocation fails).  The
  * hook's counters are atomic: the reader's two threads call it at once.
+ * Also: a file read whole, and a diagnosis as JSON (the caller frees).
  */
 #ifndef HX_TESTUTIL_H
 #define HX_TESTUTIL_H
@@ -13,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -51,6 +53,40 @@ static inline struct hangdx_ctx *failalloc_ctx(struct failalloc *fa, long n)
 	fa->count = 0;
 	fa->live = 0;
 	return hangdx_ctx_new(&a);
+}
+
+/* The file at path, NUL-terminated; its length in *len. */
+static inline char *read_text(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	n = ftell(fp);
+	assert_true(n >= 0);
+	rewind(fp);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+	buf[n] = '\0';
+	fclose(fp);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* The JSON report of d. */
+static inline char *json_of(const struct hangdx_diagnosis *d)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+
+	assert_non_null(fp);
+	assert_int_equal(hangdx_diagnosis_write_json(d, fp), HANGDX_OK);
+	fclose(fp);
+	return buf;
 }
 
 #endif
