@@ -704,6 +704,44 @@ static int add_rank_facts(struct hangdx_facts *f, const struct hangdx_diagnosis 
 	return err;
 }
 
+/* Under the node's record ceiling, the records each file kept (the first
+ * ones, in line order): said in its facts, so that phase 2, reading the
+ * file again where fewer files share the ceiling, keeps no more. */
+static int mark_kept(struct hangdx_evidence *dst, const struct hangdx_evidence *ev)
+{
+	struct hx_map cnt = { 0 }, at = { 0 };
+	size_t i;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < dst->nfile && !err; i++) {
+		struct hx_map_slot *sl = hx_map_slot(ev->ctx, &at,
+			hx_map_key(dst->files[i].path), &err);
+		if (sl && sl->val < 0)
+			sl->val = (int32_t)i;
+	}
+	for (i = 0; i < ev->nrec && !err; i++) {
+		struct hx_map_slot *sl = hx_map_slot(ev->ctx, &cnt,
+			hx_map_key(ev->recs[i].file), &err);
+		if (sl)
+			sl->val = sl->val < 0 ? 1 : sl->val + 1;
+	}
+	for (i = 0; i < ev->nfile && !err; i++) {
+		const struct hx_filesum *fs = &ev->files[i];
+		int32_t k = hx_map_find(&cnt, hx_map_key(fs->path));
+		const char *p = hx_ev_str(ev, fs->path);
+		long id = hx_intern_find(&dst->strs, p, strlen(p));
+		int32_t j = id < 0 ? -1 : hx_map_find(&at, hx_map_key((uint64_t)id));
+
+		if (j >= 0 && !dst->files[j].rec_cut) {
+			dst->files[j].rec_cut = true;
+			dst->files[j].kept = k < 0 ? 0 : (uint64_t)k;
+		}
+	}
+	hx_map_free(ev->ctx, &cnt);
+	hx_map_free(ev->ctx, &at);
+	return err;
+}
+
 int hangdx_facts_add_evidence(struct hangdx_facts *f,
 			      const struct hangdx_evidence *ev,
 			      const struct hangdx_diagnose_opts *opts)
@@ -731,6 +769,8 @@ int hangdx_facts_add_evidence(struct hangdx_facts *f,
 		err = add_rank_facts(f, d);
 	if (!err)
 		err = hx_ev_merge_sel(f->ev, ev, keep, NULL);
+	if (!err && ev->c.skipped[HX_S_RECORDS])
+		err = mark_kept(f->ev, ev);
 	for (i = 0; !err && i < ev->nroots; i++)
 		err = hx_ev_add_root(f->ev, hx_ev_str(ev, ev->roots[i]));
 	hx_free(f->ctx, keep);

@@ -528,6 +528,41 @@ struct rounds {
 
 static int verify(struct rounds *R, const int32_t *ranks, size_t n);
 
+/* A file a node's record ceiling cut (its facts say how many of its
+ * records it kept) is kept to that share when read again here, where
+ * fewer files share the ceiling: phase 2 then sees what the node saw. */
+static int keep_shares(struct rounds *R)
+{
+	const struct hangdx_evidence *fev = hx_facts_evidence(R->f);
+	struct hx_map mf = { 0 };
+	const char **paths = NULL;
+	uint64_t *keep = NULL;
+	size_t n = 0, i;
+	int err = index_files(fev, &mf);
+
+	if (!err) {
+		paths = hx_calloc(R->ctx, R->got->nfile + 1, sizeof *paths);
+		keep = hx_calloc(R->ctx, R->got->nfile + 1, sizeof *keep);
+		if (!paths || !keep)
+			err = HANGDX_ENOMEM;
+	}
+	for (i = 0; !err && i < R->got->nfile; i++) {
+		const char *p = hx_ev_str(R->got, R->got->files[i].path);
+		const struct hx_filesum *a = file_of(fev, &mf, p);
+
+		if (a && a->rec_cut) {
+			paths[n] = p;
+			keep[n++] = a->kept;
+		}
+	}
+	if (!err && n)
+		err = hx_ev_keep_first(R->got, paths, keep, n);
+	hx_free(R->ctx, (void *)paths);
+	hx_free(R->ctx, keep);
+	hx_map_free(R->ctx, &mf);
+	return err;
+}
+
 /* Ask for the ranks in nd; those delivered are marked read. */
 static int ask(struct rounds *R, const struct need *nd)
 {
@@ -562,6 +597,8 @@ static int ask(struct rounds *R, const struct need *nd)
 		}
 		if (!e && !err)
 			err = verify(R, ok, n);
+		if (!e && !err)
+			err = keep_shares(R);
 	}
 	/* a rank asked for is never asked again */
 	for (i = 0; i < nd->n; i++)

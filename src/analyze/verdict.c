@@ -2856,10 +2856,9 @@ void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n)
 	if (d->ev->c.skipped[HX_S_RECORDS] && d->facts_src && hx_facts_cut(d->facts_src))
 		k = (size_t)snprintf(buf, n, _("Partial: the record ceiling (--max-records "
 				     "%zu) was reached where the logs were read; %zu records "
-				     "in reading order were kept there. The ranks read again "
-				     "here were read under the same ceiling, their files "
-				     "alone, so they may keep records that one pass over all "
-				     "the logs would not."), hx_cut_ceiling(d), hx_cut_kept(d));
+				     "in reading order were kept there. The files read again "
+				     "here keep what the node kept of each."),
+				 hx_cut_ceiling(d), hx_cut_kept(d));
 	else if (d->ev->c.skipped[HX_S_RECORDS])
 		k = (size_t)snprintf(buf, n, _("Partial: the record ceiling (--max-records) "
 				     "was reached; only the first %zu records in reading "

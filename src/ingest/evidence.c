@@ -676,6 +676,71 @@ int hx_ev_drop_files(struct hangdx_evidence *ev,
 	return drop_finish(ev, &drop, err);
 }
 
+/* Record i goes when its file has had its share: seen counts per file. */
+static bool past_share(struct hangdx_evidence *ev, const struct hx_map *lim,
+		       const uint64_t *keep, struct hx_map *seen, size_t i,
+		       int *err)
+{
+	uint64_t key = hx_map_key(ev->recs[i].file);
+	int32_t j = hx_map_find(lim, key);
+	struct hx_map_slot *sl;
+
+	if (j < 0)
+		return false;
+	sl = hx_map_slot(ev->ctx, seen, key, err);
+	if (!sl)
+		return false;
+	if (sl->val < 0)
+		sl->val = 0;
+	if ((uint64_t)sl->val >= keep[j])
+		return true;
+	sl->val++;
+	return false;
+}
+
+int hx_ev_keep_first(struct hangdx_evidence *ev, const char *const *paths,
+		     const uint64_t *keep, size_t n)
+{
+	struct hx_map lim = { 0 }, seen = { 0 };
+	size_t i, nr = 0, nf = 0;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < n && !err; i++) {
+		long id = paths[i] ? hx_intern_find(&ev->strs, paths[i],
+						    strlen(paths[i])) : -1;
+		struct hx_map_slot *sl;
+
+		if (id < 0)
+			continue;
+		sl = hx_map_slot(ev->ctx, &lim, hx_map_key((uint64_t)id), &err);
+		if (sl)
+			sl->val = (int32_t)i;
+	}
+	for (i = 1; !err && lim.n && i < ev->nrec; i++)  /* fields in record order */
+		if (ev->recs[i].ffirst < ev->recs[i - 1].ffirst + ev->recs[i - 1].nfield)
+			err = HANGDX_EINVAL;
+	for (i = 0; !err && lim.n && i < ev->nrec; i++) {
+		struct hx_rec r = ev->recs[i];
+
+		if (past_share(ev, &lim, keep, &seen, i, &err)) {
+			ev->c.skipped[HX_S_RECORDS]++;
+			continue;
+		}
+		memmove(&ev->fields[nf], &ev->fields[r.ffirst],
+			r.nfield * sizeof *ev->fields);
+		r.ffirst = (uint32_t)nf;
+		nf += r.nfield;
+		ev->recs[nr++] = r;
+	}
+	if (!err && lim.n) {
+		ev->nrec = nr;
+		ev->nfield = nf;
+	}
+	hx_map_free(ev->ctx, &lim);
+	hx_map_free(ev->ctx, &seen);
+	return err;
+}
+
 int hx_ev_drop_named(struct hangdx_evidence *ev, const char *const *paths,
 		     size_t n)
 {

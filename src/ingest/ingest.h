@@ -265,6 +265,9 @@ struct hx_filesum {
 	int64_t first_ts, last_ts;  /* of lines with a plog prefix */
 	int64_t pid;        /* of the first prefixed line */
 	uint64_t cut_line;  /* the last line, when no newline ended it; 0 */
+	uint64_t kept;      /* with rec_cut: the records of the file a record
+			       ceiling left (the first ones, in line order) */
+	bool rec_cut;       /* a record ceiling cut the file's records */
 };
 
 struct hx_counts {
@@ -363,6 +366,11 @@ int hx_ev_drop_files(struct hangdx_evidence *ev,
 /* Take the files named (and their records) out of ev, in place. */
 int hx_ev_drop_named(struct hangdx_evidence *ev, const char *const *paths,
 		     size_t n);
+/* Of each file named, keep its first keep[i] records only (in place):
+ * the ones a record ceiling left when the file was read elsewhere; the
+ * rest count as records not kept. */
+int hx_ev_keep_first(struct hangdx_evidence *ev, const char *const *paths,
+		     const uint64_t *keep, size_t n);
 /* Two summaries of one path tell the same content (bytes, lines, first
  * and last time). */
 bool hx_filesum_same(const struct hx_filesum *a, const struct hx_filesum *b);

@@ -532,6 +532,8 @@ static int load_file(struct loader *l, const struct jobj *o)
 	fs.first_ts = a && a->is_str ? iso_ts(a->str, a->len) : HX_NONE;
 	fs.last_ts = z && z->is_str ? iso_ts(z->str, z->len) : HX_NONE;
 	fs.cut_line = (uint64_t)jnum(o, "cut_line", 0);
+	fs.rec_cut = jnum(o, "kept", -1) >= 0;
+	fs.kept = fs.rec_cut ? (uint64_t)jnum(o, "kept", 0) : 0;
 	fs.pid = HX_NONE;
 	fs.loaded = 1;
 	return hx_ev_add_file(l->ev, &fs);

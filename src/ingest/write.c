@@ -886,6 +886,8 @@ static void file_delta(struct out *o, const char *path, const char *st,
 		json_kts(&o->b, "last_ts", f->last_ts);
 	if (f->cut_line)
 		json_knum(&o->b, "cut_line", (int64_t)f->cut_line);
+	if (f->rec_cut)
+		json_knum(&o->b, "kept", (int64_t)f->kept);
 	hx_buf_puts(&o->b, "}\n");
 }
 

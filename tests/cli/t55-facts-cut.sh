@@ -6,8 +6,9 @@
 # deciding side's default ceiling, and the JSON's cut gives the node's
 # records_kept, the single pass's, beside records_here (the facts' records
 # and those read again, which differ: the ranks read again are read under
-# the same ceiling, their files alone).  Two nodes each cut: their kept
-# records add up.
+# the same ceiling, their files alone, each kept to what the node kept of
+# it, so that the rest of the report is the single pass's).  Two nodes
+# each cut: their kept records add up.
 . tests/cli/lib.sh
 H=$HANGDX
 
@@ -33,6 +34,18 @@ t_ok "from facts: the text states the node's ceiling and count" sh -c "
 tr '\n' ' ' < $T/facts.txt | tr -s ' ' | grep -q 'record ceiling (--max-records 300) was reached where the logs were read; 300 records' &&
 ! grep -q 4194304 $T/facts.txt"
 t_ok "from facts: the missing-evidence line names 300 too" grep -q 'only the first 300 records' "$T/facts.txt"
+# a file the node's ceiling cut says how many records it kept ("kept"), and
+# phase 2, reading it again under the same ceiling with fewer files beside
+# it, keeps no more: the first failure and every rank's state are the
+# single pass's (rank 3's plog holds an earlier runtime timeout the node
+# never kept)
+t_ok "facts: the files the ceiling cut say what they kept" sh -c "
+zcat -f '$T/d.facts' | grep -q '\"kind\":\"file\".*\"kept\":'"
+t_ok "from facts: the first failure and the ranks are the single pass's" python3 -c "
+import json; d=json.load(open('$T/facts.json')); s=json.load(open('$T/single.json'))
+assert d['first_failure']==s['first_failure'], (d['first_failure'], s['first_failure'])
+assert d['ranks']==s['ranks']
+assert [k for k in s if k != 'cut' and s[k]!=d.get(k)]==[], [k for k in s if s[k]!=d.get(k)]"
 
 # two nodes, each cut at 100: the kept records add up
 a="$T/d/rank-0 $T/d/rank-1"
