@@ -599,6 +599,28 @@ out_free_map:
 	return err;
 }
 
+/* The fields of the records from `from` on lie in record order. */
+static bool fields_in_order(const struct hangdx_evidence *ev, size_t from)
+{
+	size_t i;
+
+	for (i = from + 1; i < ev->nrec; i++)
+		if (ev->recs[i].ffirst < ev->recs[i - 1].ffirst + ev->recs[i - 1].nfield)
+			return false;
+	return true;
+}
+
+/* Record i and its fields move down to slots nr and nf (not above them). */
+static void move_down(struct hangdx_evidence *ev, size_t i, size_t *nr, size_t *nf)
+{
+	struct hx_rec r = ev->recs[i];
+
+	memmove(&ev->fields[*nf], &ev->fields[r.ffirst], r.nfield * sizeof *ev->fields);
+	r.ffirst = (uint32_t)*nf;
+	*nf += r.nfield;
+	ev->recs[(*nr)++] = r;
+}
+
 /* The records and files of ev from the mark on whose file is in drop
  * go, in place: records and their fields move down, keeping their order;
  * the counts lose what those files brought. */
@@ -607,22 +629,12 @@ static int drop_marked(struct hangdx_evidence *ev, const struct hx_map *drop,
 {
 	size_t i, nr = m->nrec, nf = m->nfield, nfile = m->nfile;
 
-	for (i = m->nrec + 1; i < ev->nrec; i++)    /* fields in record order */
-		if (ev->recs[i].ffirst < ev->recs[i - 1].ffirst + ev->recs[i - 1].nfield)
-			return HANGDX_EINVAL;
-	if (m->nrec < ev->nrec && ev->recs[m->nrec].ffirst < m->nfield)
+	if (!fields_in_order(ev, m->nrec) ||
+	    (m->nrec < ev->nrec && ev->recs[m->nrec].ffirst < m->nfield))
 		return HANGDX_EINVAL;
-	for (i = m->nrec; i < ev->nrec; i++) {
-		struct hx_rec r = ev->recs[i];
-
-		if (hx_map_find(drop, hx_map_key(r.file)) >= 0)
-			continue;
-		memmove(&ev->fields[nf], &ev->fields[r.ffirst],
-			r.nfield * sizeof *ev->fields);
-		r.ffirst = (uint32_t)nf;
-		nf += r.nfield;
-		ev->recs[nr++] = r;
-	}
+	for (i = m->nrec; i < ev->nrec; i++)
+		if (hx_map_find(drop, hx_map_key(ev->recs[i].file)) < 0)
+			move_down(ev, i, &nr, &nf);
 	ev->nrec = nr;
 	ev->nfield = nf;
 	for (i = m->nfile; i < ev->nfile; i++) {
@@ -702,6 +714,7 @@ int hx_ev_keep_first(struct hangdx_evidence *ev, const char *const *paths,
 		     const uint64_t *keep, size_t n)
 {
 	struct hx_map lim = { 0 }, seen = { 0 };
+	uint8_t *go = NULL;
 	size_t i, nr = 0, nf = 0;
 	int err = HANGDX_OK;
 
@@ -716,26 +729,24 @@ int hx_ev_keep_first(struct hangdx_evidence *ev, const char *const *paths,
 		if (sl)
 			sl->val = (int32_t)i;
 	}
-	for (i = 1; !err && lim.n && i < ev->nrec; i++)  /* fields in record order */
-		if (ev->recs[i].ffirst < ev->recs[i - 1].ffirst + ev->recs[i - 1].nfield)
-			err = HANGDX_EINVAL;
-	for (i = 0; !err && lim.n && i < ev->nrec; i++) {
-		struct hx_rec r = ev->recs[i];
-
-		if (past_share(ev, &lim, keep, &seen, i, &err)) {
+	if (!err && lim.n && !fields_in_order(ev, 0))
+		err = HANGDX_EINVAL;
+	if (!err && lim.n && !(go = hx_calloc(ev->ctx, ev->nrec + 1, 1)))
+		err = HANGDX_ENOMEM;
+	/* decide first (it allocates), then move: a failure leaves ev whole */
+	for (i = 0; go && !err && i < ev->nrec; i++)
+		go[i] = past_share(ev, &lim, keep, &seen, i, &err);
+	for (i = 0; go && !err && i < ev->nrec; i++) {
+		if (go[i])
 			ev->c.skipped[HX_S_RECORDS]++;
-			continue;
-		}
-		memmove(&ev->fields[nf], &ev->fields[r.ffirst],
-			r.nfield * sizeof *ev->fields);
-		r.ffirst = (uint32_t)nf;
-		nf += r.nfield;
-		ev->recs[nr++] = r;
+		else
+			move_down(ev, i, &nr, &nf);
 	}
-	if (!err && lim.n) {
+	if (go && !err) {
 		ev->nrec = nr;
 		ev->nfield = nf;
 	}
+	hx_free(ev->ctx, go);
 	hx_map_free(ev->ctx, &lim);
 	hx_map_free(ev->ctx, &seen);
 	return err;
