@@ -1,13 +1,15 @@
 /*
  * batch.c - dense logs in one process.  When the PATHs hold more bytes
  * of files than diagnose --batch SIZE (1 GiB), the entries of each PATH
- * directory are read SIZE / 4 bytes at a time: each batch into evidence of its
+ * directory are read SIZE / 8 bytes at a time: each batch into evidence of its
  * own, reduced to facts, and freed (as each process of diagnose --mpi
  * does), so memory holds one batch of logs and the facts; phase 2
  * (twophase.c) reads again the files of the ranks the verdict needs.
  * Also the directory listing cli/mpi.c shares out.
  */
 #include <dirent.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,7 +21,9 @@
 
 #define LIST_MAX ((size_t)1 << 24)      /* entries of one listing */
 #define WALK_DEPTH 32
-#define BATCH_SHARE 4           /* a batch: this share of in->dense */
+#define BATCH_SHARE 8           /* a batch: this share of in->dense (two
+				   are alive at once) */
+#define UNSIZED UINT64_MAX
 
 static int name_cmp(const void *a, const void *b)
 {
@@ -133,8 +137,8 @@ bool cli_dense(const struct cli_inputs *in)
 }
 
 /* The entries of every directory PATH (sorted) and every other PATH, in
- * that order, in *v (joined to their PATH), with the bytes of the files
- * under each in *sz. */
+ * that order, in *v (joined to their PATH); *sz for the bytes of the files
+ * under each, UNSIZED until the batch that reaches it walks it. */
 static int entries(const struct cli_inputs *in, char ***v, uint64_t **sz,
 		   size_t *n)
 {
@@ -173,8 +177,7 @@ static int entries(const struct cli_inputs *in, char ***v, uint64_t **sz,
 		}
 		for (j = 0; j < m; j++) {
 			if (!rc) {
-				(*sz)[*n] = 0;
-				tree_bytes(AT_FDCWD, e[j], 0, &(*sz)[*n], UINT64_MAX);
+				(*sz)[*n] = UNSIZED;
 				(*v)[(*n)++] = e[j];
 			} else {
 				free(e[j]);
@@ -185,21 +188,191 @@ static int entries(const struct cli_inputs *in, char ***v, uint64_t **sz,
 	return rc;
 }
 
-/* One batch of entries into facts f: a library error; HANGDX_ENOTFOUND
- * when nothing in it could be read. */
-static int read_batch(struct hangdx_ctx *ctx, struct hangdx_facts *f,
-		      const struct cli_inputs *in,
-		      const struct hangdx_diagnose_opts *o)
+/*
+ * The batches are read by a thread of their own while this one reduces
+ * the batch before to facts: reading (two threads, hangdx_ingest_paths)
+ * and reducing (one) overlap, and at most two batches' evidence is alive.
+ * One thread reads them all, in order, so the facts and the reading
+ * diagnostics are those of reading them one after another; the library
+ * takes the same context from both (it allocates through a thread-safe
+ * hook, and only reading writes diagnostics).  --threads 1, or a thread
+ * that cannot be started, reads and reduces in turn.
+ */
+#define ALIVE 2                 /* batches' evidence alive at once */
+
+struct pipe {
+	struct hangdx_ctx *ctx;
+	const struct cli_inputs *in;   /* each batch's inputs but paths */
+	char **v;
+	uint64_t *sz;
+	size_t n;
+	uint64_t budget;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int tokens;                    /* more evidence that may be made */
+	bool stop;                     /* the reducer gave up */
+	bool full, end;                /* a batch waits in the slot; no more */
+	struct hangdx_evidence *ev;    /* the slot */
+	int err;
+	size_t nbatch;
+};
+
+/* The next batch from entry *i: its entries in b (one at least).  The
+ * entries are sized here, by the thread that reads them, as the batches
+ * reach them (a walk of 16,384 ranks' trees takes seconds). */
+static void next_batch(const struct pipe *p, size_t *i, struct cli_inputs *b)
 {
-	struct hangdx_evidence *ev = NULL;
-	int err = hangdx_evidence_new(ctx, &ev);
+	size_t j;
+	uint64_t sum = 0;
+
+	for (j = *i; j < p->n; j++) {
+		if (p->sz[j] == UNSIZED) {
+			p->sz[j] = 0;
+			tree_bytes(AT_FDCWD, p->v[j], 0, &p->sz[j], UINT64_MAX);
+		}
+		if (j > *i && sum + p->sz[j] > p->budget)
+			break;
+		sum += p->sz[j];
+	}
+	b->paths = (const char *const *)p->v + *i;
+	b->npaths = j - *i;
+	*i = j;
+}
+
+/* One batch read: a library error; HANGDX_ENOTFOUND when nothing in it
+ * could be read (no evidence then). */
+static int read_one(struct pipe *p, const struct cli_inputs *b,
+		    struct hangdx_evidence **out)
+{
+	int err = hangdx_evidence_new(p->ctx, out);
 
 	if (!err)
-		err = cli_read_inputs(ev, in);
-	if (!err)
-		err = hangdx_facts_add_evidence(f, ev, o);
-	hangdx_evidence_free(ev);
+		err = cli_read_inputs(*out, b);
+	if (err) {
+		hangdx_evidence_free(*out);
+		*out = NULL;
+	}
 	return err;
+}
+
+static void *reader_main(void *arg)
+{
+	struct pipe *p = arg;
+	struct cli_inputs b = *p->in;
+	size_t i = 0;
+	bool more = true;
+
+	while (more) {
+		struct hangdx_evidence *ev = NULL;
+		int err;
+
+		pthread_mutex_lock(&p->mu);
+		while (!p->stop && p->tokens == 0)
+			pthread_cond_wait(&p->cv, &p->mu);
+		more = !p->stop && i < p->n;
+		if (more)
+			p->tokens--;
+		pthread_mutex_unlock(&p->mu);
+		if (!more)
+			break;
+		next_batch(p, &i, &b);
+		err = read_one(p, &b, &ev);
+		pthread_mutex_lock(&p->mu);
+		while (!p->stop && p->full)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->stop) {
+			more = false;
+		} else {
+			p->ev = ev;
+			ev = NULL;
+			p->err = err;
+			p->full = true;
+			p->nbatch++;
+			more = i < p->n && (!err || err == HANGDX_ENOTFOUND);
+		}
+		p->end = !more;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		hangdx_evidence_free(ev);
+	}
+	pthread_mutex_lock(&p->mu);
+	p->end = true;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Take the next batch read: false when there is none. */
+static bool take(struct pipe *p, struct hangdx_evidence **ev, int *err)
+{
+	bool got;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->full && !p->end)
+		pthread_cond_wait(&p->cv, &p->mu);
+	got = p->full;
+	if (got) {
+		*ev = p->ev;
+		*err = p->err;
+		p->ev = NULL;
+		p->full = false;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return got;
+}
+
+static void give_back(struct pipe *p, bool stop)
+{
+	pthread_mutex_lock(&p->mu);
+	p->tokens++;
+	p->stop |= stop;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Reduce the batches as the reader hands them over: as read_batches. */
+static int reduce_piped(struct pipe *p, struct hangdx_facts *f,
+			const struct hangdx_diagnose_opts *o)
+{
+	struct hangdx_evidence *ev = NULL;
+	int err = HANGDX_ENOTFOUND, got = 0;
+
+	while (take(p, &ev, &err)) {
+		if (!err)
+			err = hangdx_facts_add_evidence(f, ev, o);
+		hangdx_evidence_free(ev);
+		ev = NULL;
+		got |= err == HANGDX_OK;
+		give_back(p, err && err != HANGDX_ENOTFOUND);
+		if (err && err != HANGDX_ENOTFOUND)
+			break;
+	}
+	return err == HANGDX_ENOTFOUND && got ? HANGDX_OK : err;
+}
+
+/* The batches read and reduced in turn, on this thread. */
+static int read_batches(struct pipe *p, struct hangdx_facts *f,
+			const struct hangdx_diagnose_opts *o)
+{
+	struct cli_inputs b = *p->in;
+	struct hangdx_evidence *ev = NULL;
+	int err = HANGDX_ENOTFOUND, got = 0;
+	size_t i = 0;
+
+	while (i < p->n) {
+		next_batch(p, &i, &b);
+		p->nbatch++;
+		err = read_one(p, &b, &ev);
+		if (!err)
+			err = hangdx_facts_add_evidence(f, ev, o);
+		hangdx_evidence_free(ev);
+		ev = NULL;
+		got |= err == HANGDX_OK;
+		if (err && err != HANGDX_ENOTFOUND)
+			break;
+	}
+	return err == HANGDX_ENOTFOUND && got ? HANGDX_OK : err;
 }
 
 int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
@@ -207,12 +380,13 @@ int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 		     const struct hangdx_diagnose_opts *o, size_t *nent,
 		     size_t *nbatch)
 {
-	uint64_t budget = in->dense / BATCH_SHARE, sum;
 	struct cli_inputs b = *in;
+	struct pipe p;
+	pthread_t th;
 	uint64_t *sz;
 	char **v;
-	size_t n, i, j;
-	int err = HANGDX_ENOTFOUND, got = 0;
+	size_t n;
+	int err;
 
 	if (entries(in, &v, &sz, &n)) {
 		cli_free_list(v, n);
@@ -221,22 +395,35 @@ int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 	}
 	b.roots = in->paths;    /* DIR/rank-3 still names rank 3 */
 	b.nroots = in->npaths;
+	memset(&p, 0, sizeof p);
+	p.ctx = ctx;
+	p.in = &b;
+	p.v = v;
+	p.sz = sz;
+	p.n = n;
+	p.budget = in->dense / BATCH_SHARE;
+	p.tokens = ALIVE;
 	*nent = n;
-	*nbatch = 0;
-	for (i = 0; i < n; i = j) {
-		for (j = i, sum = 0; j < n && (j == i || sum + sz[j] <= budget); j++)
-			sum += sz[j];
-		b.paths = (const char *const *)v + i;
-		b.npaths = j - i;
-		++*nbatch;
-		err = read_batch(ctx, f, &b, o);
-		got |= err == HANGDX_OK;
-		if (err && err != HANGDX_ENOTFOUND)
-			break;
+	if (in->threads == 1 || n < 2 ||
+	    pthread_mutex_init(&p.mu, NULL) != 0) {
+		err = read_batches(&p, f, o);
+	} else if (pthread_cond_init(&p.cv, NULL) != 0) {
+		pthread_mutex_destroy(&p.mu);
+		err = read_batches(&p, f, o);
+	} else {
+		if (pthread_create(&th, NULL, reader_main, &p) != 0) {
+			err = read_batches(&p, f, o);
+		} else {
+			err = reduce_piped(&p, f, o);
+			give_back(&p, true);
+			pthread_join(th, NULL);
+			hangdx_evidence_free(p.ev);
+		}
+		pthread_cond_destroy(&p.cv);
+		pthread_mutex_destroy(&p.mu);
 	}
+	*nbatch = p.nbatch;
 	cli_free_list(v, n);
 	free(sz);
-	if (err == HANGDX_ENOTFOUND && got)
-		err = HANGDX_OK;
 	return err;
 }

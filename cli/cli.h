@@ -105,7 +105,9 @@ char *cli_join(const char *dir, const char *name);   /* malloc'd; NULL */
  * default record ceiling's worth at 256 bytes of log a record). */
 bool cli_dense(const struct cli_inputs *in);
 /* Read the entries of every directory PATH (and every other PATH) in
- * batches of at most in->dense / 4 bytes of files (one entry at least), each batch reduced to facts in f and freed: a library error,
+ * batches of at most in->dense / 8 bytes of files (one entry at least),
+ * read by a thread of their own while this one reduces each batch to
+ * facts in f and frees it (in turn with in->threads 1): a library error,
  * HANGDX_ENOTFOUND when nothing could be read; the entries and batches
  * in *nent and *nbatch. */
 int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,

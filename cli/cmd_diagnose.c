@@ -68,7 +68,7 @@ const struct cli_cmd cmd_diagnose = {
 	"                        are several files; 1 under --mpi)\n"
 	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
 	"      --batch SIZE      PATHs holding more than SIZE bytes of files\n"
-	"                        (1G) are read SIZE/4 at a time, each part\n"
+	"                        (1G) are read SIZE/8 at a time, each part\n"
 	"                        reduced to facts (0: all in one pass)\n"
 	"      --node NAME       this machine's node (default: the host name):\n"
 	"                        facts from other nodes keep their files apart\n"

@@ -32,7 +32,7 @@ const struct cli_cmd cmd_facts = {
 	"                        are several files)\n"
 	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
 	"      --batch SIZE      PATHs holding more than SIZE bytes of files\n"
-	"                        (1G) are read SIZE/4 at a time, each part\n"
+	"                        (1G) are read SIZE/8 at a time, each part\n"
 	"                        reduced to facts (0: all in one pass)\n"
 	"      --node NAME       the node these logs are from (default: the host\n"
 	"                        name); the same path on two nodes is two files\n"

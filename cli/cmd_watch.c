@@ -63,7 +63,7 @@ const struct cli_cmd cmd_watch = {
 	"                        --on-hang ran) and start from it: a restarted\n"
 	"                        watch says an event again only when it changed\n"
 	"      --batch SIZE      logs of more than SIZE bytes (1G) are read\n"
-	"                        SIZE/4 at a time, each part reduced to facts\n"
+	"                        SIZE/8 at a time, each part reduced to facts\n"
 	"                        (0: all in one pass), as diagnose --batch\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"  -h, --help            this help\n"

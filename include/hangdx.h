@@ -107,6 +107,14 @@ struct hangdx_ctx;
 struct hangdx_ctx *hangdx_ctx_new(const struct hangdx_alloc *alloc);
 void hangdx_ctx_free(struct hangdx_ctx *ctx);
 
+/*
+ * Threads: a context serves one thread at a time, with one exception.
+ * One thread may read logs (hangdx_ingest_*) into an evidence of its
+ * own while another reduces other evidence to facts
+ * (hangdx_facts_add_evidence, which writes no diagnostics); the
+ * allocation hook must then be thread-safe.
+ */
+
 /* Route diagnostics to fn (NULL drops them).  Default: dropped. */
 void hangdx_ctx_set_diag(struct hangdx_ctx *ctx, hangdx_diag_fn *fn, void *ud);
 

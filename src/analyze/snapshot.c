@@ -81,6 +81,8 @@ struct snap {
 	size_t nkern, capkern;
 	int64_t *events;            /* distinct event ids */
 	size_t nevent, capevent;
+	uint32_t *rs_off, *rs_list;    /* rank -> its dumped streams, index order */
+	uint32_t rs_nranks;
 	int err;
 };
 
@@ -866,6 +868,47 @@ static void index_streams(struct snap *s)
 	}
 }
 
+/*
+ * Each rank's streams as the dumps made them, in index order: the
+ * searches below go through one rank's streams, not the job's (at 16,384
+ * ranks a scan of every stream per rank was a fifth of the run).  Streams
+ * placed later for kernels no dump shows are not listed: their role is
+ * KERNEL and their head a running kernel, which no search looks for.
+ */
+static void index_ranks(struct snap *s)
+{
+	struct hangdx_diagnosis *d = s->d;
+	uint32_t n = d->st.nranks, i, r;
+
+	s->rs_off = hx_calloc(d->ctx, (size_t)n + 2, sizeof *s->rs_off);
+	s->rs_list = hx_alloc(d->ctx, (d->st.nstreams + 1) * sizeof *s->rs_list);
+	if (!s->rs_off || !s->rs_list) {
+		s->err = HANGDX_ENOMEM;
+		return;
+	}
+	s->rs_nranks = n;
+	for (i = 0; i < d->st.nstreams; i++)
+		if (d->st.streams[i].rank < n)
+			s->rs_off[d->st.streams[i].rank + 2]++;
+	for (r = 2; r < n + 2; r++)
+		s->rs_off[r] += s->rs_off[r - 1];
+	for (i = 0; i < d->st.nstreams; i++)
+		if (d->st.streams[i].rank < n)
+			s->rs_list[s->rs_off[d->st.streams[i].rank + 1]++] = i;
+}
+
+/* The rank's dumped streams: *n of them. */
+static const uint32_t *rank_streams(const struct snap *s, uint32_t rank,
+				    uint32_t *n)
+{
+	if (rank >= s->rs_nranks) {
+		*n = 0;
+		return s->rs_list;
+	}
+	*n = s->rs_off[rank + 1] - s->rs_off[rank];
+	return s->rs_list + s->rs_off[rank];
+}
+
 /* A kernel whose stream no dump shows: a stream of its own holding one
  * running kernel task, its evidence the line that shows it. */
 static long kernel_stream(struct snap *s, const struct kern *k, uint32_t ci)
@@ -1012,28 +1055,41 @@ static bool unknown_wait(const struct hangdx_diagnosis *d, uint32_t sid)
 	       d->st.tasks[h].notify < 0;
 }
 
+/* The first notify record of unknown id queued on stream u, or -1 (a
+ * stream's tasks are appended in position order). */
+static long unlinked_record(const struct hangdx_diagnosis *d, uint32_t u)
+{
+	const struct hx_stream *st = &d->st.streams[u];
+	size_t p;
+
+	for (p = 0; p < st->n; p++) {
+		const struct hx_task *t = &d->st.tasks[st->q[p]];
+		if (t->kind == HX_T_NOTIFY_RECORD && t->notify < 0)
+			return (long)st->q[p];
+	}
+	return -1;
+}
+
 static long launch_stream(struct snap *s, uint32_t rank)
 {
 	struct hangdx_diagnosis *d = s->d;
 	long u = -1, found = -1, behind = -1;
-	size_t i, j, nfound = 0, nbehind = 0;
+	size_t j, nfound = 0, nbehind = 0;
+	uint32_t k, nrs;
+	const uint32_t *rs = rank_streams(s, rank, &nrs);
 
-	for (i = 0; i < s->nkern; i++)
-		if (s->kerns[i].rank == (int32_t)rank && s->kerns[i].ustream >= 0 &&
-		    (u = find_stream(s, (int32_t)rank, s->kerns[i].ustream, false)) >= 0)
+	for (j = 0; j < s->nkern; j++)
+		if (s->kerns[j].rank == (int32_t)rank && s->kerns[j].ustream >= 0 &&
+		    (u = find_stream(s, (int32_t)rank, s->kerns[j].ustream, false)) >= 0)
 			return u;
-	for (i = 0; i < d->st.nstreams; i++) {
+	for (k = 0; k < nrs; k++) {
+		uint32_t i = rs[k];
 		const struct hx_stream *st = &d->st.streams[i];
-		bool has = false;
-		long h = hx_state_head(&d->st, (uint32_t)i);
-		if (st->rank != rank || st->role != HX_SR_USER || h < 0 ||
+		long h = hx_state_head(&d->st, i);
+		if (st->role != HX_SR_USER || h < 0 ||
 		    d->st.tasks[h].kind == HX_T_NOTIFY_WAIT)
 			continue;       /* a stream itself waiting on a notify */
-		for (j = 0; j < d->st.ntasks && !has; j++)
-			has = d->st.tasks[j].stream == i &&
-			      d->st.tasks[j].kind == HX_T_NOTIFY_RECORD &&
-			      d->st.tasks[j].notify < 0;
-		if (!has)
+		if (unlinked_record(d, i) < 0)
 			continue;
 		found = (long)i;
 		nfound++;
@@ -1051,27 +1107,20 @@ static long launch_stream(struct snap *s, uint32_t rank)
 static bool link_one(struct snap *s, uint32_t m, uint32_t u)
 {
 	struct hangdx_diagnosis *d = s->d;
-	long h = hx_state_head(&d->st, m);
-	size_t j;
+	long h = hx_state_head(&d->st, m), j;
 	int32_t n;
 
-	if (h < 0 || !unknown_wait(d, m))
+	if (h < 0 || !unknown_wait(d, m) || (j = unlinked_record(d, u)) < 0)
 		return false;
-	for (j = 0; j < d->st.ntasks; j++) {
-		struct hx_task *t = &d->st.tasks[j];
-		if (t->stream != u || t->kind != HX_T_NOTIFY_RECORD || t->notify >= 0)
-			continue;
-		if (hx_state_add_notify(&d->st, d->st.streams[m].rank, HX_NR_H0, -1,
-					-1, &n)) {
-			s->err = HANGDX_ENOMEM;
-			return false;
-		}
-		d->st.notifies[n].rt_id = UINT32_MAX;
-		t->notify = n;
-		d->st.tasks[h].notify = n;
-		return true;
+	if (hx_state_add_notify(&d->st, d->st.streams[m].rank, HX_NR_H0, -1,
+				-1, &n)) {
+		s->err = HANGDX_ENOMEM;
+		return false;
 	}
-	return false;
+	d->st.notifies[n].rt_id = UINT32_MAX;
+	d->st.tasks[j].notify = n;
+	d->st.tasks[h].notify = n;
+	return true;
 }
 
 static void link_rank(struct snap *s, uint32_t rank)
@@ -1079,13 +1128,14 @@ static void link_rank(struct snap *s, uint32_t rank)
 	struct hangdx_diagnosis *d = s->d;
 	const struct hx_rankinfo *ri = &d->ranks[rank];
 	long u = -1;
-	uint32_t i;
+	uint32_t k, nrs;
+	const uint32_t *rs = rank_streams(s, rank, &nrs);
 
-	for (i = 0; i < d->st.nstreams && !s->err; i++) {
+	for (k = 0; k < nrs && !s->err; k++) {
+		uint32_t i = rs[k];
 		const struct hx_stream *st = &d->st.streams[i];
 		bool first = ri->stream >= 0 && st->id == ri->stream && ri->wait_peer < 0;
-		if (st->rank != rank || (st->role != HX_SR_MAIN && !first) ||
-		    !unknown_wait(d, i))
+		if ((st->role != HX_SR_MAIN && !first) || !unknown_wait(d, i))
 			continue;
 		if (u < 0 && (u = launch_stream(s, rank)) < 0)
 			return;
@@ -1097,16 +1147,16 @@ static void link_rank(struct snap *s, uint32_t rank)
 static void link_h0(struct snap *s)
 {
 	struct hangdx_diagnosis *d = s->d;
-	uint32_t r, i;
+	uint32_t r, k, nrs;
 
 	for (r = 0; r < d->nranks && r < d->st.nranks && !s->err; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
+		const uint32_t *rs = rank_streams(s, r, &nrs);
 		long u;
-		for (i = 0; ri->stream >= 0 && ri->wait_peer < 0 &&
-			    i < d->st.nstreams; i++)
-			if (d->st.streams[i].rank == r && d->st.streams[i].id == ri->stream &&
-			    unknown_wait(d, i) && (u = launch_stream(s, r)) >= 0)
-				link_one(s, i, (uint32_t)u);
+		for (k = 0; ri->stream >= 0 && ri->wait_peer < 0 && k < nrs; k++)
+			if (d->st.streams[rs[k]].id == ri->stream &&
+			    unknown_wait(d, rs[k]) && (u = launch_stream(s, r)) >= 0)
+				link_one(s, rs[k], (uint32_t)u);
 		link_rank(s, r);
 	}
 }
@@ -1157,25 +1207,25 @@ static int32_t recorder(const struct hangdx_diagnosis *d, const int32_t *rstream
 
 /* Main streams for inferred kernels: the rank's first failing stream,
  * then every other stream waiting behind the same recording stream. */
-static long next_main(const struct hangdx_diagnosis *d, const int32_t *rstream,
-		      uint32_t rank, uint32_t *from, int32_t *u)
+static long next_main(struct snap *s, const int32_t *rstream, uint32_t rank,
+		      uint32_t *from, int32_t *u)
 {
+	struct hangdx_diagnosis *d = s->d;
 	const struct hx_rankinfo *ri = &d->ranks[rank];
-	uint32_t i;
+	uint32_t k, nrs;
+	const uint32_t *rs = rank_streams(s, rank, &nrs);
 
 	if (*u < 0 && ri->stream >= 0)
-		for (i = 0; i < d->st.nstreams && *u < 0; i++)
-			if (d->st.streams[i].rank == rank &&
-			    d->st.streams[i].id == ri->stream &&
-			    (*u = recorder(d, rstream, i)) >= 0) {
-				d->st.streams[i].role = HX_SR_MAIN;
-				return (long)i;
+		for (k = 0; k < nrs && *u < 0; k++)
+			if (d->st.streams[rs[k]].id == ri->stream &&
+			    (*u = recorder(d, rstream, rs[k])) >= 0) {
+				d->st.streams[rs[k]].role = HX_SR_MAIN;
+				return (long)rs[k];
 			}
-	for (; *u >= 0 && *from < d->st.nstreams; (*from)++)
-		if (d->st.streams[*from].rank == rank &&
-		    main_like(d, rstream, *from, *u)) {
-			d->st.streams[*from].role = HX_SR_MAIN;
-			return (long)(*from)++;
+	for (; *u >= 0 && *from < nrs; (*from)++)
+		if (main_like(d, rstream, rs[*from], *u)) {
+			d->st.streams[rs[*from]].role = HX_SR_MAIN;
+			return (long)rs[(*from)++];
 		}
 	return -1;
 }
@@ -1186,13 +1236,14 @@ static long next_main_unknown(struct snap *s, uint32_t rank, uint32_t *from,
 			      int32_t u)
 {
 	struct hangdx_diagnosis *d = s->d;
+	uint32_t nrs;
+	const uint32_t *rs = rank_streams(s, rank, &nrs);
 
-	for (; u >= 0 && *from < d->st.nstreams; (*from)++)
-		if (d->st.streams[*from].rank == rank &&
-		    d->st.streams[*from].role == HX_SR_USER &&
-		    link_one(s, *from, (uint32_t)u)) {
-			d->st.streams[*from].role = HX_SR_MAIN;
-			return (long)(*from)++;
+	for (; u >= 0 && *from < nrs; (*from)++)
+		if (d->st.streams[rs[*from]].role == HX_SR_USER &&
+		    link_one(s, rs[*from], (uint32_t)u)) {
+			d->st.streams[rs[*from]].role = HX_SR_MAIN;
+			return (long)rs[(*from)++];
 		}
 	return -1;
 }
@@ -1202,62 +1253,71 @@ static void infer_rank(struct snap *s, const int32_t *rstream, uint32_t rank,
 {
 	struct hangdx_diagnosis *d = s->d;
 	struct hx_device *dev = &d->st.dev[rank];
-	uint32_t i, cand = 0, from = 0, from2 = 0, need = dev->pool.cap - dev->pool.busy;
+	uint32_t k, nrs, cand = 0, from = 0, from2 = 0,
+		 need = dev->pool.cap - dev->pool.busy;
+	const uint32_t *rs = rank_streams(s, rank, &nrs);
 	int32_t u = -1;
 
-	for (i = 0; i < d->st.nstreams; i++)
-		cand += d->st.streams[i].rank == rank && kernel_like(d, i);
+	for (k = 0; k < nrs; k++)
+		cand += kernel_like(d, rs[k]);
 	if (need == 0 || cand < need)
 		return;
-	for (i = 0; i < d->st.nstreams && dev->pool.busy < dev->pool.cap; i++) {
-		struct kern k = { (int32_t)rank, NULL, -1, -1, -1, -1, -1, HX_NONE,
+	for (k = 0; k < nrs && dev->pool.busy < dev->pool.cap; k++) {
+		uint32_t i = rs[k];
+		struct kern kn = { (int32_t)rank, NULL, -1, -1, -1, -1, -1, HX_NONE,
 				  HX_NONE, HX_NONE, HX_NOREC, HX_NOREC, HX_NOREC,
 				  HX_NOREC, false, false, true, false };
 		long ms;
-		if (d->st.streams[i].rank != rank || !kernel_like(d, i))
+		if (!kernel_like(d, i))
 			continue;
 		if (next[rank] >= d->snap_sc.groups[0].count)
 			break;
-		k.kstream = d->st.streams[i].id;
-		ms = next_main(d, rstream, rank, &from, &u);
+		kn.kstream = d->st.streams[i].id;
+		ms = next_main(s, rstream, rank, &from, &u);
 		if (ms < 0 && u >= 0)
 			ms = next_main_unknown(s, rank, &from2, u);
 		if (ms >= 0)
-			k.msq = d->st.streams[ms].sq_id;
+			kn.msq = d->st.streams[ms].sq_id;
 		d->st.streams[i].role = HX_SR_KERNEL;
-		place_kernel(s, &k, next[rank]++);
+		place_kernel(s, &kn, next[rank]++);
 		d->ranks[rank].kernels_inferred++;
 	}
 }
 
 /* An ordinary AICPU task at the head of one of the rank's streams: it
  * waits for a core (one that had a core would have run and left). */
-static bool aicpu_at_head(const struct hangdx_diagnosis *d, uint32_t rank)
+static bool aicpu_at_head(const struct snap *s, uint32_t rank)
 {
-	uint32_t i;
+	const struct hangdx_diagnosis *d = s->d;
+	uint32_t k, nrs;
+	const uint32_t *rs = rank_streams(s, rank, &nrs);
 
-	for (i = 0; i < d->st.nstreams; i++)
-		if (d->st.streams[i].rank == rank && d->st.streams[i].role == HX_SR_USER &&
-		    hx_state_head(&d->st, i) >= 0 &&
-		    d->st.tasks[hx_state_head(&d->st, i)].kind == HX_T_AICPU &&
-		    !kernel_like(d, i))
+	for (k = 0; k < nrs; k++) {
+		long h = hx_state_head(&d->st, rs[k]);
+		if (d->st.streams[rs[k]].role == HX_SR_USER && h >= 0 &&
+		    d->st.tasks[h].kind == HX_T_AICPU && !kernel_like(d, rs[k]))
 			return true;
+	}
 	return false;
 }
 
 /* Streams of the rank stuck at their head on a notify wait that is, or
  * can be, the wait for its op's launch record on stream u: the main
  * streams of communicators with ops in flight. */
-static uint32_t count_mains(const struct hangdx_diagnosis *d,
-			    const int32_t *rstream, uint32_t rank, int32_t u)
+static uint32_t count_mains(const struct snap *s, const int32_t *rstream,
+			    uint32_t rank, int32_t u)
 {
-	uint32_t i, n = 0;
+	const struct hangdx_diagnosis *d = s->d;
+	uint32_t k, nrs, n = 0;
+	const uint32_t *rs = rank_streams(s, rank, &nrs);
 
-	for (i = 0; i < d->st.nstreams; i++)
-		if (d->st.streams[i].rank == rank && (int32_t)i != u &&
+	for (k = 0; k < nrs; k++) {
+		uint32_t i = rs[k];
+		if ((int32_t)i != u &&
 		    (d->st.streams[i].role == HX_SR_MAIN || main_like(d, rstream, i, u) ||
 		     (d->st.streams[i].role == HX_SR_USER && unknown_wait(d, i))))
 			n++;
+	}
 	return n;
 }
 
@@ -1276,28 +1336,28 @@ static void infer_config(struct snap *s, const int32_t *rstream, uint32_t rank,
 {
 	struct hangdx_diagnosis *d = s->d;
 	struct hx_device *dev = &d->st.dev[rank];
-	uint32_t need = dev->pool.cap - dev->pool.busy, from = 0, from2 = 0;
+	uint32_t need = dev->pool.cap - dev->pool.busy, from = 0, from2 = 0, j, nrs;
+	const uint32_t *rs = rank_streams(s, rank, &nrs);
 	int32_t u = -1;
 	long ms;
 
 	/* an AICPU operator that timed out had a core: it ran */
-	if (need == 0 || !aicpu_at_head(d, rank) ||
+	if (need == 0 || !aicpu_at_head(s, rank) ||
 	    d->ranks[rank].aicpu_timeout_rec != HX_NOREC)
 		return;
-	for (ms = 0; ms < (long)d->st.nstreams && u < 0; ms++)
-		if (d->st.streams[ms].rank == rank &&
-		    d->st.streams[ms].id == (uint32_t)d->ranks[rank].stream)
-			u = recorder(d, rstream, (uint32_t)ms);
+	for (j = 0; j < nrs && u < 0; j++)
+		if (d->st.streams[rs[j]].id == (uint32_t)d->ranks[rank].stream)
+			u = recorder(d, rstream, rs[j]);
 	if (u < 0)
 		u = (int32_t)launch_stream(s, rank);
-	if (u < 0 || count_mains(d, rstream, rank, u) < need)
+	if (u < 0 || count_mains(s, rstream, rank, u) < need)
 		return;
 	while (dev->pool.busy < dev->pool.cap && !s->err &&
 	       next[rank] < d->snap_sc.groups[0].count) {
 		struct kern k = { (int32_t)rank, NULL, -1, -1, -1, -1, -1, HX_NONE,
 				  HX_NONE, HX_NONE, HX_NOREC, HX_NOREC, HX_NOREC,
 				  HX_NOREC, false, false, true, true };
-		ms = next_main(d, rstream, rank, &from, &u);
+		ms = next_main(s, rstream, rank, &from, &u);
 		if (ms < 0)
 			ms = next_main_unknown(s, rank, &from2, u);
 		if (ms < 0)
@@ -1397,7 +1457,10 @@ int hx_snapshot_build(struct hangdx_diagnosis *d)
 	if (err)
 		goto out_free;
 	index_streams(&s);
-	place_kernels(&s);
+	if (!s.err)
+		index_ranks(&s);
+	if (!s.err)
+		place_kernels(&s);
 	hx_rf_after_kernels(d);
 	link_events(&s);
 	err = s.err;
@@ -1417,6 +1480,8 @@ out_free:
 	hx_map_free(d->ctx, &s.tmap);
 	hx_free(d->ctx, s.events);
 	hx_free(d->ctx, s.sqes);
+	hx_free(d->ctx, s.rs_off);
+	hx_free(d->ctx, s.rs_list);
 	hx_map_free(d->ctx, &s.notifies);
 	hx_map_free(d->ctx, &s.records);
 	hx_map_free(d->ctx, &s.kmap);

@@ -36,8 +36,9 @@ run() {  # run NAME CMD...: stdout to NAME.out, exit code to NAME.rc
 
 # Dense logs in one process: PATHs holding more bytes of files than
 # --batch (2M here; 16 ranks of the reference preset hold 5.5 MB) are read
-# a quarter of that at a time, a batch of rank directories reduced to
-# facts, and must give the single pass's JSON; --batch 0 is the single pass.
+# an eighth of that at a time, a batch of rank directories reduced to
+# facts while the next is read, and must give the single pass's JSON;
+# with --threads 1 read and reduced in turn; --batch 0 is the single pass.
 sim dense reference --set ranks=16
 run dense.single "$H" diagnose --json "$T/dense"
 run dense.batch "$H" diagnose --json --batch 2M "$T/dense"
@@ -45,6 +46,12 @@ cmp_runs "dense logs read in batches: the single-pass JSON" dense.single dense.b
 t_ok "dense logs: read in more than one batch" sh -c \
 	'n=$(sed -n "s/.* read in \([0-9]*\) batches.*/\1/p" "$1"); [ "${n:-0}" -gt 1 ]' \
 	_ "$T/dense.batch.err"
+run dense.turn "$H" diagnose --json --batch 2M --threads 1 "$T/dense"
+cmp_runs "dense logs read and reduced in turn (--threads 1): the same JSON" \
+	dense.single dense.turn
+t_ok "dense logs: the same batches with --threads 1" sh -c \
+	'[ "$(grep "read in" "$1")" = "$(grep "read in" "$2")" ]' _ \
+	"$T/dense.batch.err" "$T/dense.turn.err"
 run dense.one "$H" diagnose --json --batch 0 "$T/dense"
 t_ok "dense logs: --batch 0 reads in one pass, to the same JSON" sh -c \
 	'! grep -q "read in" "$1" && cmp -s "$2" "$3"' _ "$T/dense.one.err" \
