@@ -16,7 +16,7 @@
 
 enum layer { L_HCCL, L_RT, L_AICPU, L_TSCH };
 
-#define HAS(s, n, lit) (hx_find((s), (n), (lit)) != NULL)
+#define HAS(s, n, lit) (HX_FIND_LIT(s, n, lit) != NULL)
 
 static bool mod_is(const struct hx_prefix *p, const char *m)
 {
@@ -3111,8 +3111,8 @@ static const char *failure_word(const char *s, size_t n, unsigned a)
 		if (!(a & failure_words[i].need))
 			continue;
 		if (gate[g] < 0)
-			gate[g] = HAS(s, n, gate_lit[g]);
-		if (gate[g] && HAS(s, n, failure_words[i].lit))
+			gate[g] = (hx_find(s, n, gate_lit[g]) != NULL);
+		if (gate[g] && hx_find(s, n, failure_words[i].lit))
 			return failure_words[i].what;
 	}
 	return NULL;
@@ -3453,7 +3453,7 @@ static bool has_any(const char *s, size_t n, const char *const *w, size_t nw)
 	size_t i;
 
 	for (i = 0; i < nw; i++)
-		if (HAS(s, n, w[i]))
+		if (hx_find(s, n, w[i]))
 			return true;
 	return false;
 }

@@ -626,8 +626,12 @@ bool hx_parse_u64(const char *s, size_t n, uint64_t *out);
 bool hx_parse_i64(const char *s, size_t n, int64_t *out);
 /* "…" (U+2026) or ".." at s: text a reporter left out. */
 bool hx_ellipsis(const char *s, size_t n);
-/* Like memmem; ASCII case-insensitive variant too. */
+/* Like memmem; ASCII case-insensitive variant too.  hx_findn takes the
+ * literal's length (a line is short: the first byte by memchr, then a
+ * compare, costs less than memmem's set-up). */
 const char *hx_find(const char *s, size_t n, const char *lit);
+const char *hx_findn(const char *s, size_t n, const char *lit, size_t m);
+#define HX_FIND_LIT(s, n, lit) hx_findn((s), (n), "" lit "", sizeof(lit) - 1)
 const char *hx_find_ci(const char *s, size_t n, const char *lit);
 /* Value after a literal: "lit" then up to one of stop, trimmed. */
 bool hx_after(const char *s, size_t n, const char *lit, const char *stop,

@@ -20,13 +20,24 @@ static bool is_alnum(int c)
 }
 static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
-const char *hx_find(const char *s, size_t n, const char *lit)
+const char *hx_findn(const char *s, size_t n, const char *lit, size_t m)
 {
-	size_t m = strlen(lit);
+	const char *p = s, *stop;
 
 	if (m == 0 || m > n)
 		return m == 0 ? s : NULL;
-	return memmem(s, n, lit, m);
+	stop = s + (n - m) + 1;
+	while (p < stop && (p = memchr(p, lit[0], (size_t)(stop - p))) != NULL) {
+		if (p[m - 1] == lit[m - 1] && memcmp(p + 1, lit + 1, m - 1) == 0)
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+const char *hx_find(const char *s, size_t n, const char *lit)
+{
+	return hx_findn(s, n, lit, strlen(lit));
 }
 
 const char *hx_find_ci(const char *s, size_t n, const char *lit)
@@ -46,6 +57,14 @@ const char *hx_find_ci(const char *s, size_t n, const char *lit)
 	return NULL;
 }
 
+static bool in_set(const char *set, char c)
+{
+	for (; *set; set++)
+		if (*set == c)
+			return true;
+	return false;
+}
+
 bool hx_after(const char *s, size_t n, const char *lit, const char *stop,
 	      const char **v, size_t *vlen)
 {
@@ -54,7 +73,7 @@ bool hx_after(const char *s, size_t n, const char *lit, const char *stop,
 	if (!p)
 		return false;
 	p += strlen(lit);
-	for (e = p; e < end && !strchr(stop, *e); e++)
+	for (e = p; e < end && *e && !in_set(stop, *e); e++)
 		;
 	while (p < e && *p == ' ')
 		p++;
