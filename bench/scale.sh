@@ -203,6 +203,7 @@ if [ "${SCALE_DENSE:-1}" != 0 ]; then
 		--no-trace -o "$d"
 	mb=$(du -sm "$d" 2>/dev/null | cut -f1)
 	row "reference, default level, 16384" dense 0 "" "${mb:-0} MB of logs"
+	sync    # the 5.6 GB just written: their write-back is not diagnose's time
 	run densed "$HANGDX" diagnose --json "$d"
 	notes=""
 	grep -q '"category": "aicpu_exhaustion_deadlock"' "$out/densed.out" ||

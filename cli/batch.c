@@ -192,6 +192,9 @@ static int entries(const struct cli_inputs *in, char ***v, uint64_t **sz,
  * The batches are read by a thread of their own while this one reduces
  * the batch before to facts: reading (two threads, hangdx_ingest_paths)
  * and reducing (one) overlap, and at most two batches' evidence is alive.
+ * A third thread sizes the entries ahead of the reader (the batches are
+ * cut by bytes; the walk is system calls, not work the reader must wait
+ * for).
  * One thread reads them all, in order, so the facts and the reading
  * diagnostics are those of reading them one after another; the library
  * takes the same context from both (it allocates through a thread-safe
@@ -210,6 +213,8 @@ struct pipe {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int tokens;                    /* more evidence that may be made */
+	bool sizing;                   /* a thread sizes the entries */
+	size_t nsized;                 /* ... this many so far */
 	bool stop;                     /* the reducer gave up */
 	bool full, end;                /* a batch waits in the slot; no more */
 	struct hangdx_evidence *ev;    /* the slot */
@@ -217,26 +222,67 @@ struct pipe {
 	size_t nbatch;
 };
 
-/* The next batch from entry *i: its entries in b (one at least).  The
- * entries are sized here, by the thread that reads them, as the batches
- * reach them (a walk of 16,384 ranks' trees takes seconds). */
-static void next_batch(const struct pipe *p, size_t *i, struct cli_inputs *b)
+/* The bytes under entry j: sized by the sizing thread (waited for), or
+ * here when there is none.  A walk of 16,384 ranks' trees takes seconds
+ * of system calls: off the reading thread, they overlap the reading. */
+static uint64_t entry_size(struct pipe *p, size_t j)
 {
-	size_t j;
-	uint64_t sum = 0;
+	uint64_t sz;
 
-	for (j = *i; j < p->n; j++) {
+	if (!p->sizing) {
 		if (p->sz[j] == UNSIZED) {
 			p->sz[j] = 0;
 			tree_bytes(AT_FDCWD, p->v[j], 0, &p->sz[j], UINT64_MAX);
 		}
-		if (j > *i && sum + p->sz[j] > p->budget)
+		return p->sz[j];
+	}
+	pthread_mutex_lock(&p->mu);
+	while (p->nsized <= j && !p->stop)
+		pthread_cond_wait(&p->cv, &p->mu);
+	sz = p->nsized > j ? p->sz[j] : UNSIZED;        /* stopped */
+	pthread_mutex_unlock(&p->mu);
+	return sz;
+}
+
+static void *sizer_main(void *arg)
+{
+	struct pipe *p = arg;
+	size_t j;
+	bool stop = false;
+
+	for (j = 0; j < p->n && !stop; j++) {
+		uint64_t sz = 0;
+
+		tree_bytes(AT_FDCWD, p->v[j], 0, &sz, UINT64_MAX);
+		pthread_mutex_lock(&p->mu);
+		p->sz[j] = sz;
+		p->nsized = j + 1;
+		stop = p->stop;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return NULL;
+}
+
+/* The next batch from entry *i: its entries in b (one at least); false
+ * when the reducer stopped the run first. */
+static bool next_batch(struct pipe *p, size_t *i, struct cli_inputs *b)
+{
+	size_t j;
+	uint64_t sum = 0, sz;
+
+	for (j = *i; j < p->n; j++) {
+		sz = entry_size(p, j);
+		if (sz == UNSIZED)
+			return false;
+		if (j > *i && sum + sz > p->budget)
 			break;
-		sum += p->sz[j];
+		sum += sz;
 	}
 	b->paths = (const char *const *)p->v + *i;
 	b->npaths = j - *i;
 	*i = j;
+	return true;
 }
 
 /* One batch read: a library error; HANGDX_ENOTFOUND when nothing in it
@@ -275,7 +321,8 @@ static void *reader_main(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (!more)
 			break;
-		next_batch(p, &i, &b);
+		if (!next_batch(p, &i, &b))
+			break;
 		err = read_one(p, &b, &ev);
 		pthread_mutex_lock(&p->mu);
 		while (!p->stop && p->full)
@@ -360,8 +407,7 @@ static int read_batches(struct pipe *p, struct hangdx_facts *f,
 	int err = HANGDX_ENOTFOUND, got = 0;
 	size_t i = 0;
 
-	while (i < p->n) {
-		next_batch(p, &i, &b);
+	while (i < p->n && next_batch(p, &i, &b)) {
 		p->nbatch++;
 		err = read_one(p, &b, &ev);
 		if (!err)
@@ -382,7 +428,7 @@ int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 {
 	struct cli_inputs b = *in;
 	struct pipe p;
-	pthread_t th;
+	pthread_t th, sz_th;
 	uint64_t *sz;
 	char **v;
 	size_t n;
@@ -411,6 +457,7 @@ int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 		pthread_mutex_destroy(&p.mu);
 		err = read_batches(&p, f, o);
 	} else {
+		p.sizing = pthread_create(&sz_th, NULL, sizer_main, &p) == 0;
 		if (pthread_create(&th, NULL, reader_main, &p) != 0) {
 			err = read_batches(&p, f, o);
 		} else {
@@ -418,6 +465,10 @@ int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 			give_back(&p, true);
 			pthread_join(th, NULL);
 			hangdx_evidence_free(p.ev);
+		}
+		if (p.sizing) {
+			give_back(&p, true);
+			pthread_join(sz_th, NULL);
 		}
 		pthread_cond_destroy(&p.cv);
 		pthread_mutex_destroy(&p.mu);
