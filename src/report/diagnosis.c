@@ -340,6 +340,9 @@ int hangdx_diagnosis_write_text(const struct hangdx_diagnosis *d, FILE *fp,
 
 /* ---- JSON ---- */
 
+/* A byte that is not UTF-8 is written \ufffd, and so is U+FFFD itself:
+ * evidence JSON Lines carry such a byte as U+FFFD, so a line quoted from
+ * facts reads as the same line quoted from the log. */
 static void jstr(FILE *fp, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -355,7 +358,10 @@ static void jstr(FILE *fp, const char *s)
 		} else if (*p < 0x80) {
 			fputc(*p, fp);
 		} else if ((n = hx_utf8_len(p)) != 0) {  /* valid UTF-8 */
-			fwrite(p, 1, n, fp);
+			if (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] == 0xbd)
+				fputs("\\ufffd", fp);  /* U+FFFD: one spelling */
+			else
+				fwrite(p, 1, n, fp);
 			p += n - 1;
 		} else {                                 /* GBK, binary */
 			fputs("\\ufffd", fp);

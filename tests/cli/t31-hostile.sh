@@ -120,6 +120,16 @@ for l in open(sys.argv[1], "rb"):
     l.decode("utf-8")
     json.loads(l)' gbk.json
 t_ok "GBK and invalid UTF-8: bytes become U+FFFD" grep -q 'Ab\\ufffd\\ufffd\\ufffd\\ufffd_\\ufffd\\ufffd' gbk.json
+# the diagnosis spells U+FFFD one way, whether the log held a byte that
+# is not UTF-8 or U+FFFD itself (as evidence read back from JSON Lines
+# does): the same report
+mkdir -p ufa ufb
+printf '[ERROR] HCCL(1,p):2024-04-08-02:55:04.903.511 [t.cc:1][1]Task run failed, base information is streamID:[3], taskID[7], tag[Ab\377_x].\n' > ufa/x.log
+printf '[ERROR] HCCL(1,p):2024-04-08-02:55:04.903.511 [t.cc:1][1]Task run failed, base information is streamID:[3], taskID[7], tag[Ab\357\277\275_x].\n' > ufb/x.log
+(cd ufa && "$HANGDX" diagnose --json x.log > ../ufa.json 2>/dev/null)
+(cd ufb && "$HANGDX" diagnose --json x.log > ../ufb.json 2>/dev/null)
+t_ok "an invalid byte and U+FFFD: the same JSON report, written \\ufffd" sh -c \
+	'grep -q "Ab\\\\ufffd" ufa.json && cmp -s ufa.json ufb.json'
 
 sed 's/$/\r/' good.log > crlf.log
 "$HANGDX" parse --json good.log > lf.json 2>/dev/null
