@@ -3,12 +3,11 @@
  * bytes read as logs, then the facts, the snapshot rebuilt from TS dumps
  * and kernel lines, the wait-for graph and its deadlock proof, the
  * verdict, and every report writer (text, JSON, DOT) into /dev/null.
- * With FUZZ_DIAGNOSE_FACTS=1 in the environment, also an invariant (a
- * broken one aborts): the same logs reduced to facts, the facts written
- * and read back, and diagnosed in two phases with a fetch from the
- * evidence in memory, give the single pass's JSON byte for byte
- * (docs/FACTS.md).  Off by default: it still fails on 2 inputs of the
- * corpus (rank attribution; docs/TESTING.md, the fuzzing record).
+ * Also an invariant (a broken one aborts): the same logs reduced to
+ * facts, the facts written and read back, and diagnosed in two phases
+ * with a fetch from the evidence in memory, give the single pass's JSON
+ * byte for byte (docs/FACTS.md).  FUZZ_DIAGNOSE_FACTS=0 in the
+ * environment leaves it out.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -115,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			      data, size, &o) == HANGDX_OK &&
 	    hangdx_diagnose(ev, NULL, &d) == HANGDX_OK) {
 		char *want = json_of(d);
+		const char *facts = getenv("FUZZ_DIAGNOSE_FACTS");
 
 		null = fopen("/dev/null", "w");
 		if (null) {
@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			hangdx_diagnosis_write_dot(d, null);
 			fclose(null);
 		}
-		if (want && getenv("FUZZ_DIAGNOSE_FACTS"))
+		if (want && !(facts && strcmp(facts, "0") == 0))
 			same_by_facts(ctx, ev, want);
 		free(want);
 	}

@@ -525,7 +525,8 @@ static int thin_inits(const struct hangdx_diagnosis *d, uint8_t *keep)
 }
 
 /* Which records stay: all but the bulk of ranked records, plus every
- * record the local analysis cites. */
+ * record the local analysis cites, and each record whose rank the other
+ * records of its process or file took (without it they have none). */
 static int choose_records(const struct hangdx_diagnosis *d, uint8_t *keep)
 {
 	size_t n = d->ev->nrec, i;
@@ -540,6 +541,8 @@ static int choose_records(const struct hangdx_diagnosis *d, uint8_t *keep)
 			  (uint32_t)rk >= d->pseudo_base;
 	}
 	err = thin_inits(d, keep);
+	for (i = 0; i < n; i++)         /* what binds a process to its rank */
+		keep[i] |= d->binds && d->binds[i];
 	for (r = 0; r < d->nranks; r++)
 		cite_rank(&d->ranks[r], keep, n);
 	cite_signals(&d->sig, keep, n);

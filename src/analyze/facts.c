@@ -1170,7 +1170,8 @@ struct srcs {
 	int64_t *pid;               /* per key: pid, -1 a file */
 	const char **where;         /* per key: node (or NULL), or file */
 	int32_t *pseudo;            /* per key: pseudo rank index, or -1 */
-	size_t cap_rank, cap_pid, cap_where, cap_pseudo;
+	uint32_t *first;            /* per key: the record that gave it its rank */
+	size_t cap_rank, cap_pid, cap_where, cap_pseudo, cap_first;
 };
 
 static int src_grow(struct hangdx_diagnosis *d, struct srcs *s, size_t n)
@@ -1193,6 +1194,10 @@ static int src_grow(struct hangdx_diagnosis *d, struct srcs *s, size_t n)
 	if (!err)
 		err = hx_vec_reserve(d->ctx, &v, &s->cap_pseudo, n, sizeof *s->pseudo, MAX_RANKS * 16u);
 	s->pseudo = v;
+	v = s->first;
+	if (!err)
+		err = hx_vec_reserve(d->ctx, &v, &s->cap_first, n, sizeof *s->first, MAX_RANKS * 16u);
+	s->first = v;
 	return err;
 }
 
@@ -1225,6 +1230,7 @@ static uint32_t src_key(struct hangdx_diagnosis *d, struct srcs *s,
 		s->pid[k] = a->pid;
 		s->where[k] = a->pid >= 0 ? a->node : file;
 		s->pseudo[k] = -1;
+		s->first[k] = HX_NOREC;
 	}
 	return (uint32_t)k;
 }
@@ -1237,6 +1243,7 @@ static void srcs_free(struct hangdx_diagnosis *d, struct srcs *s)
 	hx_free(d->ctx, s->pid);
 	hx_free(d->ctx, s->where);
 	hx_free(d->ctx, s->pseudo);
+	hx_free(d->ctx, s->first);
 }
 
 /* Attribution per record; a record left without a rank (or ambiguous)
@@ -1266,16 +1273,19 @@ static int src_ranks(struct hangdx_diagnosis *d, struct srcs *s)
 		k = s->of[rec] = last_k;
 		if (k == UINT32_MAX || r < 0 || s->pid[k] < 0)
 			continue;
-		if (s->rank[k] == -1)
+		if (s->rank[k] == -1) {
 			s->rank[k] = r;
-		else if (s->rank[k] != r)
+			s->first[k] = rec;
+		} else if (s->rank[k] != r)
 			s->rank[k] = -2;    /* the process serves several ranks */
 	}
 	for (i = 0; i < d->norder && !err; i++) {
 		uint32_t rec = d->order[i], k = s->of[rec];
 
-		if (d->rank_of[rec] < 0 && k != UINT32_MAX && s->rank[k] >= 0)
+		if (d->rank_of[rec] < 0 && k != UINT32_MAX && s->rank[k] >= 0) {
 			d->rank_of[rec] = s->rank[k];
+			d->binds[s->first[k]] = 1;
+		}
 	}
 	return err;
 }
@@ -1330,8 +1340,9 @@ static int assign_ranks(struct hangdx_diagnosis *d)
 
 	memset(&s, 0, sizeof s);
 	d->rank_of = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *d->rank_of);
+	d->binds = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *d->binds);
 	s.of = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *s.of);
-	if (!d->rank_of || !s.of) {
+	if (!d->rank_of || !d->binds || !s.of) {
 		hx_free(d->ctx, s.of);
 		return HANGDX_ENOMEM;
 	}

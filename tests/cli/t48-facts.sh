@@ -291,4 +291,20 @@ t_ok "mpirun: a stuck process ends the job with exit 4${took:+ (${took}s)}" sh -
 t_ok "mpirun: the message names what was waited for" \
 	grep -q "MPI process 0 of 2: receiving from process 1: no answer after 1 s" "$T/stuck.err"
 t_skip_end
+# A device log given as the input itself, whose records take their rank
+# from one kernel line that names it (rankId[3], the bulk the facts thin;
+# a fuzz input): the facts keep that line, so the facts of the file give
+# the single pass's rank 3, not rank 0 "rank unknown"
+bd=$T/binds/rank-0/ascend/log/debug/device-0
+mkdir -p "$bd"
+cp fuzz/corpus/fuzz_diagnose/3a2eb17ceb880aa1970cfd3db70c307c558e5880 "$bd/device-1_1.log"
+(cd "$T/binds" && "$H" diagnose --json rank-0/ascend/log/debug/device-0/device-1_1.log \
+	> ../binds.single.out 2>/dev/null; echo $? > ../binds.single.rc
+ "$H" facts rank-0/ascend/log/debug/device-0/device-1_1.log -o ../binds.facts 2>/dev/null
+ "$H" diagnose --json --facts ../binds.facts > ../binds.facts.out 2>/dev/null
+ echo $? > ../binds.facts.rc)
+t_ok "a rank bound by a bulk line: the single pass says rank 3" \
+	grep -q '"first_failing_rank": 3,' "$T/binds.single.out"
+cmp_runs "a rank bound by a bulk line: the facts of the file give the single pass's JSON" \
+	binds.single binds.facts
 t_done
