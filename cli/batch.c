@@ -378,6 +378,24 @@ static void give_back(struct pipe *p, bool stop)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* One batch read (err its reading's outcome) reduced into f and freed:
+ * the outcome; *got set when a batch added facts. */
+static int reduce_one(struct hangdx_facts *f, struct hangdx_evidence *ev,
+		      int err, const struct hangdx_diagnose_opts *o, int *got)
+{
+	if (!err)
+		err = hangdx_facts_add_evidence(f, ev, o);
+	hangdx_evidence_free(ev);
+	*got |= err == HANGDX_OK;
+	return err;
+}
+
+/* The outcome of all batches: "nothing read" only when no batch was. */
+static int batches_done(int err, int got)
+{
+	return err == HANGDX_ENOTFOUND && got ? HANGDX_OK : err;
+}
+
 /* Reduce the batches as the reader hands them over: as read_batches. */
 static int reduce_piped(struct pipe *p, struct hangdx_facts *f,
 			const struct hangdx_diagnose_opts *o)
@@ -386,16 +404,12 @@ static int reduce_piped(struct pipe *p, struct hangdx_facts *f,
 	int err = HANGDX_ENOTFOUND, got = 0;
 
 	while (take(p, &ev, &err)) {
-		if (!err)
-			err = hangdx_facts_add_evidence(f, ev, o);
-		hangdx_evidence_free(ev);
-		ev = NULL;
-		got |= err == HANGDX_OK;
+		err = reduce_one(f, ev, err, o, &got);
 		give_back(p, err && err != HANGDX_ENOTFOUND);
 		if (err && err != HANGDX_ENOTFOUND)
 			break;
 	}
-	return err == HANGDX_ENOTFOUND && got ? HANGDX_OK : err;
+	return batches_done(err, got);
 }
 
 /* The batches read and reduced in turn, on this thread. */
@@ -410,15 +424,11 @@ static int read_batches(struct pipe *p, struct hangdx_facts *f,
 	while (i < p->n && next_batch(p, &i, &b)) {
 		p->nbatch++;
 		err = read_one(p, &b, &ev);
-		if (!err)
-			err = hangdx_facts_add_evidence(f, ev, o);
-		hangdx_evidence_free(ev);
-		ev = NULL;
-		got |= err == HANGDX_OK;
+		err = reduce_one(f, ev, err, o, &got);
 		if (err && err != HANGDX_ENOTFOUND)
 			break;
 	}
-	return err == HANGDX_ENOTFOUND && got ? HANGDX_OK : err;
+	return batches_done(err, got);
 }
 
 int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
