@@ -273,9 +273,11 @@ struct hangdx_diagnosis {
 	uint32_t *order;                    /* records in (file, line) order */
 	size_t norder;
 	int32_t *rank_of;                   /* per record: rank (or pseudo), -1 */
-	uint8_t *binds;                     /* per record: 1 its rank was given
-					       to other records of its process
-					       or file (facts keep it) */
+	uint8_t *pinned;                    /* per record: 1 facts keep it: it
+					       bounds its process's span, rank
+					       or creation (timing.c), or its
+					       rank was given to other records
+					       of its process or file (facts.c) */
 	uint8_t *untimed;                   /* per record: 1 its time is not
 					       used (a cut line), timing.c */
 	struct hx_leftout *left;            /* files left out of timing */

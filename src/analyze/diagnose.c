@@ -80,7 +80,7 @@ void hangdx_diagnosis_free(struct hangdx_diagnosis *d)
 	hx_free(ctx, d->order);
 	hx_free(ctx, d->ranks);
 	hx_free(ctx, d->rank_of);
-	hx_free(ctx, d->binds);
+	hx_free(ctx, d->pinned);
 	hx_free(ctx, d->untimed);
 	hx_free(ctx, d->left);
 	hx_free(ctx, d->pseudo_pids);

@@ -542,7 +542,7 @@ static int choose_records(const struct hangdx_diagnosis *d, uint8_t *keep)
 	}
 	err = thin_inits(d, keep);
 	for (i = 0; i < n; i++)         /* what binds a process to its rank */
-		keep[i] |= d->binds && d->binds[i];
+		keep[i] |= d->pinned && d->pinned[i];
 	for (r = 0; r < d->nranks; r++)
 		cite_rank(&d->ranks[r], keep, n);
 	cite_signals(&d->sig, keep, n);

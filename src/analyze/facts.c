@@ -1284,7 +1284,7 @@ static int src_ranks(struct hangdx_diagnosis *d, struct srcs *s)
 
 		if (d->rank_of[rec] < 0 && k != UINT32_MAX && s->rank[k] >= 0) {
 			d->rank_of[rec] = s->rank[k];
-			d->binds[s->first[k]] = 1;
+			d->pinned[s->first[k]] = 1;
 		}
 	}
 	return err;
@@ -1340,9 +1340,10 @@ static int assign_ranks(struct hangdx_diagnosis *d)
 
 	memset(&s, 0, sizeof s);
 	d->rank_of = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *d->rank_of);
-	d->binds = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *d->binds);
+	if (!d->pinned)         /* timing.c gives it, with its own pins */
+		d->pinned = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *d->pinned);
 	s.of = hx_calloc(d->ctx, d->ev->nrec + 1, sizeof *s.of);
-	if (!d->rank_of || !d->binds || !s.of) {
+	if (!d->rank_of || !d->pinned || !s.of) {
 		hx_free(d->ctx, s.of);
 		return HANGDX_ENOMEM;
 	}

@@ -19,6 +19,7 @@ struct tproc {
 	bool init;              /* in the job's communicator creation */
 	uint8_t why;            /* enum hx_leftout_why, 0 kept */
 	int64_t gap, other;     /* earlier run: its gap; else the later pid */
+	uint32_t first_rec, last_rec;   /* the records of first and last */
 };
 
 struct tstate {
@@ -58,7 +59,7 @@ static uint32_t proc_key(struct tstate *t, const struct hx_attr *a, int *err)
 			return UINT32_MAX;
 		t->p = v;
 		t->p[k] = (struct tproc){ a->pid, -1, a->node, HX_NONE, HX_NONE,
-					  false, 0, 0, -1 };
+					  false, 0, 0, -1, HX_NOREC, HX_NOREC };
 	}
 	return (uint32_t)k;
 }
@@ -74,6 +75,24 @@ static void on_env(struct tstate *t, uint32_t rec)
 	v = strtoll(val, NULL, 10);
 	if (v > t->exec_s && v < 1000000000)
 		t->exec_s = v;
+}
+
+/* The records a process's span, rank and creation come from are pinned:
+ * facts keep them, so that the timing of facts is the single pass's. */
+static void pin_span(struct tstate *t, struct tproc *p, uint32_t rec,
+		     const struct hx_rec *r, const struct hx_attr *a)
+{
+	const struct hx_rec *recs = t->d->ev->recs;
+
+	if (r->ts != HX_NONE && (p->first_rec == HX_NOREC ||
+				 r->ts < recs[p->first_rec].ts))
+		p->first_rec = rec;
+	if (r->ts != HX_NONE && (p->last_rec == HX_NOREC ||
+				 r->ts > recs[p->last_rec].ts))
+		p->last_rec = rec;
+	if ((r->kind == HX_K_COMM_INIT && !p->init) ||
+	    (a->rank >= 0 && (p->rank == -1 || (p->rank >= 0 && p->rank != a->rank))))
+		t->d->pinned[rec] = 1;
 }
 
 /* Every process of the records, its span (its files' and records'
@@ -103,6 +122,7 @@ static int gather(struct tstate *t)
 			break;
 		t->pof[i] = k;
 		p = &t->p[k];
+		pin_span(t, p, rec, r, &a);
 		span(&p->first, &p->last, r->ts, r->ts);
 		fi = hx_map_find(&t->fsum, hx_map_key(r->file));
 		if (fi >= 0)
@@ -113,6 +133,12 @@ static int gather(struct tstate *t)
 			p->rank = a.rank;
 		else if (a.rank >= 0 && p->rank != a.rank)
 			p->rank = -2;
+	}
+	for (i = 0; i < t->keys.n && !err; i++) {
+		if (t->p[i].first_rec != HX_NOREC)
+			d->pinned[t->p[i].first_rec] = 1;
+		if (t->p[i].last_rec != HX_NOREC)
+			d->pinned[t->p[i].last_rec] = 1;
 	}
 	return err;
 }
@@ -356,8 +382,9 @@ int hx_timing_exclude(struct hangdx_diagnosis *d)
 	memset(&t, 0, sizeof t);
 	t.d = d;
 	d->untimed = hx_calloc(d->ctx, ev->nrec + 1, 1);
+	d->pinned = hx_calloc(d->ctx, ev->nrec + 1, sizeof *d->pinned);
 	t.pof = hx_calloc(d->ctx, d->norder + 1, sizeof *t.pof);
-	if (!d->untimed || !t.pof) {
+	if (!d->untimed || !d->pinned || !t.pof) {
 		hx_free(d->ctx, t.pof);
 		return HANGDX_ENOMEM;
 	}

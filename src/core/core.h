@@ -101,6 +101,14 @@ long hx_intern_find(const struct hx_intern *in, const char *s, size_t len);
 const char *hx_intern_str(const struct hx_intern *in, uint32_t id);
 void hx_intern_free(struct hx_intern *in);
 
+/* utf8.c: the length of the valid UTF-8 sequence at s (n bytes there), or
+ * 0.  hx_utf8_clean: s[0..n) as valid UTF-8 of at most max bytes, cut
+ * between characters, each byte that is not UTF-8 as U+FFFD: s itself
+ * when it is valid (then *len may be less than n), else buf (max bytes),
+ * with its length in *len. */
+size_t hx_utf8_seq(const unsigned char *s, size_t n);
+const char *hx_utf8_clean(const char *s, size_t n, size_t max, char *buf,
+			  size_t *len);
 uint64_t hx_hash(const void *p, size_t n);
 
 /* ---- map: 64-bit key -> int32 value, open addressing ---- */

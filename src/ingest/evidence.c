@@ -236,13 +236,13 @@ void hx_rb_num(struct hx_recb *b, int key, int64_t v)
 void hx_rb_str(struct hx_recb *b, int key, const char *s, size_t n)
 {
 	struct hx_field *f;
+	char buf[512];
 	int err = 0;
 	uint32_t id;
 
-	if (n > 512)
-		n = 512;
 	if (hx_rb_has(b, key))
 		return;
+	s = hx_utf8_clean(s, n, sizeof buf, buf, &n);
 	id = hx_ev_intern(b->ev, s, n, &err);
 	if (err) {
 		if (!b->err)
@@ -271,6 +271,7 @@ static bool plain_uint(const char *s, size_t n)
 void hx_rb_rank(struct hx_recb *b, int key, const char *s, size_t n)
 {
 	struct hx_field *f;
+	char buf[64];
 	uint64_t v = 0;
 	int err = 0;
 	uint32_t id = HX_NOSTR;
@@ -291,7 +292,8 @@ void hx_rb_rank(struct hx_recb *b, int key, const char *s, size_t n)
 			f->num = (int64_t)v;
 		return;
 	}
-	id = hx_ev_intern(b->ev, s, n > 64 ? 64 : n, &err);
+	s = hx_utf8_clean(s, n, sizeof buf, buf, &n);
+	id = hx_ev_intern(b->ev, s, n, &err);
 	if (err) {
 		if (!b->err)
 			b->err = err;

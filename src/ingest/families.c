@@ -32,12 +32,16 @@ static bool mod_is(const struct hx_prefix *p, const char *m)
 static uint32_t intern_cached(struct hx_reader *r, struct hx_icache *c,
 			      const char *s, size_t n, int *errp)
 {
+	char buf[256];
+	const char *v;
+	size_t vn;
 	uint32_t id;
 	int err = 0;
 
 	if (c->id != HX_NOSTR && c->n == n && memcmp(c->buf, s, n) == 0)
 		return c->id;
-	id = hx_ev_intern(r->ev, s, n > 256 ? 256 : n, &err);
+	v = hx_utf8_clean(s, n, sizeof buf, buf, &vn);
+	id = hx_ev_intern(r->ev, v, vn, &err);
 	if (err) {
 		if (!*errp)
 			*errp = err;
@@ -3247,6 +3251,7 @@ static int field_line(struct hx_reader *r, const char *s, size_t n)
 
 static int file_marker(struct hx_reader *r, const char *s, size_t n)
 {
+	char buf[4096];
 	int err = 0;
 	uint32_t id;
 
@@ -3256,6 +3261,7 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 		return HANGDX_OK;
 	if (hx_families_file(r))
 		return r->err;
+	s = hx_utf8_clean(s, n, sizeof buf, buf, &n);
 	id = hx_ev_intern(r->ev, s, n, &err);
 	if (err) {
 		r->err = err;

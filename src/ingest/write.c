@@ -45,7 +45,9 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* A JSON string; bytes that are not UTF-8 (GBK, binary) become U+FFFD. */
+/* A JSON string; bytes that are not UTF-8 (GBK, binary) become U+FFFD,
+ * written \ufffd, as U+FFFD itself is (which is how the reader stores
+ * them: src/core/utf8.c): one spelling, as in the diagnosis JSON. */
 static void json_str(struct hx_buf *b, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -54,9 +56,10 @@ static void json_str(struct hx_buf *b, const char *s)
 	while (*u) {
 		size_t n = utf8_len(u);
 
-		if (n == 0) {
+		if (n == 0 || (n == 3 && u[0] == 0xef && u[1] == 0xbf &&
+			       u[2] == 0xbd)) {
 			hx_buf_puts(b, "\\ufffd");
-			u++;
+			u += n ? n : 1;
 		} else if (*u == '"' || *u == '\\') {
 			hx_buf_putc(b, '\\');
 			hx_buf_putc(b, (char)*u++);

@@ -221,6 +221,34 @@ static void test_mkdirs(void **state)
 	assert_false(is_dir(top));
 }
 
+/* Text enters the evidence as valid UTF-8: ASCII and valid text as they
+ * are (cut between characters), a byte that is not UTF-8 as U+FFFD. */
+static void test_utf8_clean(void **state)
+{
+	char buf[16];
+	const char *r;
+	size_t n;
+
+	(void)state;
+	r = hx_utf8_clean("plain", 5, sizeof buf, buf, &n);
+	assert_ptr_not_equal(r, buf);
+	assert_int_equal(n, 5);
+	r = hx_utf8_clean("abc\xe4\xb8\xad", 6, 5, buf, &n);  /* "abc" + one CJK */
+	assert_int_equal(n, 3);                             /* not half of it */
+	r = hx_utf8_clean("a\xb5z", 3, sizeof buf, buf, &n);   /* GBK byte */
+	assert_ptr_equal(r, buf);
+	assert_int_equal(n, 5);
+	assert_memory_equal(buf, "a\xef\xbf\xbdz", 5);
+	r = hx_utf8_clean("a\xb5\xb5\xb5\xb5\xb5", 6, 10, buf, &n);
+	assert_int_equal(n, 10);                            /* three whole U+FFFD */
+	assert_memory_equal(buf, "a\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 10);
+	r = hx_utf8_clean("\xe4\xb8", 2, sizeof buf, buf, &n);  /* cut sequence */
+	assert_int_equal(n, 6);
+	assert_int_equal(hx_utf8_seq((const unsigned char *)"\xe4\xb8\xad", 3), 3);
+	assert_int_equal(hx_utf8_seq((const unsigned char *)"\xe4\xb8\xad", 2), 0);
+	assert_int_equal(hx_utf8_seq((const unsigned char *)"\xc0\x80", 2), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_intern_nomem),
 		cmocka_unit_test(test_diag),
 		cmocka_unit_test(test_mkdirs),
+		cmocka_unit_test(test_utf8_clean),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
