@@ -383,13 +383,13 @@ static inline void *hx_dcalloc(struct hangdx_diagnosis *d, size_t n, size_t size
 	return p;
 }
 
-/* factfile.c / twophase.c: facts standing in for a rank's devices */
+/* factfile.c / rankfacts.c: facts standing in for a rank's devices */
 const struct hx_rankfact *hx_facts_rank(const struct hangdx_facts *f,
 					int32_t rank);
 uint32_t hx_facts_record(const struct hangdx_diagnosis *d, uint32_t file,
 			 uint64_t line, int kind);
 int32_t hx_facts_max_rank(const struct hangdx_facts *f);
-/* Files phase 2 did not read again, and why (twophase.c). */
+/* Files phase 2 did not read again, and why (fetch.c). */
 #define HX_NOTFETCHED_MAX 8
 struct hx_notfetched {
 	char line[HX_NOTFETCHED_MAX][600];
@@ -421,6 +421,8 @@ int hx_diagnose_with(const struct hangdx_evidence *ev,
 		     const struct hangdx_diagnose_opts *opts,
 		     const struct hangdx_facts *f, const uint8_t *fetched,
 		     size_t nfetched, struct hangdx_diagnosis **out);
+/* rankfacts.c: the rank facts of d->facts_src bound to the ranks not
+ * read in full, and given to the analysis after each of its steps */
 int hx_rf_bind(struct hangdx_diagnosis *d);
 void hx_rf_after_collect(struct hangdx_diagnosis *d);
 void hx_rf_after_kernels(struct hangdx_diagnosis *d);
@@ -431,6 +433,21 @@ static inline const struct hx_rankfact *hx_rf(const struct hangdx_diagnosis *d,
 	return d->rf && rank >= 0 && (uint64_t)rank < d->nranks
 	       ? d->rf[rank] : NULL;
 }
+
+/* fetch.c: the ranks' files read again for phase 2 (twophase.c).  A
+ * file path -> its summary's index in ev; the summary of path p there. */
+int hx_fetch_index_files(const struct hangdx_evidence *ev, struct hx_map *m);
+const struct hx_filesum *hx_fetch_file_of(const struct hangdx_evidence *ev,
+					  const struct hx_map *m, const char *p);
+/* Every file of the rank's facts can be read again here (else each file
+ * refused is said in nf, when given). */
+bool hx_fetch_readable(const struct hangdx_facts *f, const struct hx_map *fidx,
+		       int32_t rank, struct hx_notfetched *nf);
+void hx_fetch_refused(struct hx_notfetched *nf, int32_t rank, const char *p,
+		      const char *why);
+/* The ranks' files read again into `into` (what cannot be, said in nf). */
+int hx_fetch_local(const struct hangdx_facts *f, struct hx_notfetched *nf,
+		   const int32_t *ranks, size_t n, struct hangdx_evidence *into);
 
 /* facts.c */
 int hx_facts_collect(struct hangdx_diagnosis *d);
