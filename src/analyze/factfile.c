@@ -452,6 +452,14 @@ static bool firsts_only(int kind)
 	return kind == HX_K_TSCH_TIMEOUT || kind == HX_K_RT_TASK_FAIL;
 }
 
+/* A record that names a communicator or a rank in it: what ranks,
+ * groups and processes are comes from such fields, so it is kept. */
+static bool names_member(const struct hangdx_evidence *ev, const struct hx_rec *r)
+{
+	return hx_rec_field(ev, r, HX_F_COMM_ID) || hx_rec_field(ev, r, HX_F_GROUP) ||
+	       hx_rec_field(ev, r, HX_F_LOCAL_RANK) || hx_rec_field(ev, r, HX_F_RANK_SIZE);
+}
+
 /* Every field of r is in o with the same value (but what and comm_id,
  * which nothing reads of a creation line). */
 static bool fields_within(const struct hangdx_evidence *ev,
@@ -538,7 +546,8 @@ static int choose_records(const struct hangdx_diagnosis *d, uint8_t *keep)
 		int kind = d->ev->recs[i].kind;
 
 		keep[i] = (!bulk_kind(kind) && !firsts_only(kind)) || rk < 0 ||
-			  (uint32_t)rk >= d->pseudo_base;
+			  (uint32_t)rk >= d->pseudo_base ||
+			  (firsts_only(kind) && names_member(d->ev, &d->ev->recs[i]));
 	}
 	err = thin_inits(d, keep);
 	for (i = 0; i < n; i++)         /* what binds a process to its rank */
