@@ -6,8 +6,8 @@
  * Also an invariant (a broken one aborts): the same logs reduced to
  * facts, the facts written and read back, and diagnosed in two phases
  * with a fetch from the evidence in memory, give the single pass's JSON
- * byte for byte (docs/FACTS.md).  FUZZ_DIAGNOSE_FACTS=0 in the
- * environment leaves it out.
+ * byte for byte (docs/FACTS.md), for reports under 4 MB.
+ * FUZZ_DIAGNOSE_FACTS=0 in the environment leaves it out.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hangdx.h"
+
+#define MAX_INVARIANT_JSON ((size_t)4 << 20)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -122,7 +124,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			hangdx_diagnosis_write_dot(d, null);
 			fclose(null);
 		}
-		if (want && !(facts && strcmp(facts, "0") == 0))
+		/* a line naming rank 490,429 makes a job of that many ranks
+		 * and a 50 MB report: fine once, too slow twice under ASan */
+		if (want && strlen(want) < MAX_INVARIANT_JSON &&
+		    !(facts && strcmp(facts, "0") == 0))
 			same_by_facts(ctx, ev, want);
 		free(want);
 	}
