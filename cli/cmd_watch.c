@@ -148,13 +148,16 @@ static uint64_t scan(const struct wargs *a)
 
 /* ---- one decision ---- */
 
+#define TEXT_ROOTS 16            /* roots named in a text line */
+#define ENV_ROOTS 4096           /* in HANGDX_EVENT_JSON (a variable's limit) */
+
 struct decision {
 	const char *kind;       /* NULL: nothing to say */
 	const char *category;
 	int proven, hang;       /* hang: diagnose's verdict is no "no hang" */
 	int alarm;              /* a deadlock or a failure: what the hooks act on
 				   (a stall may still clear) */
-	int32_t roots[16];
+	int32_t *roots;         /* every root (nroots), or NULL */
 	size_t nroots;
 	int first_rank;
 	int64_t log_time;
@@ -209,20 +212,27 @@ static void json_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+/* The first TEXT_ROOTS roots, then how many more: the text line, the
+ * state key and HANGDX_ROOTS. */
 static void roots_text(const struct decision *e, char *out, size_t n)
 {
 	size_t i, k = 0;
 
 	out[0] = '\0';
-	for (i = 0; i < e->nroots && i < 16 && k < n; i++)
+	for (i = 0; e->roots && i < e->nroots && i < TEXT_ROOTS && k < n; i++)
 		k += (size_t)snprintf(out + k, n - k, "%s%d", i ? "," : "",
 				      (int)e->roots[i]);
+	if (e->nroots > TEXT_ROOTS && k < n)
+		snprintf(out + k, n - k, _(" and %zu more"), e->nroots - TEXT_ROOTS);
 }
 
-static void event_json(FILE *fp, const struct decision *e, const char *kind)
+/* The event as one JSON line: every root, or (max > 0) the first max of
+ * them with "roots_cut" (an environment variable has a size limit). */
+static void event_json(FILE *fp, const struct decision *e, const char *kind,
+		       size_t max)
 {
 	char lt[64], wt[64];
-	size_t i;
+	size_t i, n = max && e->nroots > max ? max : e->nroots;
 
 	fmt_time(e->log_time, lt, sizeof lt);
 	fmt_time((int64_t)time(NULL) * 1000000, wt, sizeof wt);
@@ -233,16 +243,19 @@ static void event_json(FILE *fp, const struct decision *e, const char *kind)
 		fprintf(fp, "\"%s\"", lt);
 	fprintf(fp, ",\"category\":\"%s\",\"hang\":%s,\"proven\":%s,\"roots\":[",
 		e->category, e->hang ? "true" : "false", e->proven ? "true" : "false");
-	for (i = 0; i < e->nroots && i < 16; i++)
+	for (i = 0; e->roots && i < n; i++)
 		fprintf(fp, "%s%d", i ? "," : "", (int)e->roots[i]);
-	fprintf(fp, "],\"first_rank\":%d,\"summary\":", e->first_rank);
+	fprintf(fp, "],\"nroots\":%zu", e->nroots);
+	if (n < e->nroots)
+		fputs(",\"roots_cut\":true", fp);
+	fprintf(fp, ",\"first_rank\":%d,\"summary\":", e->first_rank);
 	json_str(fp, e->summary ? e->summary : "");
 	fputs("}\n", fp);
 }
 
 static void event_text(FILE *fp, const struct decision *e, const char *kind)
 {
-	char lt[64], wt[64], roots[128];
+	char lt[64], wt[64], roots[160];
 
 	fmt_time(e->log_time, lt, sizeof lt);
 	fmt_time((int64_t)time(NULL) * 1000000, wt, sizeof wt);
@@ -257,7 +270,7 @@ static void event_text(FILE *fp, const struct decision *e, const char *kind)
 static void run_on_hang(const struct wargs *a, struct wstate *w,
 			const struct decision *e, const char *kind)
 {
-	char roots[128], *json = NULL;
+	char roots[160], *json = NULL;
 	size_t len = 0;
 	FILE *mem;
 	pid_t pid;
@@ -268,7 +281,7 @@ static void run_on_hang(const struct wargs *a, struct wstate *w,
 	roots_text(e, roots, sizeof roots);
 	mem = open_memstream(&json, &len);
 	if (mem) {
-		event_json(mem, e, kind);
+		event_json(mem, e, kind, ENV_ROOTS);
 		fclose(mem);
 	}
 	fflush(stdout);
@@ -431,7 +444,7 @@ static int load_state(const struct wargs *a, struct wstate *w)
 static int report(const struct wargs *a, struct wstate *w, const struct decision *e)
 {
 	const char *kind = e->kind;
-	char key[512], roots[128];
+	char key[512], roots[160];
 
 	roots_text(e, roots, sizeof roots);
 	snprintf(key, sizeof key, "%s/%d/%s", e->category, e->proven, roots);
@@ -450,7 +463,7 @@ static int report(const struct wargs *a, struct wstate *w, const struct decision
 	snprintf(w->kind, sizeof w->kind, "%s", strcmp(kind, "resumed") ? kind : "");
 	snprintf(w->key, sizeof w->key, "%s", key);
 	if (a->json)
-		event_json(stdout, e, kind);
+		event_json(stdout, e, kind, 0);
 	else
 		event_text(stdout, e, kind);
 	fflush(stdout);
@@ -464,6 +477,7 @@ static int decided(const struct wargs *a, struct wstate *w,
 		   const struct hangdx_diagnosis *d)
 {
 	struct decision e;
+	int rc;
 
 	memset(&e, 0, sizeof e);
 	e.category = hangdx_diagnosis_category(d);
@@ -471,11 +485,20 @@ static int decided(const struct wargs *a, struct wstate *w,
 	e.hang = hangdx_diagnosis_verdict(d) != HANGDX_V_NO_HANG;
 	e.alarm = e.kind && (strcmp(e.kind, "deadlock") == 0 || strcmp(e.kind, "failure") == 0);
 	e.proven = hangdx_diagnosis_proven(d);
-	e.nroots = hangdx_diagnosis_roots(d, e.roots, 16);
+	e.nroots = hangdx_diagnosis_roots(d, NULL, 0);
+	e.roots = e.nroots ? malloc(e.nroots * sizeof *e.roots) : NULL;
+	if (e.nroots && !e.roots) {
+		fprintf(stderr, "%s watch: %s\n", cli_prog, hangdx_strerror(HANGDX_ENOMEM));
+		return EXIT_SYSERR;
+	}
+	if (e.roots)
+		hangdx_diagnosis_roots(d, e.roots, e.nroots);
 	e.first_rank = hangdx_diagnosis_first_rank(d);
 	e.log_time = hangdx_diagnosis_log_time(d);
 	e.summary = hangdx_diagnosis_summary(d);
-	return report(a, w, &e);
+	rc = report(a, w, &e);
+	free(e.roots);
+	return rc;
 }
 
 /* The diagnosis made (err 0) said and freed, or err said: as decide. */

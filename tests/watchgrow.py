@@ -6,12 +6,14 @@ of the logs at log times through the run (tests/bundle_edit.py upto: every
 15 s for the first two minutes, then every 60 s, and the end) and look at
 each cut once (`watch --json --for 0`), as a watcher polling the growing
 logs would see them.  A hang scenario's first `deadlock` or `failure`
-event must give the final diagnosis's category and roots; a job that
+event must give the final diagnosis's category and roots (a deadlock no
+earlier than the cycle closed, truth.json's block_time_s); a job that
 completes must give no `deadlock` or `failure` event at any cut (a stall
 may come and clear), except in a healthy day's first long wait (an
 inferred deadlock that the next status line retracts), and except one whose fault was recovered (its error line is
 a failure event; its finished logs must be no hang).  Prints TAP.  Usage: watchgrow.py HANGDX WORKDIR [NAME...] (the cases
-named only, when any are).
+named only, when any are); with --matrix, the scenarios of tests/matrix.py
+instead.
 """
 import datetime
 import json
@@ -34,6 +36,9 @@ CASES = [  # (name, simulate arguments)
     ("healthy", ["--preset", "healthy"]),
     ("slow-rank", ["--preset", "slow-rank"]),
     ("reference-safe", ["--preset", "reference-safe"]),
+    ("training-hang", ["--preset", "training-hang"]),
+    ("grant-order", ["--preset", "grant-order"]),
+    ("duration-race", ["--preset", "duration-race"]),
     # a link error that HCCL op retry recovers: its error line is a real
     # failure event; the finished job is no hang
     ("link-error-retry", ["--preset", "link-error-retry"], "recovered"),
@@ -113,6 +118,10 @@ def one(hangdx, work, name, args, recovered=False, day=False):
                 if completed:
                     return "a %s event at %d s (%s) on a job that completes" % (
                         e["event"], t, e["category"])
+                block = truth.get("block_time_s")
+                if e["event"] == "deadlock" and block is not None and t < block:
+                    return "a deadlock at %d s, before the cycle closed (%.1f s)" % (
+                        t, block)
                 got = (e["category"], e["roots"])
                 want = (final["category"], final["roots"])
                 if got != want:
@@ -130,11 +139,30 @@ def one(hangdx, work, name, args, recovered=False, day=False):
     return None
 
 
+def matrix_cases(work):
+    """Every scenario of tests/matrix.py, written out, as cases."""
+    sys.path.insert(0, HERE)
+    import matrix
+    out = []
+    for name, text in matrix.cases():
+        scen = os.path.join(work, "matrix-%s.yaml" % name)
+        with open(scen, "w") as f:
+            f.write(text)
+        # a link error that op retry recovers: a failure event, then no hang
+        how = ["recovered"] if name.startswith("link-retry") else []
+        out.append(("matrix-" + name, [scen]) + tuple(how))
+    return out
+
+
 def main():
     hangdx, work, only = sys.argv[1], sys.argv[2], sys.argv[3:]
     os.makedirs(work, exist_ok=True)
     bad = 0
-    cases = [c for c in CASES if not only or c[0] in only]
+    all_cases = CASES
+    if "--matrix" in only:
+        only = [o for o in only if o != "--matrix"]
+        all_cases = matrix_cases(work)
+    cases = [c for c in all_cases if not only or c[0] in only]
     for i, (name, args, *how) in enumerate(cases, 1):
         why = one(hangdx, work, name, args, "recovered" in how, "day" in how)
         print("%s %d - %s" % ("not ok" if why else "ok", i, name))

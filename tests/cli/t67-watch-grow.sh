@@ -1,7 +1,8 @@
 #!/bin/sh
 # t67-watch-grow.sh - what watch says of a job as its logs grow
 # (tests/watchgrow.py): each hang scenario's first deadlock or failure
-# event gives the finished logs' category and roots; jobs that complete
+# event gives the finished logs' category and roots (a deadlock not before
+# the cycle closed); jobs that complete
 # (healthy, a slow rank, a 10-minute checkpoint pause, a healthy day of
 # 40-80 s steps with every AICPU core waiting each step) give no deadlock
 # or failure event, but for the day's first long wait; a link error that
@@ -9,8 +10,8 @@
 . tests/cli/lib.sh
 
 all="reference reference-r8-roots-3-5 rank-death link-error mismatch clock-skew
-notify-cycle healthy slow-rank reference-safe link-error-retry checkpoint-pause
-healthy-day"
+notify-cycle healthy slow-rank reference-safe training-hang grant-order duration-race
+link-error-retry checkpoint-pause healthy-day"
 # under the sanitizers (make asan) two cases: the suite's time
 only=""
 [ -z "$HANGDX_SANITIZED" ] || only="reference checkpoint-pause"
