@@ -532,6 +532,28 @@ static int thin_inits(const struct hangdx_diagnosis *d, uint8_t *keep)
 	return err;
 }
 
+/* Each rank keeps its first record: a rank whose records are all of a
+ * bulk kind (one TS queue line naming it) is still a rank of the job
+ * where the facts are read. */
+static int keep_a_record_a_rank(const struct hangdx_diagnosis *d, uint8_t *keep)
+{
+	uint8_t *has = hx_calloc(d->ctx, d->nranks + 1, 1);
+	size_t i;
+
+	if (!has)
+		return HANGDX_ENOMEM;
+	for (i = 0; i < d->norder; i++) {
+		int32_t rk = d->rank_of[d->order[i]];
+
+		if (rk >= 0 && (uint32_t)rk < d->nranks && !has[rk]) {
+			has[rk] = 1;
+			keep[d->order[i]] = 1;
+		}
+	}
+	hx_free(d->ctx, has);
+	return HANGDX_OK;
+}
+
 /* Which records stay: all but the bulk of ranked records, plus every
  * record the local analysis cites, and each record whose rank the other
  * records of its process or file took (without it they have none). */
@@ -552,6 +574,8 @@ static int choose_records(const struct hangdx_diagnosis *d, uint8_t *keep)
 	err = thin_inits(d, keep);
 	for (i = 0; i < n; i++)         /* what binds a process to its rank */
 		keep[i] |= d->pinned && d->pinned[i];
+	if (!err)
+		err = keep_a_record_a_rank(d, keep);
 	for (r = 0; r < d->nranks; r++)
 		cite_rank(&d->ranks[r], keep, n);
 	cite_signals(&d->sig, keep, n);
