@@ -19,32 +19,6 @@ static const char *const fstatus_names[] = {
 
 /* ---- JSON text ---- */
 
-/* Length of a valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-	size_t n, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (n == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f)))
-		return 0;
-	if (n == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f)))
-		return 0;
-	return n;
-}
-
 /* A JSON string; bytes that are not UTF-8 (GBK, binary) become U+FFFD,
  * written \ufffd, as U+FFFD itself is (which is how the reader stores
  * them: src/core/utf8.c): one spelling, as in the diagnosis JSON. */
@@ -54,7 +28,7 @@ static void json_str(struct hx_buf *b, const char *s)
 
 	hx_buf_putc(b, '"');
 	while (*u) {
-		size_t n = utf8_len(u);
+		size_t n = hx_utf8_seq(u, 4);  /* NUL ends any sequence */
 
 		if (n == 0 || (n == 3 && u[0] == 0xef && u[1] == 0xbf &&
 			       u[2] == 0xbd)) {

@@ -107,27 +107,7 @@ static const char css[] =
 
 size_t hx_utf8_len(const unsigned char *p)
 {
-	unsigned c = p[0];
-	size_t n, i;
-	unsigned long cp;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
+	return p[0] < 0x80 ? 0 : hx_utf8_seq(p, 4);    /* NUL ends any sequence */
 }
 
 void hx_html_escape(FILE *fp, const char *s)
