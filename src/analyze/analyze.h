@@ -56,6 +56,9 @@ const char *hx_cat_text(enum hx_cat c);
 #define HX_NOREC UINT32_MAX
 
 /* What the evidence says about one rank. */
+/* pool_peer: a member of a held group whose logs are not at hand. */
+#define HX_PEER_ABSENT (-3)
+
 struct hx_rankinfo {
 	int32_t rank;
 	bool pseudo;              /* "rank ?": no rank in the logs */
@@ -138,7 +141,11 @@ struct hx_rankinfo {
 				     it (the one holding fewest cores), -1
 				     none: while its pool is not full it
 				     can still come, and this rank waits
-				     on it (a checkpoint, a slow rank) */
+				     on it (a checkpoint, a slow rank);
+				     HX_PEER_ABSENT: a member whose logs
+				     are not here, who may as well */
+	const char *pool_groups;  /* the groups it has kernels looping in, as
+				     its facts say them (facts.c), NULL none */
 	int64_t last_progress_ts; /* last line that shows work moving */
 	/* the rank-level wait-for graph (roots.c): every remote rank this
 	 * rank's failures say it waits on, at most HX_MAX_WAIT_PEERS */
@@ -213,6 +220,8 @@ struct hx_rankfact {
 	int64_t pool_held_us;     /* the pool held by its resident kernels */
 	bool pool_ahead;          /* while the job runs (verdict.c */
 	int32_t pool_peer;        /* try_pool_held); pool_peer -1 none */
+	uint32_t pool_groups;     /* its looping groups (hx_rankinfo's, a
+				     string id in the facts), HX_NOSTR none */
 	int64_t pool_moved_us;
 	uint32_t pool_file;       /* the status line of that hold: its file */
 	uint64_t pool_line;       /* (string id in the facts) and line */

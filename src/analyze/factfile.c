@@ -304,7 +304,7 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 		a->pool_line = b->pool_line;
 	}
 	a->pool_ahead |= b->pool_ahead;
-	if (a->pool_peer < 0)
+	if (a->pool_peer == -1 || (a->pool_peer == HX_PEER_ABSENT && b->pool_peer >= 0))
 		a->pool_peer = b->pool_peer;
 	if (b->pool_moved_us > a->pool_moved_us)
 		a->pool_moved_us = b->pool_moved_us;
@@ -321,6 +321,56 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 		a->core_top = b->core_top;
 	if (b->dead_pools > a->dead_pools)
 		a->dead_pools = b->dead_pools;
+}
+
+/* The union of two ranks' looping groups ("h:G" held, "l:G", tab
+ * separated; held wins): each half of a rank's logs names its own. */
+static int groups_union(struct hangdx_facts *f, uint32_t *a, uint32_t b)
+{
+	const char *sa, *sb = b != HX_NOSTR ? hx_ev_str(f->ev, b) : "";
+	char *out, *o;
+	size_t na, nb = strlen(sb), n = 0;
+	int err = HANGDX_OK;
+
+	if (*a == HX_NOSTR || !*sb) {
+		if (*a == HX_NOSTR)
+			*a = b;
+		return HANGDX_OK;
+	}
+	sa = hx_ev_str(f->ev, *a);
+	na = strlen(sa);
+	out = hx_alloc(f->ctx, na + nb + 2);
+	if (!out)
+		return HANGDX_ENOMEM;
+	memcpy(out, sa, na + 1);
+	o = out + na;
+	while (*sb) {
+		const char *e = strchr(sb, '\t');
+		size_t len = e ? (size_t)(e - sb) : strlen(sb);
+		char *at = len > 2 ? strstr(out, sb + 1) : NULL;
+
+		/* the same name, whole, after its "h" or "l" */
+		while (at && !((at - out == 1 || at[-2] == '\t') &&
+			       (at[len - 1] == '\t' || at[len - 1] == '\0')))
+			at = strstr(at + 1, sb + 1);
+		if (at && sb[0] == 'h')
+			at[-1] = 'h';
+		else if (!at && len > 2) {
+			*o++ = '\t';
+			memcpy(o, sb, len);
+			o += len;
+			*o = '\0';
+		}
+		sb += len + (e != NULL);
+	}
+	for (o = out; *o; o++)
+		n += *o == '\t';
+	if (n < HX_MAX_POOL_GROUPS)
+		*a = hx_ev_intern(f->ev, out, strlen(out), &err);
+	else
+		*a = HX_NOSTR;  /* past the ceiling: its node's judgement stands */
+	hx_free(f->ctx, out);
+	return err;
 }
 
 /*
@@ -366,6 +416,7 @@ static int facts_put(struct hangdx_facts *f, const struct hx_rankfact *in,
 		if (!news)
 			return HANGDX_OK;
 		rf_combine(r, in);
+		err = groups_union(f, &r->pool_groups, in->pool_groups);
 		for (i = 0; i < r->nf && !err; i++)   /* copy its old files last */
 			err = add_file(f, hx_ev_str(f->ev, f->fid[r->f0 + i]), r->rank);
 		f0 = f->nfid - r->nf;
@@ -628,6 +679,7 @@ static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 	o->pool_moved_us = ri->pool_moved_us;
 	o->pool_file = HX_NOSTR;
 	o->pool_line = 0;
+	o->pool_groups = HX_NOSTR;
 }
 
 /* (rank, file) pairs of the records, one per rank and file: records are
@@ -731,6 +783,9 @@ static int add_rank_facts(struct hangdx_facts *f, const struct hangdx_diagnosis 
 			fact.pool_file = hx_ev_intern(f->ev, p, strlen(p), &err);
 			fact.pool_line = pr->line;
 		}
+		if (!err && d->ranks[r].pool_groups)
+			fact.pool_groups = hx_ev_intern(f->ev, d->ranks[r].pool_groups,
+							strlen(d->ranks[r].pool_groups), &err);
 		if (!err)
 			err = facts_put(f, &fact, files, n);
 	}
@@ -873,6 +928,10 @@ static void write_rank(const struct hangdx_facts *f, FILE *fp,
 		fputs(",\"pool_file\":", fp);
 		put_str(fp, hx_ev_str(f->ev, r->pool_file));
 		fprintf(fp, ",\"pool_line\":%llu", (unsigned long long)r->pool_line);
+	}
+	if (r->pool_groups != HX_NOSTR) {
+		fputs(",\"pool_groups\":", fp);
+		put_str(fp, hx_ev_str(f->ev, r->pool_groups));
 	}
 	fputs("}\n", fp);
 	for (i = 0; i < r->nf; i++) {
@@ -1062,7 +1121,10 @@ static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 	r->pool_held = (uint32_t)jnum_in(l, o, "pool_held", 0, 0, HX_MAX_CORE_ID + 1, line);
 	r->pool_held_us = jnum_in(l, o, "pool_held_us", 0, 0, FACT_MAX_TS, line);
 	r->pool_ahead = jnum_in(l, o, "pool_ahead", 0, 0, 1, line) != 0;
-	r->pool_peer = (int32_t)jnum_in(l, o, "pool_peer", -1, 0, HX_MAX_RANKS - 1, line);
+	r->pool_peer = (int32_t)jnum_in(l, o, "pool_peer", -1, HX_PEER_ABSENT,
+					HX_MAX_RANKS - 1, line);
+	if (r->pool_peer < -1 && r->pool_peer != HX_PEER_ABSENT)
+		r->pool_peer = -1;
 	r->pool_moved_us = jnum_in(l, o, "pool_moved_us", 0, 0, FACT_MAX_TS, line);
 	r->pool_file = HX_NOSTR;
 	if (!err && hx_jstr(o, "pool_file", &s, &n) && n > 0 && n < 4096) {
@@ -1070,6 +1132,10 @@ static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 		r->pool_line = (uint64_t)jnum_in(l, o, "pool_line", 0, 1,
 						 FACT_MAX_LINE, line);
 	}
+	r->pool_groups = HX_NOSTR;
+	if (!err && hx_jstr(o, "pool_groups", &s, &n) && n > 0 &&
+	    n < (size_t)HX_MAX_POOL_GROUPS * 300)
+		r->pool_groups = hx_ev_intern(l->ev, s, n, &err);
 	l->in_rank = !err;
 	l->rank_line = line;
 	return err;
@@ -1336,6 +1402,11 @@ static int put_pending(struct floader *l, const struct hangdx_evidence *sev)
 			const char *pf = hx_ev_str(sev, p->rf.pool_file);
 
 			p->rf.pool_file = hx_ev_intern(l->f->ev, pf, strlen(pf), &err);
+		}
+		if (!err && p->rf.pool_groups != HX_NOSTR) {
+			const char *pg = hx_ev_str(sev, p->rf.pool_groups);
+
+			p->rf.pool_groups = hx_ev_intern(l->f->ev, pg, strlen(pg), &err);
 		}
 		if (!err)
 			err = facts_put(l->f, &p->rf, files, p->nf);

@@ -169,6 +169,12 @@ struct facts {
 	struct hx_map tags;         /* tag string -> group string, or -1 */
 	uint32_t *groups;           /* distinct groups */
 	size_t ngroups, capgroups;
+	struct hx_map gsize;        /* group -> the most members its
+				       creation lines say it has */
+	struct gstate *gs;          /* looping groups of each rank */
+	size_t ngs, capgs;
+	struct hx_map gsin;         /* (group, rank) -> index in gs */
+	int64_t *newest;            /* each rank's newest line (stalls) */
 	int err;
 };
 
@@ -203,7 +209,7 @@ static void add_exit(struct facts *f, uint32_t rec, int32_t rank)
 static void add_member(struct facts *f, uint32_t rec, int32_t rank)
 {
 	const struct hx_field *gf = hx_df(f->d, rec, HX_F_GROUP);
-	int64_t cr = hx_dnum(f->d, rec, HX_F_LOCAL_RANK, -1);
+	int64_t cr = hx_dnum(f->d, rec, HX_F_LOCAL_RANK, -1), size;
 	struct hx_map_slot *sl;
 	void *v = f->m;
 	uint32_t g;
@@ -222,6 +228,11 @@ static void add_member(struct facts *f, uint32_t rec, int32_t rank)
 	f->m = v;
 	f->m[f->nm++] = (struct member){ g, cr, rank };
 	f->d->ranks[rank].ncomm++;
+	size = hx_dnum(f->d, rec, HX_F_RANK_SIZE, -1);
+	sl = size > 0 && size <= MAX_RANKS ?
+	     hx_map_slot(f->d->ctx, &f->gsize, hx_map_key(g), &f->err) : NULL;
+	if (sl && sl->val < size)
+		sl->val = (int32_t)size;
 	sl = hx_map_slot(f->d->ctx, &f->memb, gkey(g, cr), &f->err);
 	if (sl && sl->val < 0)
 		sl->val = rank;
@@ -667,69 +678,271 @@ static void pool_held(struct facts *f, const int64_t *newest)
 	hx_map_free(f->d->ctx, &most);
 }
 
-/* Groups of held kernels with a member that has logs, no kernel looping
- * in the group and the fewest held cores of such members (map: group ->
- * rank); each held rank of such a group waits on that member while its
- * pool is not full (try_pool_held decides, knowing each pool's size). */
-static int open_groups(struct facts *f, const int64_t *newest, struct hx_map *open)
+/* One group a rank has a looping kernel in (held: its head unmoved over
+ * two status lines): from the rank's own status lines, or from the groups
+ * its node's facts name for it. */
+struct gstate {
+	uint32_t gid;
+	int32_t rank;
+	bool held;
+};
+
+static int add_gstate(struct facts *f, uint32_t gid, int32_t rank, bool held)
+{
+	struct hx_map_slot *sl;
+	void *v = f->gs;
+	int err = HANGDX_OK;
+
+	sl = hx_map_slot(f->d->ctx, &f->gsin, gkey(gid, rank), &err);
+	if (!sl)
+		return err;
+	if (sl->val >= 0) {
+		f->gs[sl->val].held |= held;
+		return HANGDX_OK;
+	}
+	err = hx_vec_reserve(f->d->ctx, &v, &f->capgs, f->ngs + 1, sizeof *f->gs,
+			     MAX_RANKS * 16u);
+	if (err)
+		return err;
+	f->gs = v;
+	sl->val = (int32_t)f->ngs;
+	f->gs[f->ngs++] = (struct gstate){ gid, rank, held };
+	return HANGDX_OK;
+}
+
+/* A group of the members by its name (the distinct groups, by hash). */
+static int32_t group_named(struct facts *f, struct hx_map *byname,
+			   const char *s, size_t n)
+{
+	size_t i;
+
+	if (!byname->n)
+		for (i = 0; i < f->ngroups && !f->err; i++) {
+			const char *g = hx_ev_str(f->d->ev, f->groups[i]);
+			struct hx_map_slot *sl = hx_map_slot(f->d->ctx, byname,
+				hx_map_key(hx_hash(g, strlen(g))), &f->err);
+
+			if (sl)
+				sl->val = (int32_t)f->groups[i];
+		}
+	if (f->err)
+		return -1;
+	{
+		int32_t g = (int32_t)hx_map_find(byname, hx_map_key(hx_hash(s, n)));
+		const char *gs = g >= 0 ? hx_ev_str(f->d->ev, (uint32_t)g) : NULL;
+
+		return gs && strlen(gs) == n && memcmp(gs, s, n) == 0 ? g : -1;
+	}
+}
+
+/* The groups a rank's facts name ("h:G" held, "l:G" looping, tab
+ * separated); false when one is not a group of the members here (its
+ * node's own judgement then stands). */
+static bool rf_groups(struct facts *f, struct hx_map *byname, int32_t rank,
+		      const char *list)
+{
+	bool all = true;
+
+	while (*list && !f->err) {
+		const char *e = strchr(list, '\t');
+		size_t n = e ? (size_t)(e - list) : strlen(list);
+		int32_t g = n > 2 && list[1] == ':' ?
+			    group_named(f, byname, list + 2, n - 2) : -1;
+
+		if (g >= 0)
+			f->err = add_gstate(f, (uint32_t)g, rank, list[0] == 'h');
+		else
+			all = false;
+		list += n + (e != NULL);
+	}
+	return all;
+}
+
+/* The facts standing in for rank r (its node judged its pool). */
+static const struct hx_rankfact *bound(const struct facts *f, uint32_t r)
+{
+	return f->d->rf ? f->d->rf[r] : NULL;
+}
+
+/* Every rank's looping groups: a rank read here from its status lines;
+ * a rank in facts from the groups they name, or not at all (its node's
+ * pool_peer stands: facts of an older hangdx, or groups not known here). */
+static void group_states(struct facts *f, bool *own)
 {
 	const struct hangdx_diagnosis *d = f->d;
-	struct hx_map in = { 0 };
-	struct hx_map_slot *sl;
+	struct hx_map byname = { 0 };
 	size_t i;
-	int err = 0;
+	uint32_t r;
 
-	for (i = 0; i < f->nks && !err; i++) {
+	for (i = 0; i < f->nks && !f->err; i++) {
 		const struct kstat *k = &f->ks[i];
 
-		if (k->gid == HX_NOSTR || !looping(f, k, newest))
+		if (k->gid != HX_NOSTR && !bound(f, (uint32_t)k->rank) &&
+		    looping(f, k, f->newest))
+			f->err = add_gstate(f, k->gid, k->rank, held(f, k, f->newest));
+	}
+	for (r = 0; r < d->nranks && !f->err; r++) {
+		const struct hx_rankfact *rf = bound(f, r);
+
+		own[r] = !rf;
+		if (rf && rf->pool_groups != HX_NOSTR)
+			own[r] = rf_groups(f, &byname, (int32_t)r, hx_ev_str(
+				hx_facts_evidence(d->facts_src), rf->pool_groups));
+	}
+	hx_map_free(d->ctx, &byname);
+}
+
+/* Members with logs of each group (map: group -> count). */
+static void members_with_logs(struct facts *f, struct hx_map *cnt)
+{
+	size_t i;
+
+	for (i = 0; i < f->nm && !f->err; i++) {
+		const struct hx_rankinfo *mi = &f->d->ranks[f->m[i].rank];
+		struct hx_map_slot *sl;
+
+		if (mi->last_ts == HX_NONE || mi->last_ts == 0)
 			continue;
-		sl = hx_map_slot(d->ctx, &in, gkey(k->gid, k->rank), &err);
+		sl = hx_map_slot(f->d->ctx, cnt, hx_map_key(f->m[i].group), &f->err);
 		if (sl)
-			sl->val = 1;
-		if (sl && held(f, k, newest)) {
-			sl = hx_map_slot(d->ctx, open, hx_map_key(k->gid), &err);
+			sl->val = sl->val < 0 ? 1 : sl->val + 1;
+	}
+}
+
+/* Groups of held kernels with a member that has logs, no kernel looping
+ * in the group and the fewest held cores of such members (map: group ->
+ * rank), or, when fewer of its members have logs than its creation says
+ * it has, HX_PEER_ABSENT: each held rank of such a group waits on that
+ * member while its pool is not full, or on one whose logs are not here
+ * (try_pool_held decides, knowing each pool's size). */
+static void open_groups(struct facts *f, struct hx_map *open)
+{
+	const struct hangdx_diagnosis *d = f->d;
+	struct hx_map cnt = { 0 };
+	struct hx_map_slot *sl;
+	size_t i;
+
+	for (i = 0; i < f->ngs && !f->err; i++)
+		if (f->gs[i].held) {
+			sl = hx_map_slot(d->ctx, open, hx_map_key(f->gs[i].gid), &f->err);
 			if (sl && sl->val == -1)
 				sl->val = -2;       /* held there, no open member yet */
 		}
-	}
-	for (i = 0; i < f->nm && !err; i++) {
+	for (i = 0; i < f->nm && !f->err; i++) {
 		const struct member *m = &f->m[i];
 		const struct hx_rankinfo *mi = &d->ranks[m->rank];
-		int32_t cur = hx_map_find(open, hx_map_key(m->group));
+		int32_t cur = (int32_t)hx_map_find(open, hx_map_key(m->group));
 
-		if (cur == -1 || hx_map_find(&in, gkey(m->group, m->rank)) >= 0 ||
+		if (cur == -1 || hx_map_find(&f->gsin, gkey(m->group, m->rank)) >= 0 ||
 		    mi->last_ts == HX_NONE || mi->last_ts == 0)
 			continue;
 		if (cur < 0 || mi->pool_held < d->ranks[cur].pool_held) {
-			sl = hx_map_slot(d->ctx, open, hx_map_key(m->group), &err);
+			sl = hx_map_slot(d->ctx, open, hx_map_key(m->group), &f->err);
 			if (sl)
 				sl->val = m->rank;
 		}
 	}
-	hx_map_free(d->ctx, &in);
-	return err;
+	members_with_logs(f, &cnt);
+	for (i = 0; i < f->ngroups && !f->err; i++) {
+		uint32_t g = f->groups[i];
+		int32_t size = (int32_t)hx_map_find(&f->gsize, hx_map_key(g));
+		int32_t have = (int32_t)hx_map_find(&cnt, hx_map_key(g));
+
+		sl = NULL;
+		if (hx_map_find(open, hx_map_key(g)) == -2 && size > 0 && have < size)
+			sl = hx_map_slot(d->ctx, open, hx_map_key(g), &f->err);
+		if (sl)
+			sl->val = HX_PEER_ABSENT;
+	}
+	hx_map_free(d->ctx, &cnt);
 }
 
-static void pool_peers(struct facts *f, const int64_t *newest)
+/* Each rank's looping groups as its facts say them ("h:G\tl:G"), at
+ * most HX_MAX_POOL_GROUPS (past it none: its node's pool_peer stands). */
+static void pool_groups_text(struct facts *f, const bool *own)
 {
+	struct hangdx_diagnosis *d = f->d;
+	size_t *len = hx_calloc(d->ctx, d->nranks + 1, sizeof *len);
+	uint32_t *cnt = hx_calloc(d->ctx, d->nranks + 1, sizeof *cnt);
+	char **text = hx_calloc(d->ctx, d->nranks + 1, sizeof *text);
+	size_t i;
+	uint32_t r;
+
+	if (!len || !cnt || !text) {
+		f->err = HANGDX_ENOMEM;
+		goto out_free;
+	}
+	for (i = 0; i < f->ngs; i++)
+		if (own[f->gs[i].rank]) {
+			len[f->gs[i].rank] += 3 + strlen(hx_ev_str(d->ev, f->gs[i].gid));
+			cnt[f->gs[i].rank]++;
+		}
+	for (r = 0; r < d->nranks && !f->err; r++) {
+		const struct hx_rankfact *rf = bound(f, r);
+
+		if (!own[r] && rf && rf->pool_groups != HX_NOSTR)
+			d->ranks[r].pool_groups = hx_arena_strdup(&d->arena,
+				hx_ev_str(hx_facts_evidence(d->facts_src), rf->pool_groups));
+		else if (own[r] && cnt[r] && cnt[r] <= HX_MAX_POOL_GROUPS) {
+			text[r] = hx_arena_alloc(&d->arena, len[r] + 1);
+			d->ranks[r].pool_groups = text[r];
+			f->err = text[r] ? f->err : HANGDX_ENOMEM;
+		}
+		len[r] = 0;
+	}
+	for (i = 0; i < f->ngs && !f->err; i++) {
+		const struct gstate *g = &f->gs[i];
+		char *t = text[g->rank];
+
+		if (!t)
+			continue;
+		len[g->rank] += (size_t)sprintf(t + len[g->rank], "%s%c:%s",
+			len[g->rank] ? "\t" : "", g->held ? 'h' : 'l',
+			hx_ev_str(d->ev, g->gid));
+	}
+out_free:
+	hx_free(d->ctx, len);
+	hx_free(d->ctx, cnt);
+	hx_free(d->ctx, text);
+}
+
+/* A held rank's peer that can still come (pool_peer), over every rank's
+ * groups once the facts of other nodes are bound: a member on another
+ * node is seen only here. */
+static void pool_peers(struct facts *f)
+{
+	struct hangdx_diagnosis *d = f->d;
 	struct hx_map open = { 0 };
+	bool *own = hx_calloc(d->ctx, d->nranks + 1, sizeof *own);
 	size_t i;
 
-	f->err = open_groups(f, newest, &open);
-	for (i = 0; i < f->nks && !f->err; i++) {
-		const struct kstat *k = &f->ks[i];
-		struct hx_rankinfo *ri = &f->d->ranks[k->rank];
+	if (!own) {
+		f->err = HANGDX_ENOMEM;
+		return;
+	}
+	group_states(f, own);
+	if (!f->err)
+		open_groups(f, &open);
+	for (i = 0; i < d->nranks && !f->err; i++)
+		if (own[i] && bound(f, (uint32_t)i))
+			d->ranks[i].pool_peer = -1;     /* judged again, over all nodes */
+	for (i = 0; i < f->ngs && !f->err; i++) {
+		const struct gstate *g = &f->gs[i];
+		struct hx_rankinfo *ri = &d->ranks[g->rank];
 		int32_t m;
 
-		if (k->gid == HX_NOSTR || !held(f, k, newest))
+		if (!g->held || !own[g->rank])
 			continue;
-		m = hx_map_find(&open, hx_map_key(k->gid));
-		if (m >= 0 && m != k->rank && (ri->pool_peer < 0 ||
-		    f->d->ranks[m].pool_held < f->d->ranks[ri->pool_peer].pool_held))
+		m = (int32_t)hx_map_find(&open, hx_map_key(g->gid));
+		if (m == HX_PEER_ABSENT && ri->pool_peer == -1)
+			ri->pool_peer = HX_PEER_ABSENT;
+		else if (m >= 0 && m != g->rank && (ri->pool_peer < 0 ||
+			 d->ranks[m].pool_held < d->ranks[ri->pool_peer].pool_held))
 			ri->pool_peer = m;
 	}
-	hx_map_free(f->d->ctx, &open);
+	pool_groups_text(f, own);
+	hx_map_free(d->ctx, &open);
+	hx_free(d->ctx, own);
 }
 
 static void stalls(struct facts *f)
@@ -749,10 +962,8 @@ static void stalls(struct facts *f)
 		if (t != HX_NONE && t > newest[f->ks[i].rank])
 			newest[f->ks[i].rank] = t;
 	}
+	f->newest = newest;     /* pool_peers reads it, after the facts bind */
 	pool_held(f, newest);
-	if (!f->err)
-		pool_peers(f, newest);
-	hx_free(f->d->ctx, newest);
 	for (i = 0; i < f->nks; i++) {
 		const struct kstat *k = &f->ks[i];
 		struct hx_rankinfo *ri = &f->d->ranks[k->rank];
@@ -1449,6 +1660,8 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 		estimate_skew(&f);
 		stalls(&f);
 		hx_rf_after_collect(d);
+		if (!f.err)
+			pool_peers(&f);
 		for (i = 0; i < d->norder; i++)
 			setup_peer(&f, d->order[i]);
 	}
@@ -1457,6 +1670,10 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 	hx_free(d->ctx, f.ks);
 	hx_map_free(d->ctx, &f.kmap);
 	hx_free(d->ctx, f.groups);
+	hx_free(d->ctx, f.gs);
+	hx_free(d->ctx, f.newest);
+	hx_map_free(d->ctx, &f.gsize);
+	hx_map_free(d->ctx, &f.gsin);
 	hx_map_free(d->ctx, &f.seen);
 	hx_map_free(d->ctx, &f.memb);
 	hx_map_free(d->ctx, &f.tags);

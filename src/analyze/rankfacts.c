@@ -106,7 +106,8 @@ void hx_rf_after_collect(struct hangdx_diagnosis *d)
 		ri->pool_held = rf->pool_held;
 		ri->pool_held_us = rf->pool_held_us;
 		ri->pool_ahead = rf->pool_ahead;
-		ri->pool_peer = rf->pool_peer < (int32_t)d->nranks ? rf->pool_peer : -1;
+		ri->pool_peer = rf->pool_peer < (int32_t)d->nranks &&
+				rf->pool_peer >= HX_PEER_ABSENT ? rf->pool_peer : -1;
 		ri->pool_moved_us = rf->pool_moved_us;
 		ri->pool_rec = HX_NOREC;
 		if (rf->pool_held && rf->pool_file != HX_NOSTR &&

@@ -1463,6 +1463,8 @@ static bool try_pool_held(struct hangdx_diagnosis *d)
 		if (ri->pool_peer >= 0 && (uint32_t)ri->pool_peer < d->nranks &&
 		    d->ranks[ri->pool_peer].pool_held < hx_rank_cores(d, ri->pool_peer))
 			continue;       /* a member that can still come: a stall */
+		if (ri->pool_peer == HX_PEER_ABSENT)
+			continue;       /* one whose logs are not here may as well */
 		n++;
 		if (d->local_cycle)
 			d->local_cycle[r] = 1;

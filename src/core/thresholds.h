@@ -25,6 +25,12 @@
  * logs are a few files; 300 rotated plogs are still far below. */
 #define HX_MAX_RANK_FILES 65536
 
+/* Groups of looping kernels one rank's facts name (so that the deciding
+ * side finds, over all nodes, a member that can still come): past it
+ * none are named and its node's judgement stands.  A device has at most
+ * HX_MAX_CORE_ID + 1 kernels looping. */
+#define HX_MAX_POOL_GROUPS 1024
+
 /* Start nodes tried when looking for the shortest cycle to explain a
  * deadlock (pools first); the deadlock itself does not depend on it. */
 #define HX_MAX_CYCLE_STARTS 64
