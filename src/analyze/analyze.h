@@ -393,6 +393,20 @@ static inline void *hx_dcalloc(struct hangdx_diagnosis *d, size_t n, size_t size
 }
 
 /* factfile.c / rankfacts.c: facts standing in for a rank's devices */
+
+/* One entry of a rank fact's pool_groups: "h" (held) or "l" (looping),
+ * for a held one the fewest and most SQEs left of its kernels' ops in
+ * that group when the lines give them ("h3,16"), ':', the group's name;
+ * entries are tab-separated. */
+struct hx_pgroup {
+	bool held;
+	int64_t lmin, lmax;       /* -1: not given */
+	const char *name;         /* not terminated */
+	size_t len;
+};
+/* The entry at *p into out, *p moved past it; false at the end.  An
+ * entry not of that form has len 0. */
+bool hx_pgroup_next(const char **p, struct hx_pgroup *out);
 const struct hx_rankfact *hx_facts_rank(const struct hangdx_facts *f,
 					int32_t rank);
 uint32_t hx_facts_record(const struct hangdx_diagnosis *d, uint32_t file,

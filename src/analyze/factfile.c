@@ -323,53 +323,121 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 		a->dead_pools = b->dead_pools;
 }
 
-/* The union of two ranks' looping groups ("h:G" held, "l:G", tab
- * separated; held wins): each half of a rank's logs names its own. */
+static int64_t pg_num(const char **p, const char *end)
+{
+	int64_t v = 0;
+
+	if (*p >= end || **p < '0' || **p > '9')
+		return -1;
+	while (*p < end && **p >= '0' && **p <= '9' && v < INT64_C(1) << 40)
+		v = v * 10 + (*(*p)++ - '0');
+	return v;
+}
+
+bool hx_pgroup_next(const char **p, struct hx_pgroup *out)
+{
+	const char *s = *p, *e, *end, *colon;
+
+	if (!*s)
+		return false;
+	e = strchr(s, '\t');
+	end = e ? e : s + strlen(s);
+	*p = e ? e + 1 : end;
+	memset(out, 0, sizeof *out);
+	out->lmin = out->lmax = -1;
+	colon = memchr(s, ':', (size_t)(end - s));
+	if (!colon || colon + 1 == end || (*s != 'h' && *s != 'l'))
+		return true;
+	out->held = *s++ == 'h';
+	if (s < colon) {
+		out->lmin = pg_num(&s, colon);
+		if (s < colon && *s == ',') {
+			s++;
+			out->lmax = pg_num(&s, colon);
+		}
+		if (s != colon || out->lmin < 0 || out->lmax < out->lmin)
+			return true;
+	}
+	out->name = colon + 1;
+	out->len = (size_t)(end - out->name);
+	return true;
+}
+
+static void pg_put(char **o, const struct hx_pgroup *g, bool first)
+{
+	if (!first)
+		*(*o)++ = '\t';
+	*(*o)++ = g->held ? 'h' : 'l';
+	if (g->held && g->lmin >= 0)
+		*o += sprintf(*o, "%lld,%lld", (long long)g->lmin, (long long)g->lmax);
+	*(*o)++ = ':';
+	memcpy(*o, g->name, g->len);
+	*o += g->len;
+	**o = '\0';
+}
+
+/* The union of two ranks' looping groups (held wins, the SQEs left
+ * widened): each half of a rank's logs names its own.  Past
+ * HX_MAX_POOL_GROUPS none (its node's judgement stands). */
 static int groups_union(struct hangdx_facts *f, uint32_t *a, uint32_t b)
 {
-	const char *sa, *sb = b != HX_NOSTR ? hx_ev_str(f->ev, b) : "";
-	char *out, *o;
-	size_t na, nb = strlen(sb), n = 0;
+	struct hx_pgroup *v = NULL;
+	const char *lists[2];
+	size_t n = 0, cap = 0, i, k, bytes = 0;
+	char *out = NULL, *o;
+	bool over = false;
 	int err = HANGDX_OK;
 
-	if (*a == HX_NOSTR || !*sb) {
+	if (*a == HX_NOSTR || b == HX_NOSTR || *a == b) {
 		if (*a == HX_NOSTR)
 			*a = b;
 		return HANGDX_OK;
 	}
-	sa = hx_ev_str(f->ev, *a);
-	na = strlen(sa);
-	out = hx_alloc(f->ctx, na + nb + 2);
-	if (!out)
-		return HANGDX_ENOMEM;
-	memcpy(out, sa, na + 1);
-	o = out + na;
-	while (*sb) {
-		const char *e = strchr(sb, '\t');
-		size_t len = e ? (size_t)(e - sb) : strlen(sb);
-		char *at = len > 2 ? strstr(out, sb + 1) : NULL;
+	lists[0] = hx_ev_str(f->ev, *a);
+	lists[1] = hx_ev_str(f->ev, b);
+	for (k = 0; k < 2 && !err && !over; k++) {
+		const char *p = lists[k];
+		struct hx_pgroup g;
 
-		/* the same name, whole, after its "h" or "l" */
-		while (at && !((at - out == 1 || at[-2] == '\t') &&
-			       (at[len - 1] == '\t' || at[len - 1] == '\0')))
-			at = strstr(at + 1, sb + 1);
-		if (at && sb[0] == 'h')
-			at[-1] = 'h';
-		else if (!at && len > 2) {
-			*o++ = '\t';
-			memcpy(o, sb, len);
-			o += len;
-			*o = '\0';
+		while (!err && !over && hx_pgroup_next(&p, &g)) {
+			void *vv = v;
+
+			if (!g.len)
+				continue;
+			for (i = 0; i < n && (v[i].len != g.len ||
+			     memcmp(v[i].name, g.name, g.len) != 0); i++)
+				;
+			if (i < n) {
+				v[i].held |= g.held;
+				if (g.lmin >= 0 && (v[i].lmin < 0 || g.lmin < v[i].lmin))
+					v[i].lmin = g.lmin;
+				if (g.lmax > v[i].lmax)
+					v[i].lmax = g.lmax;
+				continue;
+			}
+			err = hx_vec_reserve(f->ctx, &vv, &cap, n + 1, sizeof *v,
+					     HX_MAX_POOL_GROUPS + 1);
+			if (err == HANGDX_ELIMIT) {
+				err = HANGDX_OK;
+				over = true;    /* past the ceiling: none */
+			}
+			v = vv;
+			if (!err)
+				v[n++] = g;
 		}
-		sb += len + (e != NULL);
 	}
-	for (o = out; *o; o++)
-		n += *o == '\t';
-	if (n < HX_MAX_POOL_GROUPS)
-		*a = hx_ev_intern(f->ev, out, strlen(out), &err);
-	else
-		*a = HX_NOSTR;  /* past the ceiling: its node's judgement stands */
+	for (i = 0; i < n; i++)
+		bytes += v[i].len + 48;
+	out = err || over || !n || n > HX_MAX_POOL_GROUPS ? NULL : hx_alloc(f->ctx, bytes + 1);
+	if (out) {
+		for (o = out, i = 0; i < n; i++)
+			pg_put(&o, &v[i], i == 0);
+		*a = hx_ev_intern(f->ev, out, (size_t)(o - out), &err);
+	} else if (!err) {
+		*a = HX_NOSTR;
+	}
 	hx_free(f->ctx, out);
+	hx_free(f->ctx, v);
 	return err;
 }
 
@@ -1029,6 +1097,21 @@ static void fbad(struct floader *l, const char *file, unsigned long line,
 	hx_diag(l->f->ctx, HANGDX_WARNING, file, line, 0, "%s; line skipped", why);
 }
 
+/* A pool_groups value hx_pgroup_next reads whole: at most
+ * HX_MAX_POOL_GROUPS entries, each well formed, names of at most 4 kB. */
+static bool pool_groups_ok(const char *s, size_t n)
+{
+	struct hx_pgroup g;
+	size_t k = 0;
+
+	if (n > (size_t)HX_MAX_POOL_GROUPS * 4200 || memchr(s, '\0', n))
+		return false;
+	while (hx_pgroup_next(&s, &g))
+		if (!g.len || g.len > 4096 || ++k > HX_MAX_POOL_GROUPS)
+			return false;
+	return true;
+}
+
 /* A value past what a log can say: left at its default, and said. */
 static int64_t jnum_in(struct floader *l, const struct hx_jobj *o,
 		       const char *key, int64_t def, int64_t lo, int64_t hi,
@@ -1133,9 +1216,16 @@ static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 						 FACT_MAX_LINE, line);
 	}
 	r->pool_groups = HX_NOSTR;
-	if (!err && hx_jstr(o, "pool_groups", &s, &n) && n > 0 &&
-	    n < (size_t)HX_MAX_POOL_GROUPS * 300)
-		r->pool_groups = hx_ev_intern(l->ev, s, n, &err);
+	if (!err && hx_jstr(o, "pool_groups", &s, &n) && n > 0) {
+		if (pool_groups_ok(s, n))
+			r->pool_groups = hx_ev_intern(l->ev, s, n, &err);
+		else
+			hx_diag(l->f->ctx, HANGDX_WARNING, file, line, 0,
+				"pool_groups of rank %lld is not a list of at most %d "
+				"groups (h[MIN,MAX]:NAME or l:NAME, tab-separated): not "
+				"used, its node's pool_peer stands", (long long)r->rank,
+				HX_MAX_POOL_GROUPS);
+	}
 	l->in_rank = !err;
 	l->rank_line = line;
 	return err;

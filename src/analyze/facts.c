@@ -685,9 +685,19 @@ struct gstate {
 	uint32_t gid;
 	int32_t rank;
 	bool held;
+	int64_t lmin, lmax;     /* SQEs left of its held kernels' ops, -1 */
 };
 
-static int add_gstate(struct facts *f, uint32_t gid, int32_t rank, bool held)
+static void widen(struct gstate *g, int64_t lmin, int64_t lmax)
+{
+	if (lmin >= 0 && (g->lmin < 0 || lmin < g->lmin))
+		g->lmin = lmin;
+	if (lmax > g->lmax)
+		g->lmax = lmax;
+}
+
+static int add_gstate(struct facts *f, uint32_t gid, int32_t rank, bool held,
+		      int64_t lmin, int64_t lmax)
 {
 	struct hx_map_slot *sl;
 	void *v = f->gs;
@@ -698,6 +708,8 @@ static int add_gstate(struct facts *f, uint32_t gid, int32_t rank, bool held)
 		return err;
 	if (sl->val >= 0) {
 		f->gs[sl->val].held |= held;
+		if (held)
+			widen(&f->gs[sl->val], lmin, lmax);
 		return HANGDX_OK;
 	}
 	err = hx_vec_reserve(f->d->ctx, &v, &f->capgs, f->ngs + 1, sizeof *f->gs,
@@ -706,7 +718,8 @@ static int add_gstate(struct facts *f, uint32_t gid, int32_t rank, bool held)
 		return err;
 	f->gs = v;
 	sl->val = (int32_t)f->ngs;
-	f->gs[f->ngs++] = (struct gstate){ gid, rank, held };
+	f->gs[f->ngs++] = (struct gstate){ gid, rank, held, held ? lmin : -1,
+					   held ? lmax : -1 };
 	return HANGDX_OK;
 }
 
@@ -735,25 +748,23 @@ static int32_t group_named(struct facts *f, struct hx_map *byname,
 	}
 }
 
-/* The groups a rank's facts name ("h:G" held, "l:G" looping, tab
- * separated); false when one is not a group of the members here (its
- * node's own judgement then stands). */
+/* The groups a rank's facts name (struct hx_pgroup); false when one is
+ * not a group of the members here (its node's own judgement then
+ * stands). */
 static bool rf_groups(struct facts *f, struct hx_map *byname, int32_t rank,
 		      const char *list)
 {
+	struct hx_pgroup pg;
 	bool all = true;
 
-	while (*list && !f->err) {
-		const char *e = strchr(list, '\t');
-		size_t n = e ? (size_t)(e - list) : strlen(list);
-		int32_t g = n > 2 && list[1] == ':' ?
-			    group_named(f, byname, list + 2, n - 2) : -1;
+	while (!f->err && hx_pgroup_next(&list, &pg)) {
+		int32_t g = pg.len ? group_named(f, byname, pg.name, pg.len) : -1;
 
 		if (g >= 0)
-			f->err = add_gstate(f, (uint32_t)g, rank, list[0] == 'h');
+			f->err = add_gstate(f, (uint32_t)g, rank, pg.held, pg.lmin,
+					    pg.lmax);
 		else
 			all = false;
-		list += n + (e != NULL);
 	}
 	return all;
 }
@@ -779,7 +790,8 @@ static void group_states(struct facts *f, bool *own)
 
 		if (k->gid != HX_NOSTR && !bound(f, (uint32_t)k->rank) &&
 		    looping(f, k, f->newest))
-			f->err = add_gstate(f, k->gid, k->rank, held(f, k, f->newest));
+			f->err = add_gstate(f, k->gid, k->rank, held(f, k, f->newest),
+					    k->left, k->left);
 	}
 	for (r = 0; r < d->nranks && !f->err; r++) {
 		const struct hx_rankfact *rf = bound(f, r);
@@ -874,7 +886,7 @@ static void pool_groups_text(struct facts *f, const bool *own)
 	}
 	for (i = 0; i < f->ngs; i++)
 		if (own[f->gs[i].rank]) {
-			len[f->gs[i].rank] += 3 + strlen(hx_ev_str(d->ev, f->gs[i].gid));
+			len[f->gs[i].rank] += 48 + strlen(hx_ev_str(d->ev, f->gs[i].gid));
 			cnt[f->gs[i].rank]++;
 		}
 	for (r = 0; r < d->nranks && !f->err; r++) {
@@ -896,14 +908,48 @@ static void pool_groups_text(struct facts *f, const bool *own)
 
 		if (!t)
 			continue;
-		len[g->rank] += (size_t)sprintf(t + len[g->rank], "%s%c:%s",
-			len[g->rank] ? "\t" : "", g->held ? 'h' : 'l',
-			hx_ev_str(d->ev, g->gid));
+		if (len[g->rank])
+			t[len[g->rank]++] = '\t';
+		t[len[g->rank]++] = g->held ? 'h' : 'l';
+		if (g->held && g->lmin >= 0)
+			len[g->rank] += (size_t)sprintf(t + len[g->rank], "%lld,%lld",
+				(long long)g->lmin, (long long)g->lmax);
+		len[g->rank] += (size_t)sprintf(t + len[g->rank], ":%s",
+						hx_ev_str(d->ev, g->gid));
 	}
 out_free:
 	hx_free(d->ctx, len);
 	hx_free(d->ctx, cnt);
 	hx_free(d->ctx, text);
+}
+
+/* A held kernel that has started its collective further than another
+ * rank's of the same group (fewer SQEs left) waits on that rank
+ * (pool_ahead), over every rank's groups: the other may be on another
+ * node. */
+static void ahead_over_nodes(struct facts *f)
+{
+	struct hx_map most = { 0 };
+	size_t i;
+
+	for (i = 0; i < f->ngs && !f->err; i++) {
+		const struct gstate *g = &f->gs[i];
+		struct hx_map_slot *sl;
+
+		if (!g->held || g->lmax < 0)
+			continue;
+		sl = hx_map_slot(f->d->ctx, &most, hx_map_key(g->gid), &f->err);
+		if (sl && sl->val < (int32_t)(g->lmax > INT32_MAX ? INT32_MAX : g->lmax))
+			sl->val = (int32_t)(g->lmax > INT32_MAX ? INT32_MAX : g->lmax);
+	}
+	for (i = 0; i < f->ngs && !f->err; i++) {
+		const struct gstate *g = &f->gs[i];
+
+		if (g->held && g->lmin >= 0 &&
+		    g->lmin < hx_map_find(&most, hx_map_key(g->gid)))
+			f->d->ranks[g->rank].pool_ahead = true;
+	}
+	hx_map_free(f->d->ctx, &most);
 }
 
 /* A held rank's peer that can still come (pool_peer), over every rank's
@@ -921,6 +967,8 @@ static void pool_peers(struct facts *f)
 		return;
 	}
 	group_states(f, own);
+	if (!f->err)
+		ahead_over_nodes(f);
 	if (!f->err)
 		open_groups(f, &open);
 	for (i = 0; i < d->nranks && !f->err; i++)

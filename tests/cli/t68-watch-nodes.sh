@@ -37,7 +37,7 @@ t_ok "... one facts file a node, named by the node" \
 t_ok "... node n2 alone: not root 5's deadlock (its groups' members on n1 are not seen there, and may still come), exit 5" \
 	sh -c "test \"\$(cat n2.rc)\" = 5 && ! grep -q deadlock n2.jsonl"
 t_ok "... its facts say so (pool_peer -3) and name the groups its kernels loop in" \
-	sh -c 'grep -q "\"pool_peer\":-3" shared/n2.facts && grep -q "\"pool_groups\":\"h:" shared/n2.facts'
+	sh -c 'grep -q "\"pool_peer\":-3" shared/n2.facts && grep -q "\"pool_groups\":\"h[0-9,]*:" shared/n2.facts'
 
 mkdir away
 mv n1 n2 away/
@@ -49,6 +49,37 @@ t_ok "... the deadlock, with the single pass's category" \
 t_ok "... and its roots, [3, 5] as the single pass" \
 	test "$(jget facts.jsonl roots)/$(jget whole.json roots)" = "[3, 5]/[3, 5]"
 t_ok "... inferred" test "$(jget facts.jsonl proven)" = false
+
+# One rank a node: which kernels started their collectives further than
+# a peer's (victims, not roots) is seen only over the nodes.
+mkdir -p one
+for r in 0 1 2 3 4 5 6 7; do
+	d=away/n1/rank-$r
+	[ -d "$d" ] || d=away/n2/rank-$r
+	"$HANGDX" watch --for 0 --facts-out one --node x$r "$d" > /dev/null 2>&1
+done
+mv away away.hid
+"$HANGDX" watch --json --for 0 --facts one > one.jsonl 2> /dev/null
+mv away.hid away
+t_ok "one rank a node, the decider (no log reachable): roots [3, 5] as the single pass, no victim among them" \
+	test "$(jget one.jsonl roots)" = "[3, 5]"
+
+# Every rank a root, 4 ranks on 2 nodes: each node alone sees members of
+# every group it cannot see, and names nothing; over both nodes no
+# member can come, and the decider names all four.
+"$HANGDX" simulate -q --no-trace --preset reference --set ranks=4 -o all4 > /dev/null 2>&1
+rm -f all4/truth.json all4/waitgraph.dot
+python3 "$ROOT/tests/bundle_edit.py" upto all4 65 > /dev/null
+mkdir -p a1 a2 ashared
+mv all4/rank-0 all4/rank-1 a1/
+mv all4/rank-2 all4/rank-3 a2/
+"$HANGDX" watch --json --for 0 --facts-out ashared --node a1 a1 > a1.jsonl 2> /dev/null
+"$HANGDX" watch --json --for 0 --facts-out ashared --node a2 a2 > /dev/null 2>&1
+mv a1 a2 all4/
+t_ok "every rank a root over 2 nodes: a node alone names no deadlock" sh -c '! grep -q deadlock a1.jsonl'
+"$HANGDX" watch --json --for 0 --facts ashared > all4.jsonl 2> /dev/null
+t_ok "... the decider (no log reachable) all four roots, as the single pass" \
+	test "$(jget all4.jsonl event) $(jget all4.jsonl roots)" = '"deadlock" [0, 1, 2, 3]'
 
 if t_wrapped; then
 	t_skip_from "under $HANGDX_WRAP a look every 0.1 s is not kept"
