@@ -13,7 +13,11 @@ may come and clear), except in a healthy day's first long wait (an
 inferred deadlock that the next status line retracts), and except one whose fault was recovered (its error line is
 a failure event; its finished logs must be no hang).  Prints TAP.  Usage: watchgrow.py HANGDX WORKDIR [NAME...] (the cases
 named only, when any are); with --matrix, the scenarios of tests/matrix.py
-instead.
+instead.  With --nodes, each cut is also split over two nodes (even ranks on
+one, odd on the other, so that every communicator spans both), each node's
+watch writes its facts, the logs are moved out of reach, and a watch over
+the facts alone must say what the look at the whole cut said (event,
+category, roots).
 """
 import datetime
 import json
@@ -81,7 +85,35 @@ def cuts(total):
     return sorted(set(x for x in t if x < total)) + [total + 1]
 
 
-def one(hangdx, work, name, args, recovered=False, day=False):
+def brief(out):
+    return [(e["event"], e["category"], e["roots"])
+            for e in (json.loads(x) for x in out.splitlines() if x.strip())]
+
+
+def over_nodes(hangdx, c, whole):
+    """The cut c split over two nodes, decided from their facts alone:
+    None when it says what the whole cut said, else why not."""
+    n = c + ".nodes"
+    shutil.rmtree(n, ignore_errors=True)
+    for k in ("a", "b", "shared"):
+        os.makedirs(os.path.join(n, k))
+    for r in os.listdir(c):
+        m = re.match(r"rank-(\d+)$", r)
+        if m:
+            shutil.copytree(os.path.join(c, r),
+                            os.path.join(n, "ab"[int(m.group(1)) % 2], r))
+    for k in ("a", "b"):
+        run([hangdx, "watch", "--for", "0", "--facts-out",
+             os.path.join(n, "shared"), "--node", k, os.path.join(n, k)])
+    os.rename(n, n + ".hid")        # the logs out of reach
+    _, out = run([hangdx, "watch", "--json", "--for", "0", "--facts",
+                  os.path.join(n + ".hid", "shared")])
+    shutil.rmtree(n + ".hid", ignore_errors=True)
+    got = brief(out)
+    return None if got == whole else "over two nodes %s, whole %s" % (got, whole)
+
+
+def one(hangdx, work, name, args, recovered=False, day=False, nodes=False):
     d = os.path.join(work, name)
     shutil.rmtree(d, ignore_errors=True)
     rc, _ = run([hangdx, "simulate", "--no-trace"] + args + ["-o", d])
@@ -103,6 +135,11 @@ def one(hangdx, work, name, args, recovered=False, day=False):
         subprocess.run([sys.executable, os.path.join(HERE, "bundle_edit.py"),
                         "upto", c, str(t)], check=True, stdout=subprocess.DEVNULL)
         _, ev = run([hangdx, "watch", "--json", "--for", "0", c])
+        if nodes:
+            why = over_nodes(hangdx, c, brief(ev))
+            if why:
+                shutil.rmtree(c, ignore_errors=True)
+                return "at %d s: %s" % (t, why)
         for line in ev.splitlines():
             e = json.loads(line)
             seen.append("%s@%ds" % (e["event"], t))
@@ -159,12 +196,15 @@ def main():
     os.makedirs(work, exist_ok=True)
     bad = 0
     all_cases = CASES
+    nodes = "--nodes" in only
+    only = [o for o in only if o != "--nodes"]
     if "--matrix" in only:
         only = [o for o in only if o != "--matrix"]
         all_cases = matrix_cases(work)
     cases = [c for c in all_cases if not only or c[0] in only]
     for i, (name, args, *how) in enumerate(cases, 1):
-        why = one(hangdx, work, name, args, "recovered" in how, "day" in how)
+        why = one(hangdx, work, name, args, "recovered" in how, "day" in how,
+                  nodes)
         print("%s %d - %s" % ("not ok" if why else "ok", i, name))
         if why:
             print("#   " + why)

@@ -394,6 +394,14 @@ static inline void *hx_dcalloc(struct hangdx_diagnosis *d, size_t n, size_t size
 
 /* factfile.c / rankfacts.c: facts standing in for a rank's devices */
 
+/* A rank fact's cycle that is its node's inference from a pool held
+ * while the job runs (no dead pool, not proven): judged again over every
+ * node's ranks (try_pool_held), not taken as it is. */
+static inline bool hx_rf_pool_running(const struct hx_rankfact *x)
+{
+	return x->pool_held && !x->dead_pools && !x->proven;
+}
+
 /* One entry of a rank fact's pool_groups: "h" (held) or "l" (looping),
  * for a held one the fewest and most SQEs left of its kernels' ops in
  * that group when the lines give them ("h3,16"), ':', the group's name;

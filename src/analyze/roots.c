@@ -56,8 +56,9 @@ int hx_roots_local(struct hangdx_diagnosis *d)
 		hx_free(d->ctx, mark);
 	}
 	for (n = 0; d->rf && n < d->nranks; n++)
-		if (d->rf[n])
-			d->local_cycle[n] = d->rf[n]->local_cycle;
+		if (d->rf[n])   /* a running hold: try_pool_held judges it again */
+			d->local_cycle[n] = d->rf[n]->local_cycle &&
+					    !hx_rf_pool_running(d->rf[n]);
 	return err;
 }
 

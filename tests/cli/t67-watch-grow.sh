@@ -6,7 +6,10 @@
 # (healthy, a slow rank, a 10-minute checkpoint pause, a healthy day of
 # 40-80 s steps with every AICPU core waiting each step) give no deadlock
 # or failure event, but for the day's first long wait; a link error that
-# op retry recovers is a failure event and, finished, no hang.
+# op retry recovers is a failure event and, finished, no hang.  Each cut is
+# also split over two nodes (even and odd ranks), each node's watch writing
+# its facts, and decided from the facts alone: the look at the whole cut's
+# events (--nodes).
 . tests/cli/lib.sh
 
 all="reference reference-r8-roots-3-5 rank-death link-error mismatch clock-skew
@@ -15,7 +18,7 @@ link-error-retry checkpoint-pause healthy-day"
 # under the sanitizers (make asan) two cases: the suite's time
 only=""
 [ -z "$HANGDX_SANITIZED" ] || only="reference checkpoint-pause"
-python3 tests/watchgrow.py "$HANGDX" "$T/grow" $only > "$T/grow.tap" 2>&1
+python3 tests/watchgrow.py "$HANGDX" "$T/grow" --nodes $only > "$T/grow.tap" 2>&1
 echo $? > "$T/grow.rc"
 sed 's/^/# /' "$T/grow.tap"
 n=0

@@ -4,8 +4,10 @@
 # failure event gives the finished logs' category and roots (a deadlock
 # not before the cycle closed, its roots all named however many), a job
 # that completes gives none, a link error op retry recovers is a failure
-# event and, finished, no hang.  Not under the sanitizers (the suite's
-# time): t67-watch-grow runs two cases there.
+# event and, finished, no hang; each cut split over two nodes and decided
+# from their facts alone says what the whole cut says (--nodes).  Not
+# under the sanitizers (the suite's time): t67-watch-grow runs two cases
+# there.
 . tests/cli/lib.sh
 
 if [ -n "$HANGDX_SANITIZED" ]; then
@@ -13,7 +15,7 @@ if [ -n "$HANGDX_SANITIZED" ]; then
 	t_done
 	exit
 fi
-python3 tests/watchgrow.py "$HANGDX" "$T/grow" --matrix > "$T/grow.tap" 2>&1
+python3 tests/watchgrow.py "$HANGDX" "$T/grow" --matrix --nodes > "$T/grow.tap" 2>&1
 echo $? > "$T/grow.rc"
 sed 's/^/# /' "$T/grow.tap"
 n=$(python3 tests/matrix.py "$HANGDX" "$T/list" --list | grep -vc @)
