@@ -219,6 +219,7 @@ struct hx_rankfact {
 	uint32_t pool_held;       /* hx_rankinfo's pool_held .. pool_moved_us: */
 	int64_t pool_held_us;     /* the pool held by its resident kernels */
 	bool pool_ahead;          /* while the job runs (verdict.c */
+	bool pool_inferred;       /* its cycle is try_pool_held's inference */
 	int32_t pool_peer;        /* try_pool_held); pool_peer -1 none */
 	uint32_t pool_groups;     /* its looping groups (hx_rankinfo's, a
 				     string id in the facts), HX_NOSTR none */
@@ -399,7 +400,7 @@ static inline void *hx_dcalloc(struct hangdx_diagnosis *d, size_t n, size_t size
  * node's ranks (try_pool_held), not taken as it is. */
 static inline bool hx_rf_pool_running(const struct hx_rankfact *x)
 {
-	return x->pool_held && !x->dead_pools && !x->proven;
+	return x->pool_inferred;
 }
 
 /* One entry of a rank fact's pool_groups: "h" (held) or "l" (looping),

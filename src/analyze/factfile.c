@@ -304,6 +304,7 @@ static void rf_combine(struct hx_rankfact *a, const struct hx_rankfact *b)
 		a->pool_line = b->pool_line;
 	}
 	a->pool_ahead |= b->pool_ahead;
+	a->pool_inferred |= b->pool_inferred;
 	if (a->pool_peer == -1 || (a->pool_peer == HX_PEER_ABSENT && b->pool_peer >= 0))
 		a->pool_peer = b->pool_peer;
 	if (b->pool_moved_us > a->pool_moved_us)
@@ -743,6 +744,7 @@ static void rank_fact(const struct hangdx_diagnosis *d, uint32_t r,
 	o->pool_held = ri->pool_held;
 	o->pool_held_us = ri->pool_held_us;
 	o->pool_ahead = ri->pool_ahead;
+	o->pool_inferred = d->pool_held && d->local_cycle && d->local_cycle[r];
 	o->pool_peer = ri->pool_peer;
 	o->pool_moved_us = ri->pool_moved_us;
 	o->pool_file = HX_NOSTR;
@@ -990,6 +992,7 @@ static void write_rank(const struct hangdx_facts *f, FILE *fp,
 	put_num(fp, "pool_held", r->pool_held, 0);
 	put_num(fp, "pool_held_us", r->pool_held_us, 0);
 	put_num(fp, "pool_ahead", r->pool_ahead, 0);
+	put_num(fp, "pool_inferred", r->pool_inferred, 0);
 	put_num(fp, "pool_peer", r->pool_peer, -1);
 	put_num(fp, "pool_moved_us", r->pool_moved_us, 0);
 	if (r->pool_file != HX_NOSTR) {
@@ -1204,6 +1207,7 @@ static int on_rank_line(struct floader *l, const struct hx_jobj *o,
 	r->pool_held = (uint32_t)jnum_in(l, o, "pool_held", 0, 0, HX_MAX_CORE_ID + 1, line);
 	r->pool_held_us = jnum_in(l, o, "pool_held_us", 0, 0, FACT_MAX_TS, line);
 	r->pool_ahead = jnum_in(l, o, "pool_ahead", 0, 0, 1, line) != 0;
+	r->pool_inferred = jnum_in(l, o, "pool_inferred", 0, 0, 1, line) != 0;
 	r->pool_peer = (int32_t)jnum_in(l, o, "pool_peer", -1, HX_PEER_ABSENT,
 					HX_MAX_RANKS - 1, line);
 	if (r->pool_peer < -1 && r->pool_peer != HX_PEER_ABSENT)

@@ -634,7 +634,7 @@ static bool try_deadlock_facts(struct hangdx_diagnosis *d)
 
 		if (!x || !x->local_cycle)
 			continue;
-		if (hx_rf_pool_running(x))
+		if (x->pool_held && !x->dead_pools && !x->proven)
 			continue;       /* a held pool while the job runs: try_pool_held */
 		n++;
 		if (!rf || (int32_t)r == d->first_rank)
