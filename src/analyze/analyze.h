@@ -416,6 +416,9 @@ struct hx_pgroup {
 /* The entry at *p into out, *p moved past it; false at the end.  An
  * entry not of that form has len 0. */
 bool hx_pgroup_next(const char **p, struct hx_pgroup *out);
+/* Write g at *o (a tab first unless first), terminated; *o moved to the
+ * terminator.  Room: g->len + 48 bytes. */
+void hx_pgroup_put(char **o, const struct hx_pgroup *g, bool first);
 const struct hx_rankfact *hx_facts_rank(const struct hangdx_facts *f,
 					int32_t rank);
 uint32_t hx_facts_record(const struct hangdx_diagnosis *d, uint32_t file,

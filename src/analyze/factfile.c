@@ -364,7 +364,7 @@ bool hx_pgroup_next(const char **p, struct hx_pgroup *out)
 	return true;
 }
 
-static void pg_put(char **o, const struct hx_pgroup *g, bool first)
+void hx_pgroup_put(char **o, const struct hx_pgroup *g, bool first)
 {
 	if (!first)
 		*(*o)++ = '\t';
@@ -432,7 +432,7 @@ static int groups_union(struct hangdx_facts *f, uint32_t *a, uint32_t b)
 	out = err || over || !n || n > HX_MAX_POOL_GROUPS ? NULL : hx_alloc(f->ctx, bytes + 1);
 	if (out) {
 		for (o = out, i = 0; i < n; i++)
-			pg_put(&o, &v[i], i == 0);
+			hx_pgroup_put(&o, &v[i], i == 0);
 		*a = hx_ev_intern(f->ev, out, (size_t)(o - out), &err);
 	} else if (!err) {
 		*a = HX_NOSTR;

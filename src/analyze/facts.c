@@ -723,42 +723,25 @@ static int add_gstate(struct facts *f, uint32_t gid, int32_t rank, bool held,
 	return HANGDX_OK;
 }
 
-/* A group of the members by its name (the distinct groups, by hash). */
-static int32_t group_named(struct facts *f, struct hx_map *byname,
-			   const char *s, size_t n)
+/* A group by its name, under its creation's name (hx_attrib_canon); -1
+ * when no line here names it. */
+static int32_t group_named(const struct facts *f, const char *s, size_t n)
 {
-	size_t i;
+	long id = hx_intern_find(&f->d->ev->strs, s, n);
 
-	if (!byname->n)
-		for (i = 0; i < f->ngroups && !f->err; i++) {
-			const char *g = hx_ev_str(f->d->ev, f->groups[i]);
-			struct hx_map_slot *sl = hx_map_slot(f->d->ctx, byname,
-				hx_map_key(hx_hash(g, strlen(g))), &f->err);
-
-			if (sl)
-				sl->val = (int32_t)f->groups[i];
-		}
-	if (f->err)
-		return -1;
-	{
-		int32_t g = (int32_t)hx_map_find(byname, hx_map_key(hx_hash(s, n)));
-		const char *gs = g >= 0 ? hx_ev_str(f->d->ev, (uint32_t)g) : NULL;
-
-		return gs && strlen(gs) == n && memcmp(gs, s, n) == 0 ? g : -1;
-	}
+	return id < 0 ? -1 : (int32_t)hx_attrib_canon(f->d->at, (uint32_t)id);
 }
 
 /* The groups a rank's facts name (struct hx_pgroup); false when one is
  * not a group of the members here (its node's own judgement then
  * stands). */
-static bool rf_groups(struct facts *f, struct hx_map *byname, int32_t rank,
-		      const char *list)
+static bool rf_groups(struct facts *f, int32_t rank, const char *list)
 {
 	struct hx_pgroup pg;
 	bool all = true;
 
 	while (!f->err && hx_pgroup_next(&list, &pg)) {
-		int32_t g = pg.len ? group_named(f, byname, pg.name, pg.len) : -1;
+		int32_t g = pg.len ? group_named(f, pg.name, pg.len) : -1;
 
 		if (g >= 0)
 			f->err = add_gstate(f, (uint32_t)g, rank, pg.held, pg.lmin,
@@ -781,7 +764,6 @@ static const struct hx_rankfact *bound(const struct facts *f, uint32_t r)
 static void group_states(struct facts *f, bool *own)
 {
 	const struct hangdx_diagnosis *d = f->d;
-	struct hx_map byname = { 0 };
 	size_t i;
 	uint32_t r;
 
@@ -798,10 +780,9 @@ static void group_states(struct facts *f, bool *own)
 
 		own[r] = !rf;
 		if (rf && rf->pool_groups != HX_NOSTR)
-			own[r] = rf_groups(f, &byname, (int32_t)r, hx_ev_str(
+			own[r] = rf_groups(f, (int32_t)r, hx_ev_str(
 				hx_facts_evidence(d->facts_src), rf->pool_groups));
 	}
-	hx_map_free(d->ctx, &byname);
 }
 
 /* Members with logs of each group (map: group -> count). */
@@ -904,18 +885,14 @@ static void pool_groups_text(struct facts *f, const bool *own)
 	}
 	for (i = 0; i < f->ngs && !f->err; i++) {
 		const struct gstate *g = &f->gs[i];
-		char *t = text[g->rank];
+		const char *name = hx_ev_str(d->ev, g->gid);
+		struct hx_pgroup pg = { g->held, g->lmin, g->lmax, name, strlen(name) };
+		char *o = text[g->rank] ? text[g->rank] + len[g->rank] : NULL;
 
-		if (!t)
+		if (!o)
 			continue;
-		if (len[g->rank])
-			t[len[g->rank]++] = '\t';
-		t[len[g->rank]++] = g->held ? 'h' : 'l';
-		if (g->held && g->lmin >= 0)
-			len[g->rank] += (size_t)sprintf(t + len[g->rank], "%lld,%lld",
-				(long long)g->lmin, (long long)g->lmax);
-		len[g->rank] += (size_t)sprintf(t + len[g->rank], ":%s",
-						hx_ev_str(d->ev, g->gid));
+		hx_pgroup_put(&o, &pg, len[g->rank] == 0);
+		len[g->rank] = (size_t)(o - text[g->rank]);
 	}
 out_free:
 	hx_free(d->ctx, len);
