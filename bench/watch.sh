@@ -4,10 +4,12 @@
 # 8-rank job at debug level, at that rate) for BENCH_WATCH_S seconds
 # (default 60), and the same directory left idle as long (less the cost
 # of its first look, measured apart): CPU as a share of one core, peak
-# memory.  Baseline, measured in the same run: one
-# `hangdx diagnose` of the grown logs (what each look after a change
-# redoes, as watch is not incremental).  Then the wall time from a first
-# error line, written at speed 1 by hangdx replay, to watch's event.
+# memory.  The default watch (decisions paced to --cpu 4) beside one
+# that decides every change (--cpu 0, as watch did before the budget),
+# following the same files at once.  Baseline, measured in the same run:
+# one `hangdx diagnose` of the grown logs (what each decision redoes, as
+# reading is not incremental).  Then the wall time from a first error
+# line, written at speed 1 by hangdx replay, to watch's event.
 . bench/lib.sh
 out=${BENCH_OUT:-bench/out}/watch
 secs=${BENCH_WATCH_S:-60}
@@ -45,9 +47,13 @@ while time.monotonic() - start < secs:
 print("%d" % done, file=open(os.path.join(dst, "..", "written"), "w"))
 EOF
 writer=$!
+/usr/bin/time -f "%U %S %M" -o "$out/every.time" \
+	"$HANGDX" watch -i 5 --cpu 0 --for "$secs" "$out/live" > /dev/null 2> /dev/null &
+every=$!
 /usr/bin/time -f "%U %S %M" -o "$out/grow.time" \
 	"$HANGDX" watch -i 5 --for "$secs" "$out/live" > "$out/grow.events" 2> /dev/null
 wait $writer
+wait $every
 /usr/bin/time -f "%U %S %M" -o "$out/idle.time" \
 	"$HANGDX" watch -i 5 --for "$secs" "$out/live" > /dev/null 2> /dev/null
 /usr/bin/time -f "%U %S %M" -o "$out/once.time" \
@@ -91,6 +97,7 @@ ratio=$(awk -v a="$(cs "$out/grow.time")" -v b="$(cs "$out/base.time")" \
 	'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
 printf '%-34s %12s %10s %12s\n' "case ($secs s, look every 5 s)" "CPU % core" "peak MB" "CPU s"
 printf '%-34s %12s %10s %12s\n' "growing ($mb MB written)" "$grow" "$(rss "$out/grow.time")" "$(cs "$out/grow.time")"
+printf '%-34s %12s %10s %12s\n' "growing, every change (--cpu 0)" "$(cpu "$out/every.time")" "$(rss "$out/every.time")" "$(cs "$out/every.time")"
 printf '%-34s %12s %10s %12s\n' "idle (first look apart)" "$idle" "$(rss "$out/idle.time")" "$(cs "$out/idle.time")"
 printf '%-34s %12s %10s %12s\n' "one look (--for 0)" "-" "$(rss "$out/once.time")" "$(cs "$out/once.time")"
 printf '%-34s %12s %10s %12s\n' "baseline: one diagnose of the end" "-" "$(rss "$out/base.time")" "$(cs "$out/base.time")"

@@ -115,6 +115,23 @@ int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
 		     const struct hangdx_diagnose_opts *o, size_t *nent,
 		     size_t *nbatch);
 
+/* ---- following logs that grow (cli/follow.c, watch) ---- */
+
+/* A follower keeps, per file (device and inode), the bytes read so far;
+ * with lines 0 it only hashes.  cli_follow_scan walks the PATHs once:
+ * *sig hashes every file's path, size, time and inode (any change changes
+ * it); *alarm is 1 when a line a file gained since the last scan (all of
+ * a file new since, from the start of one truncated; a compressed file or
+ * more than 64 MiB gained: the growth itself) is one hangdx_line_alarm
+ * asks a decision for; with lines 0, any change after the first scan is
+ * one.  The first scan reads no bytes.  Offsets of up to 2^20 files are
+ * kept; NULL when out of memory. */
+struct cli_follow;
+struct cli_follow *cli_follow_new(int lines);
+void cli_follow_scan(struct cli_follow *fl, const char *const *paths,
+		     size_t npaths, uint64_t *sig, int *alarm);
+void cli_follow_free(struct cli_follow *fl);
+
 /* Write an output file through a temporary name renamed when complete
  * (a device or FIFO is written in place).  fn writes the content and
  * returns a library error.  0, or -1 when it could not be written (said

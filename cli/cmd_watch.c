@@ -5,12 +5,14 @@
  * diagnoses them as diagnose does, and prints an event when the state
  * changes: stall, resumed, deadlock, failure.  A hang runs --on-hang once,
  * --exit-on-hang ends the watch, --prom keeps a Prometheus textfile.
- * This version reads the logs whole at each decision (docs/WATCH.md).
+ * Each decision reads the logs whole (docs/WATCH.md); between them
+ * cli/follow.c reads only the lines the files gained, to decide at once
+ * on an error line, and --cpu spaces the decisions so that they take at
+ * most that share of a core.
  */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -33,7 +35,8 @@ const struct cli_cmd cmd_watch = {
 	"PATH is read as by diagnose (log files, directories read recursively,\n"
 	"archives).  Every period the files are looked at (size, time, inode);\n"
 	"when one changed, appeared or went away, the logs are read and\n"
-	"diagnosed again, and an event is printed when the state changes:\n"
+	"diagnosed again (at once when a new line is an error, else as often\n"
+	"as --cpu allows), and an event is printed when the state changes:\n"
 	"  stall     ranks wait with no progress (a silent hang so far)\n"
 	"  resumed   the logs moved on after a stall, an inferred deadlock or a\n"
 	"            failure: it cleared (an inference is retracted)\n"
@@ -44,6 +47,9 @@ const struct cli_cmd cmd_watch = {
 	"options:\n"
 	"  -i, --interval S      seconds between looks (default 5; polling, so\n"
 	"                        NFS, Lustre and FUSE work alike)\n"
+	"      --cpu PCT         decide again at most so often that deciding takes\n"
+	"                        PCT% of one core (default 4; 0: no limit); a new\n"
+	"                        error line is decided at once all the same\n"
 	"      --json            events as JSON Lines on standard output\n"
 	"      --exit-on-hang    stop at the first deadlock or hang (exit 1)\n"
 	"      --on-hang CMD     run CMD (with /bin/sh) once when a hang is first\n"
@@ -80,6 +86,7 @@ const struct cli_cmd cmd_watch = {
 
 struct wargs {
 	double interval, limit;
+	double cpu;                     /* --cpu PCT: decisions' share of a core, 0 none */
 	int json, exit_on_hang;
 	const char *on_hang, *prom;
 	const char *facts_out, *node;   /* --facts-out DIR, --node NAME */
@@ -107,43 +114,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stopping = 1;
-}
-
-/* ---- what changed: a hash of every file's path, size, time and inode ---- */
-
-static uint64_t scan_sig;
-
-static void mix(const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		scan_sig = (scan_sig ^ s[i]) * 1099511628211ull;
-}
-
-static int scan_one(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	(void)ftw;
-	if (type != FTW_F)
-		return 0;
-	mix(path, strlen(path) + 1);
-	mix(&st->st_size, sizeof st->st_size);
-	mix(&st->st_mtim, sizeof st->st_mtim);
-	mix(&st->st_ino, sizeof st->st_ino);
-	return 0;
-}
-
-static uint64_t scan(const struct wargs *a)
-{
-	size_t i;
-
-	scan_sig = 14695981039346656037ull;
-	for (i = 0; i < a->npaths; i++)
-		if (nftw(a->paths[i], scan_one, 32, FTW_PHYS) != 0)
-			mix("?", 1);
-	return scan_sig;
 }
 
 /* ---- one decision ---- */
@@ -707,30 +677,86 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+static double cpu_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* When to decide: the first look; then after a change, once the last
+ * decision's CPU time is --cpu of the time since it started, or at once
+ * on an alarm line, but not twice in a row before that time. */
+struct pace {
+	uint64_t seen;
+	int first, dirty, credit;
+	double next_ok;
+};
+
+static int due(struct pace *p, uint64_t sig, int alarm, double now)
+{
+	if (sig != p->seen)
+		p->dirty = 1;
+	p->seen = sig;
+	if (p->first)
+		return 1;
+	if (!p->dirty)
+		return 0;
+	if (now >= p->next_ok) {
+		p->credit = 1;
+		return 1;
+	}
+	if (alarm && p->credit) {
+		p->credit = 0;
+		return 1;
+	}
+	return 0;
+}
+
+static int decide_paced(struct hangdx_ctx *ctx, const struct wargs *a,
+			struct wstate *w, struct pace *p)
+{
+	double t0 = now_s(), c0 = cpu_s();
+	int rc = decide(ctx, a, w);
+	double c = cpu_s() - c0;
+
+	p->first = p->dirty = 0;
+	p->next_ok = a->cpu > 0 ? t0 + c / (a->cpu / 100.0) : t0;
+	return rc;
+}
+
 static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
 {
 	struct wstate w;
-	uint64_t seen = 0;
+	struct pace p = { 0, 1, 0, 1, 0 };
+	struct cli_follow *fl;
 	double start = now_s();
-	int first = 1, rc = 0;
+	int rc = 0;
 
 	memset(&w, 0, sizeof w);
 	rc = load_state(a, &w);
 	if (rc)
 		return rc;
+	if (!(fl = cli_follow_new(!a->from_facts))) {
+		fprintf(stderr, "%s watch: %s\n", cli_prog,
+			hangdx_strerror(HANGDX_ENOMEM));
+		return EXIT_SYSERR;
+	}
 	while (!stopping && !rc) {
-		uint64_t sig = scan(a);
+		uint64_t sig;
+		int alarm;
 
-		if (first || sig != seen)
-			rc = decide(ctx, a, &w);
-		first = 0;
-		seen = sig;
+		cli_follow_scan(fl, a->paths, a->npaths, &sig, &alarm);
+		if (due(&p, sig, alarm, now_s()))
+			rc = decide_paced(ctx, a, &w, &p);
 		if (w.child && waitpid(w.child, NULL, WNOHANG) == w.child)
 			w.child = 0;
 		if (rc || (a->limit >= 0 && now_s() - start >= a->limit))
 			break;
 		nap(a->interval);
 	}
+	cli_follow_free(fl);
 	if (w.child)
 		waitpid(w.child, NULL, 0);
 	if (rc > 1)
@@ -765,6 +791,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		{ "facts", no_argument, NULL, 'F' },
 		{ "state", required_argument, NULL, 's' },
 		{ "batch", required_argument, NULL, 'b' },
+		{ "cpu", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -773,6 +800,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 
 	memset(a, 0, sizeof *a);
 	a->interval = 5;
+	a->cpu = 4;
 	a->limit = -1;
 	a->dense = (uint64_t)1 << 30;
 	optind = 1;
@@ -780,6 +808,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		switch (c) {
 		case 'i': rc = parse_num("--interval", optarg, 0.05, 86400, &a->interval); break;
 		case 'f': rc = parse_num("--for", optarg, 0, 1e9, &a->limit); break;
+		case 'u': rc = parse_num("--cpu", optarg, 0, 100, &a->cpu); break;
 		case 'k':
 			rc = parse_num("--cores", optarg, 1, 64, &v);
 			a->cores = (unsigned)v;

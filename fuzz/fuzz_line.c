@@ -3,7 +3,7 @@
  * as log text (a leading newline keeps them from being sniffed as an
  * archive) through the colour strip, the console envelope, the pre-filter, the prefix grammar, the key/value
  * scanner, every family and both writers; each line also goes straight to
- * the pure line functions.  Diagnostics are dropped.  Invariants (a broken
+ * the pure line functions (watch's alarm test among them).  Diagnostics are dropped.  Invariants (a broken
  * one aborts): a time read formats to text that reads back as the same
  * time; stripping colour never lengthens a line; the evidence written as
  * JSON Lines loads back, writes as many lines, and is a fixed point from
@@ -62,6 +62,7 @@ static void lines(const char *s, size_t n)
 			(void)hx_kv_scan(p.body, p.bodylen, kv, HX_MAX_KV);
 		(void)hx_kv_scan(s, len, kv, HX_MAX_KV);
 		time_round_trip(s, len);
+		check(hangdx_line_alarm(s, len) <= 1, "an alarm is 0 or 1");
 		if (!nl)
 			break;
 		n -= len + 1;

@@ -366,6 +366,19 @@ size_t hangdx_evidence_count(const struct hangdx_evidence *ev);
  * or HANGDX_ENOTFOUND when the line carries no time the reader knows. */
 int hangdx_line_time(const char *line, size_t n, int64_t *us);
 
+/* Whether one new line (without its newline) of a log that grows asks for
+ * a decision now: 1 when it says something failed or a wait ran out, or
+ * is HCCL's report of a kernel still waiting for its op
+ * ("[WaitFinishWhileLoop]Current state"), else 0.  A plog or logger line
+ * of level ERROR or CRITICAL always is; WARNING when it says a wait ran
+ * out (timeout, timed out, deadlock); INFO, DEBUG, TRACE and EVENT only
+ * as that report.  A line without a level when an error-manager code
+ * opens its text (EI0002) or it holds a word of failure (error, timeout,
+ * timed out, exception, traceback, fail, abort, deadlock, fatal; any
+ * case).  A cheap test that makes no evidence: watch uses it to decide at
+ * once instead of at its next scheduled decision. */
+int hangdx_line_alarm(const char *line, size_t n);
+
 /* ---- diagnosis ---------------------------------------------------------- */
 
 /*

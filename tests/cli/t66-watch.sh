@@ -42,12 +42,14 @@ if t_wrapped; then
 	t_skip_from "under $HANGDX_WRAP the pace of a replay is not kept"
 fi
 # the job as it ran, at 50 times real time: the status lines at 30 s and
-# 60 s are 0.6 s of wall time apart, the next at 90 s another 0.6 s
+# 60 s are 0.6 s of wall time apart, the next at 90 s another 0.6 s.
+# --cpu 0: the budget is a share of real time, and a replay 50 times as
+# fast makes each decision 50 times as costly against the job's pace
 if ! t_skipping; then
 	"$HANGDX" replay --speed 50 ref live > /dev/null 2>&1 &
 	rp=$!
 	sleep 0.1
-	"$HANGDX" watch --json -i 0.05 --exit-on-hang --for 60 \
+	"$HANGDX" watch --json -i 0.05 --cpu 0 --exit-on-hang --for 60 \
 		--on-hang 'echo "$HANGDX_EVENT $HANGDX_CATEGORY $HANGDX_ROOTS" >> hook.txt' \
 		--prom live.prom live > live.jsonl 2> live.err
 	echo $? > live.rc

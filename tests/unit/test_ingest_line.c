@@ -916,6 +916,44 @@ static void test_condensed_values(void **state)
 	assert_true(str_is(k->v, k->vlen, "1868"));
 }
 
+/* hangdx_line_alarm: the follower's test of one new line (watch). */
+static int alarm_of(const char *line)
+{
+	return hangdx_line_alarm(line, strlen(line));
+}
+
+static void test_line_alarm(void **state)
+{
+	(void)state;
+	/* plog levels */
+	assert_int_equal(alarm_of("[ERROR] HCCL(1,python3):2026-11-01-07:30:30.000.001 "
+		"[transport.cc:1] [1][Notify][Wait] wait failed"), 1);
+	assert_int_equal(alarm_of("[INFO] HCCL(100003,python3):2026-11-01-07:29:59.000.010 "
+		"[externalinput.cc:1856] [100003][HCCL_ENV][ParseRetryEnable] "
+		"HCCL_OP_RETRY_ENABLE is not set."), 0);
+	assert_int_equal(alarm_of("[INFO] RUNTIME(1,python3):2026-11-01-07:29:59.000.010 "
+		"[api.cc:1] [1] error_code=0 failed=0"), 0);
+	assert_int_equal(alarm_of("[WARNING] HCCL(1,python3):2026-11-01-07:29:59.000.010 "
+		"[a.cc:1] [1] wait timeout, retry"), 1);
+	assert_int_equal(alarm_of("[WARNING] HCCL(1,python3):2026-11-01-07:29:59.000.010 "
+		"[a.cc:1] [1] buffer is small"), 0);
+	/* HCCL's 30 s report of a kernel still waiting, at INFO */
+	assert_int_equal(alarm_of("[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:00:30.000.075 "
+		"[aicpu_communicator.cc:3871] [5017][HcclCommAicpu][WaitFinishWhileLoop]"
+		"Current state. sqid:10, head:0, tail:4, tag[AllReduce_g], index[0]"), 1);
+	/* console: codes, words, a logger's level */
+	assert_int_equal(alarm_of("EI0002: The wait execution of the Notify register times out."), 1);
+	assert_int_equal(alarm_of("RuntimeError: The Inner error is reported as above."), 1);
+	assert_int_equal(alarm_of("torch.distributed.DistStoreError: wait timeout after 1800000ms"), 1);
+	assert_int_equal(alarm_of("[rank3]: Traceback (most recent call last):"), 1);
+	assert_int_equal(alarm_of("ERROR 03-25 06:14:02 [core.py:880] EngineCore hit an exception"), 1);
+	assert_int_equal(alarm_of("INFO 03-25 06:14:02 [core.py:880] init engine took 12.0 s"), 0);
+	assert_int_equal(alarm_of("epoch 3 step 1200 loss 1.732 lr 0.0003"), 0);
+	assert_int_equal(alarm_of("EI000"), 0);
+	assert_int_equal(alarm_of(""), 0);
+	assert_int_equal(hangdx_line_alarm(NULL, 3), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -961,6 +999,7 @@ int main(void)
 		cmocka_unit_test(test_env_grep_not_fooled),
 		cmocka_unit_test(test_prefix_grep_line),
 		cmocka_unit_test(test_condensed_values),
+		cmocka_unit_test(test_line_alarm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
