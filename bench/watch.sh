@@ -4,7 +4,7 @@
 # 8-rank job at debug level, at that rate) for BENCH_WATCH_S seconds
 # (default 60), and the same directory left idle as long (less the cost
 # of its first look, measured apart): CPU as a share of one core, peak
-# memory.  The default watch (decisions paced to --cpu 4) beside one
+# memory.  The default watch (decisions paced to --cpu 3) beside one
 # that decides every change (--cpu 0, as watch did before the budget),
 # following the same files at once.  Baseline, measured in the same run:
 # one `hangdx diagnose` of the grown logs (what each decision redoes, as
@@ -75,6 +75,7 @@ latency() {
 	t0=$(date +%s.%N)
 	"$HANGDX" replay --speed 1 "$out/le" "$out/le-live" > /dev/null 2>&1 &
 	rp=$!
+	sleep 0.3       # DST made, so that inotify has it to watch
 	"$HANGDX" watch -i "$1" --exit-on-hang --for 60 "$out/le-live" > /dev/null 2>&1
 	t1=$(date +%s.%N)
 	kill $rp 2> /dev/null
@@ -95,7 +96,7 @@ idle=$(awk -v a="$(cs "$out/idle.time")" -v b="$(cs "$out/once.time")" -v s="$se
 	'BEGIN { v = (a - b) / s * 100; printf "%.2f", (v < 0 ? 0 : v) }')
 ratio=$(awk -v a="$(cs "$out/grow.time")" -v b="$(cs "$out/base.time")" \
 	'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
-printf '%-34s %12s %10s %12s\n' "case ($secs s, look every 5 s)" "CPU % core" "peak MB" "CPU s"
+printf '%-34s %12s %10s %12s\n' "case ($secs s, -i 5)" "CPU % core" "peak MB" "CPU s"
 printf '%-34s %12s %10s %12s\n' "growing ($mb MB written)" "$grow" "$(rss "$out/grow.time")" "$(cs "$out/grow.time")"
 printf '%-34s %12s %10s %12s\n' "growing, every change (--cpu 0)" "$(cpu "$out/every.time")" "$(rss "$out/every.time")" "$(cs "$out/every.time")"
 printf '%-34s %12s %10s %12s\n' "idle (first look apart)" "$idle" "$(rss "$out/idle.time")" "$(cs "$out/idle.time")"

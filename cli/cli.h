@@ -125,11 +125,19 @@ int cli_read_batches(struct hangdx_ctx *ctx, struct hangdx_facts *f,
  * more than 64 MiB gained: the growth itself) is one hangdx_line_alarm
  * asks a decision for; with lines 0, any change after the first scan is
  * one.  The first scan reads no bytes.  Offsets of up to 2^20 files are
- * kept; NULL when out of memory. */
+ * kept; NULL when out of memory.  With inotify, each directory a scan
+ * meets (and each PATH that is a file) is watched, and cli_follow_wait
+ * returns once one reports a change, but not before 0.5 s (or s) have
+ * passed, so that a burst of writes makes one look; else, or on NFS,
+ * Lustre and FUSE, where a change another machine made is not reported,
+ * it returns after s seconds.  A signal ends the wait early.
+ * cli_follow_notified: every directory met is watched. */
 struct cli_follow;
-struct cli_follow *cli_follow_new(int lines);
+struct cli_follow *cli_follow_new(int lines, int inotify);
 void cli_follow_scan(struct cli_follow *fl, const char *const *paths,
 		     size_t npaths, uint64_t *sig, int *alarm);
+void cli_follow_wait(struct cli_follow *fl, double s);
+int cli_follow_notified(const struct cli_follow *fl);
 void cli_follow_free(struct cli_follow *fl);
 
 /* Write an output file through a temporary name renamed when complete

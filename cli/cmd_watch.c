@@ -1,7 +1,8 @@
 /*
  * cmd_watch.c - `hangdx watch PATH...`: follow a running job's logs and say
- * when it hangs, while it still runs.  Every period it looks at the files
- * under PATH (size, time, inode); when something changed it reads them and
+ * when it hangs, while it still runs.  Every period, or sooner when inotify
+ * reports a change, it looks at the files under PATH (size, time, inode,
+ * cli/follow.c); when something changed it reads them and
  * diagnoses them as diagnose does, and prints an event when the state
  * changes: stall, resumed, deadlock, failure.  A hang runs --on-hang once,
  * --exit-on-hang ends the watch, --prom keeps a Prometheus textfile.
@@ -45,10 +46,12 @@ const struct cli_cmd cmd_watch = {
 	"            of what has been read so far (refined as more ranks report)\n"
 	"\n"
 	"options:\n"
-	"  -i, --interval S      seconds between looks (default 5; polling, so\n"
-	"                        NFS, Lustre and FUSE work alike)\n"
+	"  -i, --interval S      seconds between looks at most (default 5): a look\n"
+	"                        comes sooner when inotify reports a change; the\n"
+	"                        period alone on NFS, Lustre and FUSE\n"
+	"      --poll            no inotify: a look every period only\n"
 	"      --cpu PCT         decide again at most so often that deciding takes\n"
-	"                        PCT% of one core (default 4; 0: no limit); a new\n"
+	"                        PCT percent of a core (default 3; 0: no limit); a new\n"
 	"                        error line is decided at once all the same\n"
 	"      --json            events as JSON Lines on standard output\n"
 	"      --exit-on-hang    stop at the first deadlock or hang (exit 1)\n"
@@ -88,6 +91,7 @@ struct wargs {
 	double interval, limit;
 	double cpu;                     /* --cpu PCT: decisions' share of a core, 0 none */
 	int json, exit_on_hang;
+	int poll;                       /* --poll: no inotify */
 	const char *on_hang, *prom;
 	const char *facts_out, *node;   /* --facts-out DIR, --node NAME */
 	const char *state;              /* --state FILE */
@@ -661,14 +665,6 @@ static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *
 	return rc;
 }
 
-static void nap(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
-
-	while (!stopping && nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
 static double now_s(void)
 {
 	struct timespec t;
@@ -685,9 +681,11 @@ static double cpu_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* When to decide: the first look; then after a change, once the last
- * decision's CPU time is --cpu of the time since it started, or at once
- * on an alarm line, but not twice in a row before that time. */
+/* When to decide: the first look; then after a change, once the
+ * decisions' CPU time is --cpu of the time since, or at once on an alarm
+ * line, but not twice in a row before that time: an early decision's cost
+ * is added after the time the budget had set, so over time the decisions
+ * keep to their share. */
 struct pace {
 	uint64_t seen;
 	int first, dirty, credit;
@@ -722,7 +720,10 @@ static int decide_paced(struct hangdx_ctx *ctx, const struct wargs *a,
 	double c = cpu_s() - c0;
 
 	p->first = p->dirty = 0;
-	p->next_ok = a->cpu > 0 ? t0 + c / (a->cpu / 100.0) : t0;
+	if (p->next_ok < t0)
+		p->next_ok = t0;        /* an early decision borrows ahead */
+	if (a->cpu > 0)
+		p->next_ok += c / (a->cpu / 100.0);
 	return rc;
 }
 
@@ -732,13 +733,13 @@ static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
 	struct pace p = { 0, 1, 0, 1, 0 };
 	struct cli_follow *fl;
 	double start = now_s();
-	int rc = 0;
+	int rc = 0, said = 0;
 
 	memset(&w, 0, sizeof w);
 	rc = load_state(a, &w);
 	if (rc)
 		return rc;
-	if (!(fl = cli_follow_new(!a->from_facts))) {
+	if (!(fl = cli_follow_new(!a->from_facts, !a->poll))) {
 		fprintf(stderr, "%s watch: %s\n", cli_prog,
 			hangdx_strerror(HANGDX_ENOMEM));
 		return EXIT_SYSERR;
@@ -748,13 +749,19 @@ static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
 		int alarm;
 
 		cli_follow_scan(fl, a->paths, a->npaths, &sig, &alarm);
+		if (!a->poll && !said && !cli_follow_notified(fl)) {
+			fprintf(stderr, _("%s watch: note: inotify does not watch every "
+					  "directory here: a look every %g s\n"),
+				cli_prog, a->interval);
+			said = 1;
+		}
 		if (due(&p, sig, alarm, now_s()))
 			rc = decide_paced(ctx, a, &w, &p);
 		if (w.child && waitpid(w.child, NULL, WNOHANG) == w.child)
 			w.child = 0;
 		if (rc || (a->limit >= 0 && now_s() - start >= a->limit))
 			break;
-		nap(a->interval);
+		cli_follow_wait(fl, a->interval);
 	}
 	cli_follow_free(fl);
 	if (w.child)
@@ -792,6 +799,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		{ "state", required_argument, NULL, 's' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "cpu", required_argument, NULL, 'u' },
+		{ "poll", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -800,7 +808,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 
 	memset(a, 0, sizeof *a);
 	a->interval = 5;
-	a->cpu = 4;
+	a->cpu = 3;
 	a->limit = -1;
 	a->dense = (uint64_t)1 << 30;
 	optind = 1;
@@ -814,6 +822,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 			a->cores = (unsigned)v;
 			break;
 		case 'j': a->json = 1; break;
+		case 'P': a->poll = 1; break;
 		case 'x': a->exit_on_hang = 1; break;
 		case 'c': a->on_hang = optarg; break;
 		case 'p': a->prom = optarg; break;

@@ -4,7 +4,10 @@
  * size, time and inode says whether anything changed, and the bytes each
  * file gained since the last look (kept per device and inode, so a plog
  * renamed by rotation is not read again) are read line by line for a line
- * hangdx_line_alarm asks a decision for.  Memory: one entry a file.
+ * hangdx_line_alarm asks a decision for.  Between looks it waits on
+ * inotify (each directory met is watched) or, where that reports nothing
+ * (NFS, Lustre, FUSE) or cannot be had, the period.  Memory: one entry a
+ * file or directory.
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
@@ -12,7 +15,10 @@
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -23,26 +29,36 @@
 					       past it, the growth alone
 					       asks a decision */
 
+#define FOLLOW_GAP 0.5            /* seconds at least between looks that
+					   inotify woke */
+#define INO_MASK (IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | \
+		  IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | \
+		  IN_MOVE_SELF)
+
 struct fent {
 	dev_t dev;
 	ino_t ino;
-	uint64_t off;           /* bytes read (to the last newline) */
-	int used;
+	uint64_t off;           /* a file's bytes read (to the last newline) */
+	int wd;                 /* its inotify watch, -1 none */
+	unsigned char used, watched;
 };
 
 struct cli_follow {
 	struct fent *tab, *next;        /* this look's table is built in next */
 	size_t cap, ncap, n;
+	int notab;                      /* no table (out of memory) */
 	char *buf;
 	int looked;                     /* a look was made before */
 	int lines;                      /* read the new bytes */
+	int ino;                        /* inotify descriptor, -1 none */
+	int ino_full;                   /* a watch could not be added */
 	uint64_t sig;
 	int alarm;
 };
 
 static struct cli_follow *cur;     /* nftw passes no user data */
 
-struct cli_follow *cli_follow_new(int lines)
+struct cli_follow *cli_follow_new(int lines, int inotify)
 {
 	struct cli_follow *fl = calloc(1, sizeof *fl);
 
@@ -53,13 +69,21 @@ struct cli_follow *cli_follow_new(int lines)
 		free(fl);
 		return NULL;
 	}
+	fl->ino = inotify ? inotify_init1(IN_NONBLOCK | IN_CLOEXEC) : -1;
 	return fl;
+}
+
+int cli_follow_notified(const struct cli_follow *fl)
+{
+	return fl->ino >= 0 && !fl->ino_full;
 }
 
 void cli_follow_free(struct cli_follow *fl)
 {
 	if (!fl)
 		return;
+	if (fl->ino >= 0)
+		close(fl->ino);
 	free(fl->tab);
 	free(fl->next);
 	free(fl->buf);
@@ -222,30 +246,56 @@ static int grow(struct cli_follow *fl)
 	return 0;
 }
 
+/* A directory met, or a PATH that is a file: watched once (the table
+ * keeps the watch, or -1 when inotify had none to give). */
+static int watch_of(const char *path, const struct fent *o)
+{
+	int wd;
+
+	if (o && o->watched)
+		return o->wd;
+	if (cur->ino < 0)
+		return -1;
+	wd = inotify_add_watch(cur->ino, path, INO_MASK);
+	if (wd < 0)
+		cur->ino_full = 1;      /* the watches ran out: the period */
+	return wd;
+}
+
+static void keep(const struct stat *st, uint64_t off, int wd, int watched)
+{
+	size_t i;
+
+	if (cur->notab || (2 * (cur->n + 1) > cur->ncap && grow(cur) != 0))
+		return;                 /* past the ceiling: not followed */
+	i = slot(cur->next, cur->ncap, st->st_dev, st->st_ino);
+	if (!cur->next[i].used)
+		cur->n++;
+	cur->next[i] = (struct fent){ st->st_dev, st->st_ino, off, wd, 1,
+				      (unsigned char)watched };
+}
+
 static int one(const char *path, const struct stat *st, int type,
 	       struct FTW *ftw)
 {
 	const struct fent *o;
-	uint64_t off;
-	size_t i;
+	int watched = type == FTW_D || (type == FTW_F && ftw->level == 0);
+	uint64_t off = 0;
+	int wd;
 
-	(void)ftw;
-	if (type != FTW_F)
+	if (type != FTW_F && type != FTW_D)
 		return 0;
-	mix(path, strlen(path) + 1);
-	mix(&st->st_size, sizeof st->st_size);
-	mix(&st->st_mtim, sizeof st->st_mtim);
-	mix(&st->st_ino, sizeof st->st_ino);
-	if (!cur->lines || !S_ISREG(st->st_mode))
-		return 0;
-	o = old_entry(cur, st);
-	off = follow_file(path, st, o);
-	if (2 * (cur->n + 1) > cur->ncap && grow(cur) != 0)
-		return 0;               /* past the ceiling: not followed */
-	i = slot(cur->next, cur->ncap, st->st_dev, st->st_ino);
-	if (!cur->next[i].used)
-		cur->n++;
-	cur->next[i] = (struct fent){ st->st_dev, st->st_ino, off, 1 };
+	o = cur->notab ? NULL : old_entry(cur, st);
+	wd = watched ? watch_of(path, o) : -1;
+	if (type == FTW_F) {
+		mix(path, strlen(path) + 1);
+		mix(&st->st_size, sizeof st->st_size);
+		mix(&st->st_mtim, sizeof st->st_mtim);
+		mix(&st->st_ino, sizeof st->st_ino);
+		if (cur->lines && !cur->notab && S_ISREG(st->st_mode))
+			off = follow_file(path, st, o);
+	}
+	keep(st, off, wd, watched);
 	return 0;
 }
 
@@ -263,6 +313,20 @@ static int next_table(struct cli_follow *fl)
 	return fl->next ? 0 : -1;
 }
 
+/* Watches of directories the last look met and this one did not. */
+static void unwatch_gone(struct cli_follow *fl)
+{
+	size_t i;
+
+	for (i = 0; fl->ino >= 0 && i < fl->cap; i++) {
+		const struct fent *o = &fl->tab[i];
+
+		if (o->used && o->watched && o->wd >= 0 &&
+		    !fl->next[slot(fl->next, fl->ncap, o->dev, o->ino)].used)
+			inotify_rm_watch(fl->ino, o->wd);
+	}
+}
+
 void cli_follow_scan(struct cli_follow *fl, const char *const *paths,
 		     size_t npaths, uint64_t *sig, int *alarm)
 {
@@ -272,22 +336,62 @@ void cli_follow_scan(struct cli_follow *fl, const char *const *paths,
 	cur = fl;
 	fl->sig = 14695981039346656037ull;
 	fl->alarm = 0;
-	if (fl->lines && next_table(fl) != 0)
-		fl->lines = 0;          /* out of memory: follow sizes only */
+	if (!fl->notab && next_table(fl) != 0)
+		fl->notab = 1;          /* out of memory: sizes and times only */
 	for (i = 0; i < npaths; i++)
 		if (nftw(paths[i], one, 32, FTW_PHYS) != 0)
 			mix("?", 1);
-	if (fl->lines) {
+	if (!fl->notab) {
 		struct fent *t = fl->tab;
 
+		if (t)
+			unwatch_gone(fl);
 		fl->tab = fl->next;
 		fl->cap = fl->ncap;
 		fl->next = t;
 	}
-	if (!fl->lines && fl->looked && fl->sig != before)
-		fl->alarm = 1;          /* files without lines: a change is one */
+	if ((!fl->lines || fl->notab) && fl->looked && fl->sig != before)
+		fl->alarm = 1;          /* no lines read: a change is one */
 	fl->looked = 1;
 	*sig = fl->sig;
 	*alarm = fl->alarm;
 	cur = NULL;
+}
+
+static double mono_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+void cli_follow_wait(struct cli_follow *fl, double s)
+{
+	double t0 = mono_s(), gap = s < FOLLOW_GAP ? s : FOLLOW_GAP;
+	struct pollfd pfd;
+	char ev[4096];
+
+	if (fl->ino < 0) {
+		sleep_s(s);
+		return;
+	}
+	pfd.fd = fl->ino;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, (int)(s * 1000)) <= 0)
+		return;                 /* the period, or a signal */
+	while (read(fl->ino, ev, sizeof ev) > 0)
+		;
+	sleep_s(gap - (mono_s() - t0));
 }

@@ -308,6 +308,8 @@ struct hangdx_diagnosis {
 					       holds a cycle */
 	int64_t first_ts;
 	int64_t last_ts;                    /* newest line of the whole job */
+	int64_t newest_ts;                  /* newest record, a rank's or not
+					       (hangdx_diagnosis_log_time) */
 	unsigned cores;                     /* AICPU cores per device: the
 					       largest pool of the job once
 					       sized; hx_rank_cores for one */

@@ -134,7 +134,9 @@ int hangdx_diagnosis_proven(const struct hangdx_diagnosis *d)
 
 int64_t hangdx_diagnosis_log_time(const struct hangdx_diagnosis *d)
 {
-	return d->last_ts == HX_NONE ? INT64_MIN : d->last_ts;
+	int64_t t = d->last_ts > d->newest_ts ? d->last_ts : d->newest_ts;
+
+	return t == HX_NONE ? INT64_MIN : t;
 }
 
 const char *hangdx_diagnosis_summary(const struct hangdx_diagnosis *d)

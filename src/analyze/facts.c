@@ -1017,6 +1017,8 @@ static void on_record(struct facts *f, uint32_t rec)
 
 	if (r->kind == HX_K_HEARTBEAT || r->kind == HX_K_CLUSTER_EXCEPTION)
 		on_heartbeat(d, rec);
+	if (r->ts != HX_NONE && r->ts > d->newest_ts)
+		d->newest_ts = r->ts;
 	if (!ri)
 		return;
 	ri->seen = true;
@@ -1640,7 +1642,7 @@ int hx_facts_collect(struct hangdx_diagnosis *d)
 	d->ranks = hx_calloc(d->ctx, d->nranks + 1, sizeof *d->ranks);
 	if (!d->ranks)
 		return HANGDX_ENOMEM;
-	d->last_ts = HX_NONE;
+	d->last_ts = d->newest_ts = HX_NONE;
 	for (r = 0; r < d->nranks; r++) {
 		struct hx_rankinfo *ri = &d->ranks[r];
 		ri->rank = (int32_t)r;

@@ -5,7 +5,7 @@
 # (hangdx_line_alarm), but not twice in a row early; the bytes a file
 # gained are read from where the last look stopped, by inode, so a plog
 # renamed by rotation is not read again, and one truncated or new is read
-# from its start.  What was decided is seen in the --prom textfile's
+# from its start; inotify wakes a look long before the period, --poll not.  What was decided is seen in the --prom textfile's
 # hangdx_log_time_seconds: the newest log time the last decision read.
 . tests/cli/lib.sh
 
@@ -91,6 +91,22 @@ if ! t_skipping; then
 	{ error 50; info 51; } > c/plog/plog-100003_2.log
 	await e.prom 51 > e.new
 	stop e
+
+	# inotify: a look every 60 s, but a change is looked at once; --poll
+	# waits for the period
+	for m in ino poll; do
+		fresh $m
+		opt=; [ $m = poll ] && opt=--poll
+		"$HANGDX" watch -i 60 $opt --for 100 --prom $m.prom $m \
+			> $m.out 2> $m.err &
+		echo $! > $m.pid
+		_i=0
+		while [ ! -s $m.prom ] && [ $_i -lt 300 ]; do sleep 0.1; _i=$((_i + 1)); done
+		sleep 0.5
+		error 20 >> $m/plog/plog-100003_1.log
+		if [ $m = ino ]; then await $m.prom 20 > $m.seen; else sleep 3; logtime $m.prom > $m.seen; fi
+		stop $m
+	done
 fi
 t_ok "a change within the budget is not decided yet (--cpu 0.01)" \
 	test "$(cat a.held)" = 00
@@ -102,7 +118,23 @@ t_ok "a plog renamed by rotation is not read again for its old error line" \
 t_ok "a file truncated and written again is read from its start" \
 	test "$(cat d.truncated)" = 41
 t_ok "a new file's error line is decided at once" test "$(cat e.new)" = 51
+if [ -d /proc/sys/fs/inotify ]; then
+	t_ok "inotify: an error line looked at long before the 60 s period" \
+		test "$(cat ino.seen)" = 20
+else
+	t_skip "inotify: an error line looked at before the period" "no inotify here"
+fi
+t_ok "--poll: not before the period" test "$(cat poll.seen)" = 00
+t_ok "... and no note about inotify" test ! -s ino.err
 t_skip_end
+
+# an event's log time is the newest of every record, a rank's or not: a
+# console line no rank owns has one too
+mkdir -p lone
+error 33 > lone/console.log
+"$HANGDX" watch --json --for 0 lone > lone.jsonl 2> /dev/null
+t_ok "an event's log time counts records no rank owns" \
+	grep -q '"log_time":"2026-11-01T07:00:33.000000"' lone.jsonl
 
 t_exit 2 "--cpu takes 0 to 100" "$HANGDX" watch --cpu 101 --for 0 ok
 t_exit 2 "... a number" "$HANGDX" watch --cpu some --for 0 ok
