@@ -83,12 +83,14 @@ if ! t_skipping; then
 	stop c
 	start d c 0.01
 	await d.prom 09 > /dev/null
-	{ error 40; info 41; } > c/plog/plog-100003_0.log
+	{ error 40; info 41; } > two.tmp        # one write: a look between two
+	cat two.tmp > c/plog/plog-100003_0.log  # writes would decide the first
 	await d.prom 41 > d.truncated
 	stop d
 	start e c 0.01
 	await e.prom 41 > /dev/null
-	{ error 50; info 51; } > c/plog/plog-100003_2.log
+	{ error 50; info 51; } > two.tmp
+	mv two.tmp c/plog/plog-100003_2.log     # whole, by rename
 	await e.prom 51 > e.new
 	stop e
 
