@@ -2267,6 +2267,35 @@ int hx_families_file(struct hx_reader *r)
 	return HANGDX_OK;
 }
 
+/* Emit the record of a line of a run (k its slot, NULL: none; same: the
+ * line repeats the run's text, h its hash): the first line of a run is
+ * kept as it is, the second with "repeats" as its last field, which
+ * kernel_repeat then counts up for every later repeat. */
+static int run_emit(struct hx_reader *r, struct hx_recb *b, struct hx_krun *k,
+		    bool same, uint64_t h, const char *s, size_t n)
+{
+	size_t before = r->ev->nrec;
+	int err;
+
+	if (same)
+		hx_rb_num(b, HX_F_REPEATS, 2);         /* the last field */
+	err = emit(r, b);
+	if (err || !k || r->ev->nrec == before)
+		return err;
+	if (same) {
+		k->last = r->ev->nrec - 1;
+	} else {
+		k->last = SIZE_MAX;
+		k->hash = h;
+		k->len = SIZE_MAX;              /* too long: never the same */
+		if (n <= sizeof k->body) {
+			memcpy(k->body, s, n);
+			k->len = n;
+		}
+	}
+	return HANGDX_OK;
+}
+
 /* Device-side HCCL kernel lifetime (INFO): which AICPU core a kernel
  * holds, and, resident with op retry on, the main stream it waits to
  * drain:  "[HcclCommAicpu][Orchestrate]kernel start, tag[..], index[..],
@@ -2277,7 +2306,7 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 			const char *what)
 {
 	const char *s = p->body, *v;
-	size_t n = p->bodylen, vl, before;
+	size_t n = p->bodylen, vl;
 	bool status = strcmp(what, "status") == 0, same = false;
 	struct hx_krun *k = NULL;
 	struct hx_recb b;
@@ -2314,24 +2343,7 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 		hx_rb_num(&b, HX_F_FOLDED_RUNS, (int64_t)r->replay_folded);
 	if (!status)
 		return emit(r, &b);
-	if (same)
-		hx_rb_num(&b, HX_F_REPEATS, 2);        /* the last field */
-	before = r->ev->nrec;
-	err = emit(r, &b);
-	if (err || !k || r->ev->nrec == before)
-		return err;
-	if (same) {
-		k->last = r->ev->nrec - 1;
-	} else {
-		k->last = SIZE_MAX;
-		k->hash = h;
-		k->len = SIZE_MAX;              /* too long: never the same */
-		if (n <= sizeof k->body) {
-			memcpy(k->body, s, n);
-			k->len = n;
-		}
-	}
-	return HANGDX_OK;
+	return run_emit(r, &b, k, same, h, s, n);
 }
 
 /* ---- real HCCL AICPU kernel lines (docs/HCCL-SOURCE-STRINGS.md §1-§6,
@@ -2349,15 +2361,41 @@ static void group_of_tag(struct hx_recb *b, const char *t, size_t n)
 		hx_rb_str(b, HX_F_GROUP, t + k + 1, n - k - 1);
 }
 
+/* The slot of the host's launches of one text in one process (a key no
+ * kernel stream has), or NULL past HX_LAUNCH_SLOTS of them: a job that
+ * launches the same kernel every step keeps the first launch and the
+ * latest one of each run, not one record a step. */
+#define HX_LAUNCH_SLOTS (HX_KRUN_SLOTS / 2)
+static struct hx_krun *launch_slot(struct hx_reader *r, int64_t pid,
+				   uint64_t h)
+{
+	int64_t key = INT64_MIN + (int64_t)(h >> 2);
+	size_t i, used = 0;
+
+	for (i = 0; i < HX_ARRAY_LEN(r->krun); i++) {
+		if (!r->krun[i].used || r->krun[i].stream >= INT64_MIN / 2)
+			continue;
+		if (r->krun[i].pid == pid && r->krun[i].stream == key)
+			return &r->krun[i];
+		used++;
+	}
+	return used < HX_LAUNCH_SLOTS ? krun_slot(r, pid, key) : NULL;
+}
+
 /* L1: "AicpuKfcTilingDataLaunchIn profName[..] tag[..] kfcOpStreamId[5]
- * mainStreamId[3] kfcStreamId[5] isCapture[0] mode[1] " (host). */
+ * mainStreamId[3] kfcStreamId[5] isCapture[0] mode[1] " (host).  Equal
+ * launch lines of one process fold as a kernel's status lines do. */
 static int kernel_launch(struct hx_reader *r, const struct hx_prefix *p,
 			 const char *s, size_t n)
 {
+	uint64_t h = text_hash(p->body, p->bodylen);
+	struct hx_krun *k = launch_slot(r, p->pid, h);
 	struct hx_recb b;
 	const char *v;
 	size_t vl;
 
+	if (kernel_repeat(r, p, k, h))
+		return HANGDX_OK;
 	rb_start(r, &b, HX_K_AICPU_KERNEL, p);
 	put_lit(&b, HX_F_WHAT, "launch");
 	num_after(&b, HX_F_STREAM, s, n, "kfcOpStreamId[");
@@ -2366,7 +2404,8 @@ static int kernel_launch(struct hx_reader *r, const struct hx_prefix *p,
 		put_tag(&b, v, vl);
 		group_of_tag(&b, v, vl);
 	}
-	return emit(r, &b);
+	return run_emit(r, &b, k, k && krun_same(k, p->body, p->bodylen, h), h,
+			p->body, p->bodylen);
 }
 
 /* "[HcclCommAicpu]..." after the tag: Orchestrate start (D6), ExecOp

@@ -6,7 +6,8 @@
       against the record of `parse --json` of the logs themselves at the
       file and line grep named (vpath, vline): the same kind, ids, pid,
       rank and device and where they came from (a parent_line, a line of
-      the paste, is compared as the line grep named there); with
+      the paste, is compared as the line grep named there; not repeats,
+      the lines of a run the text read holds); with
       "absent" (grep without -n) vline must be absent.  Prints what
       differs, exit 1 if anything does.
   grep-paste.py cites DIAG.json PASTE TREE
@@ -18,7 +19,9 @@ import re
 import sys
 
 SUMMARY = ("file", "totals", "process", "stream", "rank", "node")
-SKIP = ("file", "line", "off", "vpath", "vline")
+# repeats: the lines of a run of equal lines (a kernel's status, the
+# host's launches) that the text read holds: an excerpt holds fewer
+SKIP = ("file", "line", "off", "vpath", "vline", "repeats")
 
 
 def records(path):

@@ -123,13 +123,13 @@ run ref.c8.single "$H" diagnose --json --cores 8 "$T/ref"
 "$H" facts --cores 8 "$T/ref" -o "$T/ref.c8.facts" 2> /dev/null
 run ref.c8.facts "$H" diagnose --json --facts "$T/ref.c8.facts"
 cmp_runs "facts --cores 8: the single pass with --cores 8" ref.c8.single ref.c8.facts
-run death.cut.single "$H" diagnose --json --max-records 300 "$T/death"
-"$H" facts --max-records 300 "$T/death" -o "$T/death.cut.facts" 2> /dev/null
+run death.cut.single "$H" diagnose --json --max-records 150 "$T/death"
+"$H" facts --max-records 150 "$T/death" -o "$T/death.cut.facts" 2> /dev/null
 run death.cut.facts "$H" diagnose --json --facts "$T/death.cut.facts"
-cut="only the first 300 records in reading order were kept"
-t_ok "facts --max-records 300: the single pass and the facts state the node's cut" \
+cut="only the first 150 records in reading order were kept"
+t_ok "facts --max-records 150: the single pass and the facts state the node's cut" \
 	sh -c "grep -q '$cut' '$T/death.cut.single.out' && grep -q '$cut' '$T/death.cut.facts.out'"
-t_ok "facts --max-records 300: the verdict, category and root of the single pass" \
+t_ok "facts --max-records 150: the verdict, category and root of the single pass" \
 	sh -c "python3 -c 'import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 sys.exit(0 if all(a[k] == b[k] for k in (\"verdict\", \"category\", \"roots\", \"first_failing_rank\")) else 1)' '$T/death.cut.single.out' '$T/death.cut.facts.out'"

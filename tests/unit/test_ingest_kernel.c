@@ -4,8 +4,8 @@
  * and hicann/runtime@681ef761) become aicpu_kernel, aicpu_comm and
  * aicpu_task records with exactly the fields of the record contract in
  * docs/EVIDENCE.md; the env echoes of the same source; the status-line
- * runs fold per communicator.  One literal instance of each format, with
- * a realistic prefix.
+ * runs fold per communicator, the host's launch lines per text.  One
+ * literal instance of each format, with a realistic prefix.
  */
 #include <stdio.h>
 #include "testutil.h"
@@ -230,6 +230,46 @@ static void test_status_fold_by_group(void **state)
 	hangdx_evidence_free(ev);
 }
 
+#define LAUNCH(ts, tag, ks) "[INFO] HCCL(100003,python3):2026-11-01-07:30:" ts " [hccl_communicator_host.cc:7998] [100003]AicpuKfcTilingDataLaunchIn profName[allreduceAicpuKernel] tag[" tag "_" ID "] kfcOpStreamId[" ks "] mainStreamId[3] kfcStreamId[" ks "] isCapture[0] mode[1] \n"
+
+/* The host launches the same kernel every step: equal launch lines of a
+ * process fold per text (the first kept, the latest with repeats), even
+ * with other launches between them; a launch of another text is its own
+ * run. */
+static void test_launch_fold(void **state)
+{
+	struct hangdx_evidence *ev = ingest(
+		LAUNCH("01.000.000", "AllReduce", "5")
+		LAUNCH("01.000.001", "AllGather", "5")
+		LAUNCH("02.000.000", "AllReduce", "5")
+		LAUNCH("02.000.001", "AllGather", "5")
+		LAUNCH("03.000.000", "AllReduce", "5")
+		LAUNCH("04.000.000", "AllReduce", "7"));
+	const struct hx_field *f;
+
+	(void)state;
+	/* AllReduce on 5: lines 1 and 5 (repeats 3); AllGather: lines 2 and
+	 * 4 (repeats 2); AllReduce on 7: line 6 */
+	assert_int_equal(ev->nrec, 5);
+	assert_int_equal(ev->recs[0].line, 1);
+	assert_null(hx_rec_field(ev, &ev->recs[0], HX_F_REPEATS));
+	assert_int_equal(ev->recs[2].line, 5);
+	assert_int_equal(ev->recs[2].ts, ev->recs[0].ts + 2000000);
+	f = hx_rec_field(ev, &ev->recs[2], HX_F_REPEATS);
+	assert_non_null(f);
+	assert_int_equal(f->num, 3);
+	assert_string_equal(hx_ev_str(ev, hx_rec_field(ev, &ev->recs[2], HX_F_OP)->str),
+			    "AllReduce");
+	assert_int_equal(ev->recs[3].line, 4);
+	f = hx_rec_field(ev, &ev->recs[3], HX_F_REPEATS);
+	assert_non_null(f);
+	assert_int_equal(f->num, 2);
+	assert_int_equal(ev->recs[4].line, 6);
+	assert_int_equal(hx_rec_field(ev, &ev->recs[4], HX_F_STREAM)->num, 7);
+	assert_int_equal(ev->files[0].records, 6);
+	hangdx_evidence_free(ev);
+}
+
 #define KT(ts, body) "[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:30:" ts " [a.cc:1] [5019]" body "\n"
 #define CT(ts, body) "[INFO] CCECPU(5007,aicpu_scheduler):2026-11-01-07:30:" ts " [aicpusd_event_manager.cpp:1][F][tid:5019] " body "\n"
 #define RUN(s) \
@@ -337,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_aicpu_task),
 		cmocka_unit_test(test_env_real),
 		cmocka_unit_test(test_status_fold_by_group),
+		cmocka_unit_test(test_launch_fold),
 		cmocka_unit_test(test_worker_runs_fold),
 		cmocka_unit_test(test_aicpu_block_header),
 		cmocka_unit_test(test_prefilter),
