@@ -55,6 +55,7 @@ const char *cli_node_name(const char *given, char *buf, size_t n);
 void cli_usage_error(const struct cli_cmd *c, const char *fmt, ...);
 int cli_help(const struct cli_cmd *c, FILE *fp);
 int cli_color(FILE *fp);                  /* colour wanted on fp? */
+double cli_now(void);                     /* seconds on the monotonic clock */
 /* A progress bar for hangdx_ingest_opts.progress: set when stderr is a
  * terminal, NULL otherwise; _end clears the line. */
 void cli_progress_setup(void (**fn)(void *, uint64_t, uint64_t, uint64_t),

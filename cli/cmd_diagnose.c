@@ -424,10 +424,7 @@ out_close_pipes:
 
 static long now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (long)(cli_now() * 1000);
 }
 
 /* One descriptor poll says is ready: write more DOT, or read SVG or

@@ -67,7 +67,7 @@ struct replay {
 	size_t *heap;           /* indices into f, by (t, index) */
 	size_t nheap;
 	int64_t t0;             /* the first log time written */
-	struct timespec wall0;
+	double wall0;
 };
 
 static struct replay *walking;      /* nftw has no user pointer */
@@ -262,14 +262,6 @@ static int open_inputs(struct replay *r)
 	return 0;
 }
 
-static double since(const struct timespec *a)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - a->tv_sec) + (double)(now.tv_nsec - a->tv_nsec) / 1e9;
-}
-
 /* Flush what was written, then wait until log time t is due. */
 static void pace(struct replay *r, int64_t t)
 {
@@ -280,11 +272,11 @@ static void pace(struct replay *r, int64_t t)
 		return;
 	if (r->t0 == INT64_MIN) {
 		r->t0 = t;
-		clock_gettime(CLOCK_MONOTONIC, &r->wall0);
+		r->wall0 = cli_now();
 		return;
 	}
 	due = (double)(t - r->t0) / 1e6 / r->speed;
-	left = due - since(&r->wall0);
+	left = due - (cli_now() - r->wall0);
 	if (left <= 0.0005)
 		return;
 	for (i = 0; i < r->nf; i++)

@@ -665,14 +665,6 @@ static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *
 	return rc;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static double cpu_s(void)
 {
 	struct timespec t;
@@ -715,7 +707,7 @@ static int due(struct pace *p, uint64_t sig, int alarm, double now)
 static int decide_paced(struct hangdx_ctx *ctx, const struct wargs *a,
 			struct wstate *w, struct pace *p)
 {
-	double t0 = now_s(), c0 = cpu_s();
+	double t0 = cli_now(), c0 = cpu_s();
 	int rc = decide(ctx, a, w);
 	double c = cpu_s() - c0;
 
@@ -732,7 +724,7 @@ static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
 	struct wstate w;
 	struct pace p = { 0, 1, 0, 1, 0 };
 	struct cli_follow *fl;
-	double start = now_s();
+	double start = cli_now();
 	int rc = 0, said = 0;
 
 	memset(&w, 0, sizeof w);
@@ -755,11 +747,11 @@ static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
 				cli_prog, a->interval);
 			said = 1;
 		}
-		if (due(&p, sig, alarm, now_s()))
+		if (due(&p, sig, alarm, cli_now()))
 			rc = decide_paced(ctx, a, &w, &p);
 		if (w.child && waitpid(w.child, NULL, WNOHANG) == w.child)
 			w.child = 0;
-		if (rc || (a->limit >= 0 && now_s() - start >= a->limit))
+		if (rc || (a->limit >= 0 && cli_now() - start >= a->limit))
 			break;
 		cli_follow_wait(fl, a->interval);
 	}

@@ -358,14 +358,6 @@ void cli_follow_scan(struct cli_follow *fl, const char *const *paths,
 	cur = NULL;
 }
 
-static double mono_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static void sleep_s(double s)
 {
 	struct timespec ts;
@@ -379,7 +371,7 @@ static void sleep_s(double s)
 
 void cli_follow_wait(struct cli_follow *fl, double s)
 {
-	double t0 = mono_s(), gap = s < FOLLOW_GAP ? s : FOLLOW_GAP;
+	double t0 = cli_now(), gap = s < FOLLOW_GAP ? s : FOLLOW_GAP;
 	struct pollfd pfd;
 	char ev[4096];
 
@@ -393,5 +385,5 @@ void cli_follow_wait(struct cli_follow *fl, double s)
 		return;                 /* the period, or a signal */
 	while (read(fl->ino, ev, sizeof ev) > 0)
 		;
-	sleep_s(gap - (mono_s() - t0));
+	sleep_s(gap - (cli_now() - t0));
 }

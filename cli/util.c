@@ -91,19 +91,18 @@ int cli_color(FILE *fp)
 /* ---- progress on stderr, for long reads, only on a terminal ---- */
 
 struct cli_progress {
-	struct timespec last;
+	double last;
 	int shown;
 };
 
 static struct cli_progress progress_state;
 
-static double since(const struct timespec *t)
+double cli_now(void)
 {
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t->tv_sec) +
-	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
 static void progress_draw(void *ud, uint64_t bytes, uint64_t done,
@@ -113,9 +112,9 @@ static void progress_draw(void *ud, uint64_t bytes, uint64_t done,
 	char bar[31];
 	size_t i, fill;
 
-	if (p->shown && done < total && since(&p->last) < 0.1)
+	if (p->shown && done < total && cli_now() - p->last < 0.1)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &p->last);
+	p->last = cli_now();
 	fill = total ? (size_t)(done * 30 / total) : 0;
 	for (i = 0; i < 30; i++)
 		bar[i] = i < fill ? '#' : '.';
