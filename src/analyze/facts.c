@@ -558,7 +558,7 @@ static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
 	struct hangdx_diagnosis *d = f->d;
 	const char *what = hx_dstr(d, rec, HX_F_WHAT);
 	int64_t ts = d->ev->recs[rec].ts, head = hx_dnum(d, rec, HX_F_HEAD, -1);
-	int64_t ks = hx_dnum(d, rec, HX_F_STREAM, -1);
+	int64_t ks = hx_dnum(d, rec, HX_F_STREAM, -1), moved;
 	struct hx_map_slot *sl;
 	struct kstat *k;
 	void *v;
@@ -599,6 +599,14 @@ static void on_kernel(struct facts *f, struct hx_rankinfo *ri, uint32_t rec)
 	k = &f->ks[sl->val];
 	if (ts < k->last)
 		return;         /* an older line of another file (run, debug log) */
+	moved = hx_dnum(d, rec, HX_F_MOVED_WAIT, -1);
+	if (moved >= 0) {       /* the head moved here; how long the runs
+				   taken back stood at most */
+		if (moved > ri->pool_moved_us)
+			ri->pool_moved_us = moved;
+		if (ts > ri->last_progress_ts)
+			ri->last_progress_ts = ts;
+	}
 	kernel_op(d, rec, k);
 	if (head != k->head) {
 		if (k->last - k->since > ri->pool_moved_us)

@@ -623,6 +623,38 @@ static void move_down(struct hangdx_evidence *ev, size_t i, size_t *nr, size_t *
 	ev->recs[(*nr)++] = r;
 }
 
+static int ref_cmp(const void *a, const void *b)
+{
+	size_t x = **(size_t *const *)a, y = **(size_t *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t hx_ev_sweep(struct hangdx_evidence *ev, size_t from,
+		   size_t *const *refs, size_t nref)
+{
+	size_t *sorted[3 * HX_KRUN_SLOTS + 1], i, j = 0, nr = from, nf;
+
+	if (from >= ev->nrec || nref > HX_ARRAY_LEN(sorted) ||
+	    !fields_in_order(ev, from))
+		return 0;
+	memcpy(sorted, refs, nref * sizeof *refs);
+	qsort(sorted, nref, sizeof *sorted, ref_cmp);
+	while (j < nref && *sorted[j] < from)
+		j++;
+	nf = ev->recs[from].ffirst;
+	for (i = from; i < ev->nrec; i++) {
+		for (; j < nref && *sorted[j] == i; j++)
+			*sorted[j] = ev->recs[i].kind == HX_K_DEAD ? SIZE_MAX : nr;
+		if (ev->recs[i].kind != HX_K_DEAD)
+			move_down(ev, i, &nr, &nf);
+	}
+	i = ev->nrec - nr;
+	ev->nrec = nr;
+	ev->nfield = nf;
+	return i;
+}
+
 /* The records and files of ev from the mark on whose file is in drop
  * go, in place: records and their fields move down, keeping their order;
  * the counts lose what those files brought. */

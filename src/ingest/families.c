@@ -1975,7 +1975,8 @@ static struct hx_krun *krun_slot(struct hx_reader *r, int64_t pid,
 		free_slot->used = true;
 		free_slot->pid = pid;
 		free_slot->stream = stream;
-		free_slot->last = SIZE_MAX;
+		free_slot->last = free_slot->first = free_slot->anchor = SIZE_MAX;
+		free_slot->moved = -1;
 	}
 	return free_slot;
 }
@@ -2027,6 +2028,79 @@ static bool kernel_repeat(struct hx_reader *r, const struct hx_prefix *p,
 		ev->fields[last->ffirst].num = (int64_t)r->vline;
 	rep->num++;
 	r->fs.records++;        /* as if kept: the file summary counts it */
+	if (p->ts != HX_NONE)
+		k->seen = p->ts;
+	return true;
+}
+
+/*
+ * A kernel's status lines over a long job: each time its head moves a
+ * new run begins, and the runs before it say only how long the head
+ * stood each time.  Kept: the first line with the current head (the
+ * anchor: since when it stands), the current run's first and latest
+ * line; the records of the runs before are taken back, and the longest
+ * time a head stood before it moved goes on the anchor (moved_wait_us):
+ * what the analysis reads of them.  A healthy job's status evidence then
+ * stays the size of its kernels, however long it runs.
+ */
+#define HX_SWEEP_MIN 1024
+
+static void take_back(struct hx_reader *r, size_t *rec)
+{
+	if (*rec != SIZE_MAX && *rec >= r->rec0 && *rec < r->ev->nrec &&
+	    r->ev->recs[*rec].kind != HX_K_DEAD) {
+		r->ev->recs[*rec].kind = HX_K_DEAD;
+		r->ndead++;
+	}
+	*rec = SIZE_MAX;
+}
+
+/* The records taken back go (at the end of a file, or once they are half
+ * of the file's records). */
+static void sweep(struct hx_reader *r, bool end)
+{
+	size_t *refs[3 * HX_KRUN_SLOTS], n = 0, i, gone;
+	struct hangdx_evidence *ev = r->ev;
+
+	if (!r->ndead || (!end && (r->ndead < HX_SWEEP_MIN ||
+				   r->ndead * 2 < ev->nrec - r->rec0)))
+		return;
+	for (i = 0; i < HX_ARRAY_LEN(r->krun); i++) {
+		if (!r->krun[i].used)
+			continue;
+		refs[n++] = &r->krun[i].first;
+		refs[n++] = &r->krun[i].anchor;
+		refs[n++] = &r->krun[i].last;
+	}
+	gone = hx_ev_sweep(ev, r->rec0, refs, n);
+	if (gone && ev->budget)
+		atomic_fetch_sub(&ev->budget->used, gone);
+	if (gone)
+		r->ndead = 0;
+}
+
+/* Before a status line that begins a run is kept (b; head its head): a
+ * moved head takes back every record of the slot and puts the longest
+ * stand on b; the same head keeps the anchor only.  True when b is the
+ * new anchor. */
+static bool status_runs(struct hx_reader *r, struct hx_krun *k,
+			struct hx_recb *b, int64_t head)
+{
+	if (!k->has_head)
+		return true;
+	if (head == k->head) {
+		if (k->first != k->anchor)
+			take_back(r, &k->first);
+		if (k->last != k->anchor)
+			take_back(r, &k->last);
+		return false;
+	}
+	if (k->seen - k->since > k->moved)
+		k->moved = k->seen - k->since;
+	take_back(r, &k->anchor);
+	take_back(r, &k->first);
+	take_back(r, &k->last);
+	hx_rb_num(b, HX_F_MOVED_WAIT, k->moved);
 	return true;
 }
 
@@ -2248,7 +2322,10 @@ int hx_families_end(struct hx_reader *r)
 
 	if (!err)
 		err = open_tail(r);
-	return err ? err : held_flush_all(r);
+	if (!err)
+		err = held_flush_all(r);
+	sweep(r, true);
+	return err;
 }
 
 int hx_families_file(struct hx_reader *r)
@@ -2293,6 +2370,39 @@ static int run_emit(struct hx_reader *r, struct hx_recb *b, struct hx_krun *k,
 			k->len = n;
 		}
 	}
+	return HANGDX_OK;
+}
+
+/* A status line's record, as run_emit, with its runs kept short. */
+static int status_emit(struct hx_reader *r, struct hx_recb *b,
+		       struct hx_krun *k, bool same, uint64_t h,
+		       const struct hx_prefix *p)
+{
+	const struct hx_field *f = NULL;
+	size_t i, before = r->ev->nrec;
+	bool anchor = false;
+	int err;
+
+	for (i = 0; i < b->n && !f; i++)
+		if (b->f[i].key == HX_F_HEAD)
+			f = &b->f[i];
+	if (!k || !f || p->ts == HX_NONE || r->no_fold)
+		return run_emit(r, b, k, same, h, p->body, p->bodylen);
+	if (!same)
+		anchor = status_runs(r, k, b, f->num);
+	err = run_emit(r, b, k, same, h, p->body, p->bodylen);
+	if (err || r->ev->nrec == before)
+		return err;
+	k->seen = p->ts;
+	if (!same)
+		k->first = r->ev->nrec - 1;
+	if (anchor) {
+		k->anchor = r->ev->nrec - 1;
+		k->has_head = true;
+		k->head = f->num;
+		k->since = p->ts;
+	}
+	sweep(r, false);
 	return HANGDX_OK;
 }
 
@@ -2343,7 +2453,7 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 		hx_rb_num(&b, HX_F_FOLDED_RUNS, (int64_t)r->replay_folded);
 	if (!status)
 		return emit(r, &b);
-	return run_emit(r, &b, k, same, h, s, n);
+	return status_emit(r, &b, k, same, h, p);
 }
 
 /* ---- real HCCL AICPU kernel lines (docs/HCCL-SOURCE-STRINGS.md §1-§6,

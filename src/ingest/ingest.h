@@ -67,6 +67,9 @@ enum hx_kind {
 #undef HX_KIND_ENUM
 	HX_K_COUNT
 };
+/* A record the reader took back (a status line another made stale); it
+ * goes at the next hx_ev_sweep and is never seen past the reader. */
+#define HX_K_DEAD 0xffu
 
 /* ---- typed fields of a record ---- */
 enum hx_ftype {
@@ -194,7 +197,8 @@ enum hx_ftype {
 	XX(CONSOLE_NODE, "console_node", STR)                          \
 	XX(RANK_LIST, "rank_list", STR)                                \
 	XX(RANK_LIST_CUT, "rank_list_cut", U64)                        \
-	XX(VLINE, "vline", U64)
+	XX(VLINE, "vline", U64)                                        \
+	XX(MOVED_WAIT, "moved_wait_us", U64)
 
 enum hx_field_key {
 #define HX_FIELD_ENUM(name, json, type) HX_F_##name,
@@ -374,6 +378,13 @@ int hx_ev_keep_first(struct hangdx_evidence *ev, const char *const *paths,
 /* Two summaries of one path tell the same content (bytes, lines, first
  * and last time). */
 bool hx_filesum_same(const struct hx_filesum *a, const struct hx_filesum *b);
+
+/* The records of ev from index `from` on whose kind is HX_K_DEAD go, in
+ * place, with their fields (which lie in record order from there);
+ * *refs[i] (record indices, or SIZE_MAX) follow their records.  The
+ * number of records gone. */
+size_t hx_ev_sweep(struct hangdx_evidence *ev, size_t from,
+		   size_t *const *refs, size_t nref);
 
 /* Where ev ends: what was appended after it can be looked at, or taken
  * back (hx_ev_drop_dups_since). */
@@ -757,7 +768,17 @@ struct hx_reader {
 		uint8_t nheld;
 		bool closed;
 		uint64_t folded;
+		/* status lines with a head: the record of the current run's
+		 * first line (its latest is `last`) and of the first line
+		 * with the current head (anchor); the head, its first and
+		 * latest time; the longest a head stood before it moved, over
+		 * the lines taken back (-1: no move yet) */
+		size_t first, anchor;
+		bool has_head;
+		int64_t head, since, seen, moved;
 	} krun[HX_KRUN_SLOTS];
+	size_t rec0;                /* the file's first record in ev */
+	size_t ndead;               /* records taken back, not yet swept */
 	struct hx_rawline *held;    /* HX_HELD_PER_SLOT * HX_KRUN_SLOTS,
 				     * the worker's */
 	bool no_fold;               /* an ERROR line was seen: keep all */

@@ -1036,6 +1036,7 @@ static void reader_begin(struct hx_reader *r, struct worker *w,
 	r->ctx = w->job->ctx;
 	r->lim = &w->job->lim;
 	r->file = r->vpath = file;
+	r->rec0 = w->ev->nrec;
 	r->gfile = HX_NOSTR;
 	r->path = hx_ev_str(w->ev, file);
 	r->carry = w->carry;

@@ -8,6 +8,7 @@
  * literal instance of each format, with a realistic prefix.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include "testutil.h"
 #include "core/core.h"
 #include "ingest/ingest.h"
@@ -212,20 +213,23 @@ static void test_status_fold_by_group(void **state)
 	const struct hx_field *f;
 
 	(void)state;
-	/* g: first, latest of the run (lines 3 and 5, repeats 3), moved;
-	 * h: first, latest (line 4, repeats 2) */
-	assert_int_equal(ev->nrec, 5);
-	r = &ev->recs[2];
-	assert_int_equal(r->line, 5);
-	f = hx_rec_field(ev, r, HX_F_REPEATS);
-	assert_non_null(f);
-	assert_int_equal(f->num, 3);
-	r = &ev->recs[3];
+	/* h: first, latest (line 4, repeats 2); g: first, latest of the
+	 * run (lines 1, 3 then 5, repeats 3), then it moved at line 6: the
+	 * run taken back, its 60 s on line 6 */
+	assert_int_equal(ev->nrec, 3);
+	assert_int_equal(ev->recs[0].line, 2);
+	assert_null(hx_rec_field(ev, &ev->recs[0], HX_F_REPEATS));
+	r = &ev->recs[1];
 	assert_int_equal(r->line, 4);
 	f = hx_rec_field(ev, r, HX_F_REPEATS);
 	assert_non_null(f);
 	assert_int_equal(f->num, 2);
-	assert_null(hx_rec_field(ev, &ev->recs[4], HX_F_REPEATS));
+	r = &ev->recs[2];
+	assert_int_equal(r->line, 6);
+	assert_null(hx_rec_field(ev, r, HX_F_REPEATS));
+	f = hx_rec_field(ev, r, HX_F_MOVED_WAIT);
+	assert_non_null(f);
+	assert_int_equal(f->num, 60000000);
 	assert_int_equal(ev->files[0].records, 6);
 	hangdx_evidence_free(ev);
 }
@@ -268,6 +272,78 @@ static void test_launch_fold(void **state)
 	assert_int_equal(hx_rec_field(ev, &ev->recs[4], HX_F_STREAM)->num, 7);
 	assert_int_equal(ev->files[0].records, 6);
 	hangdx_evidence_free(ev);
+}
+
+#define W2(ts, head, tail) "[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:" ts " [aicpu_communicator.cc:3888] [5019][HcclCommAicpu][WaitFinishWhileLoop]Current state. devId:0 sqid:10, head:" head ", tail:" tail ", group[g] tag[AllReduce_g]\n"
+
+static int64_t fnum(const struct hangdx_evidence *ev, const struct hx_rec *r,
+		    int key)
+{
+	const struct hx_field *f = hx_rec_field(ev, r, key);
+
+	return f ? f->num : -1;
+}
+
+/* A kernel whose head moves: the runs before a move are taken back, the
+ * longest time a head stood (90 s: 07:00:30 to 07:02:00) goes on the
+ * first line of the new head; a new run with the same head keeps that
+ * line and drops the run before it. */
+static void test_status_moves(void **state)
+{
+	struct hangdx_evidence *ev = ingest(
+		W2("00:30.000.000", "0", "4") W2("01:00.000.000", "0", "4")
+		W2("01:30.000.000", "0", "4") W2("02:00.000.000", "0", "4")
+		W2("02:30.000.000", "4", "8") W2("03:00.000.000", "4", "8")
+		W2("03:30.000.000", "4", "12") W2("04:00.000.000", "4", "12")
+		W2("04:30.000.000", "8", "12"));
+	const struct hx_rec *r;
+
+	(void)state;
+	assert_int_equal(ev->nrec, 1);
+	r = &ev->recs[0];
+	assert_int_equal(r->line, 9);
+	assert_int_equal(fnum(ev, r, HX_F_HEAD), 8);
+	assert_int_equal(fnum(ev, r, HX_F_MOVED_WAIT), 90000000);
+	assert_int_equal(ev->files[0].records, 9);
+	hangdx_evidence_free(ev);
+
+	ev = ingest(W2("00:30.000.000", "0", "4") W2("01:00.000.000", "0", "4")
+		    W2("01:30.000.000", "0", "8") W2("02:00.000.000", "0", "8"));
+	/* the same head: the anchor (line 1), the run of tail 8 (3 and 4) */
+	assert_int_equal(ev->nrec, 3);
+	assert_int_equal(ev->recs[0].line, 1);
+	assert_int_equal(fnum(ev, &ev->recs[0], HX_F_MOVED_WAIT), -1);
+	assert_int_equal(ev->recs[1].line, 3);
+	assert_int_equal(ev->recs[2].line, 4);
+	assert_int_equal(fnum(ev, &ev->recs[2], HX_F_REPEATS), 2);
+	hangdx_evidence_free(ev);
+}
+
+/* A day of moves: the records taken back are swept as the file is read,
+ * so that records and fields stay few however many lines there are. */
+static void test_status_sweep(void **state)
+{
+	size_t cap = 3000 * 200, n = 0, i;
+	char *text = malloc(cap);
+	struct hangdx_evidence *ev;
+
+	(void)state;
+	assert_non_null(text);
+	for (i = 0; i < 3000; i++)
+		n += (size_t)snprintf(text + n, cap - n,
+			"[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-%02zu:%02zu:%02zu.000.000 [a.cc:1] [5019][HcclCommAicpu][WaitFinishWhileLoop]Current state. devId:0 sqid:10, head:%zu, tail:%zu, group[g] tag[AllReduce_g]\n",
+			7 + i / 360, (i / 6) % 60, (i % 6) * 10, i / 2, i / 2 + 4);
+	ev = ingest(text);
+	/* the last head's two lines: its first, its latest (repeats 2) */
+	assert_int_equal(ev->nrec, 2);
+	assert_true(ev->nfield <= 32);
+	assert_true(ev->caprec < 3000);         /* swept while read */
+	assert_int_equal(fnum(ev, &ev->recs[0], HX_F_HEAD), 1499);
+	assert_int_equal(fnum(ev, &ev->recs[0], HX_F_MOVED_WAIT), 10000000);
+	assert_int_equal(fnum(ev, &ev->recs[1], HX_F_REPEATS), 2);
+	assert_int_equal(ev->files[0].records, 3000);
+	hangdx_evidence_free(ev);
+	free(text);
 }
 
 #define KT(ts, body) "[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:30:" ts " [a.cc:1] [5019]" body "\n"
@@ -378,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_env_real),
 		cmocka_unit_test(test_status_fold_by_group),
 		cmocka_unit_test(test_launch_fold),
+		cmocka_unit_test(test_status_moves),
+		cmocka_unit_test(test_status_sweep),
 		cmocka_unit_test(test_worker_runs_fold),
 		cmocka_unit_test(test_aicpu_block_header),
 		cmocka_unit_test(test_prefilter),
