@@ -74,6 +74,7 @@ const struct cli_cmd cmd_watch = {
 	"      --batch SIZE      logs of more than SIZE bytes (1G) are read\n"
 	"                        SIZE/8 at a time, each part reduced to facts\n"
 	"                        (0: all in one pass), as diagnose --batch\n"
+	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"  -h, --help            this help\n"
 	"\n"
@@ -96,6 +97,7 @@ struct wargs {
 	const char *facts_out, *node;   /* --facts-out DIR, --node NAME */
 	const char *state;              /* --state FILE */
 	uint64_t dense;                 /* --batch: bytes from which logs go in batches */
+	size_t max_records;             /* --max-records, 0: the default */
 	int from_facts;                 /* --facts: PATHs hold facts files */
 	unsigned cores;
 	const char *const *paths;
@@ -618,6 +620,8 @@ static int decide_dense(struct hangdx_ctx *ctx, const struct wargs *a,
 
 	err = node_facts(ctx, a, &f);
 	if (!err)
+		err = hangdx_facts_set_reading(f, 0, a->max_records);
+	if (!err)
 		err = cli_read_batches(ctx, f, in, &o, &nent, &nbatch);
 	if (err == HANGDX_ENOTFOUND) {
 		hangdx_facts_free(f);
@@ -647,6 +651,7 @@ static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *
 	in.paths = a->paths;
 	in.npaths = a->npaths;
 	in.dense = a->dense;
+	in.max_records = a->max_records;
 	if (cli_dense(&in))
 		return decide_dense(ctx, a, w, &in);
 	if (hangdx_evidence_new(ctx, &ev))
@@ -775,6 +780,19 @@ static int parse_num(const char *opt, const char *s, double lo, double hi, doubl
 	return 0;
 }
 
+static int parse_records(const char *s, size_t *n)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (*s < '0' || *s > '9' || *end || v == 0 || v > (1ull << 31)) {
+		cli_usage_error(&cmd_watch, "--max-records takes 1 to 2147483648");
+		return EXIT_USAGE;
+	}
+	*n = (size_t)v;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct wargs *a)
 {
 	static const struct option longopts[] = {
@@ -792,6 +810,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		{ "batch", required_argument, NULL, 'b' },
 		{ "cpu", required_argument, NULL, 'u' },
 		{ "poll", no_argument, NULL, 'P' },
+		{ "max-records", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -823,6 +842,9 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		case 'F': a->from_facts = 1; break;
 		case 's': a->state = optarg; break;
 		case 'b': rc = cli_parse_batch(&cmd_watch, optarg, &a->dense); break;
+		case 'm':
+			rc = parse_records(optarg, &a->max_records);
+			break;
 		case 'h':
 			cli_help(&cmd_watch, stdout);
 			return -1;

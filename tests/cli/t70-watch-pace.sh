@@ -5,7 +5,9 @@
 # (hangdx_line_alarm), but not twice in a row early; the bytes a file
 # gained are read from where the last look stopped, by inode, so a plog
 # renamed by rotation is not read again, and one truncated or new is read
-# from its start; inotify wakes a look long before the period, --poll not.  What was decided is seen in the --prom textfile's
+# from its start; inotify wakes a look long before the period, --poll not;
+# --max-records is the ceiling each decision reads under.  What was
+# decided is seen in the --prom textfile's
 # hangdx_log_time_seconds: the newest log time the last decision read.
 . tests/cli/lib.sh
 
@@ -137,6 +139,20 @@ error 33 > lone/console.log
 "$HANGDX" watch --json --for 0 lone > lone.jsonl 2> /dev/null
 t_ok "an event's log time counts records no rank owns" \
 	grep -q '"log_time":"2026-11-01T07:00:33.000000"' lone.jsonl
+
+# --max-records: the record ceiling of each decision, as diagnose's
+"$HANGDX" simulate --preset rank-death --no-trace -o death > /dev/null 2>&1
+"$HANGDX" watch --json --for 0 --max-records 40 death > cut.jsonl 2> cut.err
+"$HANGDX" diagnose --json --max-records 40 death > cut.json 2> /dev/null
+t_ok "watch --max-records 40: the ceiling each decision reads under" \
+	grep -q 'record limit (40) reached' cut.err
+t_ok "... and the event is the cut diagnosis's" python3 -c "
+import json, sys
+e = [json.loads(l) for l in open('cut.jsonl')][-1]
+d = json.load(open('cut.json'))
+assert d['partial'] and e['category'] == d['category'], (e, d['category'])"
+t_exit 2 "--max-records takes 1 to 2147483648" "$HANGDX" watch --max-records 0 --for 0 ok
+t_exit 2 "... a whole number" "$HANGDX" watch --max-records 1.5 --for 0 ok
 
 t_exit 2 "--cpu takes 0 to 100" "$HANGDX" watch --cpu 101 --for 0 ok
 t_exit 2 "... a number" "$HANGDX" watch --cpu some --for 0 ok
