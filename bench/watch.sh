@@ -1,59 +1,107 @@
 #!/bin/sh
 # bench/watch.sh - the cost of `hangdx watch`: following 8 ranks' logs
-# that grow at 1 MB/s in all (a writer appends whole lines of a simulated
-# 8-rank job at debug level, at that rate) for BENCH_WATCH_S seconds
-# (default 60), and the same directory left idle as long (less the cost
-# of its first look, measured apart): CPU as a share of one core, peak
-# memory.  The default watch (decisions paced to --cpu 3) beside one
-# that decides every change (--cpu 0, as watch did before the budget),
-# following the same files at once.  Baseline, measured in the same run:
-# one `hangdx diagnose` of the grown logs (what each decision redoes, as
-# reading is not incremental).  Then the wall time from a first error
-# line, written at speed 1 by hangdx replay, to watch's event.
+# that grow at 1 MB/s in all for BENCH_WATCH_S seconds (default 60), and
+# the same directory left idle as long (less the cost of its first look,
+# measured apart): CPU as a share of one core, peak memory.  The logs are
+# a job's own: bench/watch-job.yaml (8 ranks training at debug level, as
+# many steps as the time needs) simulated, then written line by line in
+# the order of their log time, at that rate, each line once.  The default
+# watch (decisions paced to --cpu 3) beside one that decides every change
+# (--cpu 0, as watch did before the budget), following the same files at
+# once; and, as a stress case with no limit, a default watch of the
+# training-hang job's lines written over and over (each file's next line
+# in turn, from its first again when it ends: communicator creation and
+# every kernel's first line make a new record each time).  Baseline,
+# measured in the same run: one `hangdx diagnose` of the grown logs (what
+# each decision redoes, as reading is not incremental).  Then the wall
+# time from a first error line, written at speed 1 by hangdx replay, to
+# watch's event.
 . bench/lib.sh
 out=${BENCH_OUT:-bench/out}/watch
 secs=${BENCH_WATCH_S:-60}
 rate=${BENCH_WATCH_RATE:-1000000}
 HANGDX=${HANGDX:-./hangdx}
 rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "$out/live" "$out/cycle"
+# about 52 KB of logs a step for 8 ranks at debug level: steps to spare
+steps=$(awk -v r="$rate" -v s="$secs" 'BEGIN { printf "%d", r * s / 45000 + 50 }')
+sed "s/count: 2000/count: $steps/" bench/watch-job.yaml > "$out/job.yaml"
+"$HANGDX" simulate -q --no-trace --set ranks=8 --set log_level=debug \
+	-o "$out/src" "$out/job.yaml" > /dev/null 2>&1
 "$HANGDX" simulate -q --no-trace --preset training-hang --set ranks=8 \
-	--set log_level=debug -o "$out/src" > /dev/null 2>&1
-rm -f "$out/src/truth.json" "$out/src/waitgraph.dot"
-mkdir -p "$out/live"
+	--set log_level=debug -o "$out/hang" > /dev/null 2>&1
+rm -f "$out/src/truth.json" "$out/hang/truth.json" "$out/hang/waitgraph.dot"
 
-python3 - "$out/src" "$out/live" "$rate" "$secs" <<'EOF' &
-import os, sys, time
-src, dst, rate, secs = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
-files = []
+# writer.py MODE SRC DST RATE SECS.  order: every line once, in log-time
+# order (the prefix's time; a line without one goes with the line before
+# it); cycle: each file's next line in turn, from its first again when it
+# ends.  Writes DST/../MODE.written: the bytes written.
+cat > "$out/writer.py" <<'PY'
+import heapq, os, re, sys, time
+mode, src, dst = sys.argv[1], sys.argv[2], sys.argv[3]
+rate, secs = float(sys.argv[4]), float(sys.argv[5])
+stamp = re.compile(rb"\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
+outs, paths = [], []
 for d, _, fs in os.walk(src):
     for f in sorted(fs):
         p = os.path.join(d, f)
         q = os.path.join(dst, os.path.relpath(p, src))
         os.makedirs(os.path.dirname(q), exist_ok=True)
-        files.append((open(p, "rb").read().splitlines(True), open(q, "ab")))
-start, done, i = time.monotonic(), 0, 0
-while time.monotonic() - start < secs:
-    due = (time.monotonic() - start) * rate
-    while done < due:
-        lines, fp = files[i % len(files)]
-        line = lines[(i // len(files)) % len(lines)]
-        fp.write(line)
-        done += len(line)
+        paths.append(p)
+        outs.append(open(q, "ab"))
+def timed(i):
+    last = b""
+    with open(paths[i], "rb") as fp:
+        for n, line in enumerate(fp):
+            m = stamp.search(line, 0, 96)
+            if m:
+                last = m.group(0)
+            yield (last, i, n, line)
+def cycled():
+    lines = [open(p, "rb").read().splitlines(True) for p in paths]
+    i = 0
+    while True:
+        k = i % len(paths)
+        if lines[k]:
+            yield (b"", k, 0, lines[k][(i // len(paths)) % len(lines[k])])
         i += 1
-    for _, fp in files:
-        fp.flush()
-    time.sleep(0.05)
-print("%d" % done, file=open(os.path.join(dst, "..", "written"), "w"))
-EOF
+if mode == "order":
+    lines = heapq.merge(*[timed(i) for i in range(len(paths))])
+else:
+    lines = cycled()
+start, done = time.monotonic(), 0
+for _, i, _, line in lines:
+    while done >= (time.monotonic() - start) * rate:
+        for fp in outs:
+            fp.flush()
+        if time.monotonic() - start >= secs:
+            break
+        time.sleep(0.05)
+    if time.monotonic() - start >= secs:
+        break
+    outs[i].write(line)
+    done += len(line)
+for fp in outs:
+    fp.flush()
+with open(os.path.join(dst, "..", mode + ".written"), "w") as fp:
+    print("%d" % done, file=fp)
+PY
+python3 "$out/writer.py" order "$out/src" "$out/live" "$rate" "$secs" &
 writer=$!
+python3 "$out/writer.py" cycle "$out/hang" "$out/cycle" "$rate" "$secs" &
+cycler=$!
 /usr/bin/time -f "%U %S %M" -o "$out/every.time" \
 	"$HANGDX" watch -i 5 --cpu 0 --for "$secs" "$out/live" > /dev/null 2> /dev/null &
 every=$!
+/usr/bin/time -f "%U %S %M" -o "$out/cycle.time" \
+	"$HANGDX" watch -i 5 --for "$secs" "$out/cycle" > /dev/null 2> /dev/null &
+stress=$!
 /usr/bin/time -f "%U %S %M" -o "$out/grow.time" \
 	"$HANGDX" watch -i 5 --for "$secs" "$out/live" > "$out/grow.events" 2> /dev/null
 wait $writer
+wait $cycler
 wait $every
+wait $stress
 /usr/bin/time -f "%U %S %M" -o "$out/idle.time" \
 	"$HANGDX" watch -i 5 --for "$secs" "$out/live" > /dev/null 2> /dev/null
 /usr/bin/time -f "%U %S %M" -o "$out/once.time" \
@@ -88,7 +136,8 @@ lat5=$(latency 5)
 cpu() { awk -v s="$secs" 'END { printf "%.2f", ($1 + $2) / s * 100 }' "$1"; }
 rss() { awk 'END { printf "%.0f", $3 / 1024 }' "$1"; }
 cs() { awk 'END { printf "%.2f", $1 + $2 }' "$1"; }
-mb=$(awk '{ printf "%.1f", $1 / 1e6 }' "$out/written")
+mb=$(awk '{ printf "%.1f", $1 / 1e6 }' "$out/order.written")
+cmb=$(awk '{ printf "%.1f", $1 / 1e6 }' "$out/cycle.written")
 grow=$(cpu "$out/grow.time")
 # idle: the looks that found nothing changed, without the first look's
 # reading (measured apart as one look, --for 0)
@@ -99,12 +148,16 @@ ratio=$(awk -v a="$(cs "$out/grow.time")" -v b="$(cs "$out/base.time")" \
 printf '%-34s %12s %10s %12s\n' "case ($secs s, -i 5)" "CPU % core" "peak MB" "CPU s"
 printf '%-34s %12s %10s %12s\n' "growing ($mb MB written)" "$grow" "$(rss "$out/grow.time")" "$(cs "$out/grow.time")"
 printf '%-34s %12s %10s %12s\n' "growing, every change (--cpu 0)" "$(cpu "$out/every.time")" "$(rss "$out/every.time")" "$(cs "$out/every.time")"
+printf '%-34s %12s %10s %12s\n' "stress: lines again ($cmb MB)" "$(cpu "$out/cycle.time")" "$(rss "$out/cycle.time")" "$(cs "$out/cycle.time")"
 printf '%-34s %12s %10s %12s\n' "idle (first look apart)" "$idle" "$(rss "$out/idle.time")" "$(cs "$out/idle.time")"
 printf '%-34s %12s %10s %12s\n' "one look (--for 0)" "-" "$(rss "$out/once.time")" "$(cs "$out/once.time")"
 printf '%-34s %12s %10s %12s\n' "baseline: one diagnose of the end" "-" "$(rss "$out/base.time")" "$(cs "$out/base.time")"
 printf '%-34s %12s\n' "growing / baseline (CPU)" "$ratio"
 printf '%-34s %12s\n' "error line to event, -i 1 (s)" "$lat1"
 printf '%-34s %12s\n' "error line to event, -i 5 (s)" "$lat5"
+# the job trains and does not hang: no deadlock or failure event
+limit "growing: deadlock or failure events on the healthy job" \
+	"$(grep -c -E '^[^ ]+ (deadlock|failure):' "$out/grow.events")" "<=" 0
 limit "growing: CPU share of one core (%)" "$grow" "<" 5
 limit "growing: peak memory (MB)" "$(rss "$out/grow.time")" "<" 100
 limit "idle: CPU share of one core (%)" "$idle" "<" 0.5
