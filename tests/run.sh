@@ -87,11 +87,13 @@ key() {
 
 run_one() {
 	k=$(key "$1")
+	t_start=$(date +%s)
 	case $1 in
 	unit:*) "${1#unit:}" > "$tapdir/$k.tap" 2>&1 < /dev/null ;;
 	*) sh "${1#cli:}" > "$tapdir/$k.tap" 2>&1 < /dev/null ;;
 	esac
 	echo $? > "$tapdir/$k.rc.tmp"
+	echo "$(($(date +%s) - t_start)) $k" > "$tapdir/$k.time"
 	mv "$tapdir/$k.rc.tmp" "$tapdir/$k.rc"
 }
 
@@ -140,6 +142,10 @@ if [ -f "$B/corpus-score.md" ]; then
 	echo "real-log corpus (tests/field, docs/CORPUS.md):"
 	sed 's/^/  /' "$B/corpus-score.md"
 fi
+# the slowest programs and scripts, wall seconds (the CI budget is 45 minutes
+# for this suite three times over: plain, sanitized, part under valgrind)
+cat "$tapdir"/*.time 2> /dev/null | sort -rn > "$B/test-times.txt"
+echo "slowest (s): $(head -n 8 "$B/test-times.txt" | tr '\n' ' ')"
 echo "full log: $log"
 echo "$pass passed, $fail failed, $skip skipped, $todo todo" | tee "$B/summary.txt"
 [ "$fail" -eq 0 ]
