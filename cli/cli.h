@@ -87,6 +87,13 @@ struct cli_inputs {
 };
 /* A size: digits with an optional K, M or G suffix, above 0. */
 bool cli_parse_size(const char *s, uint64_t *out);
+/* Option opt of command c: decimal digits only, lo to hi, into *v: 0, or
+ * EXIT_USAGE (said: "OPT takes LO to HI"). */
+int cli_parse_num(const struct cli_cmd *c, const char *opt, const char *s,
+		  unsigned long long lo, unsigned long long hi,
+		  unsigned long long *v);
+/* --max-records N of command c (1 to 2^31), as cli_parse_num. */
+int cli_parse_records(const struct cli_cmd *c, const char *s, size_t *n);
 /* --batch SIZE of command c: a size, or 0 for one pass, into *out: 0,
  * or EXIT_USAGE (said). */
 int cli_parse_batch(const struct cli_cmd *c, const char *s, uint64_t *out);

@@ -138,13 +138,10 @@ static int parse_mpi_timeout(const char *s, struct dargs *a)
 
 static int parse_mpi_batch(const char *s, struct dargs *a)
 {
-	char *end;
-	unsigned long long n = strtoull(s, &end, 10);
+	unsigned long long n;
 
-	if (end == s || *end || *s == '-' || n > (1ull << 30)) {
-		cli_usage_error(&cmd_diagnose, "--mpi-batch takes 0 to 1073741824");
+	if (cli_parse_num(&cmd_diagnose, "--mpi-batch", s, 0, 1ull << 30, &n))
 		return EXIT_USAGE;
-	}
 	a->mpi_batch = (size_t)n;
 	return 0;
 }
@@ -223,7 +220,7 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char *end;
+	unsigned long long v;
 	int c, rc = 0;
 
 	memset(a, 0, sizeof *a);
@@ -250,30 +247,19 @@ static int parse_args(int argc, char **argv, struct dargs *a)
 				return EXIT_USAGE;
 			break;
 		case 'c':
-			a->cores = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || a->cores == 0 || a->cores > 64) {
-				cli_usage_error(&cmd_diagnose, "--cores takes 1 to 64");
+			if (cli_parse_num(&cmd_diagnose, "--cores", optarg, 1, 64, &v))
 				return EXIT_USAGE;
-			}
+			a->cores = (unsigned)v;
 			break;
 		case 't':
-			a->threads = (int)strtol(optarg, &end, 10);
-			if (*end || a->threads < 1 || a->threads > 2) {
-				cli_usage_error(&cmd_diagnose, "--threads takes 1 or 2");
+			if (cli_parse_num(&cmd_diagnose, "--threads", optarg, 1, 2, &v))
 				return EXIT_USAGE;
-			}
+			a->threads = (int)v;
 			break;
-		case 'n': {
-			unsigned long long n = strtoull(optarg, &end, 10);
-
-			if (*end || *optarg == '-' || n == 0 || n > (1ull << 31)) {
-				cli_usage_error(&cmd_diagnose,
-						"--max-records takes 1 to 2147483648");
+		case 'n':
+			if (cli_parse_records(&cmd_diagnose, optarg, &a->max_records))
 				return EXIT_USAGE;
-			}
-			a->max_records = (size_t)n;
 			break;
-		}
 		case 'C':
 			if (strcmp(optarg, "never") == 0) a->color = 0;
 			else if (strcmp(optarg, "always") == 0) a->color = 1;

@@ -56,19 +56,6 @@ struct fargs {
 	const char *node;
 };
 
-static int parse_num(const char *opt, const char *s, unsigned long long lo,
-		     unsigned long long hi, unsigned long long *v)
-{
-	char *end;
-
-	*v = strtoull(s, &end, 10);
-	if (*s == '\0' || *end || *s == '-' || *v < lo || *v > hi) {
-		cli_usage_error(&cmd_facts, "%s takes %llu to %llu", opt, lo, hi);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 static int parse_opt(int c, struct fargs *a)
 {
 	unsigned long long v = 0;
@@ -86,16 +73,15 @@ static int parse_opt(int c, struct fargs *a)
 		a->evid[a->nevid++] = optarg;
 		break;
 	case 'c':
-		rc = parse_num("--cores", optarg, 1, 64, &v);
+		rc = cli_parse_num(&cmd_facts, "--cores", optarg, 1, 64, &v);
 		a->cores = (unsigned)v;
 		break;
 	case 't':
-		rc = parse_num("--threads", optarg, 1, 2, &v);
+		rc = cli_parse_num(&cmd_facts, "--threads", optarg, 1, 2, &v);
 		a->threads = (int)v;
 		break;
 	case 'n':
-		rc = parse_num("--max-records", optarg, 1, 1ull << 31, &v);
-		a->max_records = (size_t)v;
+		rc = cli_parse_records(&cmd_facts, optarg, &a->max_records);
 		break;
 	case 'b':
 		rc = cli_parse_batch(&cmd_facts, optarg, &a->dense);

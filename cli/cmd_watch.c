@@ -780,19 +780,6 @@ static int parse_num(const char *opt, const char *s, double lo, double hi, doubl
 	return 0;
 }
 
-static int parse_records(const char *s, size_t *n)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-
-	if (*s < '0' || *s > '9' || *end || v == 0 || v > (1ull << 31)) {
-		cli_usage_error(&cmd_watch, "--max-records takes 1 to 2147483648");
-		return EXIT_USAGE;
-	}
-	*n = (size_t)v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct wargs *a)
 {
 	static const struct option longopts[] = {
@@ -843,7 +830,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 		case 's': a->state = optarg; break;
 		case 'b': rc = cli_parse_batch(&cmd_watch, optarg, &a->dense); break;
 		case 'm':
-			rc = parse_records(optarg, &a->max_records);
+			rc = cli_parse_records(&cmd_watch, optarg, &a->max_records);
 			break;
 		case 'h':
 			cli_help(&cmd_watch, stdout);

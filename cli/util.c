@@ -204,6 +204,30 @@ bool cli_parse_size(const char *s, uint64_t *out)
 	return true;
 }
 
+int cli_parse_num(const struct cli_cmd *c, const char *opt, const char *s,
+		  unsigned long long lo, unsigned long long hi,
+		  unsigned long long *v)
+{
+	char *end;
+
+	*v = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || *v < lo || *v > hi) {
+		cli_usage_error(c, "%s takes %llu to %llu", opt, lo, hi);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cli_parse_records(const struct cli_cmd *c, const char *s, size_t *n)
+{
+	unsigned long long v;
+
+	if (cli_parse_num(c, "--max-records", s, 1, 1ull << 31, &v))
+		return EXIT_USAGE;
+	*n = (size_t)v;
+	return 0;
+}
+
 int cli_parse_batch(const struct cli_cmd *c, const char *s, uint64_t *out)
 {
 	if (strcmp(s, "0") == 0) {
