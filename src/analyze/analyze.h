@@ -517,6 +517,11 @@ void hx_dwhere(const struct hangdx_diagnosis *d, uint32_t rec, char *buf,
 
 void hx_signals_collect(struct hangdx_diagnosis *d);
 const char *hx_rec_code(const struct hangdx_diagnosis *d, uint32_t rec);
+/* A framework's line that an HCCL call returned a code ("HCCL function
+ * error: CALL, error code is N"); and that call one that creates a
+ * communicator (hcclCommInit..., HcclGetRootInfo). */
+bool hx_rec_hccl_api(const struct hangdx_diagnosis *d, uint32_t rec);
+bool hx_rec_hccl_init(const struct hangdx_diagnosis *d, uint32_t rec);
 /* The row a record's code names (its numeric code, else its code). */
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 				  uint32_t rec);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "analyze.h"
 #include "../core/thresholds.h"
 
@@ -1748,6 +1749,23 @@ static bool digits(const char *s, size_t n)
 	return n > 0;
 }
 
+/* A framework's line that an HCCL call returned a code (torch_npu's
+ * "HCCL function error: CALL, error code is N"). */
+bool hx_rec_hccl_api(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	return d->ev->recs[rec].kind == HX_K_FRAMEWORK_ERROR &&
+	       eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_api");
+}
+
+bool hx_rec_hccl_init(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *op = hx_dstr(d, rec, HX_F_OP);
+
+	return hx_rec_hccl_api(d, rec) && op &&
+	       (strncasecmp(op, "hcclCommInit", 12) == 0 ||
+		strcasecmp(op, "HcclGetRootInfo") == 0);
+}
+
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 				  uint32_t rec)
 {
@@ -1760,7 +1778,7 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 	    (d->ev->recs[rec].kind == HX_K_LINK_ERROR ||
 	     d->ev->recs[rec].kind == HX_K_CODED ||
 	     d->ev->recs[rec].kind == HX_K_HCCL_TASK_FAIL ||
-	     d->ev->recs[rec].kind == HX_K_COMM_INIT))
+	     d->ev->recs[rec].kind == HX_K_COMM_INIT || hx_rec_hccl_api(d, rec)))
 		return hx_vocab_code(HX_VF_HCCL, c, n);
 	row = hx_vocab_key(c);
 
@@ -1798,6 +1816,16 @@ static bool fault_code(const char *c)
 }
 
 /* A code the families left undecided, by the class of its table row. */
+static bool set_up_timeout(const struct hx_vocab *row)
+{
+	size_t n = strlen(row->name);
+
+	if (strstr(row->key, "retry"))
+		return false;   /* "... has timed out, will retry" */
+	return (n > 8 && strcmp(row->name + n - 8, "_timeout") == 0) ||
+	       strstr(row->key, "timed out") || strstr(row->key, "Timed out");
+}
+
 static void sig_vocab(struct hx_signals *s, const struct hx_vocab *row,
 		      uint32_t rec, bool stop)
 {
@@ -1816,7 +1844,12 @@ static void sig_vocab(struct hx_signals *s, const struct hx_vocab *row,
 		first(&s->device_fault, rec);
 		break;
 	case HX_VC_COMM_SETUP:
-		first(&s->connect_fail, rec);
+		/* a set-up wait that ran out (c10d's "timed out after", the
+		 * store's "Timed out ... waiting for clients") is a hang */
+		if (set_up_timeout(row))
+			first(&s->connect, rec);
+		else
+			first(&s->connect_fail, rec);
 		break;
 	default:
 		if (stop)
@@ -1908,6 +1941,17 @@ static void sig_link(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->connect_fail, rec);
 }
 
+/* EZ9999 is AclNN_Inner_Error, the operator library's own inner error:
+ * when its text names a host-side step of an operator call (tiling, the
+ * workspace, the op base "Nnopbase") and no HCCL call, the call failed
+ * on the host at once, before anything ran on the device. */
+static bool aclnn_host(const char *t)
+{
+	return t && (has(t, "tiling") || has(t, "Tiling") || has(t, "Nnopbase") ||
+		     has(t, "workspace") || has(t, "Workspace")) &&
+	       !has(t, "hccl") && !has(t, "Hccl") && !has(t, "HCCL");
+}
+
 static void sig_code(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		     uint32_t rec)
 {
@@ -1929,6 +1973,8 @@ static void sig_code(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->not_hang, rec);
 	else if (eq(code, "EL0001"))
 		first(&s->device_fault, rec);
+	else if (eq(code, "EZ9999") && aclnn_host(text))
+		first(&s->not_hang, rec);
 	else
 		sig_vocab(s, hx_vocab_key(code), rec, true);
 }
@@ -2024,6 +2070,12 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->not_hang, rec);
 	else if (fault_code(c))
 		first(&s->device_fault, rec);
+	else if (c && hx_rec_hccl_init(d, rec) && hx_rec_row(d, rec) &&
+		 hx_rec_row(d, rec)->cls == HX_VC_WAIT_TIMEOUT)
+		first(&s->connect, rec);        /* creating a communicator timed out */
+	else if (c && hx_rec_hccl_api(d, rec) && hx_rec_row(d, rec) &&
+		 hx_rec_row(d, rec)->cls != HX_VC_UNKNOWN)
+		first(&s->coded_fail, rec);     /* the call returned its failure */
 	else if (c)
 		sig_vocab(s, hx_rec_row(d, rec), rec, k != HX_K_RT_API_ERROR);
 	switch (k) {

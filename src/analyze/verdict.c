@@ -1706,12 +1706,37 @@ static const char *stopped_name(const struct hangdx_diagnosis *d, uint32_t rec)
 	return N_("a device error");
 }
 
+/* A set-up wait at torch.distributed's store (c10d's socket and
+ * TCPStore rows of the tables), not at HCCL's own links. */
+static bool store_wait(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+	const char *src = row ? hx_vocab_source(row)->id : NULL;
+
+	return src && (strcmp(src, "torch_socket") == 0 ||
+		       strncmp(src, "torch_tcpstore", 14) == 0 ||
+		       strcmp(src, "pta_tcpstore") == 0 ||
+		       strcmp(src, "torch_c10d_py") == 0);
+}
+
 /* The hang families, strongest first; with a wait chain across ranks
  * already found, only those that name the kind of wait better. */
 static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 {
 	const struct hx_signals *s = &d->sig;
 
+	if (s->connect != HX_NOREC && !chain && store_wait(d, s->connect)) {
+		field_set(d, HX_CAT_CONNECT, 1, s->connect, (int32_t)s->missing_rank,
+			  N_("Hang at connection set-up: %s (%s). A process waited for the "
+			     "others at torch.distributed's store (its rendezvous) until the "
+			     "store's timeout fired (30 minutes by default)."),
+			  N_("a process did not reach the store in time"));
+		FIX("Find the process that never reached the store: whether it started, "
+		    "whether it can reach MASTER_ADDR:MASTER_PORT (firewall, the interface "
+		    "it binds), and whether it stopped earlier on an error of its own; "
+		    "its console or plog tells.");
+		return true;
+	}
 	if (s->connect != HX_NOREC && !chain) {
 		field_set(d, HX_CAT_CONNECT, 1, s->connect, (int32_t)s->missing_rank,
 			  N_("Hang at connection set-up: %s (%s). The ranks waited for a peer "
@@ -1832,7 +1857,12 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 		t = hx_dstr(d, rec, HX_F_TEXT);
 	const char *cls = hx_dstr(d, rec, HX_F_WHAT);
 
-	if (row)
+	if (row && hx_rec_hccl_api(d, rec))
+		snprintf(what, sizeof what, _("HCCL's %s returning %s (%s %s, %s)"),
+			 hx_dstr(d, rec, HX_F_OP) ? hx_dstr(d, rec, HX_F_OP) : "call",
+			 row->meaning, row->key, row->name,
+			 hx_vocab_class_id(row->cls));
+	else if (row)
 		snprintf(what, sizeof what, "%s (%s %s, %s)", row->meaning,
 			 row->key, row->name, hx_vocab_class_id(row->cls));
 	else if (cls && strcmp(cls, "parameter") == 0)
@@ -1852,9 +1882,19 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 		field_set(d, HX_CAT_NOT_HANG, 0, rec, (int32_t)d->sig.named_rank,
 			  N_("Not a hang: the job stopped on %s at %s; it failed at once, "
 			     "no wait between ranks ran out."), what);
-	coded_fix(d, row ? row : hx_vocab_key(cls && strcmp(cls, "parameter") == 0
-					     ? "100000" : cls && strcmp(cls, "resource") == 0
-					     ? "207001" : "507015"));
+	if (row && hx_rec_hccl_init(d, rec))
+		FIX("Creating the communicator failed in HCCL on this rank, before any "
+		    "collective ran: the plog of that process holds HCCL's own ERROR lines "
+		    "that say why; check that every rank calls it with the same rank count "
+		    "and root info, that HCCL_IF_IP / HCCL_SOCKET_IFNAME name a reachable "
+		    "interface, that the ports (HCCL_IF_BASE_PORT, 60000 up) are free, and "
+		    "that each process uses a device of its own.");
+	else if (row)
+		coded_fix(d, row);
+	else
+		coded_fix(d, hx_vocab_key(cls && strcmp(cls, "parameter") == 0 ? "100000"
+					  : cls && strcmp(cls, "resource") == 0 ? "207001"
+					  : "507015"));
 }
 
 /* A set-up failure that says its port or address was taken, or that a

@@ -10,6 +10,7 @@
  * A line that matches no family costs a few memmem calls and leaves
  * nothing behind.
  */
+#include <ctype.h>
 #include <pthread.h>
 #include <string.h>
 #include "ingest.h"
@@ -1833,17 +1834,33 @@ static int tsch_dump_line(struct hx_reader *r, const char *s, size_t n)
 
 /* ---- torch_npu, MindSpore and other framework lines ---- */
 
+/* The name of the call in "NAME(args...), error code is": HX_F_OP. */
+static void put_call(struct hx_recb *b, const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && k < 64 && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+		k++;
+	if (k)
+		hx_rb_str(b, HX_F_OP, s, k);
+}
+
 static int framework_code(struct hx_reader *r, const struct hx_prefix *p,
 			  const char *what, const char *s, size_t n)
 {
 	struct hx_recb b;
-	const char *v;
+	const char *v, *hf;
 	size_t vl;
 
 	if (!hx_after(s, n, "error code is ", " ,.[", &v, &vl))
 		return HANGDX_OK;
+	/* torch_npu's HCCL_CHECK_ERROR: "HCCL function error: CALL, error
+	 * code is N", N an HcclResult (HCCLUtils.hpp) */
+	hf = hx_find(s, (size_t)(v - s), "HCCL function error: ");
 	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, p);
-	put_lit(&b, HX_F_WHAT, what);
+	put_lit(&b, HX_F_WHAT, hf ? "hccl_api" : what);
+	if (hf)
+		put_call(&b, hf + 21, (size_t)(v - hf - 21));
 	hx_rb_str(&b, HX_F_CODE, v, vl);
 	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
 	return emit(r, &b);
@@ -3473,6 +3490,8 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 		return framework_code(r, NULL, "torch_npu", s, n);
 	case 'T':
 	case '=':
+	case 'F':
+	case '(':
 		return framework_end(r, s, n);
 	default:
 		return HANGDX_OK;
@@ -3492,8 +3511,14 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 {
 	struct hx_recb b;
 
+	/* verl's trainers print their last validation as fit() returns,
+	 * through pprint, which may wrap it in ("...") */
+	size_t k = n > 2 && s[0] == '(' && (s[1] == '"' || s[1] == '\'') ? 2 : 0;
+	bool verl = n - k > 26 &&
+		    memcmp(s + k, "Final validation metrics: ", 26) == 0;
+
 	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
-	      (s[0] == '=' && hx_find(s, n, " Benchmark Result "))))
+	      (s[0] == '=' && hx_find(s, n, " Benchmark Result ")) || verl))
 		return HANGDX_OK;
 	if (r->ended) {
 		r->taken = true;
@@ -3501,8 +3526,9 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	}
 	r->ended = true;
 	rb_start(r, &b, HX_K_NORMAL_END, NULL);
-	put_lit(&b, HX_F_WHAT, s[0] == 'T' ? "training_completed"
-					     : "benchmark_result");
+	put_lit(&b, HX_F_WHAT, verl ? "final_validation"
+			      : s[0] == 'T' ? "training_completed"
+			      : "benchmark_result");
 	return emit(r, &b);
 }
 
@@ -3668,6 +3694,23 @@ static bool glog_head(const char *s, size_t n)
 
 /* The level a line states: the plog prefix, the logger head of the
  * envelope, a c10 head ("[E324 ...", "[W324 ..."), or a level word. */
+/* onnxruntime's log sink: "DATE TIME [E:onnxruntime:LOGGER, FILE:LINE
+ * FUNC] text", the severity a letter (V, I, W, E, F); HX_LV_NONE when
+ * not. */
+static int ort_severity(const char *s, size_t n)
+{
+	const char *q = hx_find(s, n < 64 ? n : 64, ":onnxruntime:");
+
+	if (!q || q - s < 2 || q[-2] != '[')
+		return HX_LV_NONE;
+	switch (q[-1]) {
+	case 'E': case 'F': return HX_LV_ERROR;
+	case 'W': return HX_LV_WARNING;
+	case 'I': case 'V': return HX_LV_INFO;
+	default: return HX_LV_NONE;
+	}
+}
+
 static int open_level(const struct hx_reader *r, const char *s, size_t n,
 		      const struct hx_prefix *p, bool prefixed)
 {
@@ -3691,6 +3734,8 @@ static int open_level(const struct hx_reader *r, const char *s, size_t n,
 		if (s[k + 1] == 'I')
 			return HX_LV_INFO;
 	}
+	if (ort_severity(s, n) != HX_LV_NONE)
+		return ort_severity(s, n);
 	if (glog_head(s + k, n - k)) {  /* "E20260608 14:45:44.404089 ..." */
 		if (s[k] == 'E' || s[k] == 'F')
 			return HX_LV_ERROR;
@@ -3899,10 +3944,27 @@ static bool exited_words(const char *s, size_t n)
 		return true;
 	if (n - i > 20 && memcmp(s + i, "Exception in thread ", 20) == 0)
 		return true;    /* Python's threading: a thread ended on it */
+	/* CANN's TBE compile workers when the process that started them has
+	 * ended (printed at every normal exit too) */
+	if (HAS(s, n, "main process disappeared"))
+		return true;
 	return HAS(s, n, "terminate called after throwing") ||
 	       HAS(s, n, "Segmentation fault") || HAS(s, n, "core dumped") ||
 	       HAS(s, n, "exits for this inner error") ||
 	       HAS(s, n, "terminated with the following error");
+}
+
+/* An error line that says device memory ran short in other words than
+ * "out of memory" (MindSpore's allocator: "... is more than total mem
+ * size", "memory isn't enough"). */
+static bool memory_short(const char *s, size_t n)
+{
+	static const char *const w[] = {
+		"more than total mem", "memory isn't enough", "memory is not enough",
+		"Memory not enough", "memory not enough",
+	};
+
+	return has_any(s, n, w, sizeof w / sizeof w[0]);
 }
 
 /* An error line that says a call was given what it does not accept. */
@@ -3941,10 +4003,13 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	mn = prefixed ? p.bodylen : n;
 	lv = open_level(r, s, n, &p, prefixed);
 	/* a wait that timed out at warning level is retried ("has timed
-	 * out, will retry"); the same file saying so again is a wait that
-	 * keeps running out */
+	 * out, will retry") or may still clear (torch_npu's "dispatch
+	 * timeout", a row of class wait_timeout); the same file saying so
+	 * again is a wait that keeps running out */
 	if (lv == HX_LV_WARNING && mn >= 8 &&
-	    (HAS(m, mn, "timed out") || HAS(m, mn, "Timed out")) &&
+	    (HAS(m, mn, "timed out") || HAS(m, mn, "Timed out") ||
+	     (HAS(m, mn, "timeout") && (row = open_row(m, mn)) &&
+	      row->cls == HX_VC_WAIT_TIMEOUT)) &&
 	    r->warn_timeouts++ == 1)
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
 				   m, mn, NULL, NULL);
@@ -3967,12 +4032,14 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
 	if (err && (HAS(m, mn, "out of memory") || HAS(m, mn, "Out of memory") ||
-		    HAS(m, mn, "OUT OF MEMORY")))
+		    HAS(m, mn, "OUT OF MEMORY") || memory_short(m, mn)))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_RESOURCE));
 	if (err && parameter_words(m, mn))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_PARAMETER));
+	if (r->ended && HAS(m, mn, "main process disappeared"))
+		return HANGDX_OK;       /* the TBE workers' echo of that end */
 	if (exited_words(m, mn) || (err && exit_status(m, mn)))
 		return open_class(r, prefixed ? &p : NULL, m, mn, "exited");
 	if (err)

@@ -546,6 +546,15 @@ static int classify_line(const char *s, size_t n)
 		if (n > 18 && memcmp(s, "Training completed", 18) == 0)
 			return HX_CL_BARE;
 		return classify_lost(s, n);
+	case 'F':       /* verl's trainers: the last validation, at the end */
+		if (n > 26 && memcmp(s, "Final validation metrics: ", 26) == 0)
+			return HX_CL_BARE;
+		break;
+	case '(':       /* ... as pprint wraps it: ("Final validation ... */
+		if (n > 28 && (s[1] == '"' || s[1] == '\'') &&
+		    memcmp(s + 2, "Final validation metrics: ", 26) == 0)
+			return HX_CL_BARE;
+		break;
 	case 'W':
 	case 'I':
 	case 'D':

@@ -201,7 +201,7 @@ static void add_hit(struct scan *sc, const struct hx_vocab *row, size_t off,
  * The words that make a number after them a code: the word before it,
  * over separators (" =:[(,->") and over "is" or "was", ends with one of
  * them, in any case ("ErrCode=", "error code is ", "runtime result = ",
- * "errno[", "hcclRet -> ", "HcclResult ", "failed: ").  A cue marked is counts only
+ * "errno[", "hcclRet -> ", "HcclResult ", "failed: ", "failure ").  A cue marked is counts only
  * after "is" ("error code is 9").
  */
 struct cue {
@@ -213,6 +213,7 @@ struct cue {
 static const struct cue result_cues[] = {
 	CUE("code"), CUE("result"), CUE("ret"), CUE("errno"), CUE("error"),
 	CUE("status"), CUE("return"), CUE("returned"), CUE("failed"),
+	CUE("failure"),         /* onnxruntime's "CANN failure 500002: ..." */
 	{ NULL, 0, false }
 };
 static const struct cue hccl_cues[] = {

@@ -79,4 +79,45 @@ check "its own timeout status: a wait that ran out" "true unknown" \
 check "the link status after a wait ran out: not ruled out" "null connect_timeout" \
 	"[ERROR] HCCL(100,python):2026-06-12-10:00:01.000.001 [task_exception_handler.cc:1][100]Task run failed, notify wait timeout" \
 	"ERROR 06-12 10:00:02 [connector.py:1] KV transfer failed: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED"
+# torch_npu's HCCL_CHECK_ERROR ("HCCL function error: CALL, error code is
+# N", N an HcclResult, HCCLUtils.hpp): the call returned, so not a hang,
+# except HCCL_E_TIMEOUT (9) on a call that creates a communicator
+check "an HCCL call that returned a parameter error" "false not_a_hang" \
+	"RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 1"
+check "the same call returning HCCL_E_TIMEOUT" "true connect_timeout" \
+	"RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 9"
+# a set-up wait at torch.distributed's store that ran out is a hang;
+# the server's "has timed out, will retry" once is not (above)
+check "c10d's client socket timed out" "true connect_timeout" \
+	"[E612 10:00:01.000001 socket.cpp:1011] [c10d] The client socket has timed out after 1800000ms while trying to connect to (10.0.0.2, 29500)."
+check "c10d's client socket failed to connect" "null connect_timeout" \
+	"[E612 10:00:01.000001 socket.cpp:1011] [c10d] The client socket has failed to connect to any network address of (10.0.0.2, 29500)."
+# torch_npu's "dispatch timeout" is a warning that may clear: said twice
+# in a file it is a wait that keeps running out
+check "torch_npu's dispatch timeout said twice" "true unknown" \
+	"[W612 10:00:01.000001 ProcessGroupHCCL.cpp:944] Process group work ALLREDUCE, seq_num 7 dispatch timeout. device 0" \
+	"[W612 10:00:02.000001 ProcessGroupHCCL.cpp:944] Process group work ALLREDUCE, seq_num 8 dispatch timeout. device 0"
+check "the same said once" "null not_determined" \
+	"[W612 10:00:01.000001 ProcessGroupHCCL.cpp:944] Process group work ALLREDUCE, seq_num 7 dispatch timeout. device 0"
+# onnxruntime's log sink gives the line its severity
+check "a runtime code on onnxruntime's error line" "false not_a_hang" \
+	"2026-06-12 10:00:01.000000001 [E:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure 500002: ACL_ERROR_GE_FAILURE ; NPU=0"
+check "the same at onnxruntime's info level" "null not_determined" \
+	"2026-06-12 10:00:01.000000001 [I:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure 500002: ACL_ERROR_GE_FAILURE ; NPU=0"
+# EZ9999 (AclNN_Inner_Error) naming a host-side step of an operator call
+check "an aclnn inner error in the operator's tiling" "false not_a_hang" \
+	"EZ9999: [PID: 100] 2026-06-12-10:00:01.000.001 AclNN_Inner_Error(EZ9999): Do not find tiling func of Foo!"
+check "an aclnn inner error that names nothing of the host" "null other" \
+	"EZ9999: [PID: 100] 2026-06-12-10:00:01.000.001 AclNN_Inner_Error(EZ9999): Foo went wrong!"
+# device memory short in other words than "out of memory"
+check "an allocator asked for more than the device has" "false not_a_hang" \
+	"[ERROR] PRE_ACT(100,1,python):2026-06-12-10:00:01.000.001 [mem_dynamic_allocator.cc:392] AddMemBlock] alloc size : 100555779072 is more than total mem size : 61079552000."
+# verl's trainers end on their last validation; CANN's TBE workers then
+# say the main process is gone, an echo of that end
+check "verl's final validation, then the TBE workers' echo" "false none" \
+	"(\"Final validation metrics: {'val-core/reward/mean@1': \"" \
+	"'0.36}')" \
+	"[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!"
+check "the TBE workers' line alone: a process ended" "false not_a_hang" \
+	"[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!"
 t_done
