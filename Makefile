@@ -130,7 +130,8 @@ fuzz:
 # the sanitizer build goes to build-asan, or to B when one is given
 ASAN_B := $(if $(filter build,$(B)),build-asan,$(B))
 asan:
-	HANGDX_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	HANGDX_SANITIZED=1 HANGDX_NOMEM_CORPUS_STRIDE=2 \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	$(MAKE) B=$(ASAN_B) OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
 		XLDFLAGS="-fsanitize=address,undefined" test
 
