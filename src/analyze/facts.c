@@ -1975,6 +1975,11 @@ static void sig_code(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->device_fault, rec);
 	else if (eq(code, "EZ9999") && aclnn_host(text))
 		first(&s->not_hang, rec);
+	else if (hx_vocab_key(code) && hx_vocab_key(code)->cls == HX_VC_COMM_SETUP &&
+		 (has(text, "timeout") || has(text, "timed out") ||
+		  has(text, "time out") ||
+		  eq(hx_dstr(d, rec, HX_F_WHAT), "timeout")))
+		first(&s->connect, rec);        /* EI0015: "... within the timeout period" */
 	else
 		sig_vocab(s, hx_vocab_key(code), rec, true);
 }
@@ -2126,7 +2131,10 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 			s->named_rank = hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1);
 		break;
 	case HX_K_COMM_INIT:
-		if (eq(hx_dstr(d, rec, HX_F_WHAT), "init_failed"))
+		if (eq(hx_dstr(d, rec, HX_F_WHAT), "init_failed") && hx_rec_row(d, rec) &&
+		    hx_rec_row(d, rec)->cls == HX_VC_WAIT_TIMEOUT)
+			first(&s->connect, rec);        /* it ran out of time */
+		else if (eq(hx_dstr(d, rec, HX_F_WHAT), "init_failed"))
 			first(&s->not_hang, rec);
 		break;
 	case HX_K_TIMEOUT_TEXT:
@@ -2151,6 +2159,58 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	}
 }
 
+/* MindSpore's "Launch kernel failed: NAME" names an ordinary kernel: not
+ * a collective's, not a data queue's (GetNext waits for its data). */
+static bool ordinary_launch(const struct hangdx_diagnosis *d)
+{
+	static const char *const comm[] = {
+		"Hccl", "hccl", "HCCL", "AllReduce", "AllGather", "ReduceScatter",
+		"Broadcast", "AlltoAll", "AllToAll", "Send", "Receive", "GetNext",
+		"Queue",
+	};
+	size_t i, j;
+
+	for (i = 0; i < d->norder; i++) {
+		const char *t = hx_dstr(d, d->order[i], HX_F_TEXT), *k;
+		bool named = true;
+
+		if (d->ev->recs[d->order[i]].kind != HX_K_UNKNOWN_ERROR || !t ||
+		    !(k = strstr(t, "Launch kernel failed: ")) || !k[22])
+			continue;
+		for (j = 0; j < sizeof comm / sizeof comm[0]; j++)
+			if (strstr(k + 22, comm[j]))
+				named = false;
+		if (named)
+			return true;
+	}
+	return false;
+}
+
+/* An AICPU exception says nothing of a wait when HCCL's own kernels run
+ * on the AICPU (docs/VOCABULARY.md); when the framework names the kernel
+ * that failed and it is an ordinary one, it is that kernel's exception. */
+static void aicpu_named(struct hx_signals *s, const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+		const char *t = hx_dstr(d, rec, HX_F_TEXT);
+		const char *e = hx_dstr(d, rec, HX_F_ERR_DESC);
+		int k = d->ev->recs[rec].kind;
+
+		if ((k == HX_K_FAILURE || k == HX_K_RT_TASK_FAIL || k == HX_K_ERR_CODE) &&
+		    (has(t, "during AICPU execution") || has(t, "aicpu exception") ||
+		     has(e, "aicpu exception"))) {
+			if (ordinary_launch(d)) {
+				first(&s->coded_fail, rec);
+				s->stopped = HX_NOREC;
+			}
+			return;
+		}
+	}
+}
+
 void hx_signals_collect(struct hangdx_diagnosis *d)
 {
 	struct hx_signals *s = &d->sig;
@@ -2164,6 +2224,8 @@ void hx_signals_collect(struct hangdx_diagnosis *d)
 	for (i = 0; i < d->norder; i++)
 		sig_record(s, d, d->order[i]);
 	missing_rank(s, d);
+	if (s->stopped != HX_NOREC)
+		aicpu_named(s, d);
 	if (s->watchdog != HX_NOREC && s->seq_max > s->seq_min)
 		s->behind_rank = hx_dnum(d, s->watchdog, HX_F_GLOBAL_RANK, -1);
 }

@@ -2113,6 +2113,13 @@ static bool fault_first(const struct hangdx_diagnosis *d)
 	if (s->coded_fail == HX_NOREC && s->not_hang == HX_NOREC &&
 	    s->device_fault == HX_NOREC)
 		return false;
+	/* an HCCL call that returned because creating its communicator ran
+	 * out of time (EI0015 "... within the timeout period" beside it):
+	 * the set-up wait decides */
+	if (s->connect != HX_NOREC && s->coded_fail != HX_NOREC &&
+	    hx_rec_hccl_init(d, s->coded_fail) && s->not_hang == HX_NOREC &&
+	    s->device_fault == HX_NOREC)
+		return false;
 	/* the device's own extend info of an exception ("errorStr: timeout
 	 * or trap error") says the core ran out of time: the exception
 	 * before it is that wait, not a fault of its own */
@@ -2192,6 +2199,14 @@ static void try_field(struct hangdx_diagnosis *d)
 	 * signals may still say what it waited on */
 	if (field_hang(d, d->cat == HX_CAT_UNKNOWN && d->nhops > 1)) {
 		plog_missing(d);
+		return;
+	}
+	/* a chain of one hop, no wait that ran out anywhere, and a failure
+	 * that does not say whether a wait caused it (an AICPU exception):
+	 * a failure, its hang not determined, not a hang of unknown cause */
+	if (d->cat == HX_CAT_UNKNOWN && d->nhops <= 1 && s->stopped != HX_NOREC &&
+	    !any_wait_ran_out(d) && s->lost == HX_NOREC && s->stall == HX_NOREC) {
+		field_failure(d);
 		return;
 	}
 	/* a wait that ran out before any fault: the open world's hang */

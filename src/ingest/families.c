@@ -1068,6 +1068,34 @@ static int env_echo(struct hx_reader *r, const struct hx_prefix *p)
 
 /* ---- communicator creation (§3) ---- */
 
+/* HCCL's "errNo[0x0000000005000002]": an HCCL error number (module 5,
+ * HCCL_ERROR_CODE), its low 16 bits the HcclResult, as HX_F_RET_CODE. */
+static void put_errno(struct hx_recb *b, const char *s, size_t n)
+{
+	const char *v;
+	size_t vl, i;
+	uint64_t x = 0;
+	char num[8];
+	int k;
+
+	if (!hx_after(s, n, "errNo[0x", "]", &v, &vl) || vl == 0 || vl > 16)
+		return;
+	for (i = 0; i < vl; i++) {
+		int c = v[i], d = c >= '0' && c <= '9' ? c - '0'
+			: c >= 'a' && c <= 'f' ? c - 'a' + 10
+			: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+
+		if (d < 0)
+			return;
+		x = x << 4 | (uint64_t)d;
+	}
+	if (x < 0x05000000u || x > 0x0501ffffu)
+		return;
+	k = snprintf(num, sizeof num, "%u", (unsigned)(x & 0xffff));
+	if (k > 0)
+		hx_rb_str(b, HX_F_RET_CODE, num, (size_t)k);
+}
+
 static int comm_init(struct hx_reader *r, const struct hx_prefix *p,
 		     const char *what)
 {
@@ -1089,6 +1117,8 @@ static int comm_init(struct hx_reader *r, const struct hx_prefix *p,
 	}
 	if (hx_after(s, n, "return[", "]", &v, &vl))
 		hx_rb_str(&b, HX_F_RET_CODE, v, vl);
+	else
+		put_errno(&b, s, n);
 	/* "[hccl-<pid>-<n>-<epoch>-<group>][<rank>]" (P4, hcom init) */
 	if (!hx_rb_has(&b, HX_F_COMM_ID) && n > 6 && s[0] == '[' &&
 	    memcmp(s + 1, "hccl-", 5) == 0 && hx_after(s, n, "[", "]", &v, &vl))
@@ -1107,7 +1137,9 @@ static int comm_init(struct hx_reader *r, const struct hx_prefix *p,
 		if (c && *c)
 			hx_rb_str(&b, HX_F_GROUP, c, strlen(c));
 	}
-	if (!hx_rb_has(&b, HX_F_LOCAL_RANK) && !hx_rb_has(&b, HX_F_TAG))
+	/* a failed creation decides even when the line names no rank */
+	if (!hx_rb_has(&b, HX_F_LOCAL_RANK) && !hx_rb_has(&b, HX_F_TAG) &&
+	    strcmp(what, "init_failed") != 0)
 		return HANGDX_OK;
 	return emit(r, &b);
 }
@@ -1414,6 +1446,13 @@ static int em_message(struct hx_reader *r, const struct hx_prefix *p,
 		hx_rb_num(&b, HX_F_GEN, ei0002_gen(text, n));
 	else
 		hx_rb_str(&b, HX_F_TEXT, text, n > 160 ? 160 : n);
+	/* the quote keeps 160 bytes; what the rest says of a timeout is
+	 * kept apart (EI0015: "... can connect to the root node within the
+	 * timeout period") */
+	if (b.rec.kind == HX_K_ERR_CODE && n > 160 &&
+	    (HAS(text + 160, n - 160, "timeout") ||
+	     HAS(text + 160, n - 160, "timed out")))
+		put_lit(&b, HX_F_WHAT, "timeout");
 	if (HAS(code, 6, "EI0013"))
 		ei0013_fields(&b, text, n);
 	else
@@ -3648,7 +3687,7 @@ static bool timeout_words(const char *s, size_t n)
 	static const char *const w[] = {
 		"timed out", "Timed out", "TIMED OUT", "TimeoutError",
 		"timeout after", "Timeout after", "wait timeout", "Wait timeout",
-		"WaitTimeout", "time out", "timeout!", "Timeout!",
+		"WaitTimeout", "time out", "Time out", "timeout!", "Timeout!",
 		"TIMEOUT_EXIT", "deadline exceeded", "DeadlineExceeded",
 		"\xe8\xb6\x85\xe6\x97\xb6",     /* chaoshi, "timed out" */
 	};
@@ -3668,7 +3707,10 @@ static bool timeout_word(const char *s, size_t n)
 	const char *q = s, *end = s + n;
 
 	while ((q = hx_find_ci(q, (size_t)(end - q), "timeout")) != NULL) {
-		bool ident = q > s && (q[-1] == '_' || q[-1] == '-');
+		/* HCCL_EXEC_TIMEOUT, a-timeout, ConnectImplWithTimeout: a
+		 * name, not the word */
+		bool ident = q > s && (q[-1] == '_' || q[-1] == '-' ||
+				       isalnum((unsigned char)q[-1]));
 		bool set = q + 7 < end && q[7] == '=';
 
 		if (!ident && !set)
@@ -3948,6 +3990,12 @@ static bool exited_words(const char *s, size_t n)
 	 * ended (printed at every normal exit too) */
 	if (HAS(s, n, "main process disappeared"))
 		return true;
+	/* glog's CHECK that failed aborts the process ("Check failed: ...",
+	 * then "*** Check failure stack trace: ***"); a worker or server
+	 * that says it failed to start has returned */
+	if (HAS(s, n, "Check failed: ") || HAS(s, n, "Check failure stack trace") ||
+	    HAS(s, n, "failed to start") || HAS(s, n, "Failed to start"))
+		return true;
 	return HAS(s, n, "terminate called after throwing") ||
 	       HAS(s, n, "Segmentation fault") || HAS(s, n, "core dumped") ||
 	       HAS(s, n, "exits for this inner error") ||
@@ -3967,10 +4015,13 @@ static bool memory_short(const char *s, size_t n)
 	return has_any(s, n, w, sizeof w / sizeof w[0]);
 }
 
-/* An error line that says a call was given what it does not accept. */
+/* An error line that says a call was given what it does not accept (or
+ * a listen or bind on an address it could not have: it returned). */
 static bool parameter_words(const char *s, size_t n)
 {
 	static const char *const w[] = {
+		"Failed to listen", "failed to listen", "Failed to bind",
+		"failed to bind", "Address already in use",
 		"is invalid", "invalid argument", "Invalid argument",
 		"not supported", "is not support", "unsupported", "Unsupported",
 		"check fail", "check failed",

@@ -120,4 +120,43 @@ check "verl's final validation, then the TBE workers' echo" "false none" \
 	"[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!"
 check "the TBE workers' line alone: a process ended" "false not_a_hang" \
 	"[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!"
+# HCCL's own plog line of a communicator that could not be created: its
+# errNo (module 5) carries the HcclResult
+check "HCCL's HcclCommInitRootInfo failed with HCCL_E_PTR" "false not_a_hang" \
+	"[ERROR] HCCL(100,python):2026-06-12-10:00:01.000.001 [op_base.cc:974][101][Init][CommRootInfoConfig]errNo[0x0000000005000002]HcclCommInitRootInfo failed."
+check "the same with HCCL_E_TIMEOUT" "true connect_timeout" \
+	"[ERROR] HCCL(100,python):2026-06-12-10:00:01.000.001 [op_base.cc:974][101][Init][CommRootInfoConfig]errNo[0x0000000005000009]HcclCommInitRootInfo failed."
+# an HCCL call that returned because its set-up ran out of time (EI0015
+# says so past the 160 bytes the quote keeps)
+check "hcclCommInitRootInfoConfig returned 1 beside EI0015's timeout" "true connect_timeout" \
+	"RuntimeError: create_config:../torch_npu/csrc/distributed/HCCLUtils.cpp:140 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 1" \
+	"[PID: 100] 2026-06-12-10:00:01.000.001 Communication_Error_Ranktable_Detect(EI0015): Failed to collect cluster information of the communicator based on rootInfo detection. Reason: No rank in the communicator can connect to the root node within the timeout period."
+# msrun's "Time out nodes" on an error line, and at warning level
+check "msrun's timed-out nodes" "true unknown" \
+	"[ERROR] ME(100:1,MainProcess):2026-06-12-10:00:01.000.000 [mindspore/parallel/cluster/process_entity/_api.py:431] Time out nodes are ['3']"
+check "the same at warning level" "null not_determined" \
+	"[WARNING] ME(100:1,MainProcess):2026-06-12-10:00:01.000.000 [mindspore/parallel/cluster/process_entity/_api.py:431] Time out nodes are ['3']"
+# a name with Timeout in it is not the word
+check "a function named ...WithTimeout that failed" "null other" \
+	"[ERROR] HCCL(100,python):2026-06-12-10:00:01.000.001 [transport_roce_mem.cc:363] [101][ConnectImplWithTimeout]ConnectImplWithTimeout Prepare failed"
+check "a connect that timed out" "true unknown" \
+	"[ERROR] HCCL(100,python):2026-06-12-10:00:01.000.001 [transport_roce_mem.cc:363] [101][ConnectImpl]connect timeout, Prepare failed"
+# processes that ended or returned at start: glog's CHECK, a worker that
+# failed to start, a server that could not listen
+check "glog's failed CHECK" "false not_a_hang" \
+	"F20260612 10:00:01.000001 100 collective_service.cpp:37] Check failed: status == HCCL_SUCCESS (1 vs. 0) HCCL get root info failed."
+check "a worker that failed to start" "false not_a_hang" \
+	"ERROR 06-12 10:00:01 [multiproc_executor.py:751] WorkerProc failed to start."
+check "the same at warning level" "null not_determined" \
+	"WARNING 06-12 10:00:01 [multiproc_executor.py:751] WorkerProc failed to start."
+check "a server that could not listen" "false not_a_hang" \
+	"[2026-06-12 10:00:01.000+08:00] [38] [452] [server] [ERROR] [http_server.cpp:163] : [endpoint] Failed to listen 10.0.0.3:40032, please check if business ip and port are legal."
+# an AICPU exception: undetermined (HCCL's kernels run there), unless the
+# framework names the kernel that failed and it is an ordinary one
+check "an AICPU exception of a kernel MindSpore names" "false not_a_hang" \
+	"Launch kernel failed: Default/network/Reshape-op278" \
+	"E39999: 2026-06-12-10:00:01.000.001  The error from device(chipId:0, dieId:0), serial number is 3, an exception occurred during AICPU execution, stream_id:2, task_id:19, errcode:21008, msg:inner error."
+check "the same kernel a collective's" "null other" \
+	"Launch kernel failed: Default/network/AllReduce-op278" \
+	"E39999: 2026-06-12-10:00:01.000.001  The error from device(chipId:0, dieId:0), serial number is 3, an exception occurred during AICPU execution, stream_id:2, task_id:19, errcode:21008, msg:inner error."
 t_done
