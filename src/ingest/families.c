@@ -3993,8 +3993,7 @@ static bool exited_words(const char *s, size_t n)
 	/* glog's CHECK that failed aborts the process ("Check failed: ...",
 	 * then "*** Check failure stack trace: ***"); a worker or server
 	 * that says it failed to start has returned */
-	if (HAS(s, n, "Check failed: ") || HAS(s, n, "Check failure stack trace") ||
-	    HAS(s, n, "failed to start") || HAS(s, n, "Failed to start"))
+	if (HAS(s, n, "heck fail") || HAS(s, n, "ailed to start"))
 		return true;
 	return HAS(s, n, "terminate called after throwing") ||
 	       HAS(s, n, "Segmentation fault") || HAS(s, n, "core dumped") ||
@@ -4008,11 +4007,11 @@ static bool exited_words(const char *s, size_t n)
 static bool memory_short(const char *s, size_t n)
 {
 	static const char *const w[] = {
-		"more than total mem", "memory isn't enough", "memory is not enough",
-		"Memory not enough", "memory not enough",
+		"memory isn't enough", "memory is not enough", "emory not enough",
 	};
 
-	return has_any(s, n, w, sizeof w / sizeof w[0]);
+	return HAS(s, n, "more than total mem") ||
+	       (HAS(s, n, " enough") && has_any(s, n, w, sizeof w / sizeof w[0]));
 }
 
 /* An error line that says a call was given what it does not accept (or
@@ -4020,8 +4019,7 @@ static bool memory_short(const char *s, size_t n)
 static bool parameter_words(const char *s, size_t n)
 {
 	static const char *const w[] = {
-		"Failed to listen", "failed to listen", "Failed to bind",
-		"failed to bind", "Address already in use",
+		"ailed to listen", "ailed to bind", "Address already in use",
 		"is invalid", "invalid argument", "Invalid argument",
 		"not supported", "is not support", "unsupported", "Unsupported",
 		"check fail", "check failed",
