@@ -2079,7 +2079,8 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		 hx_rec_row(d, rec)->cls == HX_VC_WAIT_TIMEOUT)
 		first(&s->connect, rec);        /* creating a communicator timed out */
 	else if (c && hx_rec_hccl_api(d, rec) && hx_rec_row(d, rec) &&
-		 hx_rec_row(d, rec)->cls != HX_VC_UNKNOWN)
+		 hx_rec_row(d, rec)->cls != HX_VC_UNKNOWN &&
+		 hx_rec_row(d, rec)->cls != HX_VC_WAIT_TIMEOUT)
 		first(&s->coded_fail, rec);     /* the call returned its failure */
 	else if (c)
 		sig_vocab(s, hx_rec_row(d, rec), rec, k != HX_K_RT_API_ERROR);

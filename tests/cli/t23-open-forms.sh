@@ -86,6 +86,8 @@ check "an HCCL call that returned a parameter error" "false not_a_hang" \
 	"RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 1"
 check "the same call returning HCCL_E_TIMEOUT" "true connect_timeout" \
 	"RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 9"
+check "a collective's HCCL call returning HCCL_E_TIMEOUT" "true other" \
+	"RuntimeError: allreduce:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:200 HCCL function error: HcclAllReduce(input, output, count, type, op, comm, stream), error code is 9"
 # a set-up wait at torch.distributed's store that ran out is a hang;
 # the server's "has timed out, will retry" once is not (above)
 check "c10d's client socket timed out" "true connect_timeout" \
