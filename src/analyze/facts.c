@@ -2057,6 +2057,23 @@ out_free:
 	hx_free(d->ctx, seen);
 }
 
+/* An aclnn call of a communication operator (MoE dispatch and combine,
+ * the fused matmul-collectives, HCCL's own): its failure may be a wait on
+ * other ranks, not an operator that failed on the host at once. */
+static bool comm_aclnn(const char *t)
+{
+	static const char *const w[] = {
+		"MoeDistribute", "Dispatch", "Combine", "AllReduce", "AllGather",
+		"ReduceScatter", "AlltoAll", "AllToAll", "Hccl", "Mc2",
+	};
+	size_t i;
+
+	for (i = 0; t && i < sizeof w / sizeof w[0]; i++)
+		if (strstr(t, w[i]))
+			return true;
+	return false;
+}
+
 static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		       uint32_t rec)
 {
@@ -2071,6 +2088,10 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->timeout, rec);
 	else if (eq(c, "507014"))
 		first(&s->dev_timeout, rec);
+	else if ((not_hang_code(c) || (c && strncmp(c, "561", 3) == 0) ||
+		  has(hx_dstr(d, rec, HX_F_TEXT), "call aclnn")) &&
+		 comm_aclnn(hx_dstr(d, rec, HX_F_TEXT)))
+		first(&s->stopped, rec);        /* a communication operator's failure */
 	else if (not_hang_code(c) || has(hx_dstr(d, rec, HX_F_TEXT), "call aclnn"))
 		first(&s->not_hang, rec);
 	else if (fault_code(c))

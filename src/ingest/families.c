@@ -3695,9 +3695,13 @@ static bool timeout_words(const char *s, size_t n)
 	/* a deadlock declared, not a name ("deadlock_detection=off") */
 	if (has_any(s, n, w, sizeof w / sizeof w[0]))
 		return true;
+	/* a deadlock declared, not one a message warns of ("This might
+	 * cause deadlock in distributed execution", vLLM's worker) */
 	return (HAS(s, n, "eadlock") || HAS(s, n, "EADLOCK")) &&
 	       (has_word(s, n, "deadlock", false) ||
-		has_word(s, n, "Deadlock", false) || has_word(s, n, "DEADLOCK", false));
+		has_word(s, n, "Deadlock", false) || has_word(s, n, "DEADLOCK", false)) &&
+	       !HAS(s, n, "ight cause deadlock") && !HAS(s, n, "ay cause deadlock") &&
+	       !HAS(s, n, "avoid deadlock");
 }
 
 /* "timeout" as a word of the text, not an environment variable's name

@@ -161,4 +161,16 @@ check "an AICPU exception of a kernel MindSpore names" "false not_a_hang" \
 check "the same kernel a collective's" "null other" \
 	"Launch kernel failed: Default/network/AllReduce-op278" \
 	"E39999: 2026-06-12-10:00:01.000.001  The error from device(chipId:0, dieId:0), serial number is 3, an exception occurred during AICPU execution, stream_id:2, task_id:19, errcode:21008, msg:inner error."
+# a communication operator's aclnn call (MoE dispatch) that failed beside
+# a socket that timed out: the wait decides; an ordinary operator's call
+# failing the same way is the operator's failure
+check "a MoE dispatch call that failed beside EI0006" "true connect_timeout" \
+	"[rank0]:[E612 10:00:01.000000001 compiler_depend.ts:454] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:162 NPU function error: call aclnnMoeDistributeDispatchV4 failed, error code is 561000" \
+	"[PID: 100] 2026-06-12-10:00:01.557.509 Communication_Error_Get_Socket(EI0006): Getting socket times out. Reason: no connection"
+check "an ordinary operator's call failing alone" "false not_a_hang" \
+	"[rank0]:[E612 10:00:01.000000001 compiler_depend.ts:454] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:162 NPU function error: call aclnnArange failed, error code is 561000"
+# a deadlock a message warns of is not one declared
+check "a failure that warns it might cause deadlock" "false not_a_hang" \
+	"ERROR 06-12 10:00:01 worker_base.py:581] RuntimeError: NPU out of memory. Tried to allocate 450.00 MiB" \
+	"ERROR 06-12 10:00:02 worker_base.py:581] Error executing method 'load_model'. This might cause deadlock in distributed execution."
 t_done
