@@ -2057,14 +2057,14 @@ out_free:
 	hx_free(d->ctx, seen);
 }
 
-/* An aclnn call of a communication operator (MoE dispatch and combine,
- * the fused matmul-collectives, HCCL's own): its failure may be a wait on
- * other ranks, not an operator that failed on the host at once. */
-static bool comm_aclnn(const char *t)
+/* A name of a communication operator: HCCL's own, a collective's, or one
+ * that fuses one (MoE dispatch and combine, the matmul-collectives). */
+static bool comm_op_name(const char *t)
 {
 	static const char *const w[] = {
-		"MoeDistribute", "Dispatch", "Combine", "AllReduce", "AllGather",
-		"ReduceScatter", "AlltoAll", "AllToAll", "Hccl", "Mc2",
+		"Hccl", "hccl", "HCCL", "AllReduce", "AllGather", "ReduceScatter",
+		"Broadcast", "AlltoAll", "AllToAll", "Send", "Receive",
+		"MoeDistribute", "Dispatch", "Combine", "Mc2",
 	};
 	size_t i;
 
@@ -2090,8 +2090,8 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->dev_timeout, rec);
 	else if ((not_hang_code(c) || (c && strncmp(c, "561", 3) == 0) ||
 		  has(hx_dstr(d, rec, HX_F_TEXT), "call aclnn")) &&
-		 comm_aclnn(hx_dstr(d, rec, HX_F_TEXT)))
-		first(&s->stopped, rec);        /* a communication operator's failure */
+		 comm_op_name(hx_dstr(d, rec, HX_F_TEXT)))
+		first(&s->stopped, rec);        /* may be a wait on other ranks */
 	else if (not_hang_code(c) || has(hx_dstr(d, rec, HX_F_TEXT), "call aclnn"))
 		first(&s->not_hang, rec);
 	else if (fault_code(c))
@@ -2182,27 +2182,20 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 }
 
 /* MindSpore's "Launch kernel failed: NAME" names an ordinary kernel: not
- * a collective's, not a data queue's (GetNext waits for its data). */
+ * a communication operator, not a data queue's (GetNext waits for its
+ * data). */
 static bool ordinary_launch(const struct hangdx_diagnosis *d)
 {
-	static const char *const comm[] = {
-		"Hccl", "hccl", "HCCL", "AllReduce", "AllGather", "ReduceScatter",
-		"Broadcast", "AlltoAll", "AllToAll", "Send", "Receive", "GetNext",
-		"Queue",
-	};
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < d->norder; i++) {
 		const char *t = hx_dstr(d, d->order[i], HX_F_TEXT), *k;
-		bool named = true;
 
 		if (d->ev->recs[d->order[i]].kind != HX_K_UNKNOWN_ERROR || !t ||
 		    !(k = strstr(t, "Launch kernel failed: ")) || !k[22])
 			continue;
-		for (j = 0; j < sizeof comm / sizeof comm[0]; j++)
-			if (strstr(k + 22, comm[j]))
-				named = false;
-		if (named)
+		if (!comm_op_name(k + 22) && !strstr(k + 22, "GetNext") &&
+		    !strstr(k + 22, "Queue"))
 			return true;
 	}
 	return false;

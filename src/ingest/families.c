@@ -1068,15 +1068,14 @@ static int env_echo(struct hx_reader *r, const struct hx_prefix *p)
 
 /* ---- communicator creation (§3) ---- */
 
-/* HCCL's "errNo[0x0000000005000002]": an HCCL error number (module 5,
- * HCCL_ERROR_CODE), its low 16 bits the HcclResult, as HX_F_RET_CODE. */
+/* HCCL's "errNo[0x0000000005000002]": its HcclResult as HX_F_RET_CODE. */
 static void put_errno(struct hx_recb *b, const char *s, size_t n)
 {
 	const char *v;
 	size_t vl, i;
 	uint64_t x = 0;
-	char num[8];
-	int k;
+	char num[6];
+	size_t k;
 
 	if (!hx_after(s, n, "errNo[0x", "]", &v, &vl) || vl == 0 || vl > 16)
 		return;
@@ -1089,11 +1088,8 @@ static void put_errno(struct hx_recb *b, const char *s, size_t n)
 			return;
 		x = x << 4 | (uint64_t)d;
 	}
-	if (x < 0x05000000u || x > 0x0501ffffu)
-		return;
-	k = snprintf(num, sizeof num, "%u", (unsigned)(x & 0xffff));
-	if (k > 0)
-		hx_rb_str(b, HX_F_RET_CODE, num, (size_t)k);
+	if ((k = hx_vocab_hccl_number(x, num)) != 0)
+		hx_rb_str(b, HX_F_RET_CODE, num, k);
 }
 
 static int comm_init(struct hx_reader *r, const struct hx_prefix *p,

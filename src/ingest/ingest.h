@@ -925,6 +925,11 @@ const char *hx_vocab_class_id(enum hx_vocab_class c);
 const char *hx_vocab_family_id(enum hx_vocab_family f);
 /* Where a row was taken from. */
 const struct hx_vocab_source *hx_vocab_source(const struct hx_vocab *row);
+/* An HCCL error number ("errNo[0x0000000005000002]", "0x5000007"):
+ * module 5, sub-module 0 or 1 (HCCL_ERROR_CODE), its low 16 bits the
+ * HcclResult.  Writes that HcclResult in decimal to out and returns its
+ * length, or 0 when v is no such number. */
+size_t hx_vocab_hccl_number(uint64_t v, char out[6]);
 
 /* How a mention was recognised. */
 enum hx_vocab_how {

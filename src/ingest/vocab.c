@@ -89,6 +89,22 @@ static void hex8(uint32_t v, char out[11])
 	out[10] = '\0';
 }
 
+size_t hx_vocab_hccl_number(uint64_t v, char out[6])
+{
+	unsigned c = (unsigned)(v & 0xffff);
+	char tmp[6];
+	size_t m = 0, i;
+
+	if (v < 0x05000000u || v > 0x0501ffffu)
+		return 0;
+	do
+		tmp[m++] = (char)('0' + c % 10);
+	while ((c /= 10) != 0);
+	for (i = 0; i < m; i++)
+		out[i] = tmp[m - 1 - i];
+	return m;
+}
+
 /* "0x7150050", "0X0715005A" -> "0x0715005a"; false if not 1-8 hex digits */
 static bool norm_hex(const char *s, size_t n, char out[11])
 {
@@ -343,7 +359,7 @@ static void hex_at(struct scan *sc, size_t a)
 {
 	const char *s = sc->s;
 	uint64_t v = 0;
-	size_t k, nd;
+	size_t k, nd, m;
 	char key[11];
 
 	for (k = a + 2, nd = 0; k < sc->n && nd <= 16 &&
@@ -356,14 +372,9 @@ static void hex_at(struct scan *sc, size_t a)
 		hex8((uint32_t)v, key);
 		add_hit(sc, hx_vocab_code(HX_VF_RT_INNER, key, 10), a, k - a,
 			HX_VH_HEX);
-	} else if (v >= 0x05000000u && v <= 0x0501ffffu) {
-		unsigned c = (unsigned)(v & 0xffff), m = 0;
-
-		do
-			key[9 - m++] = (char)('0' + c % 10);
-		while ((c /= 10) != 0);
-		add_hit(sc, hx_vocab_code(HX_VF_HCCL, key + 10 - m, m), a,
-			k - a, HX_VH_HEX);
+	} else if ((m = hx_vocab_hccl_number(v, key)) != 0) {
+		add_hit(sc, hx_vocab_code(HX_VF_HCCL, key, m), a, k - a,
+			HX_VH_HEX);
 	}
 }
 
