@@ -20,7 +20,7 @@ IDS = ("first_rank", "stream", "task", "notify", "event", "remote_rank")
 HANG = {"yes": True, "no": False, "unknown": None}
 RATE = 0.95
 # what the suite holds the corpus to until the goals are met (docs/CORPUS.md)
-FLOORS = {"decision": 0.95, "no_on_timeout": 0, "negatives_unnamed": 6,
+FLOORS = {"decision": 0.945, "no_on_timeout": 0, "negatives_unnamed": 4,
           "category": 0.79}
 
 
@@ -123,9 +123,9 @@ def main():
     n = total[0]
     rate = total[1] / n if n else 0.0
     goals = [
-        "hang decision right: %d of %d (%.1f%%; goal %d%%, floor %d%%)" % (
+        "hang decision right: %d of %d (%.2f%%; goal %d%%, floor %.1f%%)" % (
             total[1], n, 100 * rate, int(RATE * 100),
-            int(FLOORS["decision"] * 100)),
+            100 * FLOORS["decision"]),
         "'no hang' on an excerpt whose deciding line is a timeout: %d "
         "(goal 0, floor %d)" % (len(no_on_timeout), FLOORS["no_on_timeout"]),
         "negatives that name a code and are not named as a failure: %d "

@@ -180,6 +180,7 @@ struct hx_signals {
 	uint32_t not_hang;        /* out of memory, failed start-up */
 	uint32_t device_fault;    /* device lost, SDMA error */
 	uint32_t stopped;         /* a failure that does not say why */
+	uint32_t sdma;            /* the last SDMA exception read so far */
 	uint32_t code_rec;        /* first record with a numeric error code */
 	uint32_t timeout_text;    /* a line no family knows that says a
 				     wait ran out ("timed out", ...) */
@@ -522,6 +523,15 @@ const char *hx_rec_code(const struct hangdx_diagnosis *d, uint32_t rec);
  * communicator (hcclCommInit..., HcclGetRootInfo). */
 bool hx_rec_hccl_api(const struct hangdx_diagnosis *d, uint32_t rec);
 bool hx_rec_hccl_init(const struct hangdx_diagnosis *d, uint32_t rec);
+/* A record of an SDMA copy that ran into an exception (EI0012, the
+ * runtime's "fftsplus sdma error", an SDMA SQE's exception): a page-table
+ * miss as often as a link; and a record that is HCCL's host "Task run
+ * failed" report of such an exception of the same process within
+ * HX_WAIT_TIE_US after it (a host-mode block says "[Timeout]" whatever
+ * failed), not a wait that ran out. */
+bool hx_rec_sdma_exception(const struct hangdx_diagnosis *d, uint32_t rec);
+bool hx_rec_sdma_report(const struct hangdx_diagnosis *d, uint32_t sdma,
+			uint32_t rec);
 /* The row a record's code names (its numeric code, else its code). */
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 				  uint32_t rec);

@@ -372,6 +372,11 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 			return;
 		}
 	}
+	if (r->kind == HX_K_HCCL_TASK_FAIL && ri->link_rec != HX_NOREC &&
+	    hx_rec_sdma_report(d, ri->link_rec, rec)) {
+		d->thr_hits |= HX_THR_WAIT_TIE;
+		return;
+	}
 	crank = hx_dnum(d, rec, HX_F_REMOTE_RANK, -1);
 	peer = global_rank_of(f, rec, crank, true);
 	hx_rank_add_peer(d, ri, peer);
@@ -1777,6 +1782,7 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 	if (n && n <= 4 && digits(c, n) &&
 	    (d->ev->recs[rec].kind == HX_K_LINK_ERROR ||
 	     d->ev->recs[rec].kind == HX_K_CODED ||
+	     d->ev->recs[rec].kind == HX_K_TIMEOUT_TEXT ||
 	     d->ev->recs[rec].kind == HX_K_HCCL_TASK_FAIL ||
 	     d->ev->recs[rec].kind == HX_K_COMM_INIT || hx_rec_hccl_api(d, rec)))
 		return hx_vocab_code(HX_VF_HCCL, c, n);
@@ -1787,7 +1793,8 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 	c = hx_dstr(d, rec, HX_F_CODE);
 	n = c ? strlen(c) : 0;
 	if (n && n <= 4 && digits(c, n))
-		return d->ev->recs[rec].kind == HX_K_CODED
+		return d->ev->recs[rec].kind == HX_K_CODED ||
+		       d->ev->recs[rec].kind == HX_K_TIMEOUT_TEXT
 			? hx_vocab_code(HX_VF_HCCL, c, n) : NULL;
 	return hx_vocab_key(c);
 }
@@ -1997,6 +2004,25 @@ static void sig_failure(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->not_hang, rec);
 }
 
+/* A line that says a wait timed out, the message of the inner error
+ * (EI9999, EE9999: a row of class unknown) that stopped the job just
+ * before it ("EI9999: Inner Error!" then "EI9999 connected p2p timeout,
+ * timeout:600 s"): that error's meaning, not a wait after it. */
+static bool inner_message(const struct hx_signals *s,
+			  const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_vocab *row;
+	const struct hx_rec *p;
+
+	if (s->stopped == HX_NOREC)
+		return false;
+	p = &d->ev->recs[s->stopped];
+	row = hx_rec_row(d, s->stopped);
+	return p->kind == HX_K_ERR_CODE && row && row->cls == HX_VC_UNKNOWN &&
+	       p->file == d->ev->recs[rec].file &&
+	       (uint64_t)hx_dnum(d, rec, HX_F_PARENT_LINE, -1) == p->line;
+}
+
 static void sig_watchdog(struct hx_signals *s, const struct hangdx_diagnosis *d,
 			 uint32_t rec)
 {
@@ -2057,6 +2083,26 @@ out_free:
 	hx_free(d->ctx, seen);
 }
 
+bool hx_rec_sdma_exception(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	int k = d->ev->recs[rec].kind;
+
+	return eq(hx_dstr(d, rec, HX_F_CODE), "EI0012") ||
+	       (k == HX_K_RT_TASK_FAIL && has(hx_dstr(d, rec, HX_F_ERR_DESC), "sdma error")) ||
+	       (k == HX_K_AICPU_SQCQ && hx_dnum(d, rec, HX_F_SQE_TYPE, -1) == 11);
+}
+
+bool hx_rec_sdma_report(const struct hangdx_diagnosis *d, uint32_t sdma,
+			uint32_t rec)
+{
+	const struct hx_rec *a = &d->ev->recs[sdma], *b = &d->ev->recs[rec];
+
+	return b->kind == HX_K_HCCL_TASK_FAIL && hx_rec_sdma_exception(d, sdma) &&
+	       !has(hx_dstr(d, rec, HX_F_TASK_TYPE), "Notify") &&
+	       a->pid == b->pid && a->ts != HX_NONE && b->ts != HX_NONE &&
+	       b->ts >= a->ts && b->ts - a->ts <= HX_WAIT_TIE_US;
+}
+
 /* A name of a communication operator: HCCL's own, a collective's, or one
  * that fuses one (MoE dispatch and combine, the matmul-collectives). */
 static bool comm_op_name(const char *t)
@@ -2074,6 +2120,18 @@ static bool comm_op_name(const char *t)
 	return false;
 }
 
+/* HCCL's HCCL_E_TIMEOUT on a line about its links or sockets ("[Wait]
+ * [LinksEstablishCompleted] is failed. ret[9]"): a set-up wait. */
+static bool link_wait(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+	const char *t = hx_dstr(d, rec, HX_F_TEXT);
+
+	return row && row->family == HX_VF_HCCL && row->cls == HX_VC_WAIT_TIMEOUT &&
+	       (has(t, "Link") || has(t, "link") || has(t, "Socket") ||
+		has(t, "socket") || has(t, "onnect"));
+}
+
 static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		       uint32_t rec)
 {
@@ -2082,6 +2140,8 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 
 	if (c && s->code_rec == HX_NOREC)
 		s->code_rec = rec;
+	if (hx_rec_sdma_exception(d, rec))
+		s->sdma = rec;
 	if (timeout_code(c) && !eq(c, "507048"))
 		first(&s->timeout, rec);
 	else if (eq(c, "507048") && !has(hx_dstr(d, rec, HX_F_ERR_DESC), "fftsplus"))
@@ -2103,6 +2163,8 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		 hx_rec_row(d, rec)->cls != HX_VC_UNKNOWN &&
 		 hx_rec_row(d, rec)->cls != HX_VC_WAIT_TIMEOUT)
 		first(&s->coded_fail, rec);     /* the call returned its failure */
+	else if (c && link_wait(d, rec))
+		first(&s->connect, rec);        /* HCCL waited for its links */
 	else if (c)
 		sig_vocab(s, hx_rec_row(d, rec), rec, k != HX_K_RT_API_ERROR);
 	switch (k) {
@@ -2114,7 +2176,9 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		break;
 	case HX_K_HCCL_TASK_FAIL:
 		/* a wait that timed out, or a task that failed (an SDMA copy) */
-		if (eq(hx_dstr(d, rec, HX_F_FAIL_KIND), "Timeout") ||
+		if (s->sdma != HX_NOREC && hx_rec_sdma_report(d, s->sdma, rec))
+			first(&s->stopped, rec);
+		else if (eq(hx_dstr(d, rec, HX_F_FAIL_KIND), "Timeout") ||
 		    has(hx_dstr(d, rec, HX_F_TASK_TYPE), "Notify Wait"))
 			first(&s->notify_wait, rec);
 		else
@@ -2160,7 +2224,13 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 			first(&s->not_hang, rec);
 		break;
 	case HX_K_TIMEOUT_TEXT:
-		first(&s->timeout_text, rec);
+		if (inner_message(s, d, rec)) {
+			s->stopped = HX_NOREC;  /* the inner error said what it was */
+			first(has(hx_dstr(d, rec, HX_F_TEXT), "connect") ? &s->connect
+					  : &s->timeout_text, rec);
+		} else {
+			first(&s->timeout_text, rec);
+		}
 		break;
 	case HX_K_CODED:
 		sig_coded(s, d, rec);

@@ -882,6 +882,9 @@ static bool try_link(struct hangdx_diagnosis *d)
 		return false;
 	if (best->link_setup)
 		return try_setup_chain(d, best);
+	if (hx_rec_sdma_exception(d, best->link_rec) && !any_wait(d) &&
+	    !any_wait_ran_out(d))
+		return false;           /* the copy failed at once; no one waited */
 	if (best->retry_rec != HX_NOREC &&
 	    rec_ts(d, best->retry_rec) > rec_ts(d, best->link_rec) && !any_wait(d)) {
 		d->ranks[best->rank].link_recovered = true;
@@ -1619,12 +1622,28 @@ static const char *fault_name(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_rec_code(d, rec);
 	const char *t = hx_dstr(d, rec, HX_F_TEXT);
+	const char *e = hx_dstr(d, rec, HX_F_ERR_DESC);
 
-	if ((c && strcmp(c, "507049") == 0) || (t && strstr(t, "fftsplus sdma")))
+	if ((c && strcmp(c, "507049") == 0) || (t && strstr(t, "fftsplus sdma")) ||
+	    (e && strstr(e, "fftsplus sdma")))
 		return N_("an FFTS+ SDMA error on the device");
-	if ((w && strcmp(w, "sdma_error") == 0) || (c && strcmp(c, "507013") == 0))
+	if ((w && strcmp(w, "sdma_error") == 0) || (c && strcmp(c, "507013") == 0) ||
+	    (t && strstr(t, "sdma")) || (e && strstr(e, "sdma")) ||
+	    hx_rec_sdma_exception(d, rec))
 		return N_("a device DMA (SDMA) error");
 	return N_("the loss of the device (task scheduler heartbeat lost)");
+}
+
+/* What to change after an SDMA copy's exception (the HCCL guide's
+ * sdma_error_EI0012.md). */
+static void sdma_fix(struct hangdx_diagnosis *d)
+{
+	FIX("An SDMA copy of a collective missed its page table (EI0012): its "
+	    "input or output buffer was not allocated, was smaller than count, or "
+	    "was freed first (a communicator destroyed before a stream "
+	    "synchronize saw its last op end: grep Entry-HcclCommDestroy in the "
+	    "run plogs); on Atlas A3 a fault of the link between the two ends "
+	    "also does this.");
 }
 
 /* A fault of the vocabulary's class "lost" that names a link or the peer
@@ -1706,6 +1725,15 @@ static const char *stopped_name(const struct hangdx_diagnosis *d, uint32_t rec)
 	return N_("a device error");
 }
 
+/* The record's row of the tables comes from source id. */
+static bool row_source(const struct hangdx_diagnosis *d, uint32_t rec,
+		       const char *id)
+{
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+
+	return row && strcmp(hx_vocab_source(row)->id, id) == 0;
+}
+
 /* A set-up wait at torch.distributed's store (c10d's socket and
  * TCPStore rows of the tables), not at HCCL's own links. */
 static bool store_wait(const struct hangdx_diagnosis *d, uint32_t rec)
@@ -1735,6 +1763,19 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 		    "whether it can reach MASTER_ADDR:MASTER_PORT (firewall, the interface "
 		    "it binds), and whether it stopped earlier on an error of its own; "
 		    "its console or plog tells.");
+		return true;
+	}
+	if (s->connect != HX_NOREC && !chain && row_source(d, s->connect,
+							    "ms_collective_comm_lib")) {
+		field_set(d, HX_CAT_CONNECT, 1, s->connect, (int32_t)s->missing_rank,
+			  N_("Hang at connection set-up: %s (%s). A process waited for its "
+			     "group's root rank to publish the communicator's unique id at "
+			     "MindSpore's meta server until every retry of QueryUniqueID ran "
+			     "out."),
+			  N_("a group's root rank never published its unique id"));
+		FIX("Read the log of the group's root rank (the line names it): whether it "
+		    "exited or stopped on an error of its own before it created the "
+		    "communicator, or was still compiling when the others gave up.");
 		return true;
 	}
 	if (s->connect != HX_NOREC && !chain) {
@@ -1845,26 +1886,55 @@ static void coded_fix(struct hangdx_diagnosis *d, const struct hx_vocab *row)
 	}
 }
 
+/* A row's meaning without its message's arguments: the sentences before
+ * the first "%s" of an error-manager template, else the template with
+ * each argument as "...". */
+static const char *meaning(const struct hx_vocab *row, char *buf, size_t n)
+{
+	const char *m = row->meaning, *pct = strchr(m, '%'), *end = NULL, *p;
+	size_t k = 0;
+
+	if (!pct)
+		return m;
+	for (p = m; p < pct; p++)
+		if (*p == '.' && p[1] == ' ')
+			end = p + 1;
+	if (end) {
+		snprintf(buf, n, "%.*s", (int)(end - m), m);
+		return buf;
+	}
+	for (p = m; *p && k + 4 < n; p++) {
+		if (p[0] == '%' && p[1] == 's') {
+			memcpy(buf + k, "...", 3);
+			k += 3;
+			p++;
+		} else {
+			buf[k++] = *p;
+		}
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
 /* A failure named by a code of the vendor's tables. */
 static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const struct hx_vocab *row = hx_rec_row(d, rec);
-	char what[400];
-
 	const char *t = hx_dstr(d, rec, HX_F_ERR_DESC);
+	const char *cls = hx_dstr(d, rec, HX_F_WHAT);
+	char what[400], mb[256];
 
 	if (!t)
 		t = hx_dstr(d, rec, HX_F_TEXT);
-	const char *cls = hx_dstr(d, rec, HX_F_WHAT);
-
 	if (row && hx_rec_hccl_api(d, rec))
 		snprintf(what, sizeof what, _("HCCL's %s returning %s (%s %s, %s)"),
 			 hx_dstr(d, rec, HX_F_OP) ? hx_dstr(d, rec, HX_F_OP) : "call",
-			 row->meaning, row->key, row->name,
+			 meaning(row, mb, sizeof mb), row->key, row->name,
 			 hx_vocab_class_id(row->cls));
 	else if (row)
-		snprintf(what, sizeof what, "%s (%s %s, %s)", row->meaning,
-			 row->key, row->name, hx_vocab_class_id(row->cls));
+		snprintf(what, sizeof what, "%s (%s %s, %s)",
+			 meaning(row, mb, sizeof mb), row->key, row->name,
+			 hx_vocab_class_id(row->cls));
 	else if (cls && strcmp(cls, "parameter") == 0)
 		snprintf(what, sizeof what, _("an argument or configuration that is not "
 					      "accepted (\"%.160s\")"), t ? t : "");
@@ -1878,8 +1948,9 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 			  N_("Failure first: the job stopped on %s at %s; a wait ran out "
 			     "after it, most likely its consequence, so a hang is not ruled "
 			     "out."), what);
-	else
-		field_set(d, HX_CAT_NOT_HANG, 0, rec, (int32_t)d->sig.named_rank,
+	else            /* an SDMA copy's exception is a device fault ("other") */
+		field_set(d, hx_rec_sdma_exception(d, rec) ? HX_CAT_OTHER : HX_CAT_NOT_HANG,
+			  0, rec, (int32_t)d->sig.named_rank,
 			  N_("Not a hang: the job stopped on %s at %s; it failed at once, "
 			     "no wait between ranks ran out."), what);
 	if (row && hx_rec_hccl_init(d, rec))
@@ -1889,6 +1960,8 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 		    "and root info, that HCCL_IF_IP / HCCL_SOCKET_IFNAME name a reachable "
 		    "interface, that the ports (HCCL_IF_BASE_PORT, 60000 up) are free, and "
 		    "that each process uses a device of its own.");
+	else if (hx_rec_sdma_exception(d, rec))
+		sdma_fix(d);
 	else if (row)
 		coded_fix(d, row);
 	else
@@ -1997,9 +2070,10 @@ static bool field_failure(struct hangdx_diagnosis *d)
 	if (s->connect_fail != HX_NOREC && returned_status(d, s->connect_fail) &&
 	    !any_wait_ran_out(d)) {
 		const struct hx_vocab *row = hx_rec_row(d, s->connect_fail);
-		char what[400];
+		char what[400], mb[256];
 
-		snprintf(what, sizeof what, "%s (%s, %s)", row->meaning, row->key,
+		snprintf(what, sizeof what, "%s (%s, %s)",
+			 meaning(row, mb, sizeof mb), row->key,
 			 hx_vocab_class_id(row->cls));
 		field_set(d, HX_CAT_NOT_HANG, 0, s->connect_fail, -1,
 			  N_("Not a hang: the job stopped at set-up on %s at %s; the call "
@@ -2700,6 +2774,9 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 		snprintf(ri->state, sizeof ri->state, _("no logs"));
 	else if (ri->lost)
 		snprintf(ri->state, sizeof ri->state, _("lost (heartbeat LOST)"));
+	else if (ri->link_rec != HX_NOREC && d->cat != HX_CAT_LINK &&
+		 hx_rec_sdma_exception(d, ri->link_rec))
+		snprintf(ri->state, sizeof ri->state, _("SDMA copy exception"));
 	else if (ri->link_rec != HX_NOREC)
 		snprintf(ri->state, sizeof ri->state, _("link error"));
 	else if (ri->wait_rec != HX_NOREC)

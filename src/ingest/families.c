@@ -3120,6 +3120,9 @@ static unsigned field_anchors(const char *s, size_t n)
 				a |= A_TIMEOUT;
 			else if (at4(s, n, i, "med ") && i + 4 < n && s[i + 4] == 'o')
 				a |= A_WAITWORD;
+			else if (at4(s, n, i, "ment") && i + 15 <= n &&
+				 memcmp(s + i + 4, "ation fault", 11) == 0)
+				a |= A_FAILED;  /* "Segmentation fault": the shell's */
 			break;
 		case 'M':
 			if (at4(s, n, i, "MEOU"))
@@ -3895,6 +3898,23 @@ static int open_class(struct hx_reader *r, const struct hx_prefix *p,
 	return open_record(r, HX_K_CODED, p, s, n, NULL, cls);
 }
 
+/* HCCL's own "ret[9]" on an HCCL plog line: an HcclResult (HCCL prints
+ * what a call returned as "ret[%d]"), its row of the table. */
+static const struct hx_vocab *hccl_ret(const char *s, size_t n)
+{
+	const char *q = s, *end = s + n;
+	size_t k;
+
+	while ((q = hx_findn(q, (size_t)(end - q), "ret[", 4)) != NULL) {
+		q += 4;
+		for (k = 0; q + k < end && k < 5 && q[k] >= '0' && q[k] <= '9'; k++)
+			;
+		if (k && k <= 4 && q + k < end && q[k] == ']' && !(k == 1 && q[0] == '0'))
+			return hx_vocab_code(HX_VF_HCCL, q, k);
+	}
+	return NULL;
+}
+
 /* The table row that decides a line: its first mention of a class that
  * says something (a timeout, a fault); else its first mention. */
 static const struct hx_vocab *open_row(const char *s, size_t n)
@@ -3976,7 +3996,9 @@ static bool exited_words(const char *s, size_t n)
 		i++;
 	for (k = i; k < n && k - i < 96 && (ident_char(s[k]) || s[k] == '.'); k++)
 		;
-	if (k > i + 5 && k + 1 < n && s[k] == ':' && s[k + 1] == ' ' &&
+	/* "RuntimeError: ...", and pasted without its blank ("RuntimeError:No
+	 * module named ...") */
+	if (k > i + 5 && k + 1 < n && s[k] == ':' && s[k + 1] != ':' &&
 	    (has_word(s + i, k - i, "Error", true) ||
 	     has_word(s + i, k - i, "Exception", true)) &&
 	    !HAS(s + i, k - i, "KeyboardInterrupt"))
@@ -4023,8 +4045,17 @@ static bool parameter_words(const char *s, size_t n)
 		"is invalid", "invalid argument", "Invalid argument",
 		"not supported", "is not support", "unsupported", "Unsupported",
 		"check fail", "check failed",
+		/* dlerror(3): a library of the install that does not load */
+		"undefined symbol", "cannot open shared object",
+		/* a graph or an operator that did not compile: it returned */
+		"ompile failed", "uild graph failed",
 	};
 
+	/* GE's error line of its compile or init stage ("ErrorNo: N(desc)
+	 * [COMP][DEFAULT]...", "[INIT][DEFAULT]"): a graph that did not
+	 * build or load returned at once */
+	if (HAS(s, n, "ErrorNo: ") && (HAS(s, n, "[COMP][") || HAS(s, n, "[INIT][")))
+		return true;
 	return has_any(s, n, w, sizeof w / sizeof w[0]);
 }
 
@@ -4062,6 +4093,13 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	    r->warn_timeouts++ == 1)
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
 				   m, mn, NULL, NULL);
+	/* a warning that a task failed with a device exception's code (the
+	 * runtime's exception callback, "exception_cb ... failed:500002"):
+	 * an exception is not retried */
+	if (lv == HX_LV_WARNING && mn >= 8 && HAS(m, mn, "failed") &&
+	    (row = open_row(m, mn)) && row->cls == HX_VC_DEVICE_EXCEPTION)
+		return open_record(r, HX_K_CODED, prefixed ? &p : NULL, m, mn,
+				   row, NULL);
 	if (mn < 8 || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
 	    lv == HX_LV_TRACE || lv == HX_LV_EVENT || lv == HX_LV_WARNING ||
 	    advice(m, mn) || no_words(m, mn))
@@ -4069,12 +4107,19 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	a = field_anchors(m, mn);
 	err = lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a);
 	row = open_row(m, mn);
+	if (!row && prefixed && p.modlen == 4 && memcmp(p.mod, "HCCL", 4) == 0)
+		row = hccl_ret(m, mn);
 	if (row && row->cls != HX_VC_UNKNOWN && (err || row->family ==
 						  HX_VF_FRAMEWORK))
 		return open_record(r, row->cls == HX_VC_WAIT_TIMEOUT
 				   ? HX_K_TIMEOUT_TEXT : HX_K_CODED,
 				   prefixed ? &p : NULL, m, mn, row, NULL);
-	if (timeout_words(m, mn) || ((a & A_TIMEOUT) && err && timeout_word(m, mn)))
+	/* a line of an error-manager block ("EI9999: Inner Error!" and the
+	 * lines under it) is the error's own text: a timeout it names ran out */
+	if (timeout_words(m, mn) ||
+	    ((a & A_TIMEOUT) && (err || r->curblk) && timeout_word(m, mn)) ||
+	    /* a watchdog that fired (SGLang's scheduler) */
+	    ((a & A_WATCHDOG) && HAS(m, mn, "atchdog timeout")))
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
 				   m, mn, row, NULL);
 	if (hx_device_exception_words(m, mn))

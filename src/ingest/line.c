@@ -1337,6 +1337,13 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 	size_t k;
 
 	switch (s[i]) {
+	case '>':
+		/* "> [ERROR] ...": a line quoted in an issue's Markdown */
+		if (i + 2 < n && s[i + 1] == ' ' && (first || (e->forms & HX_EV_QUOTE))) {
+			e->forms |= HX_EV_QUOTE;
+			return i + 2;
+		}
+		return 0;
 	case '[':
 		if (i + 1 < n && s[i + 1] == 'r')
 			return env_rank(s, n, i, e);

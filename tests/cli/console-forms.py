@@ -49,6 +49,9 @@ PREFIXES = {
                            "[31mERROR[0m [90m09-12 10:00:01[0m "
                            "[90m[core.py:790][0m ",
     "colour-rank": "\x1b[1;31m[rank7]:\x1b[0m ",
+    # a paste quoted in an issue's Markdown, once or twice
+    "quote": "> ",
+    "quote-nested": "> > ",
 }
 RANKED = {"rank", "rank-c10", "ray-ip", "pdsh-rank", "mpi", "colour-rank"}
 OTHER = ["grep", "grep-ctx", "grep-C", "grep-n", "grep-color",

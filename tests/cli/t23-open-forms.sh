@@ -173,4 +173,75 @@ check "an ordinary operator's call failing alone" "false not_a_hang" \
 check "a failure that warns it might cause deadlock" "false not_a_hang" \
 	"ERROR 06-12 10:00:01 worker_base.py:581] RuntimeError: NPU out of memory. Tried to allocate 450.00 MiB" \
 	"ERROR 06-12 10:00:02 worker_base.py:581] Error executing method 'load_model'. This might cause deadlock in distributed execution."
+# an SDMA copy that ran into an exception (EI0012's "fftsplus sdma error")
+# and HCCL's host "Task run failed" block about it 1 ms later (a host-mode
+# block says [Timeout] whatever failed): the exception, at once; the same
+# with a peer that then waited until its notify wait ran out is the hang
+# the failed copy left behind
+sdma="[ERROR] RUNTIME(200,python):2026-06-12-10:00:01.000.000 [task_info.cc:1170]201 PrintSdmaErrorInfoForFftsPlusTask:fftsplus task execute failed, dev_id=0, stream_id=7, task_id=3, context_id=2, thread_id=0, err_type=4[fftsplus sdma error]"
+report="[ERROR] HCCL(200,python):2026-06-12-10:00:01.001.000 [task_exception_handler.cc:947] [201][TaskExecStage][Timeout][Host]Task run failed, base information is streamID:[9], taskID[3], tag[AllGather_g0], AlgType(level 0-1-2):[fullmesh-ring-H-D]."
+check "an SDMA exception and HCCL's report of it" "false other" "$sdma" "$report"
+check "the same, then a peer's notify wait ran out" "true link_error" "$sdma" "$report" \
+	"[ERROR] RUNTIME(300,python):2026-06-12-10:30:37.000.000 [stream.cc:1000]301 ProcessTask:notify wait timeout occurred during task execution, device_id=1, stream_id=7, task_id=3, notify_id=12"
+# a warning that a task failed with a device exception's code (the
+# runtime's exception callback); the same code in a warning that says
+# no failure is not read
+check "an exception callback's warning that a task failed" "false not_a_hang" \
+	"[WARN] exception_cb deviceId:0 streamId:8 taskId:1275 failed:500002"
+check "the same code in a warning that names no failure" "false none" \
+	"[WARN] exception_cb deviceId:0 streamId:8 taskId:1275 state:500002" \
+	"Training completed."
+# a library of the install that does not load (dlerror's words), behind a
+# pasted Markdown quote: a configuration error at once
+check "a quoted GE line whose library does not load" "false not_a_hang" \
+	"> [ERROR] GE(400,main):2026-06-12-10:00:01.000.000 [host_cpu_engine.cc:288]401 LoadLib: ErrorNo: 1343225860(Internal errors) [INIT][DEFAULT][Invoke][DlOpen] failed. path = /opt/lib/libops.so, error = /opt/lib/libops.so: undefined symbol: _ZN2ge3FooEv"
+check "a GE line of its run stage with a cause it does not name" "null other" \
+	"> [ERROR] GE(400,main):2026-06-12-10:00:01.000.000 [davinci_model.cc:288]401 Run: ErrorNo: 1343225860(Internal errors) [EXEC][DEFAULT][Invoke][Kernel] failed. name = op1"
+# GE's compile stage (a graph that did not build returned), a graph or
+# operator that did not compile in other words
+check "a GE line of its compile stage" "false not_a_hang" \
+	"[ERROR] GE(400,demo):2026-06-12-10:00:01.000.000 [ge_generator.cc:1581]400 BuildModel: ErrorNo: 1343266818(Graph manager add graph failed.) [COMP][DEFAULT][Add][Graph] fail, graph id: 2"
+check "a converter whose graph did not build" "false not_a_hang" \
+	"[ERROR] LITE(500,converter_lite):2026-06-12-10:00:01.000.000 [acl_pass_impl.cc:1275] Run] Build graph failed."
+# HCCL's own ret[9] (HCCL_E_TIMEOUT) on a line about its links: a set-up
+# wait; ret[4] (HCCL_E_INTERNAL, an HcclResult that is no timeout) a failure
+# that returned
+check "HCCL's ret[9] waiting for its links" "true connect_timeout" \
+	"[ERROR] HCCL(600,python):2026-06-12-10:00:01.000.000 [hccl_socket_manager.cc:860] [601][Wait][LinksEstablishCompleted] is failed. ret[9]."
+check "HCCL's ret[4] (an internal error) on the same line" "false not_a_hang" \
+	"[ERROR] HCCL(600,python):2026-06-12-10:00:01.000.000 [hccl_socket_manager.cc:860] [601][Wait][LinksEstablishCompleted] is failed. ret[4]."
+# a watchdog that fired (SGLang's scheduler); its setting alone is none
+check "a watchdog timeout" "true unknown" \
+	"[2026-06-12 10:05:09] Watchdog timeout (self.watchdog_timeout=300)"
+check "the watchdog's setting" "null not_determined" \
+	"[2026-06-12 10:00:00] server_args: watchdog_timeout=300, log_level=info"
+# the shell's word for a process killed by SIGSEGV
+check "a segmentation fault" "false not_a_hang" \
+	"W20260612 10:00:01.000001 100 master.cpp:59] Creating engine" \
+	"Segmentation fault (core dumped)"
+check "the same engine line alone" "null not_determined" \
+	"W20260612 10:00:01.000001 100 master.cpp:59] Creating engine"
+# an exception pasted without the blank after its colon; an import error
+# a program printed and went on from
+check "an exception without its blank" "false not_a_hang" \
+	"RuntimeError:No module named 'vllm_ascend.foo'"
+check "an import error printed and passed over" "null other" \
+	"import error: No module named 'triton'"
+dashes=----------------------------------------------------
+# an inner error whose message, on the next line of MindSpore's "Ascend
+# Error Message" block, says a wait timed out: that wait, not a failure
+# it followed
+check "an inner error whose message is a connect timeout" "true connect_timeout" \
+	"RuntimeError: Preprocess failed before run graph 1." "$dashes" "- Ascend Error Message:" "$dashes" \
+	"EI9999: Inner Error!" \
+	"EI9999 connected p2p timeout, timeout:600 s.local logicDevid:0,remote physic id:7 The possible causes are as follows:1.the connection between this device and the target device is abnormal 2.an exception occurred at the target devices 3.The ranktable is not matched.[FUNC:WaitP2PConnected][FILE:p2p_mgmt.cc][LINE:275]" \
+	"TraceBack (most recent call last):"
+check "an inner error whose message is a failed connect" "null other" \
+	"RuntimeError: Preprocess failed before run graph 1." "$dashes" "- Ascend Error Message:" "$dashes" \
+	"EI9999: Inner Error!" \
+	"EI9999 connected p2p failed, ret:-1 s.local logicDevid:0,remote physic id:7 The possible causes are as follows:1.the connection between this device and the target device is abnormal 2.an exception occurred at the target devices 3.The ranktable is not matched.[FUNC:WaitP2PConnected][FILE:p2p_mgmt.cc][LINE:275]" \
+	"TraceBack (most recent call last):"
+check "the same under a bare inner error" "true connect_timeout" \
+	"EI9999: Inner Error!" \
+	"EI9999 connected p2p timeout, timeout:600 s."
 t_done
