@@ -28,7 +28,9 @@ copy_tree() {
 	# so only what changed is rebuilt); by default a fresh copy
 	[ -n "${MUTATE_KEEP:-}" ] || rm -rf "$TREE"
 	mkdir -p "$TREE" || die "cannot make $TREE"
-	git ls-files -z | (cd "$ROOT" && xargs -0 tar cf -) | (cd "$TREE" && tar xf -) ||
+	# one tar reads every name (xargs would split a long list over
+	# several archives, and tar xf stops at the end of the first)
+	(cd "$ROOT" && git ls-files -z | tar --null -T - -cf -) | (cd "$TREE" && tar xf -) ||
 		die "cannot copy the tree"
 }
 
