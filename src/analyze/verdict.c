@@ -1978,10 +1978,11 @@ static bool port_taken(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const char *t = hx_dstr(d, rec, HX_F_TEXT), *c = hx_dstr(d, rec, HX_F_CODE);
 
-	return (c && strcmp(c, "EJ0003") == 0) ||
+	return (c && (strcmp(c, "EJ0003") == 0 || strcmp(c, "EI0019") == 0)) ||
 	       (t && (strstr(t, "already in use") || strstr(t, "errno: 98") ||
 		      strstr(t, "Address already") || strstr(t, "failed to listen") ||
-		      strstr(t, "already bound") || strstr(t, "being used by") ||
+		      strstr(t, "already bound") || strstr(t, "already been bound") ||
+		      strstr(t, "being used by") ||
 		      ((strstr(t, "listen on") || strstr(t, "bind ")) &&
 		       strstr(t, " fail"))));
 }

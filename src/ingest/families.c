@@ -3915,6 +3915,29 @@ static const struct hx_vocab *hccl_ret(const char *s, size_t n)
 	return NULL;
 }
 
+/* torch_npu's "[Error]: The vector core execution is abnormal." under a
+ * failed call: the runtime code's own description (the part of its
+ * meaning after "; " in the table), when the code itself is on another
+ * line or wrapped away. */
+static const struct hx_vocab *error_message_row(const char *s, size_t n)
+{
+	const struct hx_vocab *rows;
+	size_t nrows, i;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	if (n < 8)
+		return NULL;
+	rows = hx_vocab_family(HX_VF_RUNTIME, &nrows);
+	for (i = 0; i < nrows; i++) {
+		const char *d = strstr(rows[i].meaning, "; ");
+
+		if (d && strlen(d + 2) == n && memcmp(d + 2, s, n) == 0)
+			return &rows[i];
+	}
+	return NULL;
+}
+
 /* The table row that decides a line: its first mention of a class that
  * says something (a timeout, a fault); else its first mention. */
 static const struct hx_vocab *open_row(const char *s, size_t n)
@@ -4043,7 +4066,7 @@ static bool parameter_words(const char *s, size_t n)
 	static const char *const w[] = {
 		"ailed to listen", "ailed to bind", "Address already in use",
 		"is invalid", "invalid argument", "Invalid argument",
-		"not supported", "is not support", "unsupported", "Unsupported",
+		"not support", "unsupported", "Unsupported",
 		"check fail", "check failed",
 		/* dlerror(3): a library of the install that does not load */
 		"undefined symbol", "cannot open shared object",
@@ -4109,6 +4132,8 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	row = open_row(m, mn);
 	if (!row && prefixed && p.modlen == 4 && memcmp(p.mod, "HCCL", 4) == 0)
 		row = hccl_ret(m, mn);
+	if (!row && mn > 9 && memcmp(m, "[Error]: ", 9) == 0)
+		row = error_message_row(m + 9, mn - 9);
 	if (row && row->cls != HX_VC_UNKNOWN && (err || row->family ==
 						  HX_VF_FRAMEWORK))
 		return open_record(r, row->cls == HX_VC_WAIT_TIMEOUT
@@ -4129,7 +4154,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 		    HAS(m, mn, "OUT OF MEMORY") || memory_short(m, mn)))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_RESOURCE));
-	if (err && parameter_words(m, mn))
+	if ((err || r->curblk) && parameter_words(m, mn))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_PARAMETER));
 	if (r->ended && HAS(m, mn, "main process disappeared"))

@@ -244,4 +244,24 @@ check "an inner error whose message is a failed connect" "null other" \
 check "the same under a bare inner error" "true connect_timeout" \
 	"EI9999: Inner Error!" \
 	"EI9999 connected p2p timeout, timeout:600 s."
+# torch_npu's "[Error]: ..." under a failed call is the runtime code's own
+# description (runtime.tsv, after "; "): that code when it is wrapped away;
+# a description no row holds decides nothing
+check "a runtime code's description alone" "false not_a_hang" \
+	"[ERROR] ERR00100 PTA call acl api failed" \
+	"[Error]: The vector core execution is abnormal."
+check "a description no row holds" "null other" \
+	"[ERROR] ERR00100 PTA call acl api failed" \
+	"[Error]: The vector core execution is slow."
+# the text of an error-manager code that says a feature is not supported
+# is a parameter error; a bind that failed because the port was taken
+# (EI0019) returned at once
+check "an inner error's text: a feature not supported" "false not_a_hang" \
+	"EE9999: Inner Error!" \
+	"EE9999  get device msg feature can not support offline mode.[FUNC:GetDevMsg][FILE:api_impl.cc][LINE:3483]"
+check "an inner error's text that says no more" "null other" \
+	"EE9999: Inner Error!" \
+	"EE9999  get device msg failed in offline mode.[FUNC:GetDevMsg][FILE:api_impl.cc][LINE:3483]"
+check "EI0019: the port was already bound" "false not_a_hang" \
+	"[PID: 100] 2026-06-12-10:00:01.000.000 Communication_Error_Bind_IP_Port(EI0019): Failed to enable listening for the host network adapter socket.Reason: The IP address 10.0.0.1 and port 50001 have already been bound."
 t_done
