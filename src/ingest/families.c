@@ -4154,7 +4154,10 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 		    HAS(m, mn, "OUT OF MEMORY") || memory_short(m, mn)))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_RESOURCE));
-	if ((err || r->curblk) && parameter_words(m, mn))
+	/* under an error-manager code, its text that says a feature is not
+	 * supported ("EE9999 get device msg feature can not support ...") */
+	if ((err && parameter_words(m, mn)) ||
+	    (r->curblk && HAS(m, mn, "not support")))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_PARAMETER));
 	if (r->ended && HAS(m, mn, "main process disappeared"))
