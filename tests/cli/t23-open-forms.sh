@@ -264,4 +264,6 @@ check "an inner error's text that says no more" "null other" \
 	"EE9999  get device msg failed in offline mode.[FUNC:GetDevMsg][FILE:api_impl.cc][LINE:3483]"
 check "EI0019: the port was already bound" "false not_a_hang" \
 	"[PID: 100] 2026-06-12-10:00:01.000.000 Communication_Error_Bind_IP_Port(EI0019): Failed to enable listening for the host network adapter socket.Reason: The IP address 10.0.0.1 and port 50001 have already been bound."
+check "EI0019 with another reason" "false not_a_hang" \
+	"[PID: 100] 2026-06-12-10:00:01.000.000 Communication_Error_Bind_IP_Port(EI0019): Failed to enable listening for the host network adapter socket.Reason: errno 99."
 t_done
