@@ -147,6 +147,21 @@ void cli_follow_scan(struct cli_follow *fl, const char *const *paths,
 void cli_follow_wait(struct cli_follow *fl, double s);
 int cli_follow_notified(const struct cli_follow *fl);
 void cli_follow_free(struct cli_follow *fl);
+/* The offsets of a restart (watch --state): cli_follow_each calls fn for
+ * every regular file the last scan kept (device, inode, bytes read);
+ * cli_follow_resume, before the first scan, takes n such entries as that
+ * scan's, so that the first scan reads what each file gained since, a file
+ * truncated since from its start and a file not listed whole.  At most
+ * CLI_FOLLOW_MAX_FILES entries; 0, or -1 out of memory. */
+#define CLI_FOLLOW_MAX_FILES ((size_t)1 << 20)
+struct cli_follow_ent {
+	uint64_t dev, ino, off;
+};
+void cli_follow_each(const struct cli_follow *fl,
+		     void (*fn)(void *ud, const struct cli_follow_ent *e),
+		     void *ud);
+int cli_follow_resume(struct cli_follow *fl, const struct cli_follow_ent *e,
+		      size_t n);
 
 /* Write an output file through a temporary name renamed when complete
  * (a device or FIFO is written in place).  fn writes the content and

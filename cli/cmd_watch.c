@@ -69,8 +69,9 @@ const struct cli_cmd cmd_watch = {
 	"                        *.facts of each directory) the nodes write with\n"
 	"                        --facts-out, as diagnose --facts does\n"
 	"      --state FILE      keep what was said in FILE (the last event, whether\n"
-	"                        --on-hang ran) and start from it: a restarted\n"
-	"                        watch says an event again only when it changed\n"
+	"                        --on-hang ran, the files' offsets) and start from\n"
+	"                        it: a restarted watch says an event again only\n"
+	"                        when it changed, and decides once a file changed\n"
 	"      --batch SIZE      logs of more than SIZE bytes (1G) are read\n"
 	"                        SIZE/8 at a time, each part reduced to facts\n"
 	"                        (0: all in one pass), as diagnose --batch\n"
@@ -112,6 +113,11 @@ struct wstate {
 	int fired;              /* --on-hang ran for this incident */
 	pid_t child;            /* --on-hang's process, 0 none */
 	char saved[1024];       /* the --state file's text last written */
+	uint64_t seen;          /* the look the last decision was made at */
+	int have_seen;
+	struct cli_follow *fl;  /* its files' offsets, for the state file */
+	struct cli_follow_ent *ents;    /* a state file's offsets, to resume */
+	size_t nents, capents;
 };
 
 static volatile sig_atomic_t stopping;
@@ -310,19 +316,35 @@ static int put_prom(const void *ud, FILE *fp)
 /* ---- --state FILE: what was said survives a restart ---- */
 
 #define STATE_MAGIC "hangdx-watch-state 1"
-#define STATE_MAX_LINES 64      /* a state file has 6; more is not ours */
+/* a state file has 7 lines and one a file followed; more is not ours */
+#define STATE_MAX_LINES (CLI_FOLLOW_MAX_FILES + 16)
 
+static void put_ent(void *ud, const struct cli_follow_ent *e)
+{
+	fprintf(ud, "file %llu %llu %llu\n", (unsigned long long)e->dev,
+		(unsigned long long)e->ino, (unsigned long long)e->off);
+}
+
+/* The head (the last event), then the offsets of the files followed. */
 static int put_state(const void *ud, FILE *fp)
 {
-	fputs(ud, fp);
+	const struct wstate *w = ud;
+
+	fputs(w->saved, fp);
+	if (w->fl && w->have_seen)
+		cli_follow_each(w->fl, put_ent, fp);
 	return ferror(fp) ? HANGDX_EIO : HANGDX_OK;
 }
 
 static void state_text(const struct wstate *w, char *out, size_t n)
 {
-	snprintf(out, n, STATE_MAGIC "\nkind %s\nkey %s\nhang %d\nundecided %d\nfired %d\n",
-		 w->kind[0] ? w->kind : "-", w->key[0] ? w->key : "-", w->hang,
-		 w->undecided, w->fired);
+	int k = snprintf(out, n, STATE_MAGIC "\nkind %s\nkey %s\nhang %d\nundecided %d\nfired %d\n",
+			 w->kind[0] ? w->kind : "-", w->key[0] ? w->key : "-", w->hang,
+			 w->undecided, w->fired);
+
+	if (w->have_seen && k > 0 && (size_t)k < n)
+		snprintf(out + k, n - (size_t)k, "seen %016llx\n",
+			 (unsigned long long)w->seen);
 }
 
 /* Write the state when it changed (a failure is said, and the watch goes on). */
@@ -335,8 +357,9 @@ static void save_state(const struct wargs *a, struct wstate *w)
 	state_text(w, text, sizeof text);
 	if (strcmp(text, w->saved) == 0)
 		return;
-	if (cli_write_file(&cmd_watch, a->state, put_state, text) == 0)
-		snprintf(w->saved, sizeof w->saved, "%s", text);
+	snprintf(w->saved, sizeof w->saved, "%s", text);
+	if (cli_write_file(&cmd_watch, a->state, put_state, w) != 0)
+		w->saved[0] = '\0';    /* written again next time */
 }
 
 static int state_flag(const char *v, int *out)
@@ -344,6 +367,46 @@ static int state_flag(const char *v, int *out)
 	if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
 		return -1;
 	*out = v[0] == '1';
+	return 0;
+}
+
+static int state_seen(struct wstate *w, const char *v)
+{
+	char *end;
+
+	errno = 0;
+	w->seen = strtoull(v, &end, 16);
+	if (!*v || *end || errno)
+		return -1;
+	w->have_seen = 1;
+	return 0;
+}
+
+/* "file DEV INO OFF": a file's offset, kept to resume from. */
+static int state_file(struct wstate *w, const char *v)
+{
+	unsigned long long x[3];
+	char *end;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		errno = 0;
+		x[i] = strtoull(v, &end, 10);
+		if (end == v || errno || (i < 2 ? *end != ' ' : *end != '\0'))
+			return -1;
+		v = end + (i < 2);
+	}
+	if (w->nents == w->capents) {
+		size_t cap = w->capents ? 2 * w->capents : 64;
+		void *p;
+
+		if (w->nents >= CLI_FOLLOW_MAX_FILES ||
+		    !(p = realloc(w->ents, cap * sizeof *w->ents)))
+			return -1;
+		w->ents = p;
+		w->capents = cap;
+	}
+	w->ents[w->nents++] = (struct cli_follow_ent){ x[0], x[1], x[2] };
 	return 0;
 }
 
@@ -373,6 +436,10 @@ static int state_line(struct wstate *w, char *ln)
 		return state_flag(v, &w->undecided);
 	if (strcmp(ln, "fired") == 0)
 		return state_flag(v, &w->fired);
+	if (strcmp(ln, "seen") == 0)
+		return state_seen(w, v);
+	if (strcmp(ln, "file") == 0)
+		return state_file(w, v);
 	return -1;
 }
 
@@ -382,7 +449,7 @@ static int state_line(struct wstate *w, char *ln)
 static int load_state(const struct wargs *a, struct wstate *w)
 {
 	char ln[1024];
-	unsigned line = 0;
+	unsigned line = 0, bad = 0;
 	FILE *fp;
 
 	if (!a->state || !(fp = fopen(a->state, "r"))) {
@@ -403,7 +470,7 @@ static int load_state(const struct wargs *a, struct wstate *w)
 			fclose(fp);
 			return EXIT_BADINPUT;
 		}
-		if (line > 1 && state_line(w, ln) != 0)
+		if (line > 1 && state_line(w, ln) != 0 && ++bad <= 8)
 			fprintf(stderr, _("%s:%u: warning: not a state line: skipped\n"),
 				a->state, line);
 	}
@@ -734,13 +801,23 @@ static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
 
 	memset(&w, 0, sizeof w);
 	rc = load_state(a, &w);
-	if (rc)
-		return rc;
-	if (!(fl = cli_follow_new(!a->from_facts, !a->poll))) {
+	if (rc || !(fl = cli_follow_new(!a->from_facts, !a->poll))) {
+		free(w.ents);
+		if (rc)
+			return rc;
 		fprintf(stderr, "%s watch: %s\n", cli_prog,
 			hangdx_strerror(HANGDX_ENOMEM));
 		return EXIT_SYSERR;
 	}
+	/* a restart: the files as the last decision left them; no decision
+	 * until something changed since */
+	if (w.have_seen && cli_follow_resume(fl, w.ents, w.nents) == 0) {
+		p.first = 0;
+		p.seen = w.seen;
+	}
+	free(w.ents);
+	w.ents = NULL;
+	w.fl = fl;
 	while (!stopping && !rc) {
 		uint64_t sig;
 		int alarm;
@@ -752,8 +829,11 @@ static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
 				cli_prog, a->interval);
 			said = 1;
 		}
-		if (due(&p, sig, alarm, cli_now()))
+		if (due(&p, sig, alarm, cli_now())) {
+			w.seen = sig;
+			w.have_seen = 1;
 			rc = decide_paced(ctx, a, &w, &p);
+		}
 		if (w.child && waitpid(w.child, NULL, WNOHANG) == w.child)
 			w.child = 0;
 		if (rc || (a->limit >= 0 && cli_now() - start >= a->limit))

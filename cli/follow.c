@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include "cli.h"
 
-#define FOLLOW_MAX_FILES ((size_t)1 << 20)  /* files whose offsets are kept */
+#define FOLLOW_MAX_FILES CLI_FOLLOW_MAX_FILES  /* files whose offsets are kept */
 #define CHUNK ((size_t)1 << 20)             /* bytes read at a time */
 #define LINE_MAX_BYTES ((size_t)64 << 10)   /* a line longer is cut here */
 #define READ_MAX ((uint64_t)64 << 20)       /* bytes read a file a look;
@@ -40,7 +40,7 @@ struct fent {
 	ino_t ino;
 	uint64_t off;           /* a file's bytes read (to the last newline) */
 	int wd;                 /* its inotify watch, -1 none */
-	unsigned char used, watched;
+	unsigned char used, watched, file;
 };
 
 struct cli_follow {
@@ -272,7 +272,8 @@ static void keep(const struct stat *st, uint64_t off, int wd, int watched)
 	if (!cur->next[i].used)
 		cur->n++;
 	cur->next[i] = (struct fent){ st->st_dev, st->st_ino, off, wd, 1,
-				      (unsigned char)watched };
+				      (unsigned char)watched,
+				      (unsigned char)S_ISREG(st->st_mode) };
 }
 
 static int one(const char *path, const struct stat *st, int type,
@@ -325,6 +326,48 @@ static void unwatch_gone(struct cli_follow *fl)
 		    !fl->next[slot(fl->next, fl->ncap, o->dev, o->ino)].used)
 			inotify_rm_watch(fl->ino, o->wd);
 	}
+}
+
+void cli_follow_each(const struct cli_follow *fl,
+		     void (*fn)(void *ud, const struct cli_follow_ent *e),
+		     void *ud)
+{
+	size_t i;
+
+	for (i = 0; fl->tab && i < fl->cap; i++)
+		if (fl->tab[i].used && fl->tab[i].file)
+			fn(ud, &(struct cli_follow_ent){ (uint64_t)fl->tab[i].dev,
+				(uint64_t)fl->tab[i].ino, fl->tab[i].off });
+}
+
+int cli_follow_resume(struct cli_follow *fl, const struct cli_follow_ent *e,
+		      size_t n)
+{
+	struct stat st;
+	size_t i;
+
+	if (fl->looked || n > FOLLOW_MAX_FILES)
+		return -1;
+	cur = fl;
+	if (next_table(fl) != 0) {
+		cur = NULL;
+		return -1;
+	}
+	memset(&st, 0, sizeof st);
+	st.st_mode = S_IFREG;
+	for (i = 0; i < n; i++) {
+		st.st_dev = (dev_t)e[i].dev;
+		st.st_ino = (ino_t)e[i].ino;
+		keep(&st, e[i].off, -1, 0);
+	}
+	free(fl->tab);
+	fl->tab = fl->next;
+	fl->cap = fl->ncap;
+	fl->next = NULL;
+	fl->ncap = 0;
+	fl->looked = 1;
+	cur = NULL;
+	return 0;
 }
 
 void cli_follow_scan(struct cli_follow *fl, const char *const *paths,

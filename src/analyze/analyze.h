@@ -530,6 +530,11 @@ bool hx_rec_hccl_init(const struct hangdx_diagnosis *d, uint32_t rec);
  * HX_WAIT_TIE_US after it (a host-mode block says "[Timeout]" whatever
  * failed), not a wait that ran out. */
 bool hx_rec_sdma_exception(const struct hangdx_diagnosis *d, uint32_t rec);
+/* What SDMA fault a link record is, if any: 2 an FFTS+ SDMA error
+ * (507049, "fftsplus sdma"), 1 another DMA fault (the runtime's
+ * sdma_error, 507013, a text that says "sdma", an SDMA copy's exception
+ * above), 0 none.  The one place the SDMA words are looked for. */
+int hx_rec_sdma_fault(const struct hangdx_diagnosis *d, uint32_t rec);
 bool hx_rec_sdma_report(const struct hangdx_diagnosis *d, uint32_t sdma,
 			uint32_t rec);
 /* The row a record's code names (its numeric code, else its code). */

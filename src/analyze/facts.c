@@ -374,7 +374,7 @@ static void on_wait_failure(struct facts *f, struct hx_rankinfo *ri,
 	}
 	if (r->kind == HX_K_HCCL_TASK_FAIL && ri->link_rec != HX_NOREC &&
 	    hx_rec_sdma_report(d, ri->link_rec, rec)) {
-		d->thr_hits |= HX_THR_WAIT_TIE;
+		d->thr_hits |= HX_THR_SDMA_REPORT;
 		return;
 	}
 	crank = hx_dnum(d, rec, HX_F_REMOTE_RANK, -1);
@@ -1771,6 +1771,20 @@ bool hx_rec_hccl_init(const struct hangdx_diagnosis *d, uint32_t rec)
 		strcasecmp(op, "HcclGetRootInfo") == 0);
 }
 
+/* The row of a class other than unknown that the text of an error code
+ * no table knows names ("EC0010: Failed to import Python module
+ * [ModuleNotFoundError: ...]"): the code's own words say what failed. */
+static const struct hx_vocab *text_row(const char *text)
+{
+	struct hx_vocab_hit hits[4];
+	size_t i, k = text ? hx_vocab_scan(text, strlen(text), hits, 4) : 0;
+
+	for (i = 0; i < k; i++)
+		if (hits[i].row->cls != HX_VC_UNKNOWN)
+			return hits[i].row;
+	return NULL;
+}
+
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 				  uint32_t rec)
 {
@@ -1796,7 +1810,9 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 		return d->ev->recs[rec].kind == HX_K_CODED ||
 		       d->ev->recs[rec].kind == HX_K_TIMEOUT_TEXT
 			? hx_vocab_code(HX_VF_HCCL, c, n) : NULL;
-	return hx_vocab_key(c);
+	if ((row = hx_vocab_key(c)) == NULL && d->ev->recs[rec].kind == HX_K_ERR_CODE)
+		row = text_row(hx_dstr(d, rec, HX_F_TEXT));
+	return row;
 }
 
 static void first(uint32_t *slot, uint32_t rec)
@@ -1988,7 +2004,7 @@ static void sig_code(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		  eq(hx_dstr(d, rec, HX_F_WHAT), "timeout")))
 		first(&s->connect, rec);        /* EI0015: "... within the timeout period" */
 	else
-		sig_vocab(s, hx_vocab_key(code), rec, true);
+		sig_vocab(s, hx_rec_row(d, rec), rec, true);
 }
 
 static void sig_failure(struct hx_signals *s, const struct hangdx_diagnosis *d,
@@ -2090,6 +2106,18 @@ bool hx_rec_sdma_exception(const struct hangdx_diagnosis *d, uint32_t rec)
 	return eq(hx_dstr(d, rec, HX_F_CODE), "EI0012") ||
 	       (k == HX_K_RT_TASK_FAIL && has(hx_dstr(d, rec, HX_F_ERR_DESC), "sdma error")) ||
 	       (k == HX_K_AICPU_SQCQ && hx_dnum(d, rec, HX_F_SQE_TYPE, -1) == 11);
+}
+
+int hx_rec_sdma_fault(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_rec_code(d, rec);
+	const char *t = hx_dstr(d, rec, HX_F_TEXT);
+	const char *e = hx_dstr(d, rec, HX_F_ERR_DESC);
+
+	if (eq(c, "507049") || has(t, "fftsplus sdma") || has(e, "fftsplus sdma"))
+		return 2;
+	return eq(w, "sdma_error") || eq(c, "507013") || has(t, "sdma") ||
+	       has(e, "sdma") || hx_rec_sdma_exception(d, rec);
 }
 
 bool hx_rec_sdma_report(const struct hangdx_diagnosis *d, uint32_t sdma,

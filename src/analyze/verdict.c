@@ -1620,18 +1620,14 @@ static void field_set(struct hangdx_diagnosis *d, enum hx_cat cat, int hang,
 
 static const char *fault_name(const struct hangdx_diagnosis *d, uint32_t rec)
 {
-	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_rec_code(d, rec);
-	const char *t = hx_dstr(d, rec, HX_F_TEXT);
-	const char *e = hx_dstr(d, rec, HX_F_ERR_DESC);
-
-	if ((c && strcmp(c, "507049") == 0) || (t && strstr(t, "fftsplus sdma")) ||
-	    (e && strstr(e, "fftsplus sdma")))
+	switch (hx_rec_sdma_fault(d, rec)) {
+	case 2:
 		return N_("an FFTS+ SDMA error on the device");
-	if ((w && strcmp(w, "sdma_error") == 0) || (c && strcmp(c, "507013") == 0) ||
-	    (t && strstr(t, "sdma")) || (e && strstr(e, "sdma")) ||
-	    hx_rec_sdma_exception(d, rec))
+	case 1:
 		return N_("a device DMA (SDMA) error");
-	return N_("the loss of the device (task scheduler heartbeat lost)");
+	default:
+		return N_("the loss of the device (task scheduler heartbeat lost)");
+	}
 }
 
 /* What to change after an SDMA copy's exception (the HCCL guide's
@@ -2110,10 +2106,15 @@ static bool field_failure(struct hangdx_diagnosis *d)
 		return true;
 	}
 	if (s->stopped != HX_NOREC) {
+		const struct hx_vocab *row = hx_rec_row(d, s->stopped);
+		char mb[256];
+
+		/* a framework's line that says its cause is elsewhere */
 		field_set(d, HX_CAT_OTHER, -1, s->stopped, -1,
 			  N_("Failure, hang not determined: %s (%s). The text does not say "
 			     "whether a wait on another rank caused it."),
-			  stopped_name(d, s->stopped));
+			  row && row->family == HX_VF_FRAMEWORK ? meaning(row, mb, sizeof mb)
+			  : stopped_name(d, s->stopped));
 		return true;
 	}
 	return false;
@@ -2256,15 +2257,18 @@ static void try_field(struct hangdx_diagnosis *d)
 		return;
 	if (d->fault_first && field_failure(d)) {
 		if (d->hang == 0 && any_wait_ran_out(d)) {
-			size_t n = strlen(d->summary);
+			char where[512];
 
 			/* a timeout in the text: never "no hang" */
 			d->hang = -1;
 			d->verdict = HANGDX_V_HANG;
 			d->cat = HX_CAT_OTHER;
-			snprintf(d->summary + n, sizeof d->summary - n, " %s",
-				 _("A wait ran out after it, most likely its "
-				   "consequence: a hang is not ruled out."));
+			hx_dwhere(d, d->id_rec, where, sizeof where);
+			snprintf(d->summary, sizeof d->summary,
+				 _("Failure, hang not determined: the job stopped on %s at "
+				   "%s, and a wait ran out after it, most likely its "
+				   "consequence: a hang is not ruled out."),
+				 d->nhops ? d->hops[0].what : _("a failure"), where);
 		}
 		if (d->hang != 0)
 			plog_missing(d);
@@ -2933,6 +2937,11 @@ static int thr_notes(struct hangdx_diagnosis *d)
 		err = NOTE("Wait failures of one rank less than %d s apart were taken as "
 			   "one failure (the one that names its peer kept; a NOTIFY WAIT "
 			   "dump next to a link error left to that error).",
+			   (int)(HX_WAIT_TIE_US / 1000000));
+	if (!err && (h & HX_THR_SDMA_REPORT))
+		err = NOTE("A task failure HCCL reported on the host less than %d s after "
+			   "an SDMA copy's exception in the same process was taken as its "
+			   "report of that exception, not as a wait that ran out.",
 			   (int)(HX_WAIT_TIE_US / 1000000));
 	if (!err && (h & HX_THR_SKEW_MIN))
 		err = NOTE("Clock offsets between ranks under %d ms at communicator "

@@ -110,7 +110,8 @@ enum {
 	HX_THR_GROUPS = 1u << 6,
 	HX_THR_CORES_WIDE = 1u << 7,
 	HX_THR_GROUPS_CUT = 1u << 8,
-	HX_THR_PEERS_CUT = 1u << 9
+	HX_THR_PEERS_CUT = 1u << 9,
+	HX_THR_SDMA_REPORT = 1u << 10
 };
 
 #endif

@@ -3898,23 +3898,6 @@ static int open_class(struct hx_reader *r, const struct hx_prefix *p,
 	return open_record(r, HX_K_CODED, p, s, n, NULL, cls);
 }
 
-/* HCCL's own "ret[9]" on an HCCL plog line: an HcclResult (HCCL prints
- * what a call returned as "ret[%d]"), its row of the table. */
-static const struct hx_vocab *hccl_ret(const char *s, size_t n)
-{
-	const char *q = s, *end = s + n;
-	size_t k;
-
-	while ((q = hx_findn(q, (size_t)(end - q), "ret[", 4)) != NULL) {
-		q += 4;
-		for (k = 0; q + k < end && k < 5 && q[k] >= '0' && q[k] <= '9'; k++)
-			;
-		if (k && k <= 4 && q + k < end && q[k] == ']' && !(k == 1 && q[0] == '0'))
-			return hx_vocab_code(HX_VF_HCCL, q, k);
-	}
-	return NULL;
-}
-
 /* torch_npu's "[Error]: The vector core execution is abnormal." under a
  * failed call: the runtime code's own description (the part of its
  * meaning after "; " in the table), when the code itself is on another
@@ -3940,10 +3923,11 @@ static const struct hx_vocab *error_message_row(const char *s, size_t n)
 
 /* The table row that decides a line: its first mention of a class that
  * says something (a timeout, a fault); else its first mention. */
-static const struct hx_vocab *open_row(const char *s, size_t n)
+static const struct hx_vocab *open_row(const char *s, size_t n, bool hccl)
 {
 	struct hx_vocab_hit hits[8];
-	size_t i, k = hx_vocab_scan(s, n, hits, 8);
+	size_t i, k = hccl ? hx_vocab_scan_hccl(s, n, hits, 8)
+			   : hx_vocab_scan(s, n, hits, 8);
 
 	for (i = 0; i < k; i++)
 		if (hits[i].row->cls != HX_VC_UNKNOWN)
@@ -4092,12 +4076,13 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	int lv;
 	const struct hx_vocab *row;
 	unsigned a;
-	bool err;
+	bool err, hccl = false;
 
 	if (r->sub || r->taken || n < 8 || s[0] == '#')
 		return HANGDX_OK;
 	if (prefixed) {
 		p = r->lastp;
+		hccl = p.modlen == 4 && memcmp(p.mod, "HCCL", 4) == 0;
 		if (p.level == HX_LV_INFO || p.level == HX_LV_DEBUG ||
 		    p.level == HX_LV_TRACE || p.level == HX_LV_EVENT)
 			return HANGDX_OK;
@@ -4111,7 +4096,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	 * again is a wait that keeps running out */
 	if (lv == HX_LV_WARNING && mn >= 8 &&
 	    (HAS(m, mn, "timed out") || HAS(m, mn, "Timed out") ||
-	     (HAS(m, mn, "timeout") && (row = open_row(m, mn)) &&
+	     (HAS(m, mn, "timeout") && (row = open_row(m, mn, false)) &&
 	      row->cls == HX_VC_WAIT_TIMEOUT)) &&
 	    r->warn_timeouts++ == 1)
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
@@ -4120,7 +4105,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	 * runtime's exception callback, "exception_cb ... failed:500002"):
 	 * an exception is not retried */
 	if (lv == HX_LV_WARNING && mn >= 8 && HAS(m, mn, "failed") &&
-	    (row = open_row(m, mn)) && row->cls == HX_VC_DEVICE_EXCEPTION)
+	    (row = open_row(m, mn, false)) && row->cls == HX_VC_DEVICE_EXCEPTION)
 		return open_record(r, HX_K_CODED, prefixed ? &p : NULL, m, mn,
 				   row, NULL);
 	if (mn < 8 || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
@@ -4129,9 +4114,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 		return HANGDX_OK;
 	a = field_anchors(m, mn);
 	err = lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a);
-	row = open_row(m, mn);
-	if (!row && prefixed && p.modlen == 4 && memcmp(p.mod, "HCCL", 4) == 0)
-		row = hccl_ret(m, mn);
+	row = open_row(m, mn, hccl);
 	if (!row && mn > 9 && memcmp(m, "[Error]: ", 9) == 0)
 		row = error_message_row(m + 9, mn - 9);
 	if (row && row->cls != HX_VC_UNKNOWN && (err || row->family ==
@@ -4162,8 +4145,12 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 				  hx_vocab_class_id(HX_VC_PARAMETER));
 	if (r->ended && HAS(m, mn, "main process disappeared"))
 		return HANGDX_OK;       /* the TBE workers' echo of that end */
+	/* an exception whose own text says its cause is elsewhere (a row of
+	 * class unknown: "The Inner error is reported as above") keeps the row */
 	if (exited_words(m, mn) || (err && exit_status(m, mn)))
-		return open_class(r, prefixed ? &p : NULL, m, mn, "exited");
+		return open_record(r, HX_K_CODED, prefixed ? &p : NULL, m, mn,
+				   row && row->cls == HX_VC_UNKNOWN &&
+				   row->family == HX_VF_FRAMEWORK ? row : NULL, "exited");
 	if (err)
 		return open_record(r, HX_K_UNKNOWN_ERROR, prefixed ? &p : NULL,
 				   m, mn, row, NULL);

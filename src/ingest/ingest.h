@@ -961,6 +961,12 @@ struct hx_vocab_hit {
  */
 size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
 		     size_t max);
+/* The same for a line HCCL itself wrote (the message of an HCCL-module
+ * plog line): an HcclResult after a result word counts from the line's
+ * start ("[Wait][LinksEstablishCompleted] is failed. ret[9]."), as it
+ * does in any line after an HCCL function name. */
+size_t hx_vocab_scan_hccl(const char *s, size_t n, struct hx_vocab_hit *hits,
+			  size_t max);
 /* For the tests: the masks the scanner takes of the 64 bytes at p (bit
  * k: byte k): out[0] the digits, out[1] the bytes that may start a code
  * or a phrase, out[2] the 'c' and out[3] the 'l' bytes; by the code the

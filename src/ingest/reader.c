@@ -798,6 +798,42 @@ static int hold_kind(const char *s, size_t n)
 	return J_NONE;
 }
 
+static bool is_name_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* What a shell or Python prints at the start of a line of its own:
+ * "Segmentation fault (core dumped)", "Killed", "terminate called ...",
+ * an exception's "RuntimeError: ..." or "torch.distributed.DistBackendError". */
+static bool own_head(const char *s, size_t n)
+{
+	static const char *const shell[] = {
+		"Segmentation fault", "Aborted", "Killed", "Bus error",
+		"Illegal instruction", "Floating point exception",
+		"terminate called", "Fatal Python error"
+	};
+	static const char *const tail[] = { "Error", "Exception", "Exit", "Interrupt" };
+	size_t i, k, t, seg = 0;
+
+	for (i = 0; i < sizeof shell / sizeof shell[0]; i++)
+		if (n >= strlen(shell[i]) && memcmp(s, shell[i], strlen(shell[i])) == 0)
+			return true;
+	for (k = 0; k < n && k < 96 && (is_name_byte(s[k]) || s[k] == '.'); k++)
+		if (s[k] == '.')
+			seg = k + 1;
+	/* a class name starts with a capital ("untimeError:" is a fold's
+	 * tail), after its module's path if it has one */
+	if (!k || seg >= k || s[seg] < 'A' || s[seg] > 'Z' || !is_name_byte(s[0]) ||
+	    (s[0] >= '0' && s[0] <= '9') || (k < n && s[k] != ':'))
+		return false;
+	for (i = 0; i < sizeof tail / sizeof tail[0]; i++)
+		if (k >= (t = strlen(tail[i])) && memcmp(s + k - t, tail[i], t) == 0)
+			return true;
+	return false;
+}
+
 /* A line that starts on its own: never the tail of a wrapped one. */
 static bool line_start(const char *s, size_t n)
 {
@@ -825,8 +861,9 @@ static bool line_start(const char *s, size_t n)
 		s++;
 		n--;
 	}
-	return em_code(s, n) || (n >= 9 && (memcmp(s, "Traceback", 9) == 0 ||
-					    memcmp(s, "TraceBack", 9) == 0));
+	return em_code(s, n) || own_head(s, n) ||
+	       (n >= 9 && (memcmp(s, "Traceback", 9) == 0 ||
+			   memcmp(s, "TraceBack", 9) == 0));
 }
 
 static int join_flush(struct hx_reader *r)

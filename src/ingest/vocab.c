@@ -824,10 +824,10 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 	*before = b >> 55 & 1;
 }
 
-size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
-		     size_t max)
+static size_t scan_line(const char *s, size_t n, size_t hccl,
+			struct hx_vocab_hit *hits, size_t max)
 {
-	struct scan sc = { s, n, hits, max, 0, HCCL_NONE };
+	struct scan sc = { s, n, hits, max, 0, hccl };
 	uint64_t before = 0;
 	size_t i;
 
@@ -838,4 +838,16 @@ size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
 		scan_block(&sc, i, false, &before);
 	scan_block(&sc, i, true, &before);
 	return sc.nhit;
+}
+
+size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
+		     size_t max)
+{
+	return scan_line(s, n, HCCL_NONE, hits, max);
+}
+
+size_t hx_vocab_scan_hccl(const char *s, size_t n, struct hx_vocab_hit *hits,
+			  size_t max)
+{
+	return scan_line(s, n, 0, hits, max);
 }

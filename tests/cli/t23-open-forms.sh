@@ -266,4 +266,37 @@ check "EI0019: the port was already bound" "false not_a_hang" \
 	"[PID: 100] 2026-06-12-10:00:01.000.000 Communication_Error_Bind_IP_Port(EI0019): Failed to enable listening for the host network adapter socket.Reason: The IP address 10.0.0.1 and port 50001 have already been bound."
 check "EI0019 with another reason" "false not_a_hang" \
 	"[PID: 100] 2026-06-12-10:00:01.000.000 Communication_Error_Bind_IP_Port(EI0019): Failed to enable listening for the host network adapter socket.Reason: errno 99."
+# an exception whose own text says its cause is on another line (torch_npu's
+# "The Inner error is reported as above", vLLM's worker that failed at
+# start): a failure whose hang is not determined; its twin names its cause
+check "torch_npu's inner error reported above, alone" "null other" \
+	"RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is HcclBroadcast."
+check "the same exception after its own error-manager code" "false not_a_hang" \
+	"EZ1001: [PID: 100] 2026-06-12-10:00:01.000.000 The input tensor shape is invalid." \
+	"RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is aclnnAdd."
+printf '%s\n' "RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is HcclBroadcast." > "$T/inner.log"
+t_ok "... its reason the row's meaning: the cause is on an earlier line" \
+	sh -c "'$HANGDX' diagnose '$T/inner.log' | tr -s ' \n' '  ' | grep -q 'hang not determined: torch_npu: the process exits on an error of its task queue printed before this line'"
+check "vLLM's worker that failed at start, alone" "null other" \
+	"Exception: WorkerProc initialization failed due to an exception in a background process. See stack trace for root cause."
+check "an exception that names its cause" "false not_a_hang" \
+	"Exception: WorkerProc could not import its module: No module named 'vllm_ascend'" \
+	"ModuleNotFoundError: No module named 'vllm_ascend'"
+# ONNX Runtime's failed node; an error-manager code no table has whose text
+# names a Python error
+check "ONNX Runtime: a node's kernel failed" "false not_a_hang" \
+	"onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running Expand node. Name:'Expand_1' Status Message: invalid expand shape"
+check "ONNX Runtime's words without the node" "null not_determined" \
+	"onnxruntime status: returned while running the graph"
+check "an unknown code whose text names ModuleNotFoundError" "false not_a_hang" \
+	"EC0010: Failed to import Python module [ModuleNotFoundError: No module named 'tbe.common'.]."
+check "an unknown code whose text names nothing" "null other" \
+	"EC0010: Failed to import Python module [tbe.common]."
+# out of memory, then a wait that ran out: a failure whose hang is not
+# determined, said so from the first word
+printf '%s\n' "EL0004: [PID: 100] 2026-06-12-10:00:01.000.000 Failed to allocate memory." \
+	"EE9999: Inner Error!" \
+	"        The error from device(chipId:1, dieId:0), serial number is 2, event wait timeout occurred during task execution, stream_id:6, sq_id:6, task_id:90, event_id=15, timeout=1868.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1389]" > "$T/oom.log"
+t_ok "out of memory then a wait that ran out: hang not determined, said first" \
+	sh -c "'$HANGDX' diagnose '$T/oom.log' | grep -A1 '^  Failure, hang not determined: the job stopped on' | grep -q 'memory'"
 t_done

@@ -26,4 +26,20 @@ t_ok "hang excerpts found ($n)" test "$n" -ge 8
 t_ok "[rankN]: names the global rank" sh -c "
 	printf '[rank3]: EI0002: [PID: 7] 2025-06-25-10:45:23.586.187 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [4].base information: [streamID:[14], taskID[6], tag[AllReduce_1].]\n' > '$T/r.log' &&
 	'$HANGDX' parse --json '$T/r.log' | grep '\"kind\":\"ei0002\"' | grep -q '\"rank\":3,\"rank_from\":\"console\"'"
+
+# a line of exactly 80 columns goes on with the next, unless that one is a
+# line a shell or Python starts on its own
+l80='E1205 12:00:00.123456 4242 hccl_comm.cc:120] HcclCommInitRootInfo failed ret 7 x'
+for tail in 'Segmentation fault (core dumped)' 'RuntimeError: HCCL init failed' \
+	'torch.distributed.DistBackendError: HCCL error'; do
+	t_ok "an 80-column line then '$tail': two records" sh -c "
+		printf '%s\n%s\n' '$l80' '$tail' > '$T/w.log' && test \$(printf '%s' '$l80' | wc -c) -eq 80 &&
+		'$HANGDX' parse '$T/w.log' | grep -q '^$T/w.log:2: coded'"
+done
+t_ok "an 80-column line then its tail: one line" sh -c "
+	printf '%s\n%s\n' '$l80' 'yz and more of the same message' > '$T/w.log' &&
+	'$HANGDX' parse '$T/w.log' | grep -q 'ret 7 xyz and more'"
+t_ok "an 80-column line then a tail cut inside a class name: one line" sh -c "
+	printf '%s\n%s\n' '$l80' 'untimeError: and more' > '$T/w.log' &&
+	'$HANGDX' parse '$T/w.log' | grep -q 'ret 7 xuntimeError: and more'"
 t_done

@@ -7,6 +7,8 @@
 # hook; a job that then looks healthy is "resumed".  A file that is not a
 # state file is refused (exit 3, file:1) and left as it was; a line that
 # is not a state line is a warning with its file:line and is skipped.
+# The offsets of the files the last decision read are kept too: a watch
+# restarted on logs that did not change since decides nothing.
 . tests/cli/lib.sh
 
 cd "$T" || exit 1
@@ -38,6 +40,32 @@ t_ok "a new incident after that: said, and its hook runs" \
 	sh -c "grep -q 'deadlock: ' e5.txt && test \$(wc -l < hook.txt) -eq 2"
 "$HANGDX" watch --for 0 ok > e6.txt 2> e6.err
 t_ok "without --state a healthy job says nothing" sh -c "test -f e6.txt && ! test -s e6.txt"
+
+# the offsets of the files the last decision read are kept: restarted on
+# logs nothing changed in, it decides nothing (no --prom written, the
+# state's exit status); a line written since, or a file truncated since,
+# is a change and decided
+rm -rf st3 rr && cp -r run rr
+"$HANGDX" watch --for 0 --state st3 rr > r1.txt 2> r1.err
+t_ok "the state file holds the look decided at and every file's offset" \
+	sh -c "grep -q '^seen [0-9a-f]\{16\}\$' st3 && test \$(grep -c '^file [0-9]* [0-9]* [0-9]*\$' st3) -eq \$(find rr -type f | wc -l)"
+"$HANGDX" watch --for 0 --state st3 --prom r2.prom rr > r2.txt 2> r2.err
+rc=$?
+t_ok "restarted on logs that did not change: no decision, the state's exit (exit $rc)" \
+	sh -c "test $rc -eq 1 && ! test -e r2.prom && ! test -s r2.txt"
+f=$(find rr -type f -name '*.log' | head -1)
+echo "[INFO] HCCL(1,python):2026-01-01-00:00:00.000.000 [x.cc:1] [1]step" >> "$f"
+"$HANGDX" watch --for 0 --state st3 --prom r3.prom rr > r3.txt 2> r3.err
+t_ok "a line written since: decided (the textfile written)" test -s r3.prom
+"$HANGDX" watch --for 0 --state st3 --prom r4.prom rr > r4.txt 2> r4.err
+t_ok "... and not again once the state has it" sh -c "! test -e r4.prom"
+: > "$f"
+"$HANGDX" watch --for 0 --state st3 --prom r5.prom rr > r5.txt 2> r5.err
+t_ok "a file truncated since: decided" test -s r5.prom
+sed 's/^seen .*/seen zz/' st3 > st4 && printf 'file 1 2\nfile x 1 2\n' >> st4
+"$HANGDX" watch --for 0 --state st4 --prom r6.prom rr > r6.txt 2> r6.err
+t_ok "a bad seen or file line: warned with file:line, and decided afresh" \
+	sh -c "grep -q '^st4:[0-9]*: warning: not a state line' r6.err && test \$(grep -c 'not a state line' r6.err) -eq 3 && test -s r6.prom"
 
 echo 'step 10 loss 2.31' > notstate.txt
 cp notstate.txt keep.txt

@@ -402,6 +402,29 @@ static void test_scan_gap(void **state)
 	assert_int_equal(hx_vocab_scan(line, strlen(line), h, 2), 0);
 }
 
+/* An HcclResult in a line HCCL wrote counts from the line's start; in
+ * any other line only after an HCCL function name; never a 0 or five
+ * digits */
+static void test_scan_hccl_line(void **state)
+{
+	const char *line = "[Wait][LinksEstablishCompleted] is failed. ret[9].";
+	struct hx_vocab_hit h[2];
+
+	(void)state;
+	assert_int_equal(hx_vocab_scan(line, strlen(line), h, 2), 0);
+	assert_int_equal(hx_vocab_scan_hccl(line, strlen(line), h, 2), 1);
+	assert_string_equal(h[0].row->key, "9");
+	assert_int_equal(h[0].row->cls, HX_VC_WAIT_TIMEOUT);
+	assert_int_equal(h[0].off, strlen(line) - 3);
+	line = "[Wait][LinksEstablishCompleted] is failed. ret[4].";
+	assert_int_equal(hx_vocab_scan_hccl(line, strlen(line), h, 2), 1);
+	assert_int_not_equal(h[0].row->cls, HX_VC_WAIT_TIMEOUT);
+	line = "[Wait][LinksEstablishCompleted] is failed. ret[0].";
+	assert_int_equal(hx_vocab_scan_hccl(line, strlen(line), h, 2), 0);
+	line = "[Wait][LinksEstablishCompleted] is failed. ret[12345].";
+	assert_int_equal(hx_vocab_scan_hccl(line, strlen(line), h, 2), 0);
+}
+
 /* ---- positions: blocks of 64 bytes overlapping by 8 ---- */
 
 static void assert_at_every_offset(const char *mention, const char *key,
@@ -581,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_scan_phrases),
 		cmocka_unit_test(test_scan_misses),
 		cmocka_unit_test(test_scan_gap),
+		cmocka_unit_test(test_scan_hccl_line),
 		cmocka_unit_test(test_scan_every_offset),
 		cmocka_unit_test(test_scan_long_line),
 		cmocka_unit_test(test_scan_several),
