@@ -4082,10 +4082,10 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 		return HANGDX_OK;
 	if (prefixed) {
 		p = r->lastp;
-		hccl = p.modlen == 4 && memcmp(p.mod, "HCCL", 4) == 0;
 		if (p.level == HX_LV_INFO || p.level == HX_LV_DEBUG ||
 		    p.level == HX_LV_TRACE || p.level == HX_LV_EVENT)
 			return HANGDX_OK;
+		hccl = p.modlen == 4 && memcmp(p.mod, "HCCL", 4) == 0;
 	}
 	m = prefixed ? p.body : s;
 	mn = prefixed ? p.bodylen : n;
