@@ -1810,8 +1810,14 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 		return d->ev->recs[rec].kind == HX_K_CODED ||
 		       d->ev->recs[rec].kind == HX_K_TIMEOUT_TEXT
 			? hx_vocab_code(HX_VF_HCCL, c, n) : NULL;
-	if ((row = hx_vocab_key(c)) == NULL && d->ev->recs[rec].kind == HX_K_ERR_CODE)
-		row = text_row(hx_dstr(d, rec, HX_F_TEXT));
+	row = hx_vocab_key(c);
+	/* an error code no table has, the framework's watchdog that names the
+	 * code it ended on: the row their own text names */
+	if ((!row && d->ev->recs[rec].kind == HX_K_ERR_CODE) ||
+	    ((!row || row->cls == HX_VC_UNKNOWN) &&
+	     d->ev->recs[rec].kind == HX_K_FRAMEWORK_ERROR &&
+	     eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog")))
+		return text_row(hx_dstr(d, rec, HX_F_TEXT));
 	return row;
 }
 
@@ -2236,7 +2242,11 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 			first(&s->lost, rec);
 		break;
 	case HX_K_FRAMEWORK_ERROR:
-		if (eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog"))
+		/* the watchdog's exception names its code after it ("... terminated
+		 * with exception: ... (EI0013): An error CQE ..."): that code's row */
+		if (eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog") && hx_rec_row(d, rec))
+			sig_vocab(s, hx_rec_row(d, rec), rec, true);
+		else if (eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog"))
 			first(&s->stopped, rec);
 		else if (!c)
 			sig_vocab(s, hx_vocab_key(hx_dstr(d, rec, HX_F_CODE)), rec,

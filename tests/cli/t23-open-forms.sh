@@ -292,6 +292,18 @@ check "an unknown code whose text names ModuleNotFoundError" "false not_a_hang" 
 	"EC0010: Failed to import Python module [ModuleNotFoundError: No module named 'tbe.common'.]."
 check "an unknown code whose text names nothing" "null other" \
 	"EC0010: Failed to import Python module [tbe.common]."
+# E39007 (a device process that did not start in time) says a wait timed
+# out: beside the device set-up error it explains, never "no hang"
+check "507033 then E39007 (a subprocess start timed out)" "null other" \
+	"RuntimeError: ExchangeDevice:compiler_depend.ts:253 NPU function error: c10_npu::SetDevice(device), error code is 507033" \
+	"Inner_Error_Device_Subprocess_Startup_Timeout(E39007): Starting a subprocess on the device timed out."
+check "507033 alone" "false not_a_hang" \
+	"RuntimeError: ExchangeDevice:compiler_depend.ts:253 NPU function error: c10_npu::SetDevice(device), error code is 507033"
+# the framework's HCCL watchdog that names the code it ended on: that code
+check "the watchdog ended on an error CQE (EI0013)" "false other" \
+	"[rank11]:[E313 06:55:06.502248200 compiler_depend.ts:1693] [Rank 1] HCCL watchdog thread terminated with exception: [PID: 335] 2026-03-13-06:55:06.896.485 Execution_Error_ROCE_CQE(EI0013): An error CQE occurred during operator execution."
+check "the watchdog ended on an exception it does not name" "null other" \
+	"[rank11]:[E313 06:55:06.502248200 compiler_depend.ts:1693] [Rank 1] HCCL watchdog thread terminated with exception: something went wrong."
 # out of memory, then a wait that ran out: a failure whose hang is not
 # determined, said so from the first word
 printf '%s\n' "EL0004: [PID: 100] 2026-06-12-10:00:01.000.000 Failed to allocate memory." \
