@@ -1811,9 +1811,12 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 		       d->ev->recs[rec].kind == HX_K_TIMEOUT_TEXT
 			? hx_vocab_code(HX_VF_HCCL, c, n) : NULL;
 	row = hx_vocab_key(c);
-	/* an error code no table has, the framework's watchdog that names the
-	 * code it ended on: the row their own text names */
-	if ((!row && d->ev->recs[rec].kind == HX_K_ERR_CODE) ||
+	/* an error code no table has or an inner error (EZ9999 "... the
+	 * HcclAllocComResourceByTiling function of the hccl module. ret = 4"),
+	 * the framework's watchdog that names the code it ended on: the row
+	 * their own text names */
+	if (((!row || row->cls == HX_VC_UNKNOWN) && d->ev->recs[rec].kind == HX_K_ERR_CODE &&
+	     text_row(hx_dstr(d, rec, HX_F_TEXT))) ||
 	    ((!row || row->cls == HX_VC_UNKNOWN) &&
 	     d->ev->recs[rec].kind == HX_K_FRAMEWORK_ERROR &&
 	     eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog")))
@@ -1933,7 +1936,7 @@ static void sig_runtime(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		/* task_type=3: the runtime's TS_TASK_TYPE_STREAM_WAIT_EVENT
 		 * (tsTaskType_t, "stream wait event task") */
 		first(&s->event_wait, rec);
-	else if (eq(what, "notify_wait") && kind == HX_K_RT_TIMEOUT)
+	else if (eq(what, "notify_wait") && (kind == HX_K_RT_TIMEOUT || kind == HX_K_RT_TASK_FAIL))
 		first(&s->notify_wait, rec);
 	else if (has(desc, "aicore timeout"))
 		first(&s->dev_timeout, rec);

@@ -3126,7 +3126,7 @@ static unsigned field_anchors(const char *s, size_t n)
 			break;
 		case 'M':
 			if (at4(s, n, i, "MEOU"))
-				a |= A_WAITWORD;
+				a |= A_WAITWORD | A_TIMEOUT;
 			break;
 		case 'd':
 			if (at4(s, n, i, "dloc"))
@@ -3705,18 +3705,38 @@ static bool timeout_words(const char *s, size_t n)
 
 /* "timeout" as a word of the text, not an environment variable's name
  * (HCCL_EXEC_TIMEOUT) or a setting ("timeout=1836") */
+/* A status printed as its number and then its name, the name ending at
+ * q: "sched_error_code=100 SCHEDULER_TIMEOUT" (a capital name after
+ * "=N " or ":N "). */
+static bool status_name(const char *s, const char *q)
+{
+	const char *b = q, *d;
+
+	while (b > s && ((b[-1] >= 'A' && b[-1] <= 'Z') || b[-1] == '_' ||
+			 (b[-1] >= '0' && b[-1] <= '9')))
+		b--;
+	if (b == q || b - s < 3 || b[-1] != ' ' || !(*b >= 'A' && *b <= 'Z'))
+		return false;
+	for (d = b - 1; d > s && d[-1] >= '0' && d[-1] <= '9'; d--)
+		;
+	return d < b - 1 && d > s && (d[-1] == '=' || d[-1] == ':');
+}
+
 static bool timeout_word(const char *s, size_t n)
 {
 	const char *q = s, *end = s + n;
 
 	while ((q = hx_find_ci(q, (size_t)(end - q), "timeout")) != NULL) {
 		/* HCCL_EXEC_TIMEOUT, a-timeout, ConnectImplWithTimeout: a
-		 * name, not the word */
+		 * name, not the word; but a status's name after its number */
 		bool ident = q > s && (q[-1] == '_' || q[-1] == '-' ||
 				       isalnum((unsigned char)q[-1]));
 		bool set = q + 7 < end && q[7] == '=';
 
-		if (!ident && !set)
+		if ((!ident && !set) ||
+		    (ident && !set && q[0] == 'T' && q[-1] == '_' &&
+		     (q + 7 == end || !(isalnum((unsigned char)q[7]) || q[7] == '_')) &&
+		     status_name(s, q)))
 			return true;
 		q += 7;
 	}

@@ -304,6 +304,28 @@ check "the watchdog ended on an error CQE (EI0013)" "false other" \
 	"[rank11]:[E313 06:55:06.502248200 compiler_depend.ts:1693] [Rank 1] HCCL watchdog thread terminated with exception: [PID: 335] 2026-03-13-06:55:06.896.485 Execution_Error_ROCE_CQE(EI0013): An error CQE occurred during operator execution."
 check "the watchdog ended on an exception it does not name" "null other" \
 	"[rank11]:[E313 06:55:06.502248200 compiler_depend.ts:1693] [Rank 1] HCCL watchdog thread terminated with exception: something went wrong."
+# the runtime's own failed notify wait task ("Notify wait execute failed"):
+# a notify wait fails only by running out; its model stream's failure
+# alone (507011's words) does not say
+check "the runtime's notify wait task failed" "true unknown" \
+	"[ERROR] RUNTIME(900,python):2026-05-11-20:08:58.102.330 [task.cc:3786]900 ReportErrorInfo:model execute error, retCode=0x91, [the model stream execute failed]." \
+	"[ERROR] RUNTIME(900,python):2026-05-11-20:08:58.102.344 [task.cc:4106]900 PrintErrorInfo:Notify wait execute failed, device_id=0, stream_id=11, task_id=2, flip_num=0, notify_id=53"
+check "its model stream's failure alone" "null other" \
+	"[ERROR] RUNTIME(900,python):2026-05-11-20:08:58.102.330 [task.cc:3786]900 ReportErrorInfo:model execute error, retCode=0x91, [the model stream execute failed]."
+# a status printed as its number and its name ("sched_error_code=100
+# SCHEDULER_TIMEOUT") under a device error is a wait that ran out after
+# it; a setting's name there (HCCL_EXEC_TIMEOUT) is not
+check "a device exception, then a status named ..._TIMEOUT" "null other" \
+	"EZ9999[PID: 860208] The error from device(chipId:6, dieId:1), serial number is 47, there is an exception of aivec error" \
+	"    validate_runtime_impl: sched_error_code=100 SCHEDULER_TIMEOUT"
+check "a device exception, then a setting's name" "false not_a_hang" \
+	"EZ9999[PID: 860208] The error from device(chipId:6, dieId:1), serial number is 47, there is an exception of aivec error" \
+	"    validate_runtime_impl: check HCCL_EXEC_TIMEOUT and sched_error_code=100"
+# an inner error whose text names what an HCCL call returned: that code
+check "EZ9999: an HCCL call inside an operator returned HCCL_E_INTERNAL" "false not_a_hang" \
+	"EZ9999[PID: 5317] 2026-04-22-08:49:02.433.180 AclNN_Inner_Error(EZ9999):  Nnopbase fails to invoke the HcclAllocComResourceByTiling function of the hccl module. ret = 4, comm = 0xfffeb02eb000."
+check "... returned HCCL_E_TIMEOUT" "true other" \
+	"EZ9999[PID: 5317] 2026-04-22-08:49:02.433.180 AclNN_Inner_Error(EZ9999):  Nnopbase fails to invoke the HcclAllocComResourceByTiling function of the hccl module. ret = 9, comm = 0xfffeb02eb000."
 # out of memory, then a wait that ran out: a failure whose hang is not
 # determined, said so from the first word
 printf '%s\n' "EL0004: [PID: 100] 2026-06-12-10:00:01.000.000 Failed to allocate memory." \
