@@ -1941,9 +1941,9 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 			 t ? t : "");
 	if (any_wait_ran_out(d))        /* a timeout in the text: never "no hang" */
 		field_set(d, HX_CAT_OTHER, -1, rec, (int32_t)d->sig.named_rank,
-			  N_("Failure first: the job stopped on %s at %s; a wait ran out "
-			     "after it, most likely its consequence, so a hang is not ruled "
-			     "out."), what);
+			  N_("Failure, hang not determined: the job stopped on %s at "
+			     "%s, and a wait ran out after it, most likely its "
+			     "consequence: a hang is not ruled out."), what);
 	else            /* an SDMA copy's exception is a device fault ("other") */
 		field_set(d, hx_rec_sdma_exception(d, rec) ? HX_CAT_OTHER : HX_CAT_NOT_HANG,
 			  0, rec, (int32_t)d->sig.named_rank,
