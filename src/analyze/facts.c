@@ -1776,13 +1776,7 @@ bool hx_rec_hccl_init(const struct hangdx_diagnosis *d, uint32_t rec)
  * [ModuleNotFoundError: ...]"): the code's own words say what failed. */
 static const struct hx_vocab *text_row(const char *text)
 {
-	struct hx_vocab_hit hits[4];
-	size_t i, k = text ? hx_vocab_scan(text, strlen(text), hits, 4) : 0;
-
-	for (i = 0; i < k; i++)
-		if (hits[i].row->cls != HX_VC_UNKNOWN)
-			return hits[i].row;
-	return NULL;
+	return text ? hx_vocab_line_row(text, strlen(text), false, NULL) : NULL;
 }
 
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
@@ -1815,12 +1809,14 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 	 * HcclAllocComResourceByTiling function of the hccl module. ret = 4"),
 	 * the framework's watchdog that names the code it ended on: the row
 	 * their own text names */
-	if (((!row || row->cls == HX_VC_UNKNOWN) && d->ev->recs[rec].kind == HX_K_ERR_CODE &&
-	     text_row(hx_dstr(d, rec, HX_F_TEXT))) ||
-	    ((!row || row->cls == HX_VC_UNKNOWN) &&
-	     d->ev->recs[rec].kind == HX_K_FRAMEWORK_ERROR &&
-	     eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog")))
-		return text_row(hx_dstr(d, rec, HX_F_TEXT));
+	if ((!row || row->cls == HX_VC_UNKNOWN) &&
+	    (d->ev->recs[rec].kind == HX_K_ERR_CODE ||
+	     (d->ev->recs[rec].kind == HX_K_FRAMEWORK_ERROR &&
+	      eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog")))) {
+		const struct hx_vocab *t = text_row(hx_dstr(d, rec, HX_F_TEXT));
+
+		return t || d->ev->recs[rec].kind != HX_K_ERR_CODE ? t : row;
+	}
 	return row;
 }
 
@@ -2247,10 +2243,8 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	case HX_K_FRAMEWORK_ERROR:
 		/* the watchdog's exception names its code after it ("... terminated
 		 * with exception: ... (EI0013): An error CQE ..."): that code's row */
-		if (eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog") && hx_rec_row(d, rec))
+		if (eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog"))
 			sig_vocab(s, hx_rec_row(d, rec), rec, true);
-		else if (eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_watchdog"))
-			first(&s->stopped, rec);
 		else if (!c)
 			sig_vocab(s, hx_vocab_key(hx_dstr(d, rec, HX_F_CODE)), rec,
 				  false);

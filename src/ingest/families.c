@@ -3735,7 +3735,7 @@ static bool timeout_word(const char *s, size_t n)
 
 		if ((!ident && !set) ||
 		    (ident && !set && q[0] == 'T' && q[-1] == '_' &&
-		     (q + 7 == end || !(isalnum((unsigned char)q[7]) || q[7] == '_')) &&
+		     (q + 7 == end || !hx_name_byte(q[7])) &&
 		     status_name(s, q)))
 			return true;
 		q += 7;
@@ -3815,12 +3815,6 @@ static int open_level(const struct hx_reader *r, const char *s, size_t n,
 	return HX_LV_NONE;
 }
 
-static bool ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
 /* w in s as a word: not inside an identifier ("first_error",
  * "error_code", "errors"); a class name may end in it ("RuntimeError:")
  * when camel == true. */
@@ -3830,9 +3824,9 @@ static bool has_word(const char *s, size_t n, const char *w, bool camel)
 	size_t l = strlen(w);
 
 	while ((q = hx_find(q, (size_t)(end - q), w)) != NULL) {
-		bool left = q == s || !ident_char(q[-1]) ||
+		bool left = q == s || !hx_name_byte(q[-1]) ||
 			    (camel && q[-1] >= 'a' && q[-1] <= 'z');
-		bool right = q + l == end || !ident_char(q[l]);
+		bool right = q + l == end || !hx_name_byte(q[l]);
 
 		if (left && right)
 			return true;
@@ -3945,14 +3939,9 @@ static const struct hx_vocab *error_message_row(const char *s, size_t n)
  * says something (a timeout, a fault); else its first mention. */
 static const struct hx_vocab *open_row(const char *s, size_t n, bool hccl)
 {
-	struct hx_vocab_hit hits[8];
-	size_t i, k = hccl ? hx_vocab_scan_hccl(s, n, hits, 8)
-			   : hx_vocab_scan(s, n, hits, 8);
+	const struct hx_vocab *any, *row = hx_vocab_line_row(s, n, hccl, &any);
 
-	for (i = 0; i < k; i++)
-		if (hits[i].row->cls != HX_VC_UNKNOWN)
-			return hits[i].row;
-	return k ? hits[0].row : NULL;
+	return row ? row : any;
 }
 
 /* A table's border or a row of figures: no message of its own. */
@@ -4021,7 +4010,7 @@ static bool exited_words(const char *s, size_t n)
 
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
-	for (k = i; k < n && k - i < 96 && (ident_char(s[k]) || s[k] == '.'); k++)
+	for (k = i; k < n && k - i < 96 && (hx_name_byte(s[k]) || s[k] == '.'); k++)
 		;
 	/* "RuntimeError: ...", and pasted without its blank ("RuntimeError:No
 	 * module named ...") */

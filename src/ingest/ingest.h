@@ -555,6 +555,13 @@ struct hx_envelope {
 };
 size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e);
 
+/* A byte of a name: a letter, a digit or '_' (ASCII only). */
+static inline bool hx_name_byte(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
 /* "[DEBUG] ...", "[ERROR] ...": a line that starts with capitals in
  * brackets, a plog level; no envelope is around it.  Most lines are. */
 static inline bool hx_plog_start(const char *s, size_t n)
@@ -967,6 +974,11 @@ size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
  * does in any line after an HCCL function name. */
 size_t hx_vocab_scan_hccl(const char *s, size_t n, struct hx_vocab_hit *hits,
 			  size_t max);
+/* The row a line names: the first mention (of its first eight) whose class
+ * is not unknown, else NULL; *any, when given, the first mention of any
+ * class.  hccl: the line is HCCL's own (hx_vocab_scan_hccl). */
+const struct hx_vocab *hx_vocab_line_row(const char *s, size_t n, bool hccl,
+					 const struct hx_vocab **any);
 /* For the tests: the masks the scanner takes of the 64 bytes at p (bit
  * k: byte k): out[0] the digits, out[1] the bytes that may start a code
  * or a phrase, out[2] the 'c' and out[3] the 'l' bytes; by the code the

@@ -798,12 +798,6 @@ static int hold_kind(const char *s, size_t n)
 	return J_NONE;
 }
 
-static bool is_name_byte(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
 /* What a shell or Python prints at the start of a line of its own:
  * "Segmentation fault (core dumped)", "Killed", "terminate called ...",
  * an exception's "RuntimeError: ..." or "torch.distributed.DistBackendError". */
@@ -820,12 +814,12 @@ static bool own_head(const char *s, size_t n)
 	for (i = 0; i < sizeof shell / sizeof shell[0]; i++)
 		if (n >= strlen(shell[i]) && memcmp(s, shell[i], strlen(shell[i])) == 0)
 			return true;
-	for (k = 0; k < n && k < 96 && (is_name_byte(s[k]) || s[k] == '.'); k++)
+	for (k = 0; k < n && k < 96 && (hx_name_byte(s[k]) || s[k] == '.'); k++)
 		if (s[k] == '.')
 			seg = k + 1;
 	/* a class name starts with a capital ("untimeError:" is a fold's
 	 * tail), after its module's path if it has one */
-	if (!k || seg >= k || s[seg] < 'A' || s[seg] > 'Z' || !is_name_byte(s[0]) ||
+	if (!k || seg >= k || s[seg] < 'A' || s[seg] > 'Z' || !hx_name_byte(s[0]) ||
 	    (s[0] >= '0' && s[0] <= '9') || (k < n && s[k] != ':'))
 		return false;
 	for (i = 0; i < sizeof tail / sizeof tail[0]; i++)

@@ -851,3 +851,17 @@ size_t hx_vocab_scan_hccl(const char *s, size_t n, struct hx_vocab_hit *hits,
 {
 	return scan_line(s, n, 0, hits, max);
 }
+
+const struct hx_vocab *hx_vocab_line_row(const char *s, size_t n, bool hccl,
+					 const struct hx_vocab **any)
+{
+	struct hx_vocab_hit hits[8];
+	size_t i, k = scan_line(s, n, hccl ? 0 : HCCL_NONE, hits, 8);
+
+	if (any)
+		*any = k ? hits[0].row : NULL;
+	for (i = 0; i < k; i++)
+		if (hits[i].row->cls != HX_VC_UNKNOWN)
+			return hits[i].row;
+	return NULL;
+}

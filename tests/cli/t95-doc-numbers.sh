@@ -3,7 +3,8 @@
 # suite's: the scenarios and runs of the matrix (tests/matrix.py --list),
 # the asymmetric-root scenarios (t45-roots), the field reports with an
 # expected line (t43-field), the hostile facts files (t52), the mutations
-# of `make mutate` (t42 checks its own counts in the docs).  A
+# of `make mutate` (t42 checks its own counts in the docs), each still
+# applying to the tree.  A
 # number changed on one side only fails here, naming the doc and the line.
 . tests/cli/lib.sh
 D=${DOCS:-docs}
@@ -39,5 +40,20 @@ count $D/TESTING.md 'the [0-9]+ files of `tests/hostile-facts/`' "$hf"
 
 mut=$(grep -v '^#' tests/mutations.tsv | grep -c .)
 count $D/TESTING.md 'tests/mutations.tsv` lists [0-9]+ mutations' "$mut"
+# and each of them still applies: its text once in its file (else only a
+# whole `make mutate`, an hour, would find the row gone stale)
+t_ok "every mutation's text occurs once in its file" python3 -c '
+import sys
+bad = []
+for l in open("tests/mutations.tsv"):
+    if l.startswith("#") or not l.strip():
+        continue
+    c = l.rstrip("\n").split("\t")
+    t = c[3].replace("\\n", "\n").replace("\\t", "\t")
+    n = open(c[1]).read().count(t)
+    if n != 1:
+        bad.append("%s: %d" % (c[0], n))
+print("\n".join(bad), file=sys.stderr)
+sys.exit(1 if bad else 0)'
 
 t_done
