@@ -13,13 +13,14 @@
 # in turn, from its first again when it ends: communicator creation and
 # every kernel's first line make a new record each time).  Baseline,
 # measured in the same run: one `hangdx diagnose` of the grown logs (what
-# each decision redoes, as reading is not incremental).  Then the wall
+# a decision would cost if it read every file again).  Then the wall
 # time from a first error line, written at speed 1 by hangdx replay, to
 # watch's event.
 . bench/lib.sh
 out=${BENCH_OUT:-bench/out}/watch
 secs=${BENCH_WATCH_S:-60}
 rate=${BENCH_WATCH_RATE:-1000000}
+rotate=${BENCH_WATCH_ROTATE:-20000000}   # CANN's plog and device log size
 HANGDX=${HANGDX:-./hangdx}
 rm -rf "$out"
 mkdir -p "$out/live" "$out/cycle"
@@ -39,16 +40,33 @@ rm -f "$out/src/truth.json" "$out/hang/truth.json" "$out/hang/waitgraph.dot"
 cat > "$out/writer.py" <<'PY'
 import heapq, os, re, sys, time
 mode, src, dst = sys.argv[1], sys.argv[2], sys.argv[3]
-rate, secs = float(sys.argv[4]), float(sys.argv[5])
+rate, secs, rot = float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
 stamp = re.compile(rb"\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
-outs, paths = [], []
+named = re.compile(r"^((?:plog|device)-\d+_)\d{17}(\.log)$")
+outs, paths, names, sizes = [], [], [], []
 for d, _, fs in os.walk(src):
     for f in sorted(fs):
         p = os.path.join(d, f)
         q = os.path.join(dst, os.path.relpath(p, src))
         os.makedirs(os.path.dirname(q), exist_ok=True)
         paths.append(p)
+        names.append(q)
+        sizes.append(0)
         outs.append(open(q, "ab"))
+# CANN's rotation (ASCEND_HOST_LOG_FILE_NUM): a plog-PID_*.log or
+# device-PID_*.log past ROT bytes (20 MB, fixed) is left as it is and the
+# process goes on in a new file named by the time of its first line
+def rotate(i, when):
+    m = named.match(os.path.basename(names[i]))
+    if rot <= 0 or not m or not when:
+        return
+    t = re.sub(rb"\D", b"", when).decode()[:17]  # YYYYMMDDhhmmssmmm
+    q = os.path.join(os.path.dirname(names[i]), m.group(1) + t + m.group(2))
+    if q == names[i] or os.path.exists(q):
+        return
+    outs[i].close()
+    names[i], sizes[i] = q, 0
+    outs[i] = open(q, "ab")
 def timed(i):
     last = b""
     with open(paths[i], "rb") as fp:
@@ -70,7 +88,9 @@ if mode == "order":
 else:
     lines = cycled()
 start, done = time.monotonic(), 0
-for _, i, _, line in lines:
+for when, i, _, line in lines:
+    if mode == "order" and sizes[i] + len(line) > rot:
+        rotate(i, when)
     while done >= (time.monotonic() - start) * rate:
         for fp in outs:
             fp.flush()
@@ -80,15 +100,16 @@ for _, i, _, line in lines:
     if time.monotonic() - start >= secs:
         break
     outs[i].write(line)
+    sizes[i] += len(line)
     done += len(line)
 for fp in outs:
     fp.flush()
 with open(os.path.join(dst, "..", mode + ".written"), "w") as fp:
     print("%d" % done, file=fp)
 PY
-python3 "$out/writer.py" order "$out/src" "$out/live" "$rate" "$secs" &
+python3 "$out/writer.py" order "$out/src" "$out/live" "$rate" "$secs" "$rotate" &
 writer=$!
-python3 "$out/writer.py" cycle "$out/hang" "$out/cycle" "$rate" "$secs" &
+python3 "$out/writer.py" cycle "$out/hang" "$out/cycle" "$rate" "$secs" 0 &
 cycler=$!
 /usr/bin/time -f "%U %S %M" -o "$out/every.time" \
 	"$HANGDX" watch -i 5 --cpu 0 --for "$secs" "$out/live" > /dev/null 2> /dev/null &

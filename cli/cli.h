@@ -84,6 +84,7 @@ struct cli_inputs {
 	size_t nroots;
 	uint64_t dense;         /* bytes of files from which PATHs are read
 				   in batches (cli_dense); 0: in one pass */
+	struct hangdx_ingest_cache *cache;  /* watch's files read before; NULL */
 };
 /* A size: digits with an optional K, M or G suffix, above 0. */
 bool cli_parse_size(const char *s, uint64_t *out);

@@ -118,6 +118,7 @@ struct wstate {
 	struct cli_follow *fl;  /* its files' offsets, for the state file */
 	struct cli_follow_ent *ents;    /* a state file's offsets, to resume */
 	size_t nents, capents;
+	struct hangdx_ingest_cache *cache;      /* what each file said; NULL */
 };
 
 static volatile sig_atomic_t stopping;
@@ -719,6 +720,7 @@ static int decide(struct hangdx_ctx *ctx, const struct wargs *a, struct wstate *
 	in.npaths = a->npaths;
 	in.dense = a->dense;
 	in.max_records = a->max_records;
+	in.cache = w->cache;
 	if (cli_dense(&in))
 		return decide_dense(ctx, a, w, &in);
 	if (hangdx_evidence_new(ctx, &ev))
@@ -818,6 +820,8 @@ static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
 	free(w.ents);
 	w.ents = NULL;
 	w.fl = fl;
+	if (!a->from_facts && hangdx_ingest_cache_new(ctx, &w.cache))
+		w.cache = NULL;         /* every decision reads every file */
 	while (!stopping && !rc) {
 		uint64_t sig;
 		int alarm;
@@ -841,6 +845,7 @@ static int watch(struct hangdx_ctx *ctx, const struct wargs *a)
 		cli_follow_wait(fl, a->interval);
 	}
 	cli_follow_free(fl);
+	hangdx_ingest_cache_free(w.cache);
 	if (w.child)
 		waitpid(w.child, NULL, 0);
 	if (rc > 1)

@@ -259,6 +259,7 @@ int cli_read_inputs(struct hangdx_evidence *ev, const struct cli_inputs *in)
 		io.max_records = in->max_records;
 		io.roots = in->roots;
 		io.nroots = in->nroots;
+		io.cache = in->cache;
 		cli_progress_setup(&io.progress, &io.progress_ud);
 		err = hangdx_ingest_paths(ev, in->paths, in->npaths, &io);
 		cli_progress_end();

@@ -271,6 +271,10 @@ struct hangdx_ingest_opts {
 	 * rank 3 under root "DIR".  NULL: each path is its own root. */
 	const char *const *roots;
 	size_t nroots;
+	/* NULL, or a cache of per-file evidence from earlier readings (see
+	 * hangdx_ingest_cache_new); the reading is then on the calling
+	 * thread alone. */
+	struct hangdx_ingest_cache *cache;
 };
 
 /*
@@ -290,6 +294,26 @@ int hangdx_ingest_paths(struct hangdx_evidence *ev, const char *const *paths,
 			size_t n, const struct hangdx_ingest_opts *opts);
 int hangdx_ingest_path(struct hangdx_evidence *ev, const char *path,
 		       const struct hangdx_ingest_opts *opts);
+
+/*
+ * The same inputs read again and again (watch): with a cache in the
+ * options, a regular file whose path, device, inode, size and change
+ * times are those it had when last read is not read again; the evidence
+ * it gave then is merged in its place, in walk order.  The evidence is
+ * the same as a reading without the cache gives; past the record ceiling
+ * the inputs are read again without it, so that the ceiling cuts where
+ * it would.  Diagnostics of a file come only when it is read.  Files a
+ * reading does not meet leave the cache at its end, so it holds the
+ * evidence of the files of the last reading.  The cache is the caller's
+ * (hangdx_ingest_cache_free); it borrows ctx; one reading at a time.
+ */
+struct hangdx_ingest_cache;
+int hangdx_ingest_cache_new(struct hangdx_ctx *ctx,
+			    struct hangdx_ingest_cache **out);
+void hangdx_ingest_cache_free(struct hangdx_ingest_cache *c);
+/* Of the last reading: files read, and files taken from the cache. */
+void hangdx_ingest_cache_stats(const struct hangdx_ingest_cache *c,
+			       size_t *read, size_t *kept);
 
 /* The same for log text in memory (plain or compressed); name is used as
  * its path.  data is only borrowed for the call. */

@@ -2044,6 +2044,19 @@ static bool inner_message(const struct hx_signals *s,
 	       (uint64_t)hx_dnum(d, rec, HX_F_PARENT_LINE, -1) == p->line;
 }
 
+/* A wait that ran out connecting: the words of ETIMEDOUT's strerror
+ * ("Connection timed out") and of clients that say it themselves
+ * ("Connect timeout to: HOST:PORT", "connection timeout"). */
+static bool connect_words(const char *t)
+{
+	size_t n = t ? strlen(t) : 0;
+
+	return t && (hx_find_ci(t, n, "connection timed out") ||
+		     hx_find_ci(t, n, "connect timed out") ||
+		     hx_find_ci(t, n, "connect timeout") ||
+		     hx_find_ci(t, n, "connection timeout"));
+}
+
 static void sig_watchdog(struct hx_signals *s, const struct hangdx_diagnosis *d,
 			 uint32_t rec)
 {
@@ -2264,7 +2277,8 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 			first(has(hx_dstr(d, rec, HX_F_TEXT), "connect") ? &s->connect
 					  : &s->timeout_text, rec);
 		} else {
-			first(&s->timeout_text, rec);
+			first(connect_words(hx_dstr(d, rec, HX_F_TEXT))
+			      ? &s->connect : &s->timeout_text, rec);
 		}
 		break;
 	case HX_K_CODED:

@@ -1706,6 +1706,15 @@ static void not_hang_fix(struct hangdx_diagnosis *d, uint32_t rec)
 		    "(torch_npu, vllm-ascend) are versions made for each other.");
 }
 
+/* The record's row of the tables comes from source id. */
+static bool row_source(const struct hangdx_diagnosis *d, uint32_t rec,
+		       const char *id)
+{
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+
+	return row && strcmp(hx_vocab_source(row)->id, id) == 0;
+}
+
 static const char *stopped_name(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const char *w = hx_dstr(d, rec, HX_F_WHAT), *c = hx_rec_code(d, rec);
@@ -1718,16 +1727,9 @@ static const char *stopped_name(const struct hangdx_diagnosis *d, uint32_t rec)
 	if ((c && strcmp(c, "507011") == 0) ||
 	    has_desc(d, rec, "model stream execute failed"))
 		return N_("a failed model stream (507011: a task of the stream failed)");
+	if (row_source(d, rec, "adxl_types"))
+		return N_("a failed call of ADXL, the KV cache transfer engine (503900)");
 	return N_("a device error");
-}
-
-/* The record's row of the tables comes from source id. */
-static bool row_source(const struct hangdx_diagnosis *d, uint32_t rec,
-		       const char *id)
-{
-	const struct hx_vocab *row = hx_rec_row(d, rec);
-
-	return row && strcmp(hx_vocab_source(row)->id, id) == 0;
 }
 
 /* A set-up wait at torch.distributed's store (c10d's socket and
@@ -1741,6 +1743,27 @@ static bool store_wait(const struct hangdx_diagnosis *d, uint32_t rec)
 		       strncmp(src, "torch_tcpstore", 14) == 0 ||
 		       strcmp(src, "pta_tcpstore") == 0 ||
 		       strcmp(src, "torch_c10d_py") == 0);
+}
+
+/* A line of its own that a connection timed out (no inner error's
+ * block, no HCCL module): a client's words, not HCCL's. */
+static bool client_connect(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_rec *r = &d->ev->recs[rec];
+	const char *m = r->module != HX_NOSTR ? hx_ev_str(d->ev, r->module) : NULL;
+
+	return r->kind == HX_K_TIMEOUT_TEXT &&
+	       hx_dnum(d, rec, HX_F_PARENT_LINE, -1) < 0 &&
+	       !(m && strcasecmp(m, "HCCL") == 0);
+}
+
+/* A line of the tables that says something failed: a stall report is
+ * then no silent hang (the failure is told, or its hang not determined);
+ * an error line no table knows may be the stall's consequence. */
+static bool error_line(const struct hx_signals *s)
+{
+	return s->stopped != HX_NOREC || s->coded_fail != HX_NOREC ||
+	       s->not_hang != HX_NOREC || s->device_fault != HX_NOREC;
 }
 
 /* The hang families, strongest first; with a wait chain across ranks
@@ -1772,6 +1795,18 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 		FIX("Read the log of the group's root rank (the line names it): whether it "
 		    "exited or stopped on an error of its own before it created the "
 		    "communicator, or was still compiling when the others gave up.");
+		return true;
+	}
+	if (s->connect != HX_NOREC && !chain && client_connect(d, s->connect)) {
+		field_set(d, HX_CAT_CONNECT, 1, s->connect, -1,
+			  N_("Hang at connection set-up: %s (%s). A client waited to "
+			     "connect to a peer or a service until its own timeout fired; "
+			     "the line names no HCCL communicator."),
+			  N_("a connection was not made in time"));
+		FIX("Find the peer or service the line names (its host and port): whether "
+		    "it runs, listens there and can be reached from this host (firewall, "
+		    "the interface it binds); raise the client's timeout if it starts "
+		    "late.");
 		return true;
 	}
 	if (s->connect != HX_NOREC && !chain) {
@@ -1838,7 +1873,7 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 			  N_("a stream or device synchronisation timed out"));
 		return true;
 	}
-	if (s->stall != HX_NOREC) {
+	if (s->stall != HX_NOREC && !error_line(s)) {
 		field_set(d, HX_CAT_SILENT, 1, s->stall, -1,
 			  N_("Hang without an error line: %s (%s); some worker stopped "
 			     "taking work and no error says why."),
@@ -2378,14 +2413,14 @@ static void not_determined(struct hangdx_diagnosis *d, uint32_t seen,
 }
 
 /* The first normal end is a framework's line for a finished run (the
- * Trainer's "Training completed", a benchmark's result), not HCCL's. */
+ * Trainer's "Training completed", a benchmark's result, verl's last
+ * validation, vLLM's bar at every prompt), not HCCL's. */
 static bool framework_end(const struct hangdx_diagnosis *d)
 {
 	const char *w = d->sig.end_rec != HX_NOREC
 			? hx_dstr(d, d->sig.end_rec, HX_F_WHAT) : NULL;
 
-	return w && (strcmp(w, "training_completed") == 0 ||
-		     strcmp(w, "benchmark_result") == 0);
+	return w && strcmp(w, "comm_destroy") != 0;
 }
 
 /*

@@ -1901,6 +1901,26 @@ static int framework_code(struct hx_reader *r, const struct hx_prefix *p,
 	return emit(r, &b);
 }
 
+/* HCCL's examples and hccl_test (hicann/hccl, examples/.../main.cc, the
+ * HCCLCHECK macro): "hccl interface return err FILE:LINE, retcode: N", N
+ * an HcclResult: the call returned its failure, as torch_npu's
+ * HCCL_CHECK_ERROR says it. */
+static int hccl_retcode(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_recb b;
+	const char *v;
+	size_t vl;
+
+	if (n < 26 || memcmp(s, "hccl interface return err ", 26) != 0 ||
+	    !hx_after(s, n, "retcode: ", " ,.", &v, &vl))
+		return HANGDX_OK;
+	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, NULL);
+	put_lit(&b, HX_F_WHAT, "hccl_api");
+	hx_rb_str(&b, HX_F_CODE, v, vl);
+	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	return emit(r, &b);
+}
+
 /* "[ERROR] 2025-06-25-10:45:23 (PID:13075, Device:0, RankID:8) ERR00100 text" */
 static int torch_screen(struct hx_reader *r, const char *s, size_t n)
 {
@@ -3475,6 +3495,21 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 	return HANGDX_OK;
 }
 
+/* A benchmark's result banner: "==== Serving Benchmark Result ====" on
+ * one line, or its title alone between lines of "=", centred with spaces
+ * ("          TTS Speed Benchmark Result          "). */
+static bool bench_banner(const char *s, size_t n)
+{
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (s[0] == '=')
+		return hx_find(s, n, " Benchmark Result ") != NULL;
+	return n > 17 && n < 72 && memcmp(s + n - 17, " Benchmark Result", 17) == 0 &&
+	       !memchr(s, ':', n) && !memchr(s, '[', n);
+}
+
+static int framework_end(struct hx_reader *r, const char *s, size_t n);
+
 static int indented(struct hx_reader *r, const char *s, size_t n)
 {
 	while (n && (*s == ' ' || *s == '\t')) {
@@ -3483,6 +3518,8 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 	}
 	if (n < 8)
 		return HANGDX_OK;
+	if (bench_banner(s, n))
+		return framework_end(r, s, n);  /* a centred banner */
 	if (HAS(s, n, "Cluster Exception Location") ||
 	    HAS(s, n, "Heartbeat Lost Occurred"))
 		return cluster_exception(r, NULL, s, n);
@@ -3494,7 +3531,6 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 	return HANGDX_OK;
 }
 
-static int framework_end(struct hx_reader *r, const char *s, size_t n);
 
 static int bare_start(struct hx_reader *r, const char *s, size_t n)
 {
@@ -3526,24 +3562,52 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 		return framework_code(r, NULL, "torch_npu", s, n);
 	case 'R':
 		return framework_code(r, NULL, "torch_npu", s, n);
+	case 'h':
+		return hccl_retcode(r, s, n);
 	case 'T':
 	case '=':
 	case 'F':
 	case '(':
+	case 'P':
 		return framework_end(r, s, n);
 	default:
 		return HANGDX_OK;
 	}
 }
 
+/* tqdm's bar of vLLM's offline LLM.generate once every prompt is done:
+ * "Processed prompts: 100%|█████| 8/8 [00:03<00:00, ...]" (vllm,
+ * entrypoints/llm.py, desc="Processed prompts"): the counts equal. */
+static bool prompts_done(const char *s, size_t n)
+{
+	const char *bar, *slash;
+	size_t k;
+
+	if (n < 28 || memcmp(s, "Processed prompts: 100%|", 24) != 0 ||
+	    !(bar = memchr(s + 24, '|', n - 24)))
+		return false;
+	k = (size_t)(bar - s) + 1;
+	while (k < n && s[k] == ' ')
+		k++;
+	slash = memchr(s + k, '/', n - k);
+	if (!slash || slash == s + k)
+		return false;
+	return (size_t)(slash - (s + k)) < n - (size_t)(slash - s) - 1 &&
+	       memcmp(s + k, slash + 1, (size_t)(slash - (s + k))) == 0 &&
+	       (slash + 1 + (slash - (s + k)) == s + n ||
+		slash[1 + (slash - (s + k))] == ' ');
+}
+
 /*
  * A framework's own line for a run that finished: the Hugging Face
  * Trainer's "Training completed. Do not forget to share your model on
- * huggingface.co/models =)" (transformers, trainer.py, _inner_training_loop)
- * and the summary vLLM's serving benchmark prints when every request was
+ * huggingface.co/models =)" (transformers, trainer.py, _inner_training_loop),
+ * the summary vLLM's serving benchmark prints when every request was
  * answered, "============ Serving Benchmark Result ============"
- * (vllm, benchmarks/serve.py; benchmark_serving.py before it).  A normal
- * end of the process that wrote it, like HCCL's communicator destroyed.
+ * (vllm, benchmarks/serve.py; benchmark_serving.py before it) and other
+ * benchmarks' banners in its style (bench_banner), and vLLM's offline
+ * progress bar at every prompt (prompts_done).  A normal end of the
+ * process that wrote it, like HCCL's communicator destroyed.
  */
 static int framework_end(struct hx_reader *r, const char *s, size_t n)
 {
@@ -3554,9 +3618,10 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	size_t k = n > 2 && s[0] == '(' && (s[1] == '"' || s[1] == '\'') ? 2 : 0;
 	bool verl = n - k > 26 &&
 		    memcmp(s + k, "Final validation metrics: ", 26) == 0;
+	bool prompts = s[0] == 'P' && prompts_done(s, n);
 
 	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
-	      (s[0] == '=' && hx_find(s, n, " Benchmark Result ")) || verl))
+	      bench_banner(s, n) || verl || prompts))
 		return HANGDX_OK;
 	if (r->ended) {
 		r->taken = true;
@@ -3565,8 +3630,9 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	r->ended = true;
 	rb_start(r, &b, HX_K_NORMAL_END, NULL);
 	put_lit(&b, HX_F_WHAT, verl ? "final_validation"
-			      : s[0] == 'T' ? "training_completed"
-			      : "benchmark_result");
+			      : prompts ? "prompts_done"
+			      : memcmp(s, "Training completed", 18) == 0
+			      ? "training_completed" : "benchmark_result");
 	return emit(r, &b);
 }
 

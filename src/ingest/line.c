@@ -560,6 +560,14 @@ static int classify_line(const char *s, size_t n)
 	case 'D':
 	case 'C':
 		return classify_lost(s, n);
+	case 'h':       /* HCCL's examples and hccl_test: a call failed */
+		if (n > 26 && memcmp(s, "hccl interface return err ", 26) == 0)
+			return HX_CL_BARE;
+		break;
+	case 'P':       /* vLLM's offline generate, every prompt done */
+		if (n > 24 && memcmp(s, "Processed prompts: 100%|", 24) == 0)
+			return HX_CL_BARE;
+		break;
 	case 'N':       /* vLLM: the engine waits for its workers */
 		return n > 30 && memcmp(s, "No available shared memory", 26) == 0
 			       ? HX_CL_BARE : HX_CL_NOISE;

@@ -6,6 +6,8 @@
  * kept per console source -> the pre-filter and the families.  Two
  * threads share several inputs, each with its own evidence merged at the
  * end; a compressed input is inflated on one while the other parses.
+ * With a cache (watch), each file is read alone and what it said is kept
+ * for the next reading of the same paths.
  */
 #define _GNU_SOURCE
 #include <archive.h>
@@ -2384,6 +2386,9 @@ static bool is_dir(const char *path)
 	       S_ISDIR(st.st_mode);
 }
 
+static int cached_paths(struct hangdx_evidence *ev, const char *const *paths,
+			size_t n, const struct hangdx_ingest_opts *opts);
+
 /*
  * Several inputs or a directory: two workers read while this thread walks
  * the directories (a tree of 100,000 files costs its walk only once).  One
@@ -2401,6 +2406,8 @@ int hangdx_ingest_paths(struct hangdx_evidence *ev, const char *const *paths,
 
 	if (!ev || (n && !paths))
 		return HANGDX_EINVAL;
+	if (opts && opts->cache)
+		return cached_paths(ev, paths, n, opts);
 	err = job_init(&j, ev, opts);
 	if (err)
 		return err;
@@ -2421,6 +2428,296 @@ int hangdx_ingest_paths(struct hangdx_evidence *ev, const char *const *paths,
 		j.pipeline = threads != 1 && j.ntask == 1 &&
 			     task_compressed(&j.tasks[0]);
 	return job_finish(&j, crew_finish(&j, ev, &c, err));
+}
+
+/* ---- the cache of a reading done again (watch) ---- */
+
+#define CACHE_MAX_FILES ((size_t)1 << 20)
+
+struct cent {
+	char *path;             /* as displayed: the records' file name */
+	struct stat st;         /* device, inode, size and times read at */
+	struct hangdx_evidence *ev;
+	bool ok, met;           /* something in it was read; met this time */
+};
+
+struct hangdx_ingest_cache {
+	struct hangdx_ctx *ctx;
+	struct cent *v;
+	size_t n, cap;
+	struct hx_map map;      /* hash of the path -> index in v */
+	size_t read, kept;      /* files of the last reading, each way */
+};
+
+int hangdx_ingest_cache_new(struct hangdx_ctx *ctx,
+			    struct hangdx_ingest_cache **out)
+{
+	if (!ctx || !out)
+		return HANGDX_EINVAL;
+	*out = hx_calloc(ctx, 1, sizeof **out);
+	if (!*out)
+		return HANGDX_ENOMEM;
+	(*out)->ctx = ctx;
+	return HANGDX_OK;
+}
+
+static void cent_free(struct hangdx_ctx *ctx, struct cent *e)
+{
+	hx_free(ctx, e->path);
+	hangdx_evidence_free(e->ev);
+}
+
+void hangdx_ingest_cache_free(struct hangdx_ingest_cache *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->n; i++)
+		cent_free(c->ctx, &c->v[i]);
+	hx_free(c->ctx, c->v);
+	hx_map_free(c->ctx, &c->map);
+	hx_free(c->ctx, c);
+}
+
+void hangdx_ingest_cache_stats(const struct hangdx_ingest_cache *c,
+			       size_t *read, size_t *kept)
+{
+	*read = c ? c->read : 0;
+	*kept = c ? c->kept : 0;
+}
+
+static uint64_t cache_key(const char *path)
+{
+	return hx_map_key(hx_hash(path, strlen(path)));
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* The files this reading did not meet leave the cache; the map is made
+ * again for those left. */
+static int cache_sweep(struct hangdx_ingest_cache *c)
+{
+	size_t i, k = 0;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < c->n; i++) {
+		if (c->v[i].met) {
+			c->v[i].met = false;
+			c->v[k++] = c->v[i];
+		} else {
+			cent_free(c->ctx, &c->v[i]);
+		}
+	}
+	c->n = k;
+	hx_map_free(c->ctx, &c->map);
+	for (i = 0; i < c->n && !err; i++) {
+		struct hx_map_slot *s = hx_map_slot(c->ctx, &c->map,
+						    cache_key(c->v[i].path), &err);
+
+		if (s && s->val < 0)
+			s->val = (int32_t)i;
+	}
+	if (err) {              /* no map: the next reading reads them all */
+		for (i = 0; i < c->n; i++)
+			cent_free(c->ctx, &c->v[i]);
+		c->n = 0;
+		hx_map_free(c->ctx, &c->map);
+	}
+	return err;
+}
+
+/* One task read alone into a new evidence, the ceiling its own. */
+static int read_alone(struct worker *w, const struct task *t, size_t maxrec,
+		      struct hangdx_evidence **out, bool *ok)
+{
+	struct job *j = w->job;
+	uint64_t before = w->ok;
+	struct task copy = *t;
+	int err = hangdx_evidence_new(j->ctx, out);
+
+	if (err)
+		return err;
+	(*out)->maxrec = maxrec;
+	j->budget.max = maxrec;
+	atomic_store(&j->budget.used, 0);
+	atomic_store(&j->budget.warned, false);
+	(*out)->budget = &j->budget;
+	w->ev = *out;
+	err = run_task(w, &copy);
+	(*out)->budget = NULL;
+	*ok = w->ok > before;
+	return err;
+}
+
+/* The evidence of task t: the cache's when the file is as it was read,
+ * else read now (and kept, a regular file).  *own: the caller frees it. */
+static int cache_task(struct hangdx_ingest_cache *c, struct worker *w,
+		      const struct task *t, size_t maxrec,
+		      struct hangdx_evidence **out, bool *ok, bool *own)
+{
+	struct hx_map_slot *s = NULL;
+	struct stat st;
+	struct cent *e = NULL;
+	int err = HANGDX_OK;
+
+	*own = true;
+	if (t->fspath && stat(t->fspath, &st) == 0 && S_ISREG(st.st_mode))
+		s = hx_map_slot(c->ctx, &c->map, cache_key(t->display), &err);
+	if (err)
+		return err;
+	if (s && s->val >= 0 && strcmp(c->v[s->val].path, t->display) == 0)
+		e = &c->v[s->val];
+	if (e && !e->met && same_file(&e->st, &st)) {
+		e->met = true;
+		c->kept++;
+		*out = e->ev;
+		*ok = e->ok;
+		*own = false;
+		return HANGDX_OK;
+	}
+	c->read++;
+	err = read_alone(w, t, maxrec, out, ok);
+	if (err || !s || (e && e->met))
+		return err;     /* not kept: no stat, or a path met twice */
+	if (!e && s->val < 0 && c->n < CACHE_MAX_FILES) {
+		void *v = c->v;
+		char *path = hx_strdup(c->ctx, t->display);
+
+		if (!path || hx_vec_reserve(c->ctx, &v, &c->cap, c->n + 1,
+					    sizeof *c->v, CACHE_MAX_FILES)) {
+			hx_free(c->ctx, path);
+			return HANGDX_OK;       /* read, not kept */
+		}
+		c->v = v;
+		s->val = (int32_t)c->n;
+		e = &c->v[c->n++];
+		memset(e, 0, sizeof *e);
+		e->path = path;
+	}
+	if (!e)
+		return HANGDX_OK;       /* a hash another path holds */
+	hangdx_evidence_free(e->ev);
+	e->st = st;
+	e->ev = *out;
+	e->ok = *ok;
+	e->met = true;
+	*own = false;
+	return HANGDX_OK;
+}
+
+struct part {
+	struct hangdx_evidence *ev;
+	bool own;
+};
+
+/* The parts in walk order into dst, when together they keep under the
+ * ceiling (room records more) and none was cut; *over when they would
+ * not. */
+static int cache_merge(struct hangdx_evidence *dst, const struct part *p,
+		       size_t n, size_t room, int *over)
+{
+	size_t i, total = 0;
+	int err = HANGDX_OK;
+
+	*over = 0;
+	for (i = 0; i < n; i++) {
+		total += p[i].ev->nrec;
+		if (p[i].ev->c.skipped[HX_S_RECORDS] || total > room)
+			*over = 1;
+	}
+	for (i = 0; i < n && !err && !*over; i++)
+		err = hangdx_evidence_merge(dst, p[i].ev);
+	return err;
+}
+
+/* The walk, then each file on this thread, from the cache or read alone,
+ * merged in walk order into tmp (the reading's roots, inputs and skipped
+ * files too); *over as cache_merge. */
+static int cached_read(struct hangdx_evidence *tmp, size_t room,
+		       const char *const *paths, size_t n,
+		       const struct hangdx_ingest_opts *opts, int *over)
+{
+	struct hangdx_ingest_cache *c = opts->cache;
+	struct part *parts = NULL;
+	struct worker w;
+	struct job j;
+	size_t i;
+	int err;
+	bool ok = false;
+
+	memset(&w, 0, sizeof w);
+	err = job_init(&j, tmp, opts);
+	if (err)
+		return err;
+	for (i = 0; j.given_roots && i < opts->nroots && !err; i++)
+		err = hx_ev_add_root(tmp, opts->roots[i]);
+	for (i = 0; i < n && !err; i++) {
+		tmp->c.inputs++;
+		err = add_path(&j, tmp, paths[i]);
+	}
+	c->read = c->kept = 0;
+	if (!err)
+		err = worker_init(&w, &j, tmp);
+	if (!err && j.ntask && !(parts = hx_calloc(j.ctx, j.ntask, sizeof *parts)))
+		err = HANGDX_ENOMEM;
+	for (i = 0; i < j.ntask && !err; i++) {
+		err = cache_task(c, &w, &j.tasks[i], tmp->maxrec, &parts[i].ev,
+				 &ok, &parts[i].own);
+		j.inputs_ok += ok;
+	}
+	if (!err)
+		err = cache_merge(tmp, parts, j.ntask, room, over);
+	for (i = 0; parts && i < j.ntask; i++)
+		if (parts[i].own)
+			hangdx_evidence_free(parts[i].ev);
+	hx_free(j.ctx, parts);
+	if (w.job)
+		worker_free(&w);
+	if (cache_sweep(c) && !err)     /* also after a failure: met again */
+		err = HANGDX_ENOMEM;
+	return job_finish(&j, err);
+}
+
+/* hangdx_ingest_paths with opts->cache.  Over the ceiling, the files are
+ * read again as without it, so that the ceiling cuts where it would. */
+static int cached_paths(struct hangdx_evidence *ev, const char *const *paths,
+			size_t n, const struct hangdx_ingest_opts *opts)
+{
+	struct hangdx_ingest_opts plain = *opts;
+	struct hangdx_evidence *tmp;
+	size_t maxrec = opts->max_records ? opts->max_records : ev->maxrec;
+	int err = hangdx_evidence_new(ev->ctx, &tmp), over = 0;
+
+	if (err)
+		return err;
+	tmp->maxrec = maxrec;
+	err = cached_read(tmp, maxrec > ev->nrec ? maxrec - ev->nrec : 0,
+			  paths, n, opts, &over);
+	if (over) {
+		hangdx_evidence_free(tmp);
+		plain.cache = NULL;
+		plain.threads = 1;
+		return hangdx_ingest_paths(ev, paths, n, &plain);
+	}
+	if (err == HANGDX_OK || err == HANGDX_ENOTFOUND) {
+		int merr;
+
+		ev->maxrec = maxrec;
+		merr = hangdx_evidence_merge(ev, tmp);
+		if (merr)
+			err = merr;
+	}
+	hangdx_evidence_free(tmp);
+	return err;
 }
 
 int hangdx_ingest_path(struct hangdx_evidence *ev, const char *path,

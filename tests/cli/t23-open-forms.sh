@@ -38,7 +38,7 @@ check "a deadlock only named in a setting" "null not_determined" \
 	"deadlock_detection=off"
 check "an upper-case TIMEOUT exit" "true unknown" \
 	"[STALL thread=3 idle=1000] TIMEOUT_EXIT after_idle=1000"
-check "a glog error head with a connect timeout" "true unknown" \
+check "a glog error head with a connect timeout" "true connect_timeout" \
 	"E0612 10:00:01.000001 4242 transport.cpp:99] Connect timeout to: 10.0.0.2:5000"
 check "the same at glog's INFO level" "null not_determined" \
 	"I0612 10:00:01.000001 4242 transport.cpp:99] Connect timeout to: 10.0.0.2:5000"
@@ -61,6 +61,44 @@ check "the Trainer's end of training" "false none" \
 check "a benchmark's result" "false none" \
 	"============ Serving Benchmark Result ============" \
 	"Successful requests:                     10"
+check "a benchmark's title centred between rules" "false none" \
+	"============================================================" \
+	"                 Speech Speed Benchmark Result                 " \
+	"============================================================"
+check "a title that says a benchmark failed: not its result" "null other" \
+	"                 Speech Speed Benchmark Failed                 "
+check "vLLM's offline bar at every prompt" "false none" \
+	"Processed prompts: 100%|##########| 16/16 [00:05<00:00,  3.1it/s, est. speed input: 90.20 toks/s]"
+check "the bar at 100% of a part only: not done" "null not_determined" \
+	"Processed prompts: 100%|##########| 16/160 [00:05<00:00,  3.1it/s]"
+# HCCL's examples and hccl_test: an HCCL call's HcclResult, 7 resource
+# unavailable returned at once, 9 a timeout
+check "an HCCL call that returned HCCL_E_UNAVAIL (hccl_test)" "false not_a_hang" \
+	"hccl interface return err ./common/src/hccl_test_common.cc:538, retcode: 7 "
+check "the same call returning HCCL_E_TIMEOUT" "true other" \
+	"hccl interface return err ./common/src/hccl_test_common.cc:538, retcode: 9 "
+# a client's own connection that timed out (ETIMEDOUT's words): a hang
+# at set-up; the same call refused returned at once
+check "a client's connection that timed out" "true connect_timeout" \
+	"E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out"
+check "the same call refused" "null other" \
+	"E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection refused"
+# ADXL's statuses (hixl, adxl_types.h): a bad parameter returned at once;
+# its timeout a wait that ran out; its bare FAILED a failure that does not
+# say why
+check "ADXL's PARAM_INVALID" "false not_a_hang" \
+	"E0612 10:00:01.000001 4242 transfer_engine.cpp:88] Connect to 10.0.0.2:5000 failed, ret: 103900"
+check "ADXL's TIMEOUT" "true other" \
+	"E0612 10:00:01.000001 4242 transfer_engine.cpp:88] Connect to 10.0.0.2:5000 failed, ret: 103901"
+check "ADXL's FAILED" "null other" \
+	"E0612 10:00:01.000001 4242 transfer_engine.cpp:88] Connect to 10.0.0.2:5000 failed, ret: 503900"
+# vLLM's notice that no broadcast block was free for 60 s: alone a silent
+# hang; with a failure the tables name after it, that failure
+check "the engine's shared-memory notice alone" "true silent_hang" \
+	"(EngineCore_DP0 pid=100) INFO 06-12 10:00:01 [shm_broadcast.py:466] No available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization)."
+check "the same notice, then a failed model stream" "null other" \
+	"(EngineCore_DP0 pid=100) INFO 06-12 10:00:01 [shm_broadcast.py:466] No available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization)." \
+	"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:575 NPU function error: c10_npu::acl::AclrtSynchronizeDeviceWithTimeout, error code is 507011"
 check "a vector core exception" "false not_a_hang" \
 	"[ERROR] RUNTIME(100,python):2026-06-12-10:00:01.000.001 [device_error_proc.cc:1]101 ProcessStarsCoreErrorInfo:The error from device(chipId:0, dieId:0), serial number is 1, there is an exception of fftsplus aivector error, core id is 2, error code = 0x10"
 check "the same with the device's 'timeout or trap' extend info" "true unknown" \
@@ -141,7 +179,7 @@ check "the same at warning level" "null not_determined" \
 # a name with Timeout in it is not the word
 check "a function named ...WithTimeout that failed" "null other" \
 	"[ERROR] HCCL(100,python):2026-06-12-10:00:01.000.001 [transport_roce_mem.cc:363] [101][ConnectImplWithTimeout]ConnectImplWithTimeout Prepare failed"
-check "a connect that timed out" "true unknown" \
+check "a connect that timed out" "true connect_timeout" \
 	"[ERROR] HCCL(100,python):2026-06-12-10:00:01.000.001 [transport_roce_mem.cc:363] [101][ConnectImpl]connect timeout, Prepare failed"
 # processes that ended or returned at start: glog's CHECK, a worker that
 # failed to start, a server that could not listen
@@ -333,4 +371,12 @@ printf '%s\n' "EL0004: [PID: 100] 2026-06-12-10:00:01.000.000 Failed to allocate
 	"        The error from device(chipId:1, dieId:0), serial number is 2, event wait timeout occurred during task execution, stream_id:6, sq_id:6, task_id:90, event_id=15, timeout=1868.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1389]" > "$T/oom.log"
 t_ok "out of memory then a wait that ran out: hang not determined, said first" \
 	sh -c "'$HANGDX' diagnose '$T/oom.log' | grep -A1 '^  Failure, hang not determined: the job stopped on' | grep -q 'memory'"
+# a client's words are not HCCL's: the report names no HCCL timeout for
+# them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
+printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
+printf '%s\n' "[ERROR] HCCL(100,python):2026-06-12-10:00:01.000.001 [transport_roce_mem.cc:363] [101][ConnectImpl]connect timeout, Prepare failed" > "$T/hcclconn.log"
+t_ok "a client's connection timeout is not told as HCCL's" \
+	sh -c "'$HANGDX' diagnose '$T/client.log' | grep -q 'A client waited to' && ! '$HANGDX' diagnose '$T/client.log' | grep -q HCCL_CONNECT_TIMEOUT"
+t_ok "HCCL's own connect timeout names HCCL_CONNECT_TIMEOUT" \
+	sh -c "'$HANGDX' diagnose '$T/hcclconn.log' | tr '\n' ' ' | grep -q 'HCCL_CONNECT_TIMEOUT'"
 t_done

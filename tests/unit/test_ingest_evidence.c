@@ -193,6 +193,7 @@ static char g_dir[64];          /* a directory of logs, walked and read */
 static int run_all(struct hangdx_ctx *ctx)
 {
 	struct hangdx_evidence *ev = NULL, *ev2 = NULL;
+	struct hangdx_ingest_cache *cache = NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp;
@@ -220,6 +221,17 @@ static int run_all(struct hangdx_ctx *ctx)
 	 * thread that was never started */
 	if (!err && g_dir[0])
 		err = hangdx_ingest_path(ev, g_dir, &two);
+	/* read again with a cache: once to fill it, once from it */
+	if (!err && g_dir[0])
+		err = hangdx_ingest_cache_new(ctx, &cache);
+	if (!err && g_dir[0]) {
+		struct hangdx_ingest_opts oc = { .cache = cache };
+
+		err = hangdx_ingest_path(ev, g_dir, &oc);
+		if (!err)
+			err = hangdx_ingest_path(ev, g_dir, &oc);
+	}
+	hangdx_ingest_cache_free(cache);
 	if (!err) {
 		fp = open_memstream(&buf, &len);
 		err = hangdx_evidence_write_jsonl(ev, fp, HANGDX_EV_ALL);

@@ -587,6 +587,92 @@ static void test_two_threads(void **state)
 }
 
 
+/* ---- a reading done again with a cache (watch) ---- */
+
+static const char console_log[] =
+	"[rank1]:[E623 17:20:44.503368705 ProcessGroupHCCL.cpp:1869] [Rank 1] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=9, OpType=ALLREDUCE) ran for 1800000 milliseconds before timing out.\n"
+	"EI0002: [PID: 77] 2025-01-01-00:00:09.000.001 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [0].\n";
+
+/* The cached reading of dir gives what a reading without the cache gives;
+ * *read and *kept files as the cache counts them. */
+static void same_cached(struct hangdx_ctx *ctx, const char *dir,
+			struct hangdx_ingest_cache *c, size_t max_records,
+			size_t *read, size_t *kept)
+{
+	struct hangdx_ingest_opts o1 = { .threads = 1 }, oc = { .cache = c };
+	struct hangdx_evidence *a, *b;
+	const char *paths[1] = { dir };
+	char *sa, *sb;
+
+	o1.max_records = oc.max_records = max_records;
+	assert_int_equal(hangdx_evidence_new(ctx, &a), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_new(ctx, &b), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_paths(a, paths, 1, &o1), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_paths(b, paths, 1, &oc), HANGDX_OK);
+	sa = jsonl(a);
+	sb = jsonl(b);
+	assert_string_equal(sa, sb);
+	assert_true(strlen(sa) > 100);
+	free(sa);
+	free(sb);
+	hangdx_evidence_free(a);
+	hangdx_evidence_free(b);
+	hangdx_ingest_cache_stats(c, read, kept);
+}
+
+static void test_cache(void **state)
+{
+	char dir[] = "/tmp/hx-reader-XXXXXX", p[512], q[512];
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_ingest_cache *c;
+	size_t read, kept;
+	FILE *fp;
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < 4; i++) {
+		snprintf(p, sizeof p, "%s/rank-%d", dir, i);
+		assert_int_equal(mkdir(p, 0755), 0);
+		snprintf(p, sizeof p, "%s/rank-%d/plog-%d_1.log", dir, i, 70 + i);
+		write_file(p, plog);
+	}
+	snprintf(p, sizeof p, "%s/console.log", dir);
+	write_file(p, console_log);
+	snprintf(p, sizeof p, "%s/empty.log", dir);
+	write_file(p, "");
+	assert_int_equal(hangdx_ingest_cache_new(ctx, &c), HANGDX_OK);
+	same_cached(ctx, dir, c, 0, &read, &kept);
+	assert_int_equal(read, 6);
+	assert_int_equal(kept, 0);
+	same_cached(ctx, dir, c, 0, &read, &kept);      /* nothing changed */
+	assert_int_equal(read, 0);
+	assert_int_equal(kept, 6);
+	snprintf(p, sizeof p, "%s/rank-2/plog-72_1.log", dir);
+	fp = fopen(p, "a");                             /* a file grew */
+	assert_non_null(fp);
+	fputs("[ERROR] HCCL(72,p):2025-01-01-00:00:10.000.001 [t.cc:1] [72][TaskExecStage][Timeout][HOST]Task run failed, base information is streamID:[3], taskID[22], tag[AllReduce_g].\n", fp);
+	fclose(fp);
+	same_cached(ctx, dir, c, 0, &read, &kept);
+	assert_int_equal(read, 1);
+	assert_int_equal(kept, 5);
+	snprintf(q, sizeof q, "%s/rank-2/plog-72_0.log", dir);
+	assert_int_equal(rename(p, q), 0);              /* rotated: a new name */
+	write_file(p, plog);
+	snprintf(p, sizeof p, "%s/rank-3/plog-73_1.log", dir);
+	assert_int_equal(unlink(p), 0);                 /* a file gone */
+	same_cached(ctx, dir, c, 0, &read, &kept);
+	assert_int_equal(read, 2);
+	assert_int_equal(kept, 4);
+	same_cached(ctx, dir, c, 3, &read, &kept);      /* past the ceiling */
+	same_cached(ctx, dir, c, 0, &read, &kept);
+	assert_int_equal(read, 0);
+	hangdx_ingest_cache_free(c);
+	snprintf(p, sizeof p, "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+	hangdx_ctx_free(ctx);
+}
+
 /* ---- console output as pasted (docs/EVIDENCE.md, "Console envelope") ---- */
 
 static struct hangdx_evidence *console(struct hangdx_ctx *ctx,
@@ -1074,6 +1160,7 @@ int main(void)
 		cmocka_unit_test(test_path_ranks),
 		cmocka_unit_test(test_root_len),
 		cmocka_unit_test(test_two_threads),
+		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_console_em_block),
 		cmocka_unit_test(test_console_unindented_body),
 		cmocka_unit_test(test_console_launchers_interleaved),
