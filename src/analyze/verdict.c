@@ -2439,16 +2439,35 @@ static bool aicpu_timeout_code(const struct hangdx_diagnosis *d, uint32_t rec)
 	return (c && strcmp(c, "E30008") == 0) || (n && strcmp(n, "507017") == 0);
 }
 
+/* Record rec comes after the first normal end: later by its time, or
+ * later in the same file. */
+static bool after_end(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_rec *r, *e;
+
+	if (rec == HX_NOREC || d->sig.end_rec == HX_NOREC)
+		return false;
+	r = &d->ev->recs[rec];
+	e = &d->ev->recs[d->sig.end_rec];
+	if (r->ts != HX_NONE && e->ts != HX_NONE)
+		return r->ts > e->ts;
+	return r->file == e->file && r->line > e->line;
+}
+
 static void open_world(struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
 	uint32_t seen, ended;
 	int32_t open;
+	bool normal;
 
 	if (d->cat != HX_CAT_NONE || d->verdict != HANGDX_V_NO_HANG)
 		return;
 	ended = ranks_ended(d, &seen, &open);
-	if (seen > 0 && ended == seen && framework_end(d)) {
+	/* a wait that ran out after the normal end: that end was not the last
+	 * word (a process hung on its way out, or another one waited) */
+	normal = seen > 0 && ended == seen && !after_end(d, s->timeout_text);
+	if (normal && framework_end(d)) {
 		char where[512];
 
 		hx_dwhere(d, s->end_rec, where, sizeof where);
@@ -2456,12 +2475,12 @@ static void open_world(struct hangdx_diagnosis *d)
 			 _("No hang: the run ends normally (the framework's own line "
 			   "for a finished run at %s), and no failure stopped it."),
 			 where);
-	} else if (seen > 0 && ended == seen)
+	} else if (normal)
 		snprintf(d->summary, sizeof d->summary,
 			 _("No hang: the logs of every rank (%u) run to a normal end "
 			   "(their communicators destroyed), and no failure stopped "
 			   "them."), seen);
-	if (seen > 0 && ended == seen) {
+	if (normal) {
 		if (s->timeout_text != HX_NOREC || s->unknown_err != HX_NOREC) {
 			char where[512];
 

@@ -71,6 +71,14 @@ check "vLLM's offline bar at every prompt" "false none" \
 	"Processed prompts: 100%|##########| 16/16 [00:05<00:00,  3.1it/s, est. speed input: 90.20 toks/s]"
 check "the bar at 100% of a part only: not done" "null not_determined" \
 	"Processed prompts: 100%|##########| 16/160 [00:05<00:00,  3.1it/s]"
+# a wait that ran out after the normal end: that end was not the last
+# word; the same wait before it, retried, leaves the end standing
+check "a normal end, then a wait that ran out" "true unknown" \
+	"Processed prompts: 100%|##########| 16/16 [00:05<00:00,  3.1it/s]" \
+	"(EngineCore_DP0 pid=100) ERROR 06-12 10:00:01 [core.py:1] TimeoutError: RPC call to execute_model timed out."
+check "a wait that ran out, then the normal end" "false none" \
+	"(EngineCore_DP0 pid=100) ERROR 06-12 10:00:01 [core.py:1] TimeoutError: RPC call to execute_model timed out." \
+	"Processed prompts: 100%|##########| 16/16 [00:05<00:00,  3.1it/s]"
 # HCCL's examples and hccl_test: an HCCL call's HcclResult, 7 resource
 # unavailable returned at once, 9 a timeout
 check "an HCCL call that returned HCCL_E_UNAVAIL (hccl_test)" "false not_a_hang" \
