@@ -667,6 +667,13 @@ static void test_cache(void **state)
 	same_cached(ctx, dir, c, 3, &read, &kept);      /* past the ceiling */
 	same_cached(ctx, dir, c, 0, &read, &kept);
 	assert_int_equal(read, 0);
+	/* a real collection (the peer's fixtures: host plogs, device logs,
+	 * run and debug trees of several workers), filled then all kept */
+	same_cached(ctx, "tests/data/peer/ascend-fd", c, 0, &read, &kept);
+	assert_true(read > 100);
+	same_cached(ctx, "tests/data/peer/ascend-fd", c, 0, &read, &kept);
+	assert_int_equal(read, 0);
+	assert_true(kept > 100);
 	hangdx_ingest_cache_free(c);
 	snprintf(p, sizeof p, "rm -rf '%s'", dir);
 	assert_int_equal(system(p), 0);
