@@ -17,7 +17,7 @@
 exec python3 - "$@" <<'EOF'
 import json, os, re, subprocess, sys
 
-FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "torch_npu", "framework"]
+FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "drv", "torch_npu", "framework"]
 CLASSES = ["wait_timeout", "device_exception", "resource", "parameter",
            "comm_setup", "lost", "unknown"]
 KEY_SHAPE = {
@@ -25,6 +25,7 @@ KEY_SHAPE = {
     "rt_inner": r"0x[0-9a-f]{8}",
     "errmgr": r"[EW][A-Z0-9][0-9]{4}",
     "hccl": r"[1-9][0-9]{0,3}",
+    "drv": r"[1-9][0-9]{0,2}",
     "torch_npu": r"ERR[0-9]{5}|[A-Z]{2,8}",
     "framework": r"[^\s*][^*]{2,}(?:\*[^*]+)?[^\s*]",
 }
@@ -33,6 +34,7 @@ CODE_RE = {
     "rt_inner": re.compile(r"\b0x([0-9A-Fa-f]{8})\b"),
     "errmgr": re.compile(r"\b([EW][A-Z0-9][0-9]{4})\b"),
     "hccl": re.compile(r"=\s*([0-9]+)"),
+    "drv": re.compile(r"=\s*([0-9]+)"),
 }
 failures = []
 
@@ -321,7 +323,8 @@ def fresh(vdir, root, srcs, tabs, update):
             continue
         lines = extract(s, text, tabs)
         if update:
-            with open(os.path.join(vdir, "sources", sid + ".txt"), "w", encoding="ascii") as f:
+            with open(os.path.join(vdir, "sources", sid + ".txt"), "w", encoding="ascii",
+                      errors="backslashreplace") as f:
                 f.write(header_line(s, commit) + "\n" + "".join(l + "\n" for l in lines))
             print("vocab-check: %s: %d lines from %s@%s" % (sid, len(lines), s["repo"], commit[:12]))
             continue

@@ -1786,6 +1786,11 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 	const struct hx_vocab *row;
 	size_t n = c ? strlen(c) : 0;
 
+	/* the driver's small code: the record names its row ("drvErr=87") */
+	if (n && n <= 3 && digits(c, n) &&
+	    (row = hx_vocab_code(HX_VF_DRV, c, n)) != NULL &&
+	    eq(hx_dstr(d, rec, HX_F_NAME), row->name))
+		return row;
 	/* an HCCL line's small code is an HcclResult ("ret[7]") */
 	if (n && n <= 4 && digits(c, n) &&
 	    (d->ev->recs[rec].kind == HX_K_LINK_ERROR ||

@@ -1880,10 +1880,25 @@ static void put_call(struct hx_recb *b, const char *s, size_t n)
 		hx_rb_str(b, HX_F_OP, s, k);
 }
 
+/* A framework's record of a call that returned code v. */
+static int code_record(struct hx_reader *r, const struct hx_prefix *p,
+		       const char *what, const char *call, size_t cl,
+		       const char *v, size_t vl, const char *s, size_t n)
+{
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, p);
+	put_lit(&b, HX_F_WHAT, what);
+	if (call)
+		put_call(&b, call, cl);
+	hx_rb_str(&b, HX_F_CODE, v, vl);
+	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	return emit(r, &b);
+}
+
 static int framework_code(struct hx_reader *r, const struct hx_prefix *p,
 			  const char *what, const char *s, size_t n)
 {
-	struct hx_recb b;
 	const char *v, *hf;
 	size_t vl;
 
@@ -1892,13 +1907,10 @@ static int framework_code(struct hx_reader *r, const struct hx_prefix *p,
 	/* torch_npu's HCCL_CHECK_ERROR: "HCCL function error: CALL, error
 	 * code is N", N an HcclResult (HCCLUtils.hpp) */
 	hf = hx_find(s, (size_t)(v - s), "HCCL function error: ");
-	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, p);
-	put_lit(&b, HX_F_WHAT, hf ? "hccl_api" : what);
-	if (hf)
-		put_call(&b, hf + 21, (size_t)(v - hf - 21));
-	hx_rb_str(&b, HX_F_CODE, v, vl);
-	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
-	return emit(r, &b);
+	if (!hf)
+		return code_record(r, p, what, NULL, 0, v, vl, s, n);
+	return code_record(r, p, "hccl_api", hf + 21, (size_t)(v - hf - 21),
+			   v, vl, s, n);
 }
 
 /* HCCL's examples and hccl_test (hicann/hccl, examples/.../main.cc, the
@@ -1907,18 +1919,13 @@ static int framework_code(struct hx_reader *r, const struct hx_prefix *p,
  * HCCL_CHECK_ERROR says it. */
 static int hccl_retcode(struct hx_reader *r, const char *s, size_t n)
 {
-	struct hx_recb b;
 	const char *v;
 	size_t vl;
 
 	if (n < 26 || memcmp(s, "hccl interface return err ", 26) != 0 ||
 	    !hx_after(s, n, "retcode: ", " ,.", &v, &vl))
 		return HANGDX_OK;
-	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, NULL);
-	put_lit(&b, HX_F_WHAT, "hccl_api");
-	hx_rb_str(&b, HX_F_CODE, v, vl);
-	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
-	return emit(r, &b);
+	return code_record(r, NULL, "hccl_api", NULL, 0, v, vl, s, n);
 }
 
 /* "[ERROR] 2025-06-25-10:45:23 (PID:13075, Device:0, RankID:8) ERR00100 text" */
@@ -3082,7 +3089,8 @@ enum {
 	A_STUCK = 1u << 6,      /* "stuck", "Stuck" */
 	A_EMCODE = 1u << 7,     /* "EI0006:" after a space or ':' or at 0 */
 	A_WAITWORD = 1u << 8,   /* "timed out", "TIMEOUT", "deadlock" */
-	A_EXCEPT = 1u << 9      /* "exception", "Exception" */
+	A_EXCEPT = 1u << 9,     /* "exception", "Exception" */
+	A_MISSING = 1u << 10    /* "found", "Found", "such" */
 };
 
 /* s[i..i+4) == lit, as one 32-bit compare (the caller has i + 4 <= n) */
@@ -3112,7 +3120,8 @@ static void anchor_init(void)
 {
 	static const char *const pairs[] = { "me", "rr", "RR", "ai", "em",
 					     "ea", "Lo", "LO", "tc", "tu",
-					     "ME", "dl", "DL", "xc" };
+					     "ME", "dl", "DL", "xc", "fo",
+					     "Fo", "su" };
 	const char *up = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	size_t i;
 
@@ -3159,6 +3168,15 @@ static unsigned field_anchors(const char *s, size_t n)
 		case 'x':
 			if (at4(s, n, i, "xcep"))
 				a |= A_EXCEPT;
+			break;
+		case 'f':
+		case 'F':
+			if (i + 5 <= n && at4(s, n, i + 1, "ound"))
+				a |= A_MISSING;
+			break;
+		case 's':
+			if (at4(s, n, i, "such"))
+				a |= A_MISSING;
 			break;
 		case 'r':
 			if (at4(s, n, i, "rror"))
@@ -3495,19 +3513,6 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 	return HANGDX_OK;
 }
 
-/* A benchmark's result banner: "==== Serving Benchmark Result ====" on
- * one line, or its title alone between lines of "=", centred with spaces
- * ("          TTS Speed Benchmark Result          "). */
-static bool bench_banner(const char *s, size_t n)
-{
-	while (n && s[n - 1] == ' ')
-		n--;
-	if (s[0] == '=')
-		return hx_find(s, n, " Benchmark Result ") != NULL;
-	return n > 17 && n < 72 && memcmp(s + n - 17, " Benchmark Result", 17) == 0 &&
-	       !memchr(s, ':', n) && !memchr(s, '[', n);
-}
-
 static int framework_end(struct hx_reader *r, const char *s, size_t n);
 
 static int indented(struct hx_reader *r, const char *s, size_t n)
@@ -3518,7 +3523,7 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 	}
 	if (n < 8)
 		return HANGDX_OK;
-	if (bench_banner(s, n))
+	if (hx_bench_banner(s, n))
 		return framework_end(r, s, n);  /* a centred banner */
 	if (HAS(s, n, "Cluster Exception Location") ||
 	    HAS(s, n, "Heartbeat Lost Occurred"))
@@ -3580,22 +3585,22 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
  * entrypoints/llm.py, desc="Processed prompts"): the counts equal. */
 static bool prompts_done(const char *s, size_t n)
 {
-	const char *bar, *slash;
-	size_t k;
+	const char *bar;
+	size_t k, i, j;
 
 	if (n < 28 || memcmp(s, "Processed prompts: 100%|", 24) != 0 ||
 	    !(bar = memchr(s + 24, '|', n - 24)))
 		return false;
-	k = (size_t)(bar - s) + 1;
-	while (k < n && s[k] == ' ')
-		k++;
-	slash = memchr(s + k, '/', n - k);
-	if (!slash || slash == s + k)
+	for (k = (size_t)(bar - s) + 1; k < n && s[k] == ' '; k++)
+		;
+	for (i = k; i < n && isdigit((unsigned char)s[i]); i++)
+		;
+	if (i == k || i == n || s[i] != '/')
 		return false;
-	return (size_t)(slash - (s + k)) < n - (size_t)(slash - s) - 1 &&
-	       memcmp(s + k, slash + 1, (size_t)(slash - (s + k))) == 0 &&
-	       (slash + 1 + (slash - (s + k)) == s + n ||
-		slash[1 + (slash - (s + k))] == ' ');
+	for (j = i + 1; j < n && isdigit((unsigned char)s[j]); j++)
+		;
+	return j - i - 1 == i - k && memcmp(s + k, s + i + 1, i - k) == 0 &&
+	       (j == n || s[j] == ' ');
 }
 
 /*
@@ -3605,7 +3610,7 @@ static bool prompts_done(const char *s, size_t n)
  * the summary vLLM's serving benchmark prints when every request was
  * answered, "============ Serving Benchmark Result ============"
  * (vllm, benchmarks/serve.py; benchmark_serving.py before it) and other
- * benchmarks' banners in its style (bench_banner), and vLLM's offline
+ * benchmarks' banners in its style (hx_bench_banner), and vLLM's offline
  * progress bar at every prompt (prompts_done).  A normal end of the
  * process that wrote it, like HCCL's communicator destroyed.
  */
@@ -3621,7 +3626,7 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	bool prompts = s[0] == 'P' && prompts_done(s, n);
 
 	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
-	      bench_banner(s, n) || verl || prompts))
+	      hx_bench_banner(s, n) || verl || prompts))
 		return HANGDX_OK;
 	if (r->ended) {
 		r->taken = true;
@@ -4082,7 +4087,9 @@ static bool exited_words(const char *s, size_t n)
 	 * module named ...") */
 	if (k > i + 5 && k + 1 < n && s[k] == ':' && s[k + 1] != ':' &&
 	    (has_word(s + i, k - i, "Error", true) ||
-	     has_word(s + i, k - i, "Exception", true)) &&
+	     has_word(s + i, k - i, "Exception", true) ||
+	     /* pynvml's kind of subclass: "DCMIError_LibraryNotFound" */
+	     HAS(s + i, k - i, "Error_")) &&
 	    !HAS(s + i, k - i, "KeyboardInterrupt"))
 		return true;
 	if ((HAS(s, n, "ASSERT") || HAS(s, n, "Assertion")) &&
@@ -4116,6 +4123,25 @@ static bool memory_short(const char *s, size_t n)
 
 	return HAS(s, n, "more than total mem") ||
 	       (HAS(s, n, " enough") && has_any(s, n, w, sizeof w / sizeof w[0]));
+}
+
+/* A line that says a program, library or file the job needs is not
+ * there: a set-up that failed at once ("npu-smi not found in [...] or
+ * PATH", bash's "command not found", "No such file or directory"). */
+static bool missing_words(const char *s, size_t n, bool err)
+{
+	static const char *const w[] = {
+		"command not found", "No such file or directory",
+	};
+	static const char *const werr[] = {
+		"not found in", "ibrary not found", "ibrary Not Found",
+	};
+
+	if (!HAS(s, n, "ot found") && !HAS(s, n, "ot Found") &&
+	    !HAS(s, n, "No such file"))
+		return false;
+	return has_any(s, n, w, sizeof w / sizeof w[0]) ||
+	       (err && has_any(s, n, werr, sizeof werr / sizeof werr[0]));
 }
 
 /* An error line that says a call was given what it does not accept (or
@@ -4215,7 +4241,8 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	/* under an error-manager code, its text that says a feature is not
 	 * supported ("EE9999 get device msg feature can not support ...") */
 	if ((err && parameter_words(m, mn)) ||
-	    (r->curblk && HAS(m, mn, "not support")))
+	    (r->curblk && HAS(m, mn, "not support")) ||
+	    missing_words(m, mn, err))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_PARAMETER));
 	if (r->ended && HAS(m, mn, "main process disappeared"))

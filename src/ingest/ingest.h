@@ -645,6 +645,8 @@ bool hx_parse_u64(const char *s, size_t n, uint64_t *out);
 bool hx_parse_i64(const char *s, size_t n, int64_t *out);
 /* "…" (U+2026) or ".." at s: text a reporter left out. */
 bool hx_ellipsis(const char *s, size_t n);
+/* A benchmark's result banner, "==== Serving Benchmark Result ====". */
+bool hx_bench_banner(const char *s, size_t n);
 /* Like memmem; ASCII case-insensitive variant too.  hx_findn takes the
  * literal's length (a line is short: the first byte by memchr, then a
  * compare, costs less than memmem's set-up). */
@@ -859,6 +861,7 @@ void hx_ingest_diag_unlock(void);
 	XX(RT_INNER, "rt_inner")    /* runtime inner codes: 0x07150050 */ \
 	XX(ERRMGR, "errmgr")        /* error manager: EI0002, EE9999 */  \
 	XX(HCCL, "hccl")            /* HcclResult: 9 */                  \
+	XX(DRV, "drv")              /* the driver's drvError_t: 87 */    \
 	XX(TORCH_NPU, "torch_npu")  /* ERR02200, sub-modules: DIST */    \
 	XX(FRAMEWORK, "framework")  /* phrases: c10d, Gloo, vLLM, Ray */
 
@@ -946,6 +949,8 @@ enum hx_vocab_how {
 			 * "ErrCode=507011", "runtime result = 507018" */
 	HX_VH_HCCL,     /* a small number after a result word, in a line that
 			 * names an Hccl* / hccl* function: "ret = 9" */
+	HX_VH_DRV,      /* a small number after the driver's own result
+			 * word: "drvRetCode=87", "drvErr=87" */
 	HX_VH_HEX,      /* "InnerCode=0x7150050", "errNo[0x000000000500000a]" */
 	HX_VH_PHRASE    /* a phrase of framework.tsv, or "[PTA]" */
 };
@@ -962,8 +967,8 @@ struct hx_vocab_hit {
  * (at most max; past max, the mentions furthest in the line are dropped).
  * A code counts only in its context (hx_vocab_how); one that no table
  * knows is not a mention.  A line with none of the anchors (a run of six
- * digits, "0x", 'E' or 'W' before a code shape, "ccl", a phrase's rarest
- * byte) costs a few memchr and one pass over its digits.  Thread-safe; no
+ * digits, "0x", 'E' or 'W' before a code shape, "ccl", "drv", a phrase's
+ * rarest byte) costs a few memchr and one pass over its digits.  Thread-safe; no
  * allocation.
  */
 size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,

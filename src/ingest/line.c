@@ -524,6 +524,19 @@ static bool is_em_code(const char *s, size_t n)
 	       is_digit((unsigned char)s[5]);
 }
 
+/* A benchmark's result banner: "==== Serving Benchmark Result ====" on
+ * one line, or its title alone between lines of "=", centred with spaces
+ * ("          TTS Speed Benchmark Result          "). */
+bool hx_bench_banner(const char *s, size_t n)
+{
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (n && s[0] == '=')
+		return hx_find(s, n, " Benchmark Result ") != NULL;
+	return n > 17 && n < 72 && memcmp(s + n - 17, " Benchmark Result", 17) == 0 &&
+	       !memchr(s, ':', n) && !memchr(s, '[', n);
+}
+
 static int classify_line(const char *s, size_t n)
 {
 	const char *b;
@@ -585,7 +598,7 @@ static int classify_line(const char *s, size_t n)
 		       (n > 6 && memcmp(s, "torch.", 6) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	default:
-		if (s[0] == '=' && hx_find(s, n, " Benchmark Result "))
+		if (s[0] == '=' && hx_bench_banner(s, n))
 			return HX_CL_BARE;      /* vLLM's benchmark summary */
 		break;
 	}

@@ -189,6 +189,7 @@ struct scan {
 	size_t max, nhit;
 	size_t hccl;    /* offset of the first HCCL function name, or */
 #define HCCL_NONE SIZE_MAX
+	bool drv;       /* the line holds "drv": short runs may be drvError_t */
 };
 
 static void add_hit(struct scan *sc, const struct hx_vocab *row, size_t off,
@@ -336,9 +337,21 @@ static void hccl_at(struct scan *sc, size_t k)
 		sc->hccl = k;
 }
 
+/* The driver's result word ends at the separators before a: the runtime
+ * and its tools print a drvError_t as "drvRetCode=87" or "drvErr=87". */
+static bool drv_cue(const char *s, size_t a)
+{
+	size_t j = skip_sep_back(s, a);
+
+	return j < a && (word_is(s, j, "drvretcode", 10) ||
+			 word_is(s, j, "drverr", 6) ||
+			 word_is(s, j, "drverrcode", 10));
+}
+
 /* A run of len digits at a: six are a runtime code after a result word;
- * one to four, an HcclResult after one, in a line that named an HCCL
- * function before it. */
+ * one to three, a drvError_t after the driver's own; one to four, an
+ * HcclResult after a result word, in a line that named an HCCL function
+ * before it. */
 static void run_at(struct scan *sc, size_t a, size_t len)
 {
 	const char *s = sc->s;
@@ -348,6 +361,9 @@ static void run_at(struct scan *sc, size_t a, size_t len)
 	if (len == 6 && cue_before(s, a, result_cues))
 		add_hit(sc, hx_vocab_code(HX_VF_RUNTIME, s + a, 6), a, 6,
 			HX_VH_RESULT);
+	else if (len <= 3 && drv_cue(s, a))
+		add_hit(sc, hx_vocab_code(HX_VF_DRV, s + a, len), a, len,
+			HX_VH_DRV);
 	else if (len <= 4 && sc->hccl < a && cue_before(s, a, hccl_cues))
 		add_hit(sc, hx_vocab_code(HX_VF_HCCL, s + a, len), a, len,
 			HX_VH_HCCL);
@@ -791,8 +807,8 @@ void hx_vocab_block_masks(const unsigned char *p, bool portable,
  * seen whole in it; a block owns what starts in its first 56 bytes, the
  * last one all of its own.  The last block is copied into 64 zeros, so
  * that no read passes the line.  In a block: the HCCL names first, then
- * the runs of six digits (and of one to four after an HCCL name), then
- * the marked bytes.
+ * the runs of six digits (and of one to four after an HCCL name or in a
+ * line that says "drv"), then the marked bytes.
  */
 static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 {
@@ -813,7 +829,7 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 	b = m.digit;
 	starts = b & ~(b << 1 | *before) & own;
 	x = starts & b >> 1 & b >> 2 & b >> 3 & b >> 4 & b >> 5 & ~(b >> 6);
-	if (sc->hccl != HCCL_NONE)      /* and the runs of one to four */
+	if (sc->hccl != HCCL_NONE || sc->drv)   /* and the runs of one to four */
 		x |= starts & ~(b >> 1 & b >> 2 & b >> 3 & b >> 4);
 	for (; x; x &= x - 1) {
 		p = (unsigned)__builtin_ctzll(x);
@@ -827,12 +843,13 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 static size_t scan_line(const char *s, size_t n, size_t hccl,
 			struct hx_vocab_hit *hits, size_t max)
 {
-	struct scan sc = { s, n, hits, max, 0, hccl };
+	struct scan sc = { s, n, hits, max, 0, hccl, false };
 	uint64_t before = 0;
 	size_t i;
 
 	if (!s || !n || !max)
 		return 0;
+	sc.drv = hx_findn(s, n, "drv", 3) != NULL;
 	pthread_once(&tab_once, tab_init);
 	for (i = 0; n - i > 64; i += 56)
 		scan_block(&sc, i, false, &before);

@@ -379,6 +379,30 @@ printf '%s\n' "EL0004: [PID: 100] 2026-06-12-10:00:01.000.000 Failed to allocate
 	"        The error from device(chipId:1, dieId:0), serial number is 2, event wait timeout occurred during task execution, stream_id:6, sq_id:6, task_id:90, event_id=15, timeout=1868.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1389]" > "$T/oom.log"
 t_ok "out of memory then a wait that ran out: hang not determined, said first" \
 	sh -c "'$HANGDX' diagnose '$T/oom.log' | grep -A1 '^  Failure, hang not determined: the job stopped on' | grep -q 'memory'"
+# the driver's drvError_t after its own word (hicann/runtime,
+# ascend_hal_error.h): 87 a device another process holds, returned at
+# once; 16 its wait that ran out; the same number after a word that is
+# not the driver's names no row
+check "a driver call that returned DRV_ERROR_RESOURCE_OCCUPIED" "false not_a_hang" \
+	"[ERROR] RUNTIME(278,python3):2025-08-26-03:01:17.587.916 [driver.cc:65]278 GetDeviceCount:Call drvGetDevNum, drvRetCode=87."
+check "the same call returning DRV_ERROR_WAIT_TIMEOUT" "true other" \
+	"[ERROR] RUNTIME(278,python3):2025-08-26-03:01:17.587.916 [driver.cc:65]278 GetDeviceCount:Call drvGetDevNum, drvRetCode=16."
+check "87 after a word that is not the driver's" "null other" \
+	"[ERROR] RUNTIME(278,python3):2025-08-26-03:01:17.587.916 [driver.cc:65]278 GetDeviceCount:Call drvGetDevNum, status=87."
+# an exception class named in pynvml's way (a subclass after "Error_")
+# ends its process; the same words without the colon end nothing
+check "an exception named XError_Y ended the process" "false not_a_hang" \
+	"gpustack_runtime.detector.pydcmi.DCMIError_LibraryNotFound: Library Not Found"
+check "the same name without its colon" "null not_determined" \
+	"gpustack_runtime.detector.pydcmi.DCMIError_LibraryNotFound Library Not Found"
+# a program or file the job needs that is not there: a set-up that failed
+# at once; a line that says it was found is no failure
+check "a program not found by the shell" "false not_a_hang" \
+	"bash: npu-smi: command not found"
+check "a file not there" "false not_a_hang" \
+	"ls: cannot access '/usr/local/Ascend/driver': No such file or directory"
+check "a program that was found" "null not_determined" \
+	"npu-smi was found in /usr/local/bin"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"

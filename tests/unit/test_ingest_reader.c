@@ -553,14 +553,35 @@ static void test_root_len(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* A reading of dir with *o gives what a reading on one thread gives. */
+static void same_as_one_thread(struct hangdx_ctx *ctx, const char *dir,
+			       const struct hangdx_ingest_opts *o)
+{
+	struct hangdx_ingest_opts o1 = { .threads = 1 };
+	struct hangdx_evidence *a, *b;
+	const char *paths[1] = { dir };
+	char *sa, *sb;
+
+	o1.max_records = o->max_records;
+	assert_int_equal(hangdx_evidence_new(ctx, &a), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_new(ctx, &b), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_paths(a, paths, 1, &o1), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_paths(b, paths, 1, o), HANGDX_OK);
+	sa = jsonl(a);
+	sb = jsonl(b);
+	assert_string_equal(sa, sb);
+	assert_true(strlen(sa) > 100);
+	free(sa);
+	free(sb);
+	hangdx_evidence_free(a);
+	hangdx_evidence_free(b);
+}
+
 static void test_two_threads(void **state)
 {
 	char dir[] = "/tmp/hx-reader-XXXXXX", p[512];
 	struct hangdx_ctx *ctx = new_ctx();
-	struct hangdx_evidence *a, *b;
-	struct hangdx_ingest_opts o1 = { .threads = 1 }, o2 = { .threads = 2 };
-	const char *paths[1];
-	char *sa, *sb;
+	struct hangdx_ingest_opts o2 = { .threads = 2 };
 	int i;
 
 	(void)state;
@@ -569,18 +590,7 @@ static void test_two_threads(void **state)
 		snprintf(p, sizeof p, "%s/plog-%d_1.log", dir, 70 + i);
 		write_file(p, plog);
 	}
-	paths[0] = dir;
-	assert_int_equal(hangdx_evidence_new(ctx, &a), HANGDX_OK);
-	assert_int_equal(hangdx_evidence_new(ctx, &b), HANGDX_OK);
-	assert_int_equal(hangdx_ingest_paths(a, paths, 1, &o1), HANGDX_OK);
-	assert_int_equal(hangdx_ingest_paths(b, paths, 1, &o2), HANGDX_OK);
-	sa = jsonl(a);
-	sb = jsonl(b);
-	assert_string_equal(sa, sb);
-	free(sa);
-	free(sb);
-	hangdx_evidence_free(a);
-	hangdx_evidence_free(b);
+	same_as_one_thread(ctx, dir, &o2);
 	snprintf(p, sizeof p, "rm -rf '%s'", dir);
 	assert_int_equal(system(p), 0);
 	hangdx_ctx_free(ctx);
@@ -599,24 +609,10 @@ static void same_cached(struct hangdx_ctx *ctx, const char *dir,
 			struct hangdx_ingest_cache *c, size_t max_records,
 			size_t *read, size_t *kept)
 {
-	struct hangdx_ingest_opts o1 = { .threads = 1 }, oc = { .cache = c };
-	struct hangdx_evidence *a, *b;
-	const char *paths[1] = { dir };
-	char *sa, *sb;
+	struct hangdx_ingest_opts oc = { .cache = c };
 
-	o1.max_records = oc.max_records = max_records;
-	assert_int_equal(hangdx_evidence_new(ctx, &a), HANGDX_OK);
-	assert_int_equal(hangdx_evidence_new(ctx, &b), HANGDX_OK);
-	assert_int_equal(hangdx_ingest_paths(a, paths, 1, &o1), HANGDX_OK);
-	assert_int_equal(hangdx_ingest_paths(b, paths, 1, &oc), HANGDX_OK);
-	sa = jsonl(a);
-	sb = jsonl(b);
-	assert_string_equal(sa, sb);
-	assert_true(strlen(sa) > 100);
-	free(sa);
-	free(sb);
-	hangdx_evidence_free(a);
-	hangdx_evidence_free(b);
+	oc.max_records = max_records;
+	same_as_one_thread(ctx, dir, &oc);
 	hangdx_ingest_cache_stats(c, read, kept);
 }
 

@@ -58,6 +58,15 @@ static void assert_none(const char *line)
 			 h[0].row->key, h[0].off, line);
 }
 
+/* the row of line's first mention */
+static const struct hx_vocab *scan1(const char *line)
+{
+	struct hx_vocab_hit h[8];
+
+	assert_true(scan(line, h, 8) >= 1);
+	return h[0].row;
+}
+
 static size_t at(const char *line, const char *sub)
 {
 	const char *p = strstr(line, sub);
@@ -304,6 +313,29 @@ static void test_scan_hccl(void **state)
 	}
 }
 
+/* the driver's drvError_t after its own result word, and nowhere else */
+static void test_scan_drv(void **state)
+{
+	const char *l1 = "[ERROR] RUNTIME(144,):2025-12-23-02:13:24.956.201 [driver.cc:64]144 GetDeviceCount:Call drvGetDevNum, drvRetCode=87.";
+	const char *l2 = "[ERROR] ATRACE(618,python3):2025-03-06-01:09:06.981.451 [trace_driver_api.c:56](tid:618) get platform info failed, drvErr=87.";
+	const char *l3 = "halMemAlloc failed: device_id=7, size=15069901824, type=2, env_type=3, drvRetCode=6!";
+	const char *l4 = "[drv api] halQueueEnQueueBuff failed: deviceId=0, qid=1, timeout=3000, drvRetCode=27.";
+
+	(void)state;
+	assert_one(l1, HX_VF_DRV, "87", at(l1, "87."), HX_VH_DRV);
+	assert_string_equal(scan1(l1)->name, "DRV_ERROR_RESOURCE_OCCUPIED");
+	assert_int_equal(scan1(l1)->cls, HX_VC_RESOURCE);
+	assert_one(l2, HX_VF_DRV, "87", at(l2, "87."), HX_VH_DRV);
+	assert_one(l3, HX_VF_DRV, "6", at(l3, "6!"), HX_VH_DRV);
+	assert_int_equal(scan1(l3)->cls, HX_VC_RESOURCE);
+	assert_one(l4, HX_VF_DRV, "27", at(l4, "27."), HX_VH_DRV);
+	/* not the driver's word; not a drvError_t's size; 0 is success */
+	assert_none("GetDeviceCount: drvRet=87.");
+	assert_none("Call drvGetDevNum, drvRetCode=8700.");
+	assert_none("Call drvGetDevNum, drvRetCode=0.");
+	assert_none("mydrvRetCode=87");
+}
+
 static void test_scan_codes_by_shape(void **state)
 {
 	const char *l1 = "[PID: 3480365] 2025-12-24-14:10:31.094.189 Execution_Error_SDMA(EI0012): SDMA memory copy task exception occurred.";
@@ -539,6 +571,7 @@ static void test_every_row(void **state)
 		[HX_VF_RT_INNER] = "desc=[x], InnerCode=%s",
 		[HX_VF_ERRMGR] = "%s: text",
 		[HX_VF_HCCL] = "HcclAllReduce failed, ret = %s",
+		[HX_VF_DRV] = "GetDeviceCount:Call drvGetDevNum, drvRetCode=%s.",
 		[HX_VF_TORCH_NPU] = "(PID:1, Device:0, RankID:0) %s text",
 	};
 	char line[512];
@@ -600,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_lookup_by_shape),
 		cmocka_unit_test(test_scan_result_words),
 		cmocka_unit_test(test_scan_hccl),
+		cmocka_unit_test(test_scan_drv),
 		cmocka_unit_test(test_scan_codes_by_shape),
 		cmocka_unit_test(test_scan_phrases),
 		cmocka_unit_test(test_scan_misses),
