@@ -316,19 +316,28 @@ static void test_scan_hccl(void **state)
 /* the driver's drvError_t after its own result word, and nowhere else */
 static void test_scan_drv(void **state)
 {
-	const char *l1 = "[ERROR] RUNTIME(144,):2025-12-23-02:13:24.956.201 [driver.cc:64]144 GetDeviceCount:Call drvGetDevNum, drvRetCode=87.";
-	const char *l2 = "[ERROR] ATRACE(618,python3):2025-03-06-01:09:06.981.451 [trace_driver_api.c:56](tid:618) get platform info failed, drvErr=87.";
-	const char *l3 = "halMemAlloc failed: device_id=7, size=15069901824, type=2, env_type=3, drvRetCode=6!";
-	const char *l4 = "[drv api] halQueueEnQueueBuff failed: deviceId=0, qid=1, timeout=3000, drvRetCode=27.";
+	static const struct {
+		const char *line, *key, *at;
+		enum hx_vocab_class cls;
+	} t[] = {
+		{ "[ERROR] RUNTIME(144,):2025-12-23-02:13:24.956.201 [driver.cc:64]144 GetDeviceCount:Call drvGetDevNum, drvRetCode=87.",
+		  "87", "87.", HX_VC_RESOURCE },
+		{ "[ERROR] ATRACE(618,python3):2025-03-06-01:09:06.981.451 [trace_driver_api.c:56](tid:618) get platform info failed, drvErr=87.",
+		  "87", "87.", HX_VC_RESOURCE },
+		{ "halMemAlloc failed: device_id=7, size=15069901824, type=2, env_type=3, drvRetCode=6!",
+		  "6", "6!", HX_VC_RESOURCE },
+		{ "[drv api] halQueueEnQueueBuff failed: deviceId=0, qid=1, timeout=3000, drvRetCode=27.",
+		  "27", "27.", HX_VC_LOST },
+	};
+	size_t i;
 
 	(void)state;
-	assert_one(l1, HX_VF_DRV, "87", at(l1, "87."), HX_VH_DRV);
-	assert_string_equal(scan1(l1)->name, "DRV_ERROR_RESOURCE_OCCUPIED");
-	assert_int_equal(scan1(l1)->cls, HX_VC_RESOURCE);
-	assert_one(l2, HX_VF_DRV, "87", at(l2, "87."), HX_VH_DRV);
-	assert_one(l3, HX_VF_DRV, "6", at(l3, "6!"), HX_VH_DRV);
-	assert_int_equal(scan1(l3)->cls, HX_VC_RESOURCE);
-	assert_one(l4, HX_VF_DRV, "27", at(l4, "27."), HX_VH_DRV);
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		assert_one(t[i].line, HX_VF_DRV, t[i].key, at(t[i].line, t[i].at),
+			   HX_VH_DRV);
+		assert_int_equal(scan1(t[i].line)->cls, t[i].cls);
+	}
+	assert_string_equal(scan1(t[0].line)->name, "DRV_ERROR_RESOURCE_OCCUPIED");
 	/* not the driver's word; not a drvError_t's size; 0 is success */
 	assert_none("GetDeviceCount: drvRet=87.");
 	assert_none("Call drvGetDevNum, drvRetCode=8700.");
