@@ -1620,14 +1620,22 @@ static void field_set(struct hangdx_diagnosis *d, enum hx_cat cat, int hang,
 
 static const char *fault_name(const struct hangdx_diagnosis *d, uint32_t rec)
 {
+	const struct hx_vocab *row;
+
 	switch (hx_rec_sdma_fault(d, rec)) {
 	case 2:
 		return N_("an FFTS+ SDMA error on the device");
 	case 1:
 		return N_("a device DMA (SDMA) error");
 	default:
-		return N_("the loss of the device (task scheduler heartbeat lost)");
+		break;
 	}
+	/* a row of class lost that is no heartbeat: a device absent, a
+	 * process gone (ENODEV, DRV_ERROR_PROCESS_EXIT) */
+	row = hx_rec_row(d, rec);
+	if (row && !strstr(row->name, "HEARTBEAT") && !strstr(row->name, "eartbeat"))
+		return N_("the loss of a device, a process or a link the job needs");
+	return N_("the loss of the device (task scheduler heartbeat lost)");
 }
 
 /* What to change after an SDMA copy's exception (the HCCL guide's
@@ -1643,12 +1651,14 @@ static void sdma_fix(struct hangdx_diagnosis *d)
 }
 
 /* A fault of the vocabulary's class "lost" that names a link or the peer
- * (an error CQE, a link, a transfer, a remote), not the device itself. */
+ * (an error CQE, a link, a transfer, a remote, a connection, a pipe, the
+ * network or the peer's host), not the device itself. */
 static bool link_fault(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const struct hx_vocab *row = hx_rec_row(d, rec);
 	static const char *const words[] = { "CQE", "LINK", "TRANSFER", "REMOTE",
-					     "SOCKET", "PORT" };
+					     "SOCKET", "PORT", "CONN", "PIPE",
+					     "NET", "HOST" };
 	size_t i;
 
 	if (!row || row->cls != HX_VC_LOST || !row->name)

@@ -89,7 +89,7 @@ check "the same call returning HCCL_E_TIMEOUT" "true other" \
 # at set-up; the same call refused returned at once
 check "a client's connection that timed out" "true connect_timeout" \
 	"E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out"
-check "the same call refused" "null other" \
+check "the same call refused (ECONNREFUSED: a set-up that failed)" "null connect_timeout" \
 	"E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection refused"
 # ADXL's statuses (hixl, adxl_types.h): a bad parameter returned at once;
 # its timeout a wait that ran out; its bare FAILED a failure that does not
@@ -403,6 +403,24 @@ check "a file not there" "false not_a_hang" \
 	"ls: cannot access '/usr/local/Ascend/driver': No such file or directory"
 check "a program that was found" "null not_determined" \
 	"npu-smi was found in /usr/local/bin"
+# the C library's error texts (glibc, strerror): a connection refused is
+# a failed set-up, a full disk a resource, a peer that reset the
+# connection a lost link; the same words at INFO level say nothing
+check "strerror: a connection refused" "null connect_timeout" \
+	"E0612 10:00:01.000001 4242 rdma.cc:12] connect to 10.0.0.2:60000 failed: Connection refused"
+check "the same at glog's INFO level" "null not_determined" \
+	"I0612 10:00:01.000001 4242 rdma.cc:12] connect to 10.0.0.2:60000 failed: Connection refused"
+check "strerror: a disk that is full" "false not_a_hang" \
+	"OSError: [Errno 28] No space left on device"
+check "strerror: a device another process holds" "false not_a_hang" \
+	"[ERROR] open /dev/davinci3 failed: Device or resource busy"
+check "strerror: a peer that reset the connection" "false other" \
+	"[2026-01-01 10:00:00] ERROR recv failed: Connection reset by peer"
+check "... and a wait that ran out after it" "null other" \
+	"[2026-01-01 10:00:00] ERROR recv failed: Connection reset by peer" \
+	"[2026-01-01 10:30:00] ERROR HCCL notify wait timed out"
+t_ok "a reset connection is told as a lost link, not the device's heartbeat" sh -c \
+	"printf '%s\\n' '[2026-01-01 10:00:00] ERROR recv failed: Connection reset by peer' > '$T/reset.log' && '$HANGDX' diagnose '$T/reset.log' | tr '\\n' ' ' | grep -q 'a link error or a lost peer'"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
