@@ -4157,12 +4157,20 @@ static bool parameter_words(const char *s, size_t n)
 		"undefined symbol", "cannot open shared object",
 		/* a graph or an operator that did not compile: it returned */
 		"ompile failed", "uild graph failed",
+		/* a build without what the job asks for ("Torch not compiled
+		 * with CUDA enabled") */
+		"not compiled with",
 	};
 
 	/* GE's error line of its compile or init stage ("ErrorNo: N(desc)
 	 * [COMP][DEFAULT]...", "[INIT][DEFAULT]"): a graph that did not
 	 * build or load returned at once */
 	if (HAS(s, n, "ErrorNo: ") && (HAS(s, n, "[COMP][") || HAS(s, n, "[INIT][")))
+		return true;
+	/* "Invalid DP number per node: 0", "invalid device id": a value
+	 * refused (the word, not "invalidate") */
+	if ((HAS(s, n, "nvalid") && (has_word(s, n, "Invalid", false) ||
+				      has_word(s, n, "invalid", false))))
 		return true;
 	return has_any(s, n, w, sizeof w / sizeof w[0]);
 }

@@ -421,6 +421,16 @@ check "... and a wait that ran out after it" "null other" \
 	"[2026-01-01 10:30:00] ERROR HCCL notify wait timed out"
 t_ok "a reset connection is told as a lost link, not the device's heartbeat" sh -c \
 	"printf '%s\\n' '[2026-01-01 10:00:00] ERROR recv failed: Connection reset by peer' > '$T/reset.log' && '$HANGDX' diagnose '$T/reset.log' | tr '\\n' ' ' | grep -q 'a link error or a lost peer'"
+# a value refused in the word "invalid" (not "invalidated"), and a build
+# without what the job asks for: failures that returned at once
+check "an error line that says a value is invalid" "false not_a_hang" \
+	"[2025-11-25 17:59:09.908267] [240] [245] [llm] [ERROR] [executor.cpp:646] Invalid DP number per node: 0"
+check "an error line that says entries were invalidated" "null other" \
+	"[2025-11-25 17:59:09.908267] [240] [245] [llm] [ERROR] [cache.cpp:10] invalidated 3 entries"
+check "a build not compiled with what the job asks for" "false not_a_hang" \
+	"!!! Exception during processing !!! Torch not compiled with CUDA enabled"
+check "the same words that say it was" "null other" \
+	"!!! Exception during processing !!! Torch compiled with CUDA enabled"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
