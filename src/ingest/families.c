@@ -3090,7 +3090,7 @@ enum {
 	A_EMCODE = 1u << 7,     /* "EI0006:" after a space or ':' or at 0 */
 	A_WAITWORD = 1u << 8,   /* "timed out", "TIMEOUT", "deadlock" */
 	A_EXCEPT = 1u << 9,     /* "exception", "Exception" */
-	A_MISSING = 1u << 10    /* "found", "Found", "such" */
+	A_MISSING = 1u << 10    /* "No such", "command" */
 };
 
 /* s[i..i+4) == lit, as one 32-bit compare (the caller has i + 4 <= n) */
@@ -3120,8 +3120,8 @@ static void anchor_init(void)
 {
 	static const char *const pairs[] = { "me", "rr", "RR", "ai", "em",
 					     "ea", "Lo", "LO", "tc", "tu",
-					     "ME", "dl", "DL", "xc", "fo",
-					     "Fo", "su" };
+					     "ME", "dl", "DL", "xc", "No",
+					     "mm" };
 	const char *up = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	size_t i;
 
@@ -3152,6 +3152,8 @@ static unsigned field_anchors(const char *s, size_t n)
 			else if (at4(s, n, i, "ment") && i + 15 <= n &&
 				 memcmp(s + i + 4, "ation fault", 11) == 0)
 				a |= A_FAILED;  /* "Segmentation fault": the shell's */
+			else if (at4(s, n, i, "mman"))
+				a |= A_MISSING; /* "command not found" */
 			break;
 		case 'M':
 			if (at4(s, n, i, "MEOU"))
@@ -3169,15 +3171,11 @@ static unsigned field_anchors(const char *s, size_t n)
 			if (at4(s, n, i, "xcep"))
 				a |= A_EXCEPT;
 			break;
-		case 'f':
-		case 'F':
-			if (i + 5 <= n && at4(s, n, i + 1, "ound"))
+		case 'N':
+			if (at4(s, n, i, "No s"))
 				a |= A_MISSING;
 			break;
-		case 's':
-			if (at4(s, n, i, "such"))
-				a |= A_MISSING;
-			break;
+
 		case 'r':
 			if (at4(s, n, i, "rror"))
 				a |= A_ERROR;
@@ -4250,7 +4248,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	 * supported ("EE9999 get device msg feature can not support ...") */
 	if ((err && parameter_words(m, mn)) ||
 	    (r->curblk && HAS(m, mn, "not support")) ||
-	    missing_words(m, mn, err))
+	    ((err || (a & A_MISSING)) && missing_words(m, mn, err)))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_PARAMETER));
 	if (r->ended && HAS(m, mn, "main process disappeared"))
