@@ -2062,6 +2062,19 @@ static bool connect_words(const char *t)
 		     hx_find_ci(t, n, "connection timeout"));
 }
 
+/* A timeout in the words of a compute core's task (the runtime's STARS
+ * "aicore task timeout dfx", "The aicore execution times out"): a
+ * device timeout, as 507014 and 507034 are. */
+static bool core_timeout_words(const char *t)
+{
+	size_t n = t ? strlen(t) : 0;
+
+	return t && (hx_find_ci(t, n, "aicore") || hx_find_ci(t, n, "ai core") ||
+		     hx_find_ci(t, n, "vector core")) &&
+	       (hx_find_ci(t, n, "timeout") || hx_find_ci(t, n, "times out") ||
+		hx_find_ci(t, n, "timed out"));
+}
+
 static void sig_watchdog(struct hx_signals *s, const struct hangdx_diagnosis *d,
 			 uint32_t rec)
 {
@@ -2282,8 +2295,11 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 			first(has(hx_dstr(d, rec, HX_F_TEXT), "connect") ? &s->connect
 					  : &s->timeout_text, rec);
 		} else {
-			first(connect_words(hx_dstr(d, rec, HX_F_TEXT))
-			      ? &s->connect : &s->timeout_text, rec);
+			const char *t = hx_dstr(d, rec, HX_F_TEXT);
+
+			first(connect_words(t) ? &s->connect
+			      : core_timeout_words(t) ? &s->dev_timeout
+			      : &s->timeout_text, rec);
 		}
 		break;
 	case HX_K_CODED:

@@ -431,6 +431,12 @@ check "a build not compiled with what the job asks for" "false not_a_hang" \
 	"!!! Exception during processing !!! Torch not compiled with CUDA enabled"
 check "the same words that say it was" "null other" \
 	"!!! Exception during processing !!! Torch compiled with CUDA enabled"
+# a timeout in the words of an AI Core task (the runtime's STARS dfx) is a
+# device timeout; the same words of an SDMA task are a wait of unknown kind
+check "an AI Core task's timeout in the runtime's words" "true device_timeout" \
+	"[ERROR] RUNTIME(2921,python3):2026-03-01-10:00:00.000.001 [stars_engine.cc:100]2950 ProcessStarsTimeoutDfxSlotInfo:aicore task timeout dfx, show slot info, slot_id=5, device_id=14, stream_id=3, task_id=7673"
+check "the same words of an SDMA task" "true unknown" \
+	"[ERROR] RUNTIME(2921,python3):2026-03-01-10:00:00.000.001 [stars_engine.cc:100]2950 ProcessStarsTimeoutDfxSlotInfo:sdma task timeout dfx, show slot info, slot_id=5, device_id=14, stream_id=3, task_id=7673"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
