@@ -3175,7 +3175,6 @@ static unsigned field_anchors(const char *s, size_t n)
 			if (at4(s, n, i, "No s"))
 				a |= A_MISSING;
 			break;
-
 		case 'r':
 			if (at4(s, n, i, "rror"))
 				a |= A_ERROR;
@@ -4167,8 +4166,8 @@ static bool parameter_words(const char *s, size_t n)
 		return true;
 	/* "Invalid DP number per node: 0", "invalid device id": a value
 	 * refused (the word, not "invalidate") */
-	if ((HAS(s, n, "nvalid") && (has_word(s, n, "Invalid", false) ||
-				      has_word(s, n, "invalid", false))))
+	if (HAS(s, n, "nvalid") && (has_word(s, n, "Invalid", false) ||
+				     has_word(s, n, "invalid", false)))
 		return true;
 	return has_any(s, n, w, sizeof w / sizeof w[0]);
 }

@@ -968,8 +968,8 @@ struct hx_vocab_hit {
  * A code counts only in its context (hx_vocab_how); one that no table
  * knows is not a mention.  A line with none of the anchors (a run of six
  * digits, "0x", 'E' or 'W' before a code shape, "ccl", "drv", a phrase's
- * rarest byte) costs a few memchr and one pass over its digits.  Thread-safe; no
- * allocation.
+ * rarest byte) costs a few memchr and one pass over its digits.
+ * Thread-safe; no allocation.
  */
 size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
 		     size_t max);
