@@ -2062,6 +2062,19 @@ static bool connect_words(const char *t)
 		     hx_find_ci(t, n, "connection timeout"));
 }
 
+/* A wait that ran out at torch.distributed's store, in its own words
+ * (the DistStoreError it raises, the TCPStore it names), or a line of
+ * the tables whose class is communication set-up ("The server socket on
+ * ... has timed out, will retry"): the rendezvous did not complete. */
+static bool store_words(const struct hangdx_diagnosis *d, uint32_t rec,
+			const char *t)
+{
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+
+	return (row && row->cls == HX_VC_COMM_SETUP) ||
+	       (t && (has(t, "DistStoreError") || has(t, "TCPStore")));
+}
+
 /* A timeout in the words of a compute core's task (the runtime's STARS
  * "aicore task timeout dfx", "The aicore execution times out"): a
  * device timeout, as 507014 and 507034 are. */
@@ -2070,7 +2083,7 @@ static bool core_timeout_words(const char *t)
 	size_t n = t ? strlen(t) : 0;
 
 	return t && (hx_find_ci(t, n, "aicore") || hx_find_ci(t, n, "ai core") ||
-		     hx_find_ci(t, n, "vector core")) &&
+		     hx_find_ci(t, n, "ai_core") || hx_find_ci(t, n, "vector core")) &&
 	       (hx_find_ci(t, n, "timeout") || hx_find_ci(t, n, "times out") ||
 		hx_find_ci(t, n, "timed out"));
 }
@@ -2297,7 +2310,7 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		} else {
 			const char *t = hx_dstr(d, rec, HX_F_TEXT);
 
-			first(connect_words(t) ? &s->connect
+			first(connect_words(t) || store_words(d, rec, t) ? &s->connect
 			      : core_timeout_words(t) ? &s->dev_timeout
 			      : &s->timeout_text, rec);
 		}

@@ -3756,6 +3756,9 @@ static bool timeout_words(const char *s, size_t n)
 		"timeout after", "Timeout after", "wait timeout", "Wait timeout",
 		"WaitTimeout", "time out", "Time out", "timeout!", "Timeout!",
 		"TIMEOUT_EXIT", "deadline exceeded", "DeadlineExceeded",
+		/* HCCL's tag of a task that failed, by stage and kind
+		 * ("[TaskExecStage][Timeout][HOST]", task_exception_handler) */
+		"Stage][Timeout]",
 		"\xe8\xb6\x85\xe6\x97\xb6",     /* chaoshi, "timed out" */
 	};
 
@@ -3807,6 +3810,21 @@ static bool timeout_word(const char *s, size_t n)
 		     status_name(s, q)))
 			return true;
 		q += 7;
+	}
+	return false;
+}
+
+/* The task scheduler's error line names the function that printed it:
+ * one that ends in "_timeout" handles a task that ran out of time
+ * ("ai_core_dispatcher.c:1012 bs_done_exception_proc_timeout: ..."). */
+static bool handler_timeout(const char *s, size_t n)
+{
+	const char *q = s, *end = s + n;
+
+	while ((q = hx_findn(q, (size_t)(end - q), "_timeout", 8)) != NULL) {
+		q += 8;
+		if (q == end || !hx_name_byte(*q))
+			return true;
 	}
 	return false;
 }
@@ -4042,6 +4060,22 @@ bool hx_device_exception_words(const char *s, size_t n)
 	return !HAS(s, n, "timeout") && has_any(s, n, w, sizeof w / sizeof w[0]);
 }
 
+/* A fault of the hardware in the words of the kernel's error report and
+ * the driver's memory manager: an uncorrectable memory error ("[Hardware
+ * Error] ... multi-bit ECC", "uncorrectable ECC") or a page fault the
+ * device may not take ("[devmm] [ERROR] ... Device fault error"): the
+ * work on that device failed at once. */
+static bool hardware_fault_words(const char *s, size_t n)
+{
+	static const char *const w[] = {
+		"multi-bit ECC", "Multi-bit ECC", "multi bit ECC",
+		"uncorrectable ECC", "Uncorrectable ECC", "ECC uncorrectable",
+		"Device fault error", "device fault error",
+	};
+
+	return has_any(s, n, w, sizeof w / sizeof w[0]);
+}
+
 /* A process that ended with a status it gave on an error line: "failed
  * (exit 2)", "exit code 1", "exit code: 1", "exit status 1", "exitcode:
  * 1", "exited with code 1", "exit_code=1" (not 0: a normal exit). */
@@ -4157,6 +4191,9 @@ static bool parameter_words(const char *s, size_t n)
 		/* a build without what the job asks for ("Torch not compiled
 		 * with CUDA enabled") */
 		"not compiled with",
+		/* a constraint a value broke ("--max-input-token-len must be
+		 * in the range (0, --max-seq-len]", "strides must not be zero") */
+		" must be ", " must not be ",
 	};
 
 	/* GE's error line of its compile or init stage ("ErrorNo: N(desc)
@@ -4182,7 +4219,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	int lv;
 	const struct hx_vocab *row;
 	unsigned a;
-	bool err, hccl = false;
+	bool err, hccl = false, tsch = false;
 
 	if (r->sub || r->taken || n < 8 || s[0] == '#')
 		return HANGDX_OK;
@@ -4192,6 +4229,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 		    p.level == HX_LV_TRACE || p.level == HX_LV_EVENT)
 			return HANGDX_OK;
 		hccl = p.modlen == 4 && memcmp(p.mod, "HCCL", 4) == 0;
+		tsch = p.modlen == 4 && memcmp(p.mod, "TSCH", 4) == 0;
 	}
 	m = prefixed ? p.body : s;
 	mn = prefixed ? p.bodylen : n;
@@ -4206,7 +4244,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	      row->cls == HX_VC_WAIT_TIMEOUT)) &&
 	    r->warn_timeouts++ == 1)
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
-				   m, mn, NULL, NULL);
+				   m, mn, open_row(m, mn, false), NULL);
 	/* a warning that a task failed with a device exception's code (the
 	 * runtime's exception callback, "exception_cb ... failed:500002"):
 	 * an exception is not retried */
@@ -4232,11 +4270,13 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	 * lines under it) is the error's own text: a timeout it names ran out */
 	if (timeout_words(m, mn) ||
 	    ((a & A_TIMEOUT) && (err || r->curblk) && timeout_word(m, mn)) ||
+	    (tsch && err && handler_timeout(m, mn)) ||
 	    /* a watchdog that fired (SGLang's scheduler) */
 	    ((a & A_WATCHDOG) && HAS(m, mn, "atchdog timeout")))
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
 				   m, mn, row, NULL);
-	if (hx_device_exception_words(m, mn))
+	if (hx_device_exception_words(m, mn) ||
+	    (err && hardware_fault_words(m, mn)))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
 	if (err && (HAS(m, mn, "out of memory") || HAS(m, mn, "Out of memory") ||

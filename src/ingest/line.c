@@ -610,12 +610,21 @@ static int classify_line(const char *s, size_t n)
 	return HX_CL_NOISE;
 }
 
-/* A plog line of a level that is filtered above ("[INFO] ..."). */
+/* A plog line of a level that is filtered above ("[INFO] ..."), not
+ * a bracket that only starts like one ("[TP0]", sglang's rank). */
 static bool plog_level(const char *s, size_t n)
 {
-	return n > 3 && s[0] == '[' && (s[1] == 'I' || s[1] == 'D' ||
-					 s[1] == 'E' || s[1] == 'T') &&
-	       s[2] >= 'A' && s[2] <= 'Z';
+	static const char *const lv[] = {
+		"[INFO]", "[DEBUG]", "[ERROR]", "[TRACE]", "[EVENT]",
+	};
+	size_t i;
+
+	if (n < 6 || s[0] != '[')
+		return false;
+	for (i = 0; i < sizeof lv / sizeof lv[0]; i++)
+		if (n >= strlen(lv[i]) && memcmp(s, lv[i], strlen(lv[i])) == 0)
+			return true;
+	return false;
 }
 
 int hx_classify(const char *s, size_t n)

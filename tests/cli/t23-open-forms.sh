@@ -437,6 +437,24 @@ check "an AI Core task's timeout in the runtime's words" "true device_timeout" \
 	"[ERROR] RUNTIME(2921,python3):2026-03-01-10:00:00.000.001 [stars_engine.cc:100]2950 ProcessStarsTimeoutDfxSlotInfo:aicore task timeout dfx, show slot info, slot_id=5, device_id=14, stream_id=3, task_id=7673"
 check "the same words of an SDMA task" "true unknown" \
 	"[ERROR] RUNTIME(2921,python3):2026-03-01-10:00:00.000.001 [stars_engine.cc:100]2950 ProcessStarsTimeoutDfxSlotInfo:sdma task timeout dfx, show slot info, slot_id=5, device_id=14, stream_id=3, task_id=7673"
+# a rank's bracket that starts like a plog level ("[TP0]", "[DP1]") is no
+# level: its line still reaches the open world; a plog level is filtered
+check "a scheduler watchdog behind a bare [TP0]" "true unknown" \
+	"[TP0] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)"
+check "the same words at a plog's INFO level" "null not_determined" \
+	"[INFO] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)"
+# HCCL's stage-and-kind tag of a failed task, on a line of its own
+check "HCCL's [TaskExecStage][Timeout] tag alone" "true unknown" \
+	"[TaskExecStage][Timeout][HOST]"
+check "the same stage failing as a run failure" "false not_a_hang" \
+	"[TaskExecStage][RunFailed][HOST]" "Task run failed, base information is streamID:[3], taskID[2]"
+# the task scheduler's error line names the handler that printed it: one
+# ending in _timeout is an AI Core task that ran out of time; a handler of
+# another name on the same line is not a timeout
+check "a TSCH handler named ..._timeout" "true device_timeout" \
+	"[ERROR] TSCH(-1,null):2026-06-04-10:51:09.520.395 28 (cpuid:0) ai_core_dispatcher.c:1012 bs_done_exception_proc_timeout: slot_id=1,TS_ctrl=0x4,exception_core_list=0x0,fault_task=0"
+check "a TSCH handler of another name" "null other" \
+	"[ERROR] TSCH(-1,null):2026-06-04-10:51:09.520.395 28 (cpuid:0) ai_core_dispatcher.c:1012 bs_done_exception_proc_timeout_cfg: slot_id=1,TS_ctrl=0x4,exception_core_list=0x0,fault_task=0"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
