@@ -3758,7 +3758,7 @@ static bool timeout_words(const char *s, size_t n)
 		"TIMEOUT_EXIT", "deadline exceeded", "DeadlineExceeded",
 		/* HCCL's tag of a task that failed, by stage and kind
 		 * ("[TaskExecStage][Timeout][HOST]", task_exception_handler) */
-		"Stage][Timeout]",
+		"][Timeout]",
 		"\xe8\xb6\x85\xe6\x97\xb6",     /* chaoshi, "timed out" */
 	};
 
@@ -4070,10 +4070,10 @@ static bool hardware_fault_words(const char *s, size_t n)
 	static const char *const w[] = {
 		"multi-bit ECC", "Multi-bit ECC", "multi bit ECC",
 		"uncorrectable ECC", "Uncorrectable ECC", "ECC uncorrectable",
-		"Device fault error", "device fault error",
 	};
 
-	return has_any(s, n, w, sizeof w / sizeof w[0]);
+	return (HAS(s, n, "ECC") && has_any(s, n, w, sizeof w / sizeof w[0])) ||
+	       HAS(s, n, "evice fault error");
 }
 
 /* A process that ended with a status it gave on an error line: "failed
@@ -4191,9 +4191,6 @@ static bool parameter_words(const char *s, size_t n)
 		/* a build without what the job asks for ("Torch not compiled
 		 * with CUDA enabled") */
 		"not compiled with",
-		/* a constraint a value broke ("--max-input-token-len must be
-		 * in the range (0, --max-seq-len]", "strides must not be zero") */
-		" must be ", " must not be ",
 	};
 
 	/* GE's error line of its compile or init stage ("ErrorNo: N(desc)
@@ -4205,6 +4202,10 @@ static bool parameter_words(const char *s, size_t n)
 	 * refused (the word, not "invalidate") */
 	if (HAS(s, n, "nvalid") && (has_word(s, n, "Invalid", false) ||
 				     has_word(s, n, "invalid", false)))
+		return true;
+	/* a constraint a value broke ("--max-input-token-len must be in the
+	 * range (0, --max-seq-len]", "strides must not be zero") */
+	if (HAS(s, n, "must ") && (HAS(s, n, "must be ") || HAS(s, n, "must not be ")))
 		return true;
 	return has_any(s, n, w, sizeof w / sizeof w[0]);
 }

@@ -614,17 +614,21 @@ static int classify_line(const char *s, size_t n)
  * a bracket that only starts like one ("[TP0]", sglang's rank). */
 static bool plog_level(const char *s, size_t n)
 {
-	static const char *const lv[] = {
-		"[INFO]", "[DEBUG]", "[ERROR]", "[TRACE]", "[EVENT]",
-	};
-	size_t i;
-
 	if (n < 6 || s[0] != '[')
 		return false;
-	for (i = 0; i < sizeof lv / sizeof lv[0]; i++)
-		if (n >= strlen(lv[i]) && memcmp(s, lv[i], strlen(lv[i])) == 0)
-			return true;
-	return false;
+	switch (s[1]) {
+	case 'I':
+		return memcmp(s, "[INFO]", 6) == 0;
+	case 'D':
+		return n >= 7 && memcmp(s, "[DEBUG]", 7) == 0;
+	case 'E':
+		return n >= 7 && (memcmp(s, "[ERROR]", 7) == 0 ||
+				  memcmp(s, "[EVENT]", 7) == 0);
+	case 'T':
+		return n >= 7 && memcmp(s, "[TRACE]", 7) == 0;
+	default:
+		return false;
+	}
 }
 
 int hx_classify(const char *s, size_t n)

@@ -42,7 +42,7 @@ check "a glog error head with a connect timeout" "true connect_timeout" \
 	"E0612 10:00:01.000001 4242 transport.cpp:99] Connect timeout to: 10.0.0.2:5000"
 check "the same at glog's INFO level" "null not_determined" \
 	"I0612 10:00:01.000001 4242 transport.cpp:99] Connect timeout to: 10.0.0.2:5000"
-check "a warning that a wait timed out, retried, said twice" "true unknown" \
+check "a warning that a wait timed out, retried, said twice" "true connect_timeout" \
 	"[W612 10:00:01.000001 socket.cpp:900] [c10d] The server socket on [::1]:5000 has timed out, will retry." \
 	"[W612 10:02:11.000001 socket.cpp:900] [c10d] The server socket on [::1]:5000 has timed out, will retry."
 check "the same warning once" "null not_determined" \
@@ -455,6 +455,24 @@ check "a TSCH handler named ..._timeout" "true device_timeout" \
 	"[ERROR] TSCH(-1,null):2026-06-04-10:51:09.520.395 28 (cpuid:0) ai_core_dispatcher.c:1012 bs_done_exception_proc_timeout: slot_id=1,TS_ctrl=0x4,exception_core_list=0x0,fault_task=0"
 check "a TSCH handler of another name" "null other" \
 	"[ERROR] TSCH(-1,null):2026-06-04-10:51:09.520.395 28 (cpuid:0) ai_core_dispatcher.c:1012 bs_done_exception_proc_timeout_cfg: slot_id=1,TS_ctrl=0x4,exception_core_list=0x0,fault_task=0"
+# a wait at torch.distributed's store, in the store's own words, is a
+# hang at set-up; the same words of another exception a wait of unknown kind
+check "a DistStoreError's wait timeout" "true connect_timeout" \
+	"torch.distributed.DistStoreError: wait timeout after 1800000ms, keys: /default_pg/0//cpu//0/2"
+check "the same words of another exception" "true unknown" \
+	"torch.distributed.DistBackendError: wait timeout after 1800000ms, keys: /default_pg/0//cpu//0/2"
+# a constraint a value broke, on an error line, returned at once; the same
+# words at INFO level are no error
+check "a value that broke a constraint" "false not_a_hang" \
+	"2026-01-05 08:55:01.904629+08:00 - app.evaluator - ERROR - Error evaluating model M: --max-input-token-len must be in the range (0, --max-seq-len]"
+check "the same words at INFO level" "null not_determined" \
+	"2026-01-05 08:55:01.904629+08:00 - app.evaluator - INFO - --max-input-token-len must be in the range (0, --max-seq-len]"
+# a fault of the hardware: an uncorrectable memory error in the kernel's
+# report is a device exception; a corrected one is no failure
+check "a multi-bit ECC error in the kernel's report" "false not_a_hang" \
+	"[2454.830701] {6}[Hardware Error]  error_type: 3, multi-bit ECC"
+check "a single-bit ECC error corrected" "null not_determined" \
+	"[2454.830701] {6}[Hardware Info]  error_type: 2, single-bit ECC corrected"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
