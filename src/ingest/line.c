@@ -14,6 +14,7 @@
 #include "ingest.h"
 
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_alnum(int c)
 {
 	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -1333,6 +1334,65 @@ static size_t env_grep(const char *s, size_t n, struct hx_envelope *e)
 	return hc ? grep_set(e, s, &c) : hd ? grep_set(e, s, &d) : 0;
 }
 
+/* A label before the line, kept as the worker's name but never as a rank
+ * (a local rank or a parallel group's index is not the global rank):
+ * torchrun's --tee "[default0]:" (role and local rank), a rank bracket a
+ * server or a reporter wrote ("[TP0] ", "[DP1 TP0] ", "[Worker_DP0_TP1] "):
+ * words of letters and digits joined by '_' or a blank, the last ending in
+ * a digit, a closing bracket, then ':' or a blank.  A plog level
+ * ("[ERROR]") has no digits; a c10 head ("[E612 10:00:01...]") a ':'. */
+static size_t env_label(const char *s, size_t n, size_t i,
+			struct hx_envelope *e)
+{
+	size_t k = i + 1, w;
+
+	for (;;) {
+		w = k;
+		while (k < n && k - w < 16 && is_alpha((unsigned char)s[k]))
+			k++;
+		if (k == w)
+			return 0;
+		w = k;
+		while (k < n && k - w < 6 && is_digit((unsigned char)s[k]))
+			k++;
+		if (k >= n)
+			return 0;
+		if (s[k] == ']' && k > w)
+			break;
+		if ((s[k] != ' ' && s[k] != '_') || k - i > 32)
+			return 0;
+		k++;
+	}
+	if (k + 1 >= n || (s[k + 1] != ':' && s[k + 1] != ' '))
+		return 0;
+	e->worker = s + i + 1;
+	e->workerlen = k - i - 1;
+	e->forms |= HX_EV_LABEL;
+	k += 2;
+	return s[k - 1] == ':' && k < n && s[k] == ' ' ? k + 1 : k;
+}
+
+/* Slurm's srun --label: the task's number (up to three digits), a colon
+ * and a blank, then a line that does not start with a blank (grep -n's
+ * "N:" has no blank) nor with what follows an error-manager code ("9999:
+ * Inner Error!", "99: [PID: 7] ...": the tail of a wrapped "EE9999:"). */
+static size_t env_srun(const char *s, size_t n, struct hx_envelope *e)
+{
+	size_t k = 0;
+
+	while (k < n && k < 4 && is_digit((unsigned char)s[k]))
+		k++;
+	if (k == 0 || k > 3 || k + 2 >= n || s[k] != ':' || s[k + 1] != ' ' ||
+	    s[k + 2] == ' ' || s[k + 2] == '\t' ||
+	    (n - k - 2 >= 5 && (memcmp(s + k + 2, "[PID:", 5) == 0 ||
+				memcmp(s + k + 2, "Inner", 5) == 0)))
+		return 0;
+	e->worker = s;
+	e->workerlen = k;
+	e->forms |= HX_EV_LABEL;
+	return k + 2;
+}
+
 /* A word at the start: "worker-1: ", "service  | ", "ERROR 03-25 ...". */
 static size_t env_word(const char *s, size_t n, size_t i, bool first,
 		       struct hx_envelope *e)
@@ -1379,18 +1439,21 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 		}
 		return 0;
 	case '[':
-		if (i + 1 < n && s[i + 1] == 'r')
-			return env_rank(s, n, i, e);
+		if (i + 1 < n && s[i + 1] == 'r' && (k = env_rank(s, n, i, e)) != 0)
+			return k;
 		if (i + 1 < n && is_digit((unsigned char)s[i + 1]))
 			return env_mpi(s, n, i, e);
 		if (i + 1 < n && s[i + 1] >= 'A' && s[i + 1] <= 'Z' &&
 		    hx_find(s + i, n - i < 160 ? n - i : 160, " pid=") &&
 		    parse_level(s + i, n - i, &(size_t){ 0 }) == HX_LV_NONE)
 			return env_worker(s, n, i, e);
-		return 0;
+		return env_label(s, n, i, e);
 	case '(':
 		return env_worker(s, n, i, e);
 	default:
+		if (first && i == 0 && is_digit((unsigned char)s[0]) &&
+		    (k = env_srun(s, n, e)) != 0)
+			return k;
 		if (first && i == 0 && (is_alnum((unsigned char)s[0]) ||
 					s[0] == '.' || s[0] == '/') &&
 		    (k = env_grep(s, n, e)) != 0)

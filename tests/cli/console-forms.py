@@ -42,6 +42,12 @@ PREFIXES = {
     "pdsh-rank": "worker-1: [rank7]: ",
     "mpi": "[1,7]<stderr>:",
     "compose": "trainer   | ",
+    # labels that name no global rank: torchrun --tee's role and local
+    # rank, a server's or a reporter's parallel-group bracket, srun --label
+    "torchrun-tee": "[default0]:",
+    "label-tp": "[TP0] ",
+    "label-dp-tp": "[DP1 TP0] ",
+    "srun-label": "3: ",
     # vLLM's colour: a file keeps the ESC bytes, a web page only "[0;36m"
     "colour": "\x1b[0;36m(EngineCore_DP0 pid=2221630)\x1b[0;0m ",
     "colour-noesc": "[0;36m(EngineCore_DP0 pid=2221630)[0;0m ",

@@ -589,6 +589,43 @@ static void test_env_ray_pdsh_mpi_compose(void **state)
 	assert_memory_equal(l6 + e.skip, "[ERROR] HCCL(", 13);
 }
 
+/* Labels that name no global rank: torchrun --tee, a parallel group's
+ * bracket, srun --label; each kept as the worker, never as the rank. */
+static void test_env_labels(void **state)
+{
+	static const struct { const char *line, *worker, *text; } c[] = {
+		{ "[default0]:RuntimeError: HCCL function error", "default0",
+		  "RuntimeError: HCCL function error" },
+		{ "[default3]: EE9999: Inner Error!", "default3", "EE9999: Inner Error!" },
+		{ "[TP0] Scheduler watchdog timeout", "TP0", "Scheduler watchdog timeout" },
+		{ "[DP1 TP0] [ERROR] HCCL(1,python):x", "DP1 TP0", "[ERROR] HCCL(1,python):x" },
+		{ "[Worker_DP0_TP1] EI0002: x", "Worker_DP0_TP1", "EI0002: x" },
+		{ "3: [rank3]: EE9999: Inner Error!", "3", "EE9999: Inner Error!" },
+		{ "12: EI0002: The wait execution", "12", "EI0002: The wait execution" },
+	};
+	static const char *const none[] = {
+		"[ERROR] x", "[TP0]x", "[Step] x", "[E612 10:00:01.000001 a.cc:1] x",
+		"[TP0 x] y", "1234: x", "99: [PID: 7] 2024-07-03 x", "99: Inner Error!",
+		"7:  indented", "[0] x",
+	};
+	struct hx_envelope e;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < HX_ARRAY_LEN(c); i++) {
+		env(c[i].line, &e);
+		if (!(e.forms & HX_EV_LABEL) || !str_is(e.worker, e.workerlen, c[i].worker) ||
+		    !text_is(c[i].line, &e, c[i].text))
+			fail_msg("label in \"%s\": forms %x, text \"%s\"", c[i].line,
+				 e.forms, c[i].line + e.skip);
+		if (strncmp(c[i].line, "3: ", 3) != 0)        /* that one says [rank3] */
+			assert_int_equal(e.rank, -1);
+	}
+	for (i = 0; i < HX_ARRAY_LEN(none); i++)
+		if (env(none[i], &e) != 0 && (e.forms & HX_EV_LABEL))
+			fail_msg("label in \"%s\"", none[i]);
+}
+
 static void test_env_grep_and_indent(void **state)
 {
 	struct hx_envelope e;
@@ -990,6 +1027,7 @@ int main(void)
 		cmocka_unit_test(test_env_ray_pdsh_mpi_compose),
 		cmocka_unit_test(test_env_grep_and_indent),
 		cmocka_unit_test(test_env_not_fooled),
+		cmocka_unit_test(test_env_labels),
 		cmocka_unit_test(test_pasted_prefix_damage),
 		cmocka_unit_test(test_classify_console),
 		cmocka_unit_test(test_colour_vllm_prefix),
