@@ -3902,17 +3902,19 @@ static int open_level(const struct hx_reader *r, const char *s, size_t n,
 }
 
 /* w in s as a word: not inside an identifier ("first_error",
- * "error_code", "errors"); a class name may end in it ("RuntimeError:")
- * when camel == true. */
+ * "error_code", "errors"); a class name may end in it ("RuntimeError:",
+ * and an acronym's before a colon, "OSError:") when camel == true. */
 static bool has_word(const char *s, size_t n, const char *w, bool camel)
 {
 	const char *q = s, *end = s + n;
 	size_t l = strlen(w);
 
 	while ((q = hx_find(q, (size_t)(end - q), w)) != NULL) {
-		bool left = q == s || !hx_name_byte(q[-1]) ||
-			    (camel && q[-1] >= 'a' && q[-1] <= 'z');
 		bool right = q + l == end || !hx_name_byte(q[l]);
+		bool left = q == s || !hx_name_byte(q[-1]) ||
+			    (camel && q[-1] >= 'a' && q[-1] <= 'z') ||
+			    (camel && q[-1] >= 'A' && q[-1] <= 'Z' &&
+			     q + l < end && q[l] == ':');
 
 		if (left && right)
 			return true;

@@ -537,7 +537,8 @@ enum {
 	HX_EV_LOGGER = 1u << 6,     /* "ERROR 03-25 06:14:02 [file.py:880] " */
 	HX_EV_INDENT = 1u << 7,     /* blanks before a prefix */
 	HX_EV_QUOTE = 1u << 8,      /* "> " a pasted Markdown quote */
-	HX_EV_LABEL = 1u << 9       /* "[default0]:", "[TP0] ", srun's "0: " */
+	HX_EV_LABEL = 1u << 9,      /* "[default0]:", "[TP0] ", srun's "0: " */
+	HX_EV_KUBE = 1u << 10       /* "[pod/P/C] ", "2025-01-01T00:00:08.1Z " */
 };
 
 struct hx_envelope {

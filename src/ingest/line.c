@@ -1393,6 +1393,94 @@ static size_t env_srun(const char *s, size_t n, struct hx_envelope *e)
 	return k + 2;
 }
 
+/* kubectl logs --prefix: "[pod/NAME/CONTAINER] ", kept as the worker. */
+static size_t env_kube(const char *s, size_t n, size_t i,
+		       struct hx_envelope *e)
+{
+	size_t k = i + 5, slash = 0;
+
+	if (n - i < 9 || memcmp(s + i, "[pod/", 5) != 0)
+		return 0;
+	while (k < n && k - i < 160 && (tok_char((unsigned char)s[k]) || s[k] == '/'))
+		slash += s[k++] == '/';
+	if (slash != 1 || k + 1 >= n || s[k] != ']' || s[k + 1] != ' ')
+		return 0;
+	e->worker = s + i + 1;
+	e->workerlen = k - i - 1;
+	e->forms |= HX_EV_KUBE;
+	return k + 2;
+}
+
+/* The time kubectl logs --timestamps and docker logs -t put first, Go's
+ * RFC 3339 in UTC: "2025-01-01T00:00:08.123456789Z ". */
+static size_t env_utc(const char *s, size_t n, struct hx_envelope *e)
+{
+	size_t k = 19;
+
+	if (n < 22 || s[10] != 'T' || hx_parse_ts(s, 19) == HX_NONE)
+		return 0;
+	if (s[k] == '.')
+		for (k++; k < n && k < 30 && is_digit((unsigned char)s[k]); k++)
+			;
+	if (k + 1 >= n || s[k] != 'Z' || s[k + 1] != ' ')
+		return 0;
+	e->forms |= HX_EV_KUBE;
+	return k + 2;
+}
+
+/* syslog's and journalctl's head: "Jan  5 10:00:01 HOST IDENT[PID]: "
+ * (the host kept as the node, the pid as the process's). */
+static size_t env_syslog(const char *s, size_t n, struct hx_envelope *e)
+{
+	static const char mon[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	size_t k, h, id;
+	int64_t v;
+	int m;
+
+	if (n < 24 || s[3] != ' ')
+		return 0;
+	for (m = 0; m < 12 && memcmp(s, mon + 3 * m, 3) != 0; m++)
+		;
+	if (m == 12)
+		return 0;
+	/* the day: "Jan  5" (padded) or "Jan 15" */
+	if (s[4] == ' ' && is_digit((unsigned char)s[5]) && s[6] == ' ')
+		k = 7;
+	else if (is_digit((unsigned char)s[4]) && is_digit((unsigned char)s[5]) &&
+		 s[6] == ' ')
+		k = 7;
+	else if (is_digit((unsigned char)s[4]) && s[5] == ' ')
+		k = 6;
+	else
+		return 0;
+	if (k + 9 >= n || s[k + 2] != ':' || s[k + 5] != ':' || s[k + 8] != ' ' ||
+	    !is_digit((unsigned char)s[k]) || !is_digit((unsigned char)s[k + 7]))
+		return 0;
+	h = k + 9;
+	k = skip_tok(s, n, h);
+	if (k == h || k >= n || s[k] != ' ')
+		return 0;
+	id = ++k;
+	while (k < n && k - id < 64 && (tok_char((unsigned char)s[k]) || s[k] == '/'))
+		k++;
+	if (k == id || k >= n)
+		return 0;
+	if (s[k] == '[') {
+		size_t j = read_num(s, n, k + 1, &v);
+
+		if (j == k + 1 || j >= n || s[j] != ']')
+			return 0;
+		e->pid = v;
+		k = j + 1;
+	}
+	if (k + 1 >= n || s[k] != ':' || s[k + 1] != ' ')
+		return 0;
+	e->node = s + h;
+	e->nodelen = skip_tok(s, n, h) - h;
+	e->forms |= HX_EV_NODE;
+	return k + 2;
+}
+
 /* A word at the start: "worker-1: ", "service  | ", "ERROR 03-25 ...". */
 static size_t env_word(const char *s, size_t n, size_t i, bool first,
 		       struct hx_envelope *e)
@@ -1441,6 +1529,8 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 	case '[':
 		if (i + 1 < n && s[i + 1] == 'r' && (k = env_rank(s, n, i, e)) != 0)
 			return k;
+		if (i + 1 < n && s[i + 1] == 'p' && (k = env_kube(s, n, i, e)) != 0)
+			return k;
 		if (i + 1 < n && is_digit((unsigned char)s[i + 1]))
 			return env_mpi(s, n, i, e);
 		if (i + 1 < n && s[i + 1] >= 'A' && s[i + 1] <= 'Z' &&
@@ -1452,7 +1542,10 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 		return env_worker(s, n, i, e);
 	default:
 		if (first && i == 0 && is_digit((unsigned char)s[0]) &&
-		    (k = env_srun(s, n, e)) != 0)
+		    ((k = env_srun(s, n, e)) != 0 || (k = env_utc(s, n, e)) != 0))
+			return k;
+		if (first && i == 0 && s[0] >= 'A' && s[0] <= 'S' &&
+		    (k = env_syslog(s, n, e)) != 0)
 			return k;
 		if (first && i == 0 && (is_alnum((unsigned char)s[0]) ||
 					s[0] == '.' || s[0] == '/') &&

@@ -48,6 +48,9 @@ PREFIXES = {
     "label-tp": "[TP0] ",
     "label-dp-tp": "[DP1 TP0] ",
     "srun-label": "3: ",
+    "kubectl": "[pod/trainer-0/main] ",
+    "kubectl-ts": "2025-01-01T00:00:08.123456789Z ",
+    "journal": "Jan  5 10:00:01 node-1 python[4242]: ",
     # vLLM's colour: a file keeps the ESC bytes, a web page only "[0;36m"
     "colour": "\x1b[0;36m(EngineCore_DP0 pid=2221630)\x1b[0;0m ",
     "colour-noesc": "[0;36m(EngineCore_DP0 pid=2221630)[0;0m ",

@@ -473,6 +473,19 @@ check "a multi-bit ECC error in the kernel's report" "false not_a_hang" \
 	"[2454.830701] {6}[Hardware Error]  error_type: 3, multi-bit ECC"
 check "a single-bit ECC error corrected" "null not_determined" \
 	"[2454.830701] {6}[Hardware Info]  error_type: 2, single-bit ECC corrected"
+# an acronym's exception class ends a line as "RuntimeError:" does: its
+# library that does not load returned at once; the words alone are no error
+check "OSError: a library that does not load" "false not_a_hang" \
+	"OSError: /usr/lib/libfoo.so: undefined symbol: _ZN3Foo3barEv"
+check "the same words without the class" "null not_determined" \
+	"/usr/lib/libfoo.so: undefined symbol: _ZN3Foo3barEv"
+# vLLM's front end says its engine's cause is above: alone it names none;
+# with the cause above, the cause decides
+check "an engine start that says its cause is above, alone" "null other" \
+	"(APIServer pid=3653) RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"
+check "the same after its cause" "false not_a_hang" \
+	"(EngineCore_DP0 pid=3709) ValueError: No available memory for the cache blocks." \
+	"(APIServer pid=3653) RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
