@@ -626,6 +626,40 @@ static void test_env_labels(void **state)
 			fail_msg("label in \"%s\"", none[i]);
 }
 
+/* kubectl's prefix and time, syslog's head. */
+static void test_env_kube_syslog(void **state)
+{
+	struct hx_envelope e;
+	const char *l1 = "[pod/trainer-0/main] EI0002: x";
+	const char *l2 = "2025-01-01T00:00:08.123456789Z EI0002: x";
+	const char *l3 = "Jan  5 10:00:01 node-1 python[4242]: EI0002: x";
+	const char *l4 = "Dec 15 10:00:01 node-1 kernel: [Hardware Error] x";
+	static const char *const none[] = {
+		"[pod/trainer-0] x", "2025-01-01T00:00:08.123456789 x",
+		"2025-01-01 00:00:08.1Z x", "Jan 5 10:00 node-1 p: x",
+		"Janet 5 10:00:01 node-1 p: x", "Jan 15 10:00:01 node-1 p x",
+	};
+	size_t i;
+
+	(void)state;
+	env(l1, &e);
+	assert_true(str_is(e.worker, e.workerlen, "pod/trainer-0/main"));
+	assert_true(text_is(l1, &e, "EI0002: x"));
+	env(l2, &e);
+	assert_int_equal(e.forms, HX_EV_KUBE);
+	assert_true(text_is(l2, &e, "EI0002: x"));
+	env(l3, &e);
+	assert_true(str_is(e.node, e.nodelen, "node-1"));
+	assert_int_equal(e.pid, 4242);
+	assert_true(text_is(l3, &e, "EI0002: x"));
+	env(l4, &e);
+	assert_true(str_is(e.node, e.nodelen, "node-1"));
+	assert_true(text_is(l4, &e, "[Hardware Error] x"));
+	for (i = 0; i < HX_ARRAY_LEN(none); i++)
+		if (env(none[i], &e) != 0 && (e.forms & (HX_EV_KUBE | HX_EV_NODE)))
+			fail_msg("kubectl or syslog head in \"%s\"", none[i]);
+}
+
 static void test_env_grep_and_indent(void **state)
 {
 	struct hx_envelope e;
@@ -1028,6 +1062,7 @@ int main(void)
 		cmocka_unit_test(test_env_grep_and_indent),
 		cmocka_unit_test(test_env_not_fooled),
 		cmocka_unit_test(test_env_labels),
+		cmocka_unit_test(test_env_kube_syslog),
 		cmocka_unit_test(test_pasted_prefix_damage),
 		cmocka_unit_test(test_classify_console),
 		cmocka_unit_test(test_colour_vllm_prefix),
