@@ -638,7 +638,7 @@ static void test_env_kube_syslog(void **state)
 		"[pod/trainer-0] x", "2025-01-01T00:00:08.123456789 x",
 		"2025-01-01 00:00:08.1Z x", "Jan 5 10:00 node-1 p: x",
 		"Janet 5 10:00:01 node-1 p: x", "Jan 15 10:00:01 node-1 p x",
-		"Abc 15 10:00:01 node-1 p: x", "2025-01-01T00:00:08.123456: x",
+		"Abc 15 10:00:01 node-1 p: x", "2025-01-01T00:00:08.123456L x",
 	};
 	size_t i;
 
