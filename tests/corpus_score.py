@@ -21,7 +21,7 @@ HANG = {"yes": True, "no": False, "unknown": None}
 RATE = 0.95
 # what the suite holds the corpus to until the goals are met (docs/CORPUS.md)
 FLOORS = {"decision": 0.900, "no_on_timeout": 0, "negatives_unnamed": 14,
-          "category": 0.782}
+          "category": 0.787}
 
 
 def expected(path):

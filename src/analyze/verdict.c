@@ -1759,13 +1759,16 @@ static bool store_wait(const struct hangdx_diagnosis *d, uint32_t rec)
 }
 
 /* A line of its own that a connection timed out (no inner error's
- * block, no HCCL module): a client's words, not HCCL's. */
+ * block, no HCCL module), or a framework's row of a set-up wait (vLLM's
+ * front end waiting for its engines): a client's words, not HCCL's. */
 static bool client_connect(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const struct hx_rec *r = &d->ev->recs[rec];
 	const char *m = r->module != HX_NOSTR ? hx_ev_str(d->ev, r->module) : NULL;
+	const struct hx_vocab *row = hx_rec_row(d, rec);
 
-	return r->kind == HX_K_TIMEOUT_TEXT &&
+	return (r->kind == HX_K_TIMEOUT_TEXT ||
+		(row && row->family == HX_VF_FRAMEWORK)) &&
 	       hx_dnum(d, rec, HX_F_PARENT_LINE, -1) < 0 &&
 	       !(m && strcasecmp(m, "HCCL") == 0);
 }

@@ -486,6 +486,12 @@ check "an engine start that says its cause is above, alone" "null other" \
 check "the same after its cause" "false not_a_hang" \
 	"(EngineCore_DP0 pid=3709) ValueError: No available memory for the cache blocks." \
 	"(APIServer pid=3653) RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"
+# vLLM's front end that waited for its engines is a set-up wait a client
+# made; a framework's set-up failure that is no wait is not
+check "vLLM's front end timed out waiting for its engines" "true connect_timeout" \
+	"(APIServer pid=1370) TimeoutError: Timed out waiting for engines to send initial message on input socket."
+check "a set-up that failed at once" "null connect_timeout" \
+	"(APIServer pid=1370) ConnectionRefusedError: [Errno 111] Connection refused"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
