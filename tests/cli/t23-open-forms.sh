@@ -498,6 +498,9 @@ printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call fa
 printf '%s\n' "[ERROR] HCCL(100,python):2026-06-12-10:00:01.000.001 [transport_roce_mem.cc:363] [101][ConnectImpl]connect timeout, Prepare failed" > "$T/hcclconn.log"
 t_ok "a client's connection timeout is not told as HCCL's" \
 	sh -c "'$HANGDX' diagnose '$T/client.log' | grep -q 'A client waited to' && ! '$HANGDX' diagnose '$T/client.log' | grep -q HCCL_CONNECT_TIMEOUT"
+printf '%s\n' "(APIServer pid=1370) TimeoutError: Timed out waiting for engines to send initial message on input socket." > "$T/engines.log"
+t_ok "vLLM's wait for its engines is told as a client's, not HCCL's" \
+	sh -c "'$HANGDX' diagnose '$T/engines.log' | tr '\n' ' ' | grep -q 'A client waited to' && ! '$HANGDX' diagnose '$T/engines.log' | grep -q HCCL_CONNECT_TIMEOUT"
 t_ok "HCCL's own connect timeout names HCCL_CONNECT_TIMEOUT" \
 	sh -c "'$HANGDX' diagnose '$T/hcclconn.log' | tr '\n' ' ' | grep -q 'HCCL_CONNECT_TIMEOUT'"
 t_done
