@@ -530,6 +530,9 @@ bool hx_rec_hccl_init(const struct hangdx_diagnosis *d, uint32_t rec);
  * HX_WAIT_TIE_US after it (a host-mode block says "[Timeout]" whatever
  * failed), not a wait that ran out. */
 bool hx_rec_sdma_exception(const struct hangdx_diagnosis *d, uint32_t rec);
+/* A record whose text is torch.distributed's store in its own words (the
+ * DistStoreError it raises, the TCPStore it names). */
+bool hx_rec_store_text(const struct hangdx_diagnosis *d, uint32_t rec);
 /* What SDMA fault a link record is, if any: 2 an FFTS+ SDMA error
  * (507049, "fftsplus sdma"), 1 another DMA fault (the runtime's
  * sdma_error, 507013, a text that says "sdma", an SDMA copy's exception

@@ -2062,17 +2062,22 @@ static bool connect_words(const char *t)
 		     hx_find_ci(t, n, "connection timeout"));
 }
 
-/* A wait that ran out at torch.distributed's store, in its own words
- * (the DistStoreError it raises, the TCPStore it names), or a line of
- * the tables whose class is communication set-up ("The server socket on
- * ... has timed out, will retry"): the rendezvous did not complete. */
-static bool store_words(const struct hangdx_diagnosis *d, uint32_t rec,
-			const char *t)
+bool hx_rec_store_text(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *t = hx_dstr(d, rec, HX_F_TEXT);
+
+	return t && (has(t, "DistStoreError") || has(t, "TCPStore"));
+}
+
+/* A wait that ran out at torch.distributed's store, in its own words, or
+ * a line of the tables whose class is communication set-up ("The server
+ * socket on ... has timed out, will retry"): the rendezvous did not
+ * complete. */
+static bool store_words(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const struct hx_vocab *row = hx_rec_row(d, rec);
 
-	return (row && row->cls == HX_VC_COMM_SETUP) ||
-	       (t && (has(t, "DistStoreError") || has(t, "TCPStore")));
+	return (row && row->cls == HX_VC_COMM_SETUP) || hx_rec_store_text(d, rec);
 }
 
 /* A timeout in the words of a compute core's task (the runtime's STARS
@@ -2310,7 +2315,7 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		} else {
 			const char *t = hx_dstr(d, rec, HX_F_TEXT);
 
-			first(connect_words(t) || store_words(d, rec, t) ? &s->connect
+			first(connect_words(t) || store_words(d, rec) ? &s->connect
 			      : core_timeout_words(t) ? &s->dev_timeout
 			      : &s->timeout_text, rec);
 		}

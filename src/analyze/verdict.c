@@ -1748,9 +1748,8 @@ static bool store_wait(const struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const struct hx_vocab *row = hx_rec_row(d, rec);
 	const char *src = row ? hx_vocab_source(row)->id : NULL;
-	const char *t = hx_dstr(d, rec, HX_F_TEXT);
 
-	if (t && (strstr(t, "DistStoreError") || strstr(t, "TCPStore")))
+	if (hx_rec_store_text(d, rec))
 		return true;    /* the store's own exception or name */
 	return src && (strcmp(src, "torch_socket") == 0 ||
 		       strncmp(src, "torch_tcpstore", 14) == 0 ||

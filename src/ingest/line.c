@@ -15,10 +15,7 @@
 
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool is_alnum(int c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+static bool is_alnum(int c) { return is_digit(c) || is_alpha(c); }
 static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
 const char *hx_findn(const char *s, size_t n, const char *lit, size_t m)
