@@ -4116,9 +4116,10 @@ static bool exited_words(const char *s, size_t n)
 		i++;
 	for (k = i; k < n && k - i < 96 && (hx_name_byte(s[k]) || s[k] == '.'); k++)
 		;
-	/* "RuntimeError: ...", and pasted without its blank ("RuntimeError:No
-	 * module named ...") */
-	if (k > i + 5 && k + 1 < n && s[k] == ':' && s[k + 1] != ':' &&
+	/* "RuntimeError: ...", pasted without its blank ("RuntimeError:No
+	 * module named ..."), or with an empty message ("...Error: ", its
+	 * blank trimmed) */
+	if (k > i + 5 && k < n && s[k] == ':' && (k + 1 == n || s[k + 1] != ':') &&
 	    (has_word(s + i, k - i, "Error", true) ||
 	     has_word(s + i, k - i, "Exception", true) ||
 	     /* pynvml's kind of subclass: "DCMIError_LibraryNotFound" */

@@ -536,7 +536,8 @@ enum {
 	HX_EV_GREP = 1u << 5,       /* "path:N:", "path-N-", "path:", "N:" */
 	HX_EV_LOGGER = 1u << 6,     /* "ERROR 03-25 06:14:02 [file.py:880] " */
 	HX_EV_INDENT = 1u << 7,     /* blanks before a prefix */
-	HX_EV_QUOTE = 1u << 8,      /* "> " a pasted Markdown quote */
+	HX_EV_QUOTE = 1u << 8,      /* "> " a pasted Markdown quote, "- " a
+				     * list item, "`" a line quoted as code */
 	HX_EV_LABEL = 1u << 9,      /* "[default0]:", "[TP0] ", srun's "0: " */
 	HX_EV_KUBE = 1u << 10       /* "[pod/P/C] ", "2025-01-01T00:00:08.1Z " */
 };
@@ -586,6 +587,10 @@ static inline bool hx_plog_start(const char *s, size_t n)
  * and logger colours are), hx_decolour copies the line to out without
  * it and returns the new length (out may be s; it needs n bytes).
  * "[rank3]:", "[ERROR]", "[0]" and "[mindspore/...]" are no colour.
+ * A web page's blanks (U+00A0 no-break space, U+3000 ideographic space)
+ * count too (in a plog line's first 64 bytes: a page that made its
+ * blanks no-break did so from the prefix on): hx_decolour writes a space
+ * for each.
  */
 bool hx_coloured(const char *s, size_t n);
 size_t hx_decolour(const char *s, size_t n, char *out);
@@ -816,6 +821,8 @@ struct hx_reader {
 	unsigned join_parts;
 	size_t join_last;           /* length of the last piece */
 	int join_how;
+	uint64_t join_env;          /* the held line's envelope (wrap_env),
+				     * 0: none */
 	bool scratch;               /* the line is not in the read buffer */
 	char *clean;                /* a line without its colour (max_line) */
 	const char *cur;            /* the line being handled, whole */

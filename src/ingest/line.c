@@ -975,14 +975,39 @@ static size_t colour_at(const char *s, size_t n, size_t i, bool after)
 	return after && s[i + 1] == 'K' ? 2 : 0;
 }
 
+/* The length of a blank a web page left at s (U+00A0 no-break space,
+ * U+3000 ideographic space), or 0. */
+static size_t wide_blank(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (n >= 2 && u[0] == 0xc2 && u[1] == 0xa0)
+		return 2;
+	if (n >= 3 && u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x80)
+		return 3;
+	return 0;
+}
+
+static bool has_wide_blank(const char *s, size_t n)
+{
+	const char *p, *end = s + n;
+	int lead;
+
+	for (lead = 0xc2; lead <= 0xe3; lead += 0xe3 - 0xc2)
+		for (p = s; (p = memchr(p, lead, (size_t)(end - p))) != NULL; p++)
+			if (wide_blank(p, (size_t)(end - p)))
+				return true;
+	return false;
+}
+
 bool hx_coloured(const char *s, size_t n)
 {
 	const char *p, *end;
 
 	if (n < 3 || (s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z' &&
-		      s[2] >= 'A' && s[2] <= 'Z'))
-		return false;   /* a plog line: CANN prints no colour */
-	if (memchr(s, 0x1b, n))
+		      s[2] >= 'A' && s[2] <= 'Z'))      /* a plog line: CANN */
+		return has_wide_blank(s, n < 64 ? n : 64);  /* prints no colour */
+	if (memchr(s, 0x1b, n) || has_wide_blank(s, n))
 		return true;
 	end = s + (n < 256 ? n : 256);
 	for (p = s; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++)
@@ -999,6 +1024,11 @@ size_t hx_decolour(const char *s, size_t n, char *out)
 	bool after = false;
 
 	while (i < n) {
+		if ((k = wide_blank(s + i, n - i)) != 0) {
+			out[m++] = ' ';
+			i += k;
+			continue;
+		}
 		k = s[i] == 0x1b || s[i] == '[' ? colour_at(s, n, i, after) : 0;
 		after = k != 0;
 		if (k) {
@@ -1521,6 +1551,27 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 		if (i + 2 < n && s[i + 1] == ' ' && (first || (e->forms & HX_EV_QUOTE))) {
 			e->forms |= HX_EV_QUOTE;
 			return i + 2;
+		}
+		return 0;
+	case '-':
+	case '*':
+	case '+':
+		/* "- EI0002: ...": a Markdown list item, quoted or not */
+		if ((first || (e->forms & HX_EV_QUOTE)) && i + 2 < n &&
+		    s[i + 1] == ' ') {
+			e->forms |= HX_EV_QUOTE;
+			return i + 2;
+		}
+		return 0;
+	case '`':
+		/* "`EI0002: ...`": a line quoted as code in a sentence; the
+		 * closing backquote is the reader's (logical_line) */
+		for (k = i; k < n && k - i < 3 && s[k] == '`'; k++)
+			;
+		if (k < n && s[k] != '`' && skip_sp(s, n, k) < n &&
+		    (first || (e->forms & HX_EV_QUOTE))) {
+			e->forms |= HX_EV_QUOTE;
+			return k;
 		}
 		return 0;
 	case '[':

@@ -733,6 +733,11 @@ static int logical_line(struct hx_reader *r, const char *s, size_t n)
 	bool scratch = r->scratch;
 	int err;
 
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;            /* a paste's trailing blanks say nothing */
+	if (n > 1 && s[n - 1] == '`' && memchr(s, '`', n - 1))
+		while (n && s[n - 1] == '`')
+			n--;    /* "`EI0002: ...`": the closing backquote */
 	if (json_lines(s, n))
 		err = json_text(r, s, n);
 	else
@@ -751,6 +756,10 @@ static int logical_line(struct hx_reader *r, const char *s, size_t n)
  *  - a device error message ("The error from device(...)") without its
  *    "[FUNC:..][FILE:..][LINE:n]" tail goes on, a space between, until
  *    the line that has the tail (a reporter's wrap).
+ * A wrapped line quoted again ("> " before every piece) goes on the same
+ * way, the pieces after the first without their envelope when it is the
+ * first's (wrap_env); not a fold, which a terminal makes after the
+ * launcher's prefix, so that only the first piece has one.
  */
 #define HX_WRAP_COLS 80
 #define HX_WRAP_MAX 64
@@ -778,6 +787,9 @@ static bool device_head(const char *s, size_t n)
 		       !hx_find(s, n, "[LINE:");
 	if (s[0] != 'E')
 		k = hx_parse_envelope(s, n, &e);
+	if (k && n - k > sizeof head && s[k] == 'T')  /* "> The error ..." */
+		return memcmp(s + k, head, sizeof head - 1) == 0 &&
+		       !hx_find(s, n, "[LINE:");
 	return em_code(s + k, n - k) &&
 	       hx_find(s + k, n - k < 512 ? n - k : 512, head) &&
 	       !hx_find(s, n, "[LINE:");
@@ -881,13 +893,30 @@ static int join_flush(struct hx_reader *r)
 	return err;
 }
 
+/*
+ * What an envelope says of whose line it is (its forms, rank, worker and
+ * node; not its time), 0 for none: a wrapped line behind the same
+ * envelope on each of its pieces ("> " quoted, "[default0]:") goes on
+ * behind the next piece's.  *skip: the envelope's length.
+ */
+static uint64_t wrap_env(const char *s, size_t n, size_t *skip)
+{
+	struct hx_envelope e;
+
+	*skip = hx_parse_envelope(s, n, &e);
+	return *skip ? (env_key(&e) ^ e.forms) | 1 : 0;
+}
+
 static void join_put(struct hx_reader *r, const char *s, size_t n, int how)
 {
 	r->join_how = how;
 	if (r->njoin == 0) {
+		size_t skip;
+
 		r->join_line = r->line;
 		r->join_off = r->off;
 		r->join_parts = 0;
+		r->join_env = wrap_env(s, n, &skip);
 	}
 	/* a hand wrap replaced a space; a fold at the terminal's width
 	 * (a piece of exactly HX_WRAP_COLS) cut anywhere */
@@ -925,16 +954,22 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 
 	if (n && s[n - 1] == '\r')
 		n--;
-	if (n > 2 && !(s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z' &&
-		       s[2] >= 'A' && s[2] <= 'Z') &&
-	    s != r->clean && hx_coloured(s, n) && !json_lines(s, n))
+	if (n > 2 && s != r->clean && hx_coloured(s, n) && !json_lines(s, n))
 		return clean_line(r, s, n);
 	if (r->njoin) {
 		/* an indented line under a device message is a body line of
 		 * its block ("        The 0 stuck notify wait context
 		 * info:..."), not the rest of a message wrapped by hand */
 		bool body = r->join_how == J_DEVICE && n && (s[0] == ' ' || s[0] == '\t');
+		size_t skip = 0;
 
+		if (r->join_env && r->join_how != J_FOLD &&
+		    wrap_env(s, n, &skip) == r->join_env) {
+			s += skip;      /* the same envelope: its text goes on */
+			n -= skip;
+			body = r->join_how == J_DEVICE && n &&
+			       (s[0] == ' ' || s[0] == '\t');
+		}
 		if (!body && !line_start(s, n) && r->njoin + n + 1 <= r->lim->max_line &&
 		    r->join_parts < HX_WRAP_MAX) {
 			int prev = r->join_how;

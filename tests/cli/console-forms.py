@@ -9,7 +9,8 @@
       coloured as a terminal shows it (with its ESC bytes, or without them
       as a web page keeps it), as grep prints it (path:N:, context lines
       path-N-, grep -C's mix, N: of one file, --color), CRLF line ends, a
-      hard wrap at 80 columns, or a mix
+      hard wrap at 80 columns, Markdown's list items and inline code, a
+      web page's no-break spaces, trailing blanks, or a mix
   console-forms.py check HANGDX FILE TMPDIR
       every form of FILE: `parse --json` and `diagnose --json` against
       FILE's own; prints what differs, exit 1 if anything does
@@ -58,14 +59,17 @@ PREFIXES = {
                            "[31mERROR[0m [90m09-12 10:00:01[0m "
                            "[90m[core.py:790][0m ",
     "colour-rank": "\x1b[1;31m[rank7]:\x1b[0m ",
-    # a paste quoted in an issue's Markdown, once or twice
+    # a paste quoted in an issue's Markdown, once or twice, or as a list
     "quote": "> ",
     "quote-nested": "> > ",
+    "list": "- ",
+    "quote-list": "> * ",
 }
 RANKED = {"rank", "rank-c10", "ray-ip", "pdsh-rank", "mpi", "colour-rank"}
 OTHER = ["grep", "grep-ctx", "grep-C", "grep-n", "grep-color",
          "grep-color-noesc", "crlf", "wrap80", "rank+crlf",
-         "colour-noesc+crlf", "vllm-logger+wrap80"]
+         "colour-noesc+crlf", "vllm-logger+wrap80", "tick", "nbsp",
+         "trail", "nbsp+quote+trail"]
 # what grep -C would have matched: its lines get ':', the context '-'
 MATCH = re.compile(r"E[A-Z0-9]\d{4}|ERROR|[Ee]rror|timeout|failed")
 GREP_PATH = "logs/train.log"
@@ -120,6 +124,12 @@ def transform(form, lines):
             eol = "\r\n"
         elif p == "wrap80":
             lines = wrap(lines)
+        elif p == "tick":       # each line quoted as code in a sentence
+            lines = ["`%s`" % ln for ln in lines]
+        elif p == "nbsp":       # a web page's no-break spaces
+            lines = [ln.replace(" ", "\u00a0") for ln in lines]
+        elif p == "trail":      # blanks a paste left at the ends
+            lines = [ln + "  \t" for ln in lines]
         else:
             raise SystemExit("unknown form " + p)
     return eol.join(lines) + eol

@@ -492,6 +492,15 @@ check "vLLM's front end timed out waiting for its engines" "true connect_timeout
 	"(APIServer pid=1370) TimeoutError: Timed out waiting for engines to send initial message on input socket."
 check "a set-up that failed at once" "null connect_timeout" \
 	"(APIServer pid=1370) ConnectionRefusedError: [Errno 111] Connection refused"
+# an exception whose message is empty ("...Error: " as Python prints it,
+# its blank trimmed or not) ended the process; torchrun's ChildFailedError
+# only says that a worker failed, whose cause is in the worker's output
+check "an exception with an empty message, blank trimmed" "false not_a_hang" \
+	"triton.compiler.errors.MLIRCompilationError:"
+check "the same with its blank" "false not_a_hang" \
+	"triton.compiler.errors.MLIRCompilationError: "
+check "torchrun's ChildFailedError with an empty first line" "null other" \
+	"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: "
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"

@@ -2,7 +2,9 @@
 # t36-console-forms.sh - console output as people paste it: every hang
 # excerpt of tests/data/samples/field (line 3 says hang=yes) written behind
 # every launcher prefix of docs/EVIDENCE.md ("Console envelope"), with
-# CRLF line ends, hard-wrapped at 80 columns and mixes of these, must give
+# CRLF line ends, hard-wrapped at 80 columns, as Markdown list items or
+# inline code, with a web page's no-break spaces, with trailing blanks and
+# mixes of these, must give
 # (a) `parse --json` the same record kinds and ids, in order, and (b)
 # `diagnose --json` the same hang decision, category and ids as the file
 # itself.  Ranks are compared only for the forms that name none: a
@@ -42,4 +44,19 @@ t_ok "an 80-column line then its tail: one line" sh -c "
 t_ok "an 80-column line then a tail cut inside a class name: one line" sh -c "
 	printf '%s\n%s\n' '$l80' 'untimeError: and more' > '$T/w.log' &&
 	'$HANGDX' parse '$T/w.log' | grep -q 'ret 7 xuntimeError: and more'"
+# a device message a reporter wrapped by hand, quoted: "> " before every
+# piece; the pieces go on behind the first's envelope, never another's
+dev1='The error from device(chipId:0, dieId:0), serial number is 7,'
+dev2='hccl fftsplus task timeout occurred during task execution,'
+dev3='stream_id:9, sq_id:9, task_id:12, stuck notify num:1, timeout=1836s.'
+dev4='[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1788]'
+t_ok "a quoted hand-wrapped device message: one message, its stream" sh -c "
+	printf '> %s\n' '$dev1' '$dev2' '$dev3' '$dev4' > '$T/q.log' &&
+	'$HANGDX' diagnose --json '$T/q.log' > '$T/q.json';
+	grep -q '\"category\": \"fftsplus_timeout\"' '$T/q.json' &&
+	grep -q '\"stream\": 9' '$T/q.json'"
+t_ok "pieces behind two ranks' prefixes: not one message" sh -c "
+	printf '[rank1]: %s\n[rank2]: %s\n[rank1]: %s\n' '$dev1' '$dev2' '$dev3' > '$T/q.log' &&
+	'$HANGDX' parse '$T/q.log' > '$T/q.txt' && grep -q '^$T/q.log:1: ' '$T/q.txt' &&
+	! grep -q 'stream=9' '$T/q.txt'"
 t_done

@@ -626,6 +626,53 @@ static void test_env_labels(void **state)
 			fail_msg("label in \"%s\"", none[i]);
 }
 
+/* Markdown around a pasted line: a list item, inline code; a web page's
+ * blanks. */
+static void test_env_markdown(void **state)
+{
+	static const struct { const char *line, *text; } c[] = {
+		{ "- EI0002: x", "EI0002: x" },
+		{ "* [ERROR] HCCL(1,python):x", "[ERROR] HCCL(1,python):x" },
+		{ "+ EE9999: Inner Error!", "EE9999: Inner Error!" },
+		{ "> - EI0002: x", "EI0002: x" },
+		{ "`EI0002: x`", "EI0002: x`" },
+		{ "```EI0002: x", "EI0002: x" },
+		{ "> `[rank3]: EI0002: x", "EI0002: x" },
+	};
+	static const char *const none[] = {
+		"-1 x", "--- x", "** x", "-x", "``` ", "```", "a - b", "- ",
+	};
+	static const char *const blank[] = {
+		"EI0002:\xc2\xa0The wait", "EI0002:\xe3\x80\x80The wait",
+		"[ERROR]\xc2\xa0HCCL(1,python):x",
+	};
+	static const char *const clean[] = {
+		"EI0002: The wait", "EI0002: The wait", "[ERROR] HCCL(1,python):x",
+	};
+	struct hx_envelope e;
+	char buf[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < HX_ARRAY_LEN(c); i++) {
+		env(c[i].line, &e);
+		if (!(e.forms & HX_EV_QUOTE) || !text_is(c[i].line, &e, c[i].text))
+			fail_msg("markdown in \"%s\": forms %x, text \"%s\"",
+				 c[i].line, e.forms, c[i].line + e.skip);
+	}
+	for (i = 0; i < HX_ARRAY_LEN(none); i++)
+		if (env(none[i], &e) != 0 && (e.forms & HX_EV_QUOTE))
+			fail_msg("markdown in \"%s\"", none[i]);
+	for (i = 0; i < HX_ARRAY_LEN(blank); i++) {
+		assert_true(hx_coloured(blank[i], strlen(blank[i])));
+		buf[hx_decolour(blank[i], strlen(blank[i]), buf)] = '\0';
+		assert_string_equal(buf, clean[i]);
+	}
+	/* a plog line's no-break space is looked for in its head only */
+	assert_false(hx_coloured("[ERROR] HCCL(1,python):2025-01-01-00:00:00.000.000 "
+				 "[a.cc:1] x y z x y z x y z\xc2\xa0", 80));
+}
+
 /* kubectl's prefix and time, syslog's head. */
 static void test_env_kube_syslog(void **state)
 {
@@ -1064,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(test_env_not_fooled),
 		cmocka_unit_test(test_env_labels),
 		cmocka_unit_test(test_env_kube_syslog),
+		cmocka_unit_test(test_env_markdown),
 		cmocka_unit_test(test_pasted_prefix_damage),
 		cmocka_unit_test(test_classify_console),
 		cmocka_unit_test(test_colour_vllm_prefix),
