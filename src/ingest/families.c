@@ -3566,8 +3566,13 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 		return framework_code(r, NULL, "torch_npu", s, n);
 	case 'h':
 		return hccl_retcode(r, s, n);
-	case 'T':
 	case '=':
+		/* tail's and head's "==> PATH <==" before each file's lines */
+		if (n > 8 && memcmp(s, "==> ", 4) == 0 &&
+		    memcmp(s + n - 4, " <==", 4) == 0)
+			return file_marker(r, s + 4, n - 8);
+		return framework_end(r, s, n);
+	case 'T':
 	case 'F':
 	case '(':
 	case 'P':

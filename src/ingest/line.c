@@ -596,8 +596,9 @@ static int classify_line(const char *s, size_t n)
 		       (n > 6 && memcmp(s, "torch.", 6) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	default:
-		if (s[0] == '=' && hx_bench_banner(s, n))
-			return HX_CL_BARE;      /* vLLM's benchmark summary */
+		if (s[0] == '=' && (hx_bench_banner(s, n) ||   /* vLLM's benchmark */
+				    (n > 8 && memcmp(s, "==> ", 4) == 0)))  /* tail's */
+			return HX_CL_BARE;                      /* "==> PATH <==" */
 		break;
 	}
 	/* `grep -rn` output: "path:[LEVEL]..." or "path:123:[LEVEL]..." */

@@ -7,7 +7,8 @@
 # themselves are read (tests/cli/grep-paste.py compares record by
 # record); the diagnosis cites the logs' own file:line, not the paste's;
 # grep -r in any file order, context lines (-A/-B, "--"), no -n, one file
-# (N:), --color with and without its ESC bytes.
+# (N:), --color with and without its ESC bytes; tail's and head's
+# "==> PATH <==" headers name each file the same way.
 . tests/cli/lib.sh
 H=tests/cli/grep-paste.py
 
@@ -54,6 +55,18 @@ t_ok "grep -rn ERROR: the verdict of the logs ($(verdict "$T/$d.json"))" \
 	test "$(verdict "$T/err.json")" = "$(verdict "$T/$d.json")"
 t_ok "grep -rn ERROR: its citations are the logs' file:line" \
 	python3 $H cites "$T/err.json" "$T/err.txt" "$T/$d"
+
+# tail (or head) over the logs: "==> PATH <==" before each file's lines
+# names the file, so its lines are attributed as the file's own
+(cd "$T/$d" && tail -n +1 $(find . -name '*.log' | LC_ALL=C sort)) > "$T/tail.txt"
+"$HANGDX" diagnose --json "$T/tail.txt" > "$T/tail.json" 2>/dev/null
+t_ok "tail over every log: the verdict of the logs ($(verdict "$T/$d.json"))" \
+	test "$(verdict "$T/tail.json")" = "$(verdict "$T/$d.json")"
+t_ok "tail over every log: a record's file is the one its header names" \
+	sh -c "'$HANGDX' parse --json '$T/tail.txt' | grep -q '\"vpath\":\"./rank-2/ascend/log/debug/plog/plog-'"
+sed 's/^==> .* <==$/==> somewhere <==/' "$T/tail.txt" > "$T/tail-lost.txt"
+t_ok "the same headers without the paths: no record in rank-2's plog" \
+	sh -c "! '$HANGDX' parse --json '$T/tail-lost.txt' | grep -q '\"vpath\":\"./rank-2/'"
 "$HANGDX" diagnose --color=never "$T/err.txt" > "$T/err.out" 2>/dev/null
 t_ok "grep -rn ERROR: the text report cites ./rank-N/.../plog-PID_TS.log:LINE" \
 	grep -Eq '^ +\./rank-[0-9]/ascend/log/[a-z]+/(plog|device-[0-9])/(plog|device)-[0-9]+_[0-9]+\.log:[0-9]+$' "$T/err.out"
