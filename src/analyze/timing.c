@@ -30,6 +30,12 @@ struct tstate {
 	uint32_t *pof;          /* per order entry: its process, or UINT32_MAX */
 	struct hx_map fsum;     /* file id -> index in ev->files */
 	int64_t exec_s;         /* the largest HCCL_EXEC_TIMEOUT echoed */
+	struct {                /* the process of the record before */
+		bool ok;
+		int64_t pid;
+		const char *node;
+		uint32_t k;
+	} last;
 };
 
 static void span(int64_t *first, int64_t *last, int64_t a, int64_t z)
@@ -40,18 +46,31 @@ static void span(int64_t *first, int64_t *last, int64_t a, int64_t z)
 		*last = z;
 }
 
+static bool same_node(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 static uint32_t proc_key(struct tstate *t, const struct hx_attr *a, int *err)
 {
 	char key[128];
-	int n = snprintf(key, sizeof key, "%lld|%s", (long long)a->pid,
-			 a->node ? a->node : "");
+	int n;
 	size_t old = t->keys.n;
-	long k = hx_intern_add(&t->keys, key, n < 0 ? 0 : (size_t)n >= sizeof key
-						 ? sizeof key - 1 : (size_t)n, err);
+	long k;
 	void *v = t->p;
 
+	if (t->last.ok && t->last.pid == a->pid && same_node(t->last.node, a->node))
+		return t->last.k;       /* records come a process at a time */
+	n = snprintf(key, sizeof key, "%lld|%s", (long long)a->pid,
+		     a->node ? a->node : "");
+	k = hx_intern_add(&t->keys, key, n < 0 ? 0 : (size_t)n >= sizeof key
+					    ? sizeof key - 1 : (size_t)n, err);
 	if (k < 0)
 		return UINT32_MAX;
+	t->last.ok = true;
+	t->last.pid = a->pid;
+	t->last.node = a->node;
+	t->last.k = (uint32_t)k;
 	if (t->keys.n > old) {
 		*err = hx_vec_reserve(t->d->ctx, &v, &t->cap, t->keys.n,
 				      sizeof *t->p, MAX_PROCS);

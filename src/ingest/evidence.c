@@ -175,17 +175,6 @@ int hx_ev_add_file(struct hangdx_evidence *ev, const struct hx_filesum *fs)
 	return HANGDX_OK;
 }
 
-const struct hx_field *hx_rec_field(const struct hangdx_evidence *ev,
-				    const struct hx_rec *r, int key)
-{
-	size_t i;
-
-	for (i = 0; i < r->nfield; i++)
-		if (ev->fields[r->ffirst + i].key == key)
-			return &ev->fields[r->ffirst + i];
-	return NULL;
-}
-
 /* ---- the record builder ---- */
 
 void hx_rb_init(struct hx_recb *b, struct hangdx_evidence *ev, int kind)

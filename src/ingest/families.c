@@ -2082,6 +2082,20 @@ static bool krun_same(const struct hx_krun *k, const char *s, size_t n,
 	return k->len == n && k->hash == h && memcmp(k->body, s, n) == 0;
 }
 
+/* The slot of process pid whose latest status line is s (a repeat): the
+ * stream is read from the text, so the same text has the same slot. */
+static struct hx_krun *krun_same_text(struct hx_reader *r, int64_t pid,
+				      const char *s, size_t n, uint64_t h)
+{
+	size_t i;
+
+	for (i = 0; i < HX_ARRAY_LEN(r->krun); i++)
+		if (r->krun[i].used && r->krun[i].hash == h &&
+		    r->krun[i].pid == pid && krun_same(&r->krun[i], s, n, h))
+			return &r->krun[i];
+	return NULL;
+}
+
 /* A repeat folded into the latest record of its run: true. */
 static bool kernel_repeat(struct hx_reader *r, const struct hx_prefix *p,
 			  struct hx_krun *k, uint64_t h)
@@ -2510,11 +2524,15 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 		int64_t stream = -1;
 
 		h = text_hash(s, n);
-		if (hx_after(s, n, "streamId:", ",. ", &v, &vl))
+		k = krun_same_text(r, p->pid, s, n, h);
+		if (k)
+			;       /* its stream is the same line's: no look again */
+		else if (hx_after(s, n, "streamId:", ",. ", &v, &vl))
 			hx_parse_i64(v, vl, &stream);
 		else if (hx_after(s, n, "group[", "]", &v, &vl))
 			stream = -2 - (int64_t)(text_hash(v, vl) >> 2);
-		k = krun_slot(r, p->pid, stream);
+		if (!k)
+			k = krun_slot(r, p->pid, stream);
 		if (k && k->nheld && (err = held_flush(r, k)) != 0)
 			return err;
 		if (kernel_repeat(r, p, k, h))

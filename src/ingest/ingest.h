@@ -314,8 +314,18 @@ uint32_t hx_ev_intern(struct hangdx_evidence *ev, const char *s, size_t n,
 		      int *err);
 const char *hx_ev_str(const struct hangdx_evidence *ev, uint32_t id);
 int hx_ev_add_file(struct hangdx_evidence *ev, const struct hx_filesum *fs);
-const struct hx_field *hx_rec_field(const struct hangdx_evidence *ev,
-				    const struct hx_rec *r, int key);
+/* The field key of record r, or NULL (inline: the analysis asks for a
+ * few fields of every record). */
+static inline const struct hx_field *hx_rec_field(const struct hangdx_evidence *ev,
+						  const struct hx_rec *r, int key)
+{
+	const struct hx_field *f = ev->fields + r->ffirst, *end = f + r->nfield;
+
+	for (; f < end; f++)
+		if (f->key == key)
+			return f;
+	return NULL;
+}
 const char *hx_kind_name(int kind);
 int hx_kind_from_name(const char *s, size_t n);
 const char *hx_field_name(int key);

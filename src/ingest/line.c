@@ -38,20 +38,35 @@ const char *hx_find(const char *s, size_t n, const char *lit)
 	return hx_findn(s, n, lit, strlen(lit));
 }
 
+static bool same_ci(const char *s, const char *lit, size_t m)
+{
+	size_t j;
+
+	for (j = 0; j < m; j++)
+		if (lower((unsigned char)s[j]) != lower((unsigned char)lit[j]))
+			return false;
+	return true;
+}
+
 const char *hx_find_ci(const char *s, size_t n, const char *lit)
 {
-	size_t m = strlen(lit), i, j;
+	size_t m = strlen(lit), i;
+	const char *p, *stop;
+	int c0;
 
 	if (m == 0 || m > n)
 		return m == 0 ? s : NULL;
-	for (i = 0; i + m <= n; i++) {
-		for (j = 0; j < m; j++)
-			if (lower((unsigned char)s[i + j]) !=
-			    lower((unsigned char)lit[j]))
-				break;
-		if (j == m)
-			return s + i;
+	c0 = lower((unsigned char)lit[0]);
+	stop = s + (n - m) + 1;
+	if (!is_alpha(c0)) {    /* "[opretry": its '[' is found with memchr */
+		for (p = s; p < stop && (p = memchr(p, c0, (size_t)(stop - p))) != NULL; p++)
+			if (same_ci(p + 1, lit + 1, m - 1))
+				return p;
+		return NULL;
 	}
+	for (i = 0; s + i < stop; i++)
+		if (lower((unsigned char)s[i]) == c0 && same_ci(s + i + 1, lit + 1, m - 1))
+			return s + i;
 	return NULL;
 }
 
@@ -112,9 +127,9 @@ bool hx_parse_u64(const char *s, size_t n, uint64_t *out)
 			d = lower(c) - 'a' + 10;
 		else
 			break;
-		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+		if (__builtin_mul_overflow(v, (uint64_t)base, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)d, &v))
 			return false;
-		v = v * (uint64_t)base + (uint64_t)d;
 	}
 	if (i == d0)
 		return false;
@@ -181,17 +196,44 @@ static bool digits(const char *s, size_t n, unsigned *out)
  * (Python's logging, ISO 8601); the separator between date and time may
  * be '-', ' ' or 'T'.
  */
+/* The minute of the last time read on this thread: a log's lines mostly
+ * share it, and then only the seconds are read. */
+static _Thread_local struct {
+	bool ok;
+	char key[16];           /* "YYYY-MM-DD-hh:mm" as printed */
+	int64_t secs;           /* of that minute */
+} ts_minute;
+
+static bool ts_minute_of(const char *s, int64_t *secs)
+{
+	unsigned y, mo, d, h, mi;
+
+	if (ts_minute.ok && memcmp(s, ts_minute.key, 16) == 0) {
+		*secs = ts_minute.secs;
+		return true;
+	}
+	if (!digits(s, 4, &y) || !digits(s + 5, 2, &mo) ||
+	    !digits(s + 8, 2, &d) || !digits(s + 11, 2, &h) ||
+	    !digits(s + 14, 2, &mi) || mo < 1 || mo > 12 || d < 1 || d > 31 ||
+	    h > 23 || mi > 59)
+		return false;
+	*secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60;
+	memcpy(ts_minute.key, s, 16);
+	ts_minute.secs = *secs;
+	ts_minute.ok = true;
+	return true;
+}
+
 int64_t hx_parse_ts(const char *s, size_t n)
 {
-	unsigned y, mo, d, h, mi, se, ms = 0, us = 0;
+	unsigned se, ms = 0, us = 0;
+	int64_t secs;
 
 	if (n < 19 || s[4] != '-' || s[7] != '-' ||
 	    (s[10] != '-' && s[10] != ' ' && s[10] != 'T') || s[13] != ':' ||
 	    s[16] != ':')
 		return HX_NONE;
-	if (!digits(s, 4, &y) || !digits(s + 5, 2, &mo) ||
-	    !digits(s + 8, 2, &d) || !digits(s + 11, 2, &h) ||
-	    !digits(s + 14, 2, &mi) || !digits(s + 17, 2, &se))
+	if (!digits(s + 17, 2, &se) || se > 60 || !ts_minute_of(s, &secs))
 		return HX_NONE;
 	if (n >= 23 && s[19] == '.' && digits(s + 20, 3, &ms)) {
 		if (n >= 27 && s[23] == '.' && !digits(s + 24, 3, &us))
@@ -199,11 +241,7 @@ int64_t hx_parse_ts(const char *s, size_t n)
 		else if (n >= 26 && s[23] != '.' && !digits(s + 23, 3, &us))
 			us = 0;
 	}
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-	    se > 60)
-		return HX_NONE;
-	return ((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se) *
-		1000000) + (int64_t)ms * 1000 + us;
+	return ((secs + se) * 1000000) + (int64_t)ms * 1000 + us;
 }
 
 void hx_format_ts(int64_t us, char out[32])
@@ -1738,10 +1776,34 @@ static uint32_t rhash(const char *s, size_t n)
 	return h;
 }
 
+/* The classes of a byte for the key/value scanner, made with keytab. */
+enum { KC_KEY = 1, KC_MARK = 2, KC_NUM = 4, KC_END = 8 };
+static uint8_t kclass[256];
+
+static void kclass_build(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		uint8_t k = 0;
+
+		if (is_alnum(c) || c == '_' || c == ' ')
+			k |= KC_KEY;            /* a key's text */
+		if (c == '=' || c == ':' || c == '[')
+			k |= KC_MARK;           /* after a key */
+		if (is_alnum(c) || strchr("._-/%*", c))
+			k |= KC_NUM;            /* in a number (NUL too, as before) */
+		if (strchr(",;)}]([", c))
+			k |= KC_END;            /* ends a word value (NUL too) */
+		kclass[c] = k;
+	}
+}
+
 static void keytab_build(void)
 {
 	size_t i;
 
+	kclass_build();
 	for (i = 0; i < KEYHASH_SLOTS; i++)
 		keyhash[i].idx = -1;
 	for (i = 0; i < HX_ARRAY_LEN(keytab); i++) {
@@ -1866,22 +1928,16 @@ static size_t scalar_end(const char *s, size_t n, size_t i)
 		      (s[j] == '-' && j + 1 < n &&
 		       is_digit((unsigned char)s[j + 1])))) {
 		j++;
-		while (j < n && (is_alnum((unsigned char)s[j]) ||
-				 strchr("._-/%*", s[j])))
+		while (j < n && (kclass[(unsigned char)s[j]] & KC_NUM))
 			j++;
 		/* "87…": the cut goes with the value, which then parses as
 		 * none */
 		return j < n && s[j] == '\xe2' && hx_ellipsis(s + j, n - j)
 			       ? j + 3 : j;
 	}
-	while (j < n && j - i < 256 && !strchr(",;)}]([", s[j]))
+	while (j < n && j - i < 256 && !(kclass[(unsigned char)s[j]] & KC_END))
 		j++;
 	return j;
-}
-
-static bool key_char(int c)
-{
-	return is_alnum(c) || c == '_' || c == ' ';
 }
 
 size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max)
@@ -1894,7 +1950,7 @@ size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max)
 		char c = s[i];
 		int key;
 
-		if (c != '=' && c != ':' && c != '[') {
+		if (!(kclass[(unsigned char)c] & KC_MARK)) {
 			i++;
 			continue;
 		}
@@ -1902,7 +1958,7 @@ size_t hx_kv_scan(const char *s, size_t n, struct hx_kv *kv, size_t max)
 		while (ke > 0 && s[ke - 1] == ' ')
 			ke--;
 		kb = ke;
-		while (kb > 0 && ke - kb < 60 && key_char((unsigned char)s[kb - 1]))
+		while (kb > 0 && ke - kb < 60 && (kclass[(unsigned char)s[kb - 1]] & KC_KEY))
 			kb--;
 		while (kb < ke && s[kb] == ' ')
 			kb++;
