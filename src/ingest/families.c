@@ -3972,6 +3972,19 @@ static bool error_words(const char *s, size_t n, unsigned a)
 }
 
 /* Advice text of an error-manager block, not an event. */
+/* A section heading of a framework's report, the errors under it:
+ * MindSpore's "- Ascend Error Message:", "- Framework Error Message: (For
+ * framework developers)", "- C++ Call Stack: (For framework developers)". */
+static bool heading(const char *s, size_t n)
+{
+	static const char dev[] = " (For framework developers)";
+
+	if (n > sizeof dev && memcmp(s + n - (sizeof dev - 1), dev, sizeof dev - 1) == 0)
+		n -= sizeof dev - 1;
+	return (n > 9 && memcmp(s + n - 9, " Message:", 9) == 0) ||
+	       (n > 7 && memcmp(s + n - 7, " Stack:", 7) == 0);
+}
+
 static bool advice(const char *s, size_t n)
 {
 	size_t k = 0;
@@ -4281,7 +4294,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 				   row, NULL);
 	if (mn < 8 || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
 	    lv == HX_LV_TRACE || lv == HX_LV_EVENT || lv == HX_LV_WARNING ||
-	    advice(m, mn) || no_words(m, mn))
+	    advice(m, mn) || no_words(m, mn) || heading(m, mn))
 		return HANGDX_OK;
 	a = field_anchors(m, mn);
 	err = lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a);

@@ -831,6 +831,9 @@ struct hx_reader {
 	unsigned join_parts;
 	size_t join_last;           /* length of the last piece */
 	int join_how;
+	int8_t dedent;              /* 0 not yet known, 1 on, -1 off */
+	uint8_t nindent;            /* the indentation every line had */
+	char indent[16];
 	uint64_t join_env;          /* the held line's envelope (wrap_env),
 				     * 0: none */
 	bool scratch;               /* the line is not in the read buffer */

@@ -945,15 +945,51 @@ static int clean_line(struct hx_reader *r, const char *s, size_t n)
 	return err;
 }
 
-/* A line as read: a CR before its newline goes, and its colour (a plog
- * line, "[ERROR] ...", has none: two capitals are all it costs; a JSON
- * string's "\u001b[0;36m" is json_piece's). */
+/*
+ * A paste indented as a whole (a Markdown code block by indentation, a
+ * page's <pre> inside a list): the first line's blanks (two or more, or
+ * a tab) go from every line that starts with them, up to the first line
+ * that does not; blank lines and '#' lines do not count.
+ */
+static void dedent(struct hx_reader *r, const char **s, size_t *n)
+{
+	size_t k = 0;
+
+	if (r->dedent < 0 || *n == 0 || (*s)[0] == '#')
+		return;
+	while (k < *n && k < sizeof r->indent && ((*s)[k] == ' ' || (*s)[k] == '\t'))
+		k++;
+	if (k == *n)
+		return;         /* blanks only */
+	if (r->dedent == 0) {
+		if (k == 0 || k == sizeof r->indent || (k == 1 && (*s)[0] != '\t')) {
+			r->dedent = -1;
+			return;
+		}
+		memcpy(r->indent, *s, k);
+		r->nindent = (uint8_t)k;
+		r->dedent = 1;
+	}
+	if (k < r->nindent || memcmp(*s, r->indent, r->nindent) != 0) {
+		r->dedent = -1;
+		return;
+	}
+	*s += r->nindent;
+	*n -= r->nindent;
+}
+
+/* A line as read: a CR before its newline goes, a paste's indentation
+ * (dedent), and its colour (a plog line, "[ERROR] ...", has none: two
+ * capitals are all it costs; a JSON string's "\u001b[0;36m" is
+ * json_piece's). */
 static int handle_line(struct hx_reader *r, const char *s, size_t n)
 {
 	int how;
 
 	if (n && s[n - 1] == '\r')
 		n--;
+	if (s != r->clean)
+		dedent(r, &s, &n);
 	if (n > 2 && s != r->clean && hx_coloured(s, n) && !json_lines(s, n))
 		return clean_line(r, s, n);
 	if (r->njoin) {

@@ -10,7 +10,8 @@
       as a web page keeps it), as grep prints it (path:N:, context lines
       path-N-, grep -C's mix, N: of one file, --color), CRLF line ends, a
       hard wrap at 80 columns, Markdown's list items and inline code, a
-      web page's no-break spaces, trailing blanks, or a mix
+      web page's no-break spaces, trailing blanks, the whole paste
+      indented (four blanks, a tab), or a mix
   console-forms.py check HANGDX FILE TMPDIR
       every form of FILE: `parse --json` and `diagnose --json` against
       FILE's own; prints what differs, exit 1 if anything does
@@ -69,7 +70,7 @@ RANKED = {"rank", "rank-c10", "ray-ip", "pdsh-rank", "mpi", "colour-rank"}
 OTHER = ["grep", "grep-ctx", "grep-C", "grep-n", "grep-color",
          "grep-color-noesc", "crlf", "wrap80", "rank+crlf",
          "colour-noesc+crlf", "vllm-logger+wrap80", "tick", "nbsp",
-         "trail", "nbsp+quote+trail"]
+         "trail", "nbsp+quote+trail", "indent", "tab", "indent+crlf"]
 # what grep -C would have matched: its lines get ':', the context '-'
 MATCH = re.compile(r"E[A-Z0-9]\d{4}|ERROR|[Ee]rror|timeout|failed")
 GREP_PATH = "logs/train.log"
@@ -130,6 +131,10 @@ def transform(form, lines):
             lines = [ln.replace(" ", "\u00a0") for ln in lines]
         elif p == "trail":      # blanks a paste left at the ends
             lines = [ln + "  \t" for ln in lines]
+        elif p == "indent":     # a Markdown code block by indentation
+            lines = ["    " + ln if ln else ln for ln in lines]
+        elif p == "tab":
+            lines = ["\t" + ln if ln else ln for ln in lines]
         else:
             raise SystemExit("unknown form " + p)
     return eol.join(lines) + eol

@@ -501,6 +501,12 @@ check "the same with its blank" "false not_a_hang" \
 	"triton.compiler.errors.MLIRCompilationError: "
 check "torchrun's ChildFailedError with an empty first line" "null other" \
 	"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: "
+# MindSpore's section headings are no error lines; the error under them is
+check "MindSpore's section headings alone" "null not_determined" \
+	"Ascend Error Message:" "- Framework Error Message: (For framework developers)" \
+	"- C++ Call Stack: (For framework developers)"
+check "the same heading over its error" "false not_a_hang" \
+	"- Ascend Error Message:" "RuntimeError: Preprocess failed before run graph 1."
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
