@@ -11,10 +11,6 @@
 #include <string.h>
 #include "analyze.h"
 
-#define MAX_ROUNDS 4
-#define MAX_GROUP_REPS 64
-#define MAX_ROOTS_READ 8
-
 /* ---- the ranks a verdict needs ---- */
 
 struct need {
@@ -62,15 +58,15 @@ static void needed(const struct hangdx_diagnosis *d, const struct hangdx_facts *
 	need_add(nd, f, mask, nmask, d->tie_rank);
 	for (i = 0; i < d->nhops; i++)
 		need_add(nd, f, mask, nmask, d->hops[i].rank);
-	for (i = 0; i < d->nroots && i < MAX_ROOTS_READ; i++)
+	for (i = 0; i < d->nroots && i < HX_ROOTS_READ; i++)
 		need_add(nd, f, mask, nmask, d->roots[i]);
 	/* ranks whose own state holds a cycle: the proof is rebuilt there */
-	for (i = 0, k = 0; d->local_cycle && i < d->nranks && k < MAX_ROOTS_READ; i++)
+	for (i = 0, k = 0; d->local_cycle && i < d->nranks && k < HX_ROOTS_READ; i++)
 		if (d->local_cycle[i]) {
 			need_add(nd, f, mask, nmask, (int64_t)i);
 			k++;
 		}
-	for (i = 0; i < d->ngroups && i < MAX_GROUP_REPS; i++)
+	for (i = 0; i < d->ngroups && i < HX_GROUP_REPS; i++)
 		if (d->groups[i].nranks)
 			need_add(nd, f, mask, nmask, d->groups[i].ranks[0]);
 	if (nd->n)
@@ -342,7 +338,7 @@ int hangdx_diagnose_facts(struct hangdx_facts *f,
 		d->fetched_mask = NULL;
 		d->nfetch_mask = 0;
 	}
-	for (round = 0; !err && round < MAX_ROUNDS; round++) {
+	for (round = 0; !err && round < HX_FETCH_ROUNDS; round++) {
 		struct need nd = { R.ctx, NULL, 0, 0, 0 };
 
 		needed(d, f, R.mask, R.nmask, &nd);

@@ -99,6 +99,15 @@
 #define HX_MAX_WAIT_PEERS 8
 #define HX_ROOTS_SHOWN 16
 
+/* The diagnosis from facts (twophase.c): the rounds of fetching the ranks
+ * a verdict needs and diagnosing again; of the roots and of the ranks
+ * holding a cycle, how many are read in full (the others' facts stand in:
+ * a verdict of every rank a root, 16,384 in the reference, reads eight);
+ * one rank of each group, for so many groups. */
+#define HX_FETCH_ROUNDS 4
+#define HX_ROOTS_READ 8
+#define HX_GROUP_REPS 64
+
 /* Which threshold decided something in a run (hangdx_diagnosis.thr_hits). */
 enum {
 	HX_THR_LIST_CUT = 1u << 0,
