@@ -3971,7 +3971,29 @@ static bool error_words(const char *s, size_t n, unsigned a)
 	return has_any(s, n, phrase, sizeof phrase / sizeof phrase[0]);
 }
 
-/* Advice text of an error-manager block, not an event. */
+/* A reporter's sentence that introduces the log under it ("I got the
+ * following error when running the training:"): three words or more, of
+ * letters, blanks and a little punctuation, ended by a colon. */
+static bool intro(const char *s, size_t n)
+{
+	size_t i, words = 0;
+
+	if (n < 2 || s[n - 1] != ':')
+		return false;
+	for (i = 0; i + 1 < n; i++) {
+		int c = (unsigned char)s[i];
+
+		if (!(((c | 32) >= 'a' && (c | 32) <= 'z') || c == ' ' ||
+		      c == ',' || c == '\'' || c == '-'))
+			return false;
+		if (c == ' ' && i > 0 && s[i - 1] != ' ')
+			words++;
+	}
+	/* Python's own "The above exception was the direct cause of the
+	 * following exception:" is a traceback's */
+	return words >= 3 && !hx_find_ci(s, n, "exception");
+}
+
 /* A section heading of a framework's report, the errors under it:
  * MindSpore's "- Ascend Error Message:", "- Framework Error Message: (For
  * framework developers)", "- C++ Call Stack: (For framework developers)". */
@@ -3985,6 +4007,7 @@ static bool heading(const char *s, size_t n)
 	       (n > 7 && memcmp(s + n - 7, " Stack:", 7) == 0);
 }
 
+/* Advice text of an error-manager block, not an event. */
 static bool advice(const char *s, size_t n)
 {
 	size_t k = 0;
@@ -4294,7 +4317,8 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 				   row, NULL);
 	if (mn < 8 || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
 	    lv == HX_LV_TRACE || lv == HX_LV_EVENT || lv == HX_LV_WARNING ||
-	    advice(m, mn) || no_words(m, mn) || heading(m, mn))
+	    advice(m, mn) || no_words(m, mn) || heading(m, mn) ||
+	    (lv != HX_LV_ERROR && lv != HX_LV_CRITICAL && intro(m, mn)))
 		return HANGDX_OK;
 	a = field_anchors(m, mn);
 	err = lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a);

@@ -507,6 +507,12 @@ check "MindSpore's section headings alone" "null not_determined" \
 	"- C++ Call Stack: (For framework developers)"
 check "the same heading over its error" "false not_a_hang" \
 	"- Ascend Error Message:" "RuntimeError: Preprocess failed before run graph 1."
+# a reporter's sentence that introduces the log is no error line; a
+# sentence that says what failed is one
+check "a reporter's sentence before the log" "null not_determined" \
+	"I got the following error when running the training:"
+check "a sentence that says what failed" "null other" \
+	"Error when running the training: disk is full"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
