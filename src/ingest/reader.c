@@ -1213,6 +1213,105 @@ static int file_skipped(struct worker *w, const char *display, int status,
 }
 
 /*
+ * UTF-16 text, as Windows PowerShell saves a console's output (`>`,
+ * Out-File): a byte-order mark first.  Its code units are written as
+ * UTF-8 for the reader; a unit cut between two reads, or a high surrogate
+ * waiting for its low half, is kept for the next; a lone surrogate is
+ * U+FFFD.  Offsets are then of the UTF-8 text; lines are the file's.
+ */
+struct utf16 {
+	bool be;
+	bool has_odd;
+	unsigned char odd;      /* the first byte of a cut unit */
+	uint32_t hi;            /* a high surrogate, 0 none */
+	char *out;              /* UTF16_OUT(n) bytes for n read */
+};
+#define UTF16_OUT(n) ((n) / 2 * 3 + 8)
+
+static bool utf16_bom(const char *s, size_t n, bool *be)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (n < 2 || !((u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff)))
+		return false;
+	*be = u[0] == 0xfe;
+	return true;
+}
+
+static size_t put_utf8(char *o, uint32_t c)
+{
+	if (c < 0x80) {
+		o[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		o[0] = (char)(0xc0 | c >> 6);
+		o[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		o[0] = (char)(0xe0 | c >> 12);
+		o[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		o[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | c >> 18);
+	o[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	o[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	o[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* The UTF-8 of n bytes of UTF-16 at s into u->out; its length. */
+static size_t utf16_conv(struct utf16 *u, const char *s, size_t n)
+{
+	const unsigned char *b = (const unsigned char *)s;
+	size_t i = 0, m = 0;
+
+	for (;;) {
+		unsigned x, y;
+		uint32_t c;
+
+		if (u->has_odd && i < n) {
+			x = u->odd;
+			y = b[i++];
+			u->has_odd = false;
+		} else if (i + 1 < n) {
+			x = b[i];
+			y = b[i + 1];
+			i += 2;
+		} else {
+			if (i < n) {
+				u->odd = b[i];
+				u->has_odd = true;
+			}
+			return m;
+		}
+		c = u->be ? (x << 8 | y) : (y << 8 | x);
+		if (c >= 0xd800 && c < 0xdc00) {
+			if (u->hi)
+				m += put_utf8(u->out + m, 0xfffd);
+			u->hi = c;
+			continue;
+		}
+		if (c >= 0xdc00 && c < 0xe000) {
+			c = u->hi ? 0x10000 + ((u->hi - 0xd800) << 10) + (c - 0xdc00)
+				  : 0xfffd;
+		} else if (u->hi) {
+			m += put_utf8(u->out + m, 0xfffd);
+		}
+		u->hi = 0;
+		m += put_utf8(u->out + m, c);
+	}
+}
+
+static int feed(struct hx_reader *r, struct utf16 *u, const char *s, size_t n)
+{
+	return u ? reader_feed(r, u->out, utf16_conv(u, s, n))
+		 : reader_feed(r, s, n);
+}
+
+/*
  * Binary: more than 5% control bytes (tab, newline, CR, FF, VT and ESC
  * are text) or more than 1% NUL in the first 8 KiB.  Logs with a few NUL
  * bytes (a file padded after a crash) still read, line by line.
@@ -1632,20 +1731,28 @@ static int read_text(struct worker *w, const char *display, struct src *src,
 		     char *first, size_t nfirst, struct arsrc *outer)
 {
 	struct hx_reader r;
+	struct utf16 u16 = { 0 }, *u = NULL;
 	uint32_t file;
 	int err = 0, status = HX_FS_OK;
 
-	if (looks_binary(first, nfirst)) {
+	if (utf16_bom(first, nfirst, &u16.be)) {
+		u16.out = hx_alloc(w->job->ctx, UTF16_OUT(BUFSZ > nfirst ? BUFSZ : nfirst));
+		if (!u16.out)
+			return HANGDX_ENOMEM;
+		u = &u16;
+		first += 2;
+		nfirst -= 2;
+	} else if (looks_binary(first, nfirst)) {
 		diag(w->job->ctx, HANGDX_WARNING, display, 0,
 		     "binary file skipped");
 		return file_skipped(w, display, HX_FS_BINARY, HX_S_BINARY);
 	}
 	file = hx_ev_intern(w->ev, display, strlen(display), &err);
 	if (err)
-		return err;
+		goto free_utf16;
 	reader_begin(&r, w, file);
-	err = reader_feed(&r, first, nfirst);
-	if (!err && w->job->pipeline && outer && src->big) {
+	err = feed(&r, u, first, nfirst);
+	if (!err && !u && w->job->pipeline && outer && src->big) {
 		err = pump_pipelined(w, &r, src, &status);
 	} else {
 		while (!err && !src->eof) {
@@ -1658,7 +1765,7 @@ static int read_text(struct worker *w, const char *display, struct src *src,
 			if (k == 0)
 				src->eof = true;
 			else
-				err = reader_feed(&r, w->buf, (size_t)k);
+				err = feed(&r, u, w->buf, (size_t)k);
 			tick(w, (size_t)k);
 		}
 	}
@@ -1675,6 +1782,8 @@ static int read_text(struct worker *w, const char *display, struct src *src,
 	if (!err)
 		err = reader_end(&r, status);
 	w->last_status = status;
+free_utf16:
+	hx_free(w->job->ctx, u16.out);
 	return err;
 }
 

@@ -83,4 +83,31 @@ t_exit 3 "exit 3 when no input can be read" "$HANGDX" parse "$T/does-not-exist"
 t_exit 2 "exit 2 without a path" "$HANGDX" parse
 t_exit 2 "exit 2 on a bad option value" "$HANGDX" parse --max-line 0 "$S"
 t_ok "help lists the options" sh -c "'$HANGDX' help parse | grep -q -- --max-ratio"
+
+# UTF-16 with its byte-order mark (a console saved by Windows PowerShell),
+# little- and big-endian, CRLF, past one read (1 MiB), with characters
+# outside the BMP and a lone surrogate: the records of the UTF-8 text;
+# without the mark it is no text (a binary file, said, exit 3)
+python3 - "$DATA/samples/field/35-llamafactory-5551-ee1002-stream-sync-timeout-tokenizer.log" "$T" <<'PY'
+import sys
+src = open(sys.argv[1], encoding="utf-8").read()
+fill = "".join("[INFO] HCCL(1,python):2025-03-26-13:49:01.000.000 [a.cc:1] line %d \u4e2d \U0001F600\n" % i
+               for i in range(30000))
+txt = fill + src
+open(sys.argv[2] + "/u8.log", "w", encoding="utf-8").write(txt)
+open(sys.argv[2] + "/le.log", "wb").write(b"\xff\xfe" + txt.replace("\n", "\r\n").encode("utf-16le"))
+open(sys.argv[2] + "/be.log", "wb").write(b"\xfe\xff" + txt.encode("utf-16be"))
+open(sys.argv[2] + "/nobom.log", "wb").write(txt.encode("utf-16le"))
+lone = "EE9999: Inner Error! \ud800x\n"
+open(sys.argv[2] + "/lone8.log", "w", encoding="utf-8").write(lone.replace("\ud800", "\ufffd"))
+open(sys.argv[2] + "/lone.log", "wb").write(b"\xff\xfe" + lone.encode("utf-16le", "surrogatepass"))
+PY
+for f in u8 le be lone8 lone; do
+	"$HANGDX" parse "$T/$f.log" 2>/dev/null | sed "s|^$T/$f.log||" > "$T/$f.txt"
+done
+t_ok "UTF-16LE with its mark, CRLF: the records of the UTF-8 text" cmp -s "$T/u8.txt" "$T/le.txt"
+t_ok "UTF-16BE with its mark: the records of the UTF-8 text" cmp -s "$T/u8.txt" "$T/be.txt"
+t_ok "a lone surrogate is U+FFFD" cmp -s "$T/lone8.txt" "$T/lone.txt"
+t_ok "the records are there" grep -q 'err_code' "$T/u8.txt"
+t_exit 3 "UTF-16 without its mark: no text, exit 3" "$HANGDX" diagnose "$T/nobom.log"
 t_done
