@@ -1494,6 +1494,113 @@ static size_t env_utc(const char *s, size_t n, struct hx_envelope *e)
 	return k + 2;
 }
 
+/* A level word at s[k] ("ERROR", "[ERROR]", "WARN", "FATAL") and its
+ * separator (" - ", ": ", " | ", a blank): the index after, or 0. */
+static size_t time_level(const char *s, size_t n, size_t k, struct hx_envelope *e)
+{
+	static const struct { const char *w; int lv; } lv[] = {
+		{ "ERROR", HX_LV_ERROR }, { "WARNING", HX_LV_WARNING },
+		{ "WARN", HX_LV_WARNING }, { "INFO", HX_LV_INFO },
+		{ "DEBUG", HX_LV_DEBUG }, { "CRITICAL", HX_LV_CRITICAL },
+		{ "FATAL", HX_LV_CRITICAL },
+	};
+	size_t i, l, j;
+	bool br = k < n && s[k] == '[';
+
+	if (br && hx_plog_start(s + k, n - k))
+		return 0;       /* "[ERROR] HCCL(...)": a plog line's own */
+	for (i = 0; i < HX_ARRAY_LEN(lv); i++) {
+		l = strlen(lv[i].w);
+		j = k + br;
+		if (n - j <= l + 1 || memcmp(s + j, lv[i].w, l) != 0)
+			continue;
+		j += l;
+		if (br && s[j++] != ']')
+			continue;
+		if (s[j] == ':')        /* "ERROR: " */
+			j++;
+		for (l = j; j < n && s[j] == ' '; j++)  /* loguru pads it */
+			;
+		if (j == l || (j + 2 < n && is_digit((unsigned char)s[j]) && s[j + 2] == '-'))
+			continue;       /* "WARNING 01-14 11:06:50 [f.py:20]": vLLM's */
+		if (j + 1 < n && (s[j] == '-' || s[j] == '|') && s[j + 1] == ' ')
+			j += 2;
+		/* a wrapper that logs a child's lines: its ERROR is the
+		 * line's, its INFO says nothing of what the child printed */
+		if (lv[i].lv == HX_LV_ERROR || lv[i].lv == HX_LV_CRITICAL)
+			e->head_level = lv[i].lv;
+		return j;
+	}
+	return 0;
+}
+
+/*
+ * A logger's time head first on the line: "2025-03-26 13:49:01,670 - ",
+ * "[2025-03-26 13:49:01] ", "[2025-09-22 20:20:40 TP4] " (a label after
+ * the time), a fraction after '.' or ',', a zone ("Z", "+08:00"); then a
+ * level word, and Python's default "NAME - LEVEL - ".  The date and the
+ * time apart by a blank or a 'T' (CANN's own "2024-07-03-11:28:40.419"
+ * is no head: it starts a message's own text).
+ */
+static size_t env_time(const char *s, size_t n, struct hx_envelope *e)
+{
+	size_t k, b = s[0] == '[', j;
+
+	if (n < b + 22 || (s[b + 10] != ' ' && s[b + 10] != 'T') ||
+	    hx_parse_ts(s + b, 19) == HX_NONE)
+		return 0;
+	k = b + 19;
+	if (s[k] == '.' || s[k] == ',')
+		for (k++; k < n && k - b < 30 && is_digit((unsigned char)s[k]); k++)
+			;
+	if (k < n && s[k] == 'Z')
+		k++;
+	else if (k + 6 <= n && (s[k] == '+' || s[k] == '-') && is_digit((unsigned char)s[k + 1]) &&
+		 is_digit((unsigned char)s[k + 2]))
+		k += s[k + 3] == ':' ? 6 : 5;
+	if (b) {
+		const char *rb = memchr(s + k, ']', n - k < 24 ? n - k : 24);
+
+		if (!rb)
+			return 0;
+		for (j = k; s + j < rb; j++)    /* " TP4": a label */
+			if (!is_alnum((unsigned char)s[j]) && s[j] != ' ' && s[j] != '_')
+				return 0;
+		k = (size_t)(rb - s) + 1;
+	}
+	if (k + 3 < n && s[k] == ' ' && (s[k + 1] == '-' || s[k + 1] == '|') && s[k + 2] == ' ')
+		k += 3;
+	else if (k < n && s[k] == ' ')
+		k++;
+	else
+		return 0;
+	if ((j = time_level(s, n, k, e)) != 0) {
+		k = j;
+	} else {        /* "NAME - LEVEL - " */
+		for (j = k; j < n && j - k < 64 && s[j] != ' '; j++)
+			;
+		if (j + 3 < n && j > k && memcmp(s + j, " - ", 3) == 0 &&
+		    (b = time_level(s, n, j + 3, e)) != 0)
+			k = b;
+	}
+	/* where the logger was called, after the level: lmdeploy's
+	 * "__init__.py:17 - ", loguru's "magic_pdf.tools.cli:parse_doc:130 - " */
+	for (j = k; j < n && j - k < 96 && (hx_name_byte(s[j]) || s[j] == '.' ||
+					      s[j] == '/' || s[j] == ':'); j++)
+		;
+	if (j > k + 2 && is_digit((unsigned char)s[j - 1]) &&
+	    j + 3 < n && memcmp(s + j, " - ", 3) == 0) {
+		for (b = j; b > k && is_digit((unsigned char)s[b - 1]); b--)
+			;
+		if (b > k + 1 && s[b - 1] == ':')
+			k = j + 3;
+	}
+	if (k >= n)
+		return 0;
+	e->forms |= HX_EV_LOGGER;
+	return k;
+}
+
 /* syslog's and journalctl's head: "Jan  5 10:00:01 HOST IDENT[PID]: "
  * (the host kept as the node, the pid as the process's). */
 static size_t env_syslog(const char *s, size_t n, struct hx_envelope *e)
@@ -1618,6 +1725,8 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 			return k;
 		if (i + 1 < n && s[i + 1] == 'p' && (k = env_kube(s, n, i, e)) != 0)
 			return k;
+		if (first && i == 0 && n > 6 && s[5] == '-' && (k = env_time(s, n, e)) != 0)
+			return k;
 		if (i + 1 < n && is_digit((unsigned char)s[i + 1]))
 			return env_mpi(s, n, i, e);
 		if (i + 1 < n && s[i + 1] >= 'A' && s[i + 1] <= 'Z' &&
@@ -1629,7 +1738,8 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 		return env_worker(s, n, i, e);
 	default:
 		if (first && i == 0 && is_digit((unsigned char)s[0]) &&
-		    ((k = env_srun(s, n, e)) != 0 || (k = env_utc(s, n, e)) != 0))
+		    ((k = env_srun(s, n, e)) != 0 || (k = env_utc(s, n, e)) != 0 ||
+		     (k = env_time(s, n, e)) != 0))
 			return k;
 		if (first && i == 0 && s[0] >= 'A' && s[0] <= 'S' &&
 		    (k = env_syslog(s, n, e)) != 0)
@@ -1674,7 +1784,7 @@ size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 	e->rank = -1;
 	e->pid = HX_NONE;
 	e->workerlen = e->nodelen = e->gpathlen = 0;
-	e->level = HX_LV_NONE;
+	e->level = e->head_level = HX_LV_NONE;
 	if (n < 3 || hx_plog_start(s, n))
 		return 0;       /* "[DEBUG] ...": nothing around it */
 	e->worker = e->node = e->gpath = NULL;

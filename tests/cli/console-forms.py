@@ -53,6 +53,11 @@ PREFIXES = {
     "kubectl": "[pod/trainer-0/main] ",
     "kubectl-ts": "2025-01-01T00:00:08.123456789Z ",
     "journal": "Jan  5 10:00:01 node-1 python[4242]: ",
+    # a logger's time head (a wrapper that logs what the job printed)
+    "pytime": "2025-01-01 00:00:08,123 - ",
+    "pylog-info": "2025-01-01 00:00:08,123 - runner - INFO - ",
+    "loguru-info": "2025-01-01 00:00:08.123 | INFO     | app.main:run:130 - ",
+    "brtime": "[2025-01-01 00:00:08] ",
     # vLLM's colour: a file keeps the ESC bytes, a web page only "[0;36m"
     "colour": "\x1b[0;36m(EngineCore_DP0 pid=2221630)\x1b[0;0m ",
     "colour-noesc": "[0;36m(EngineCore_DP0 pid=2221630)[0;0m ",

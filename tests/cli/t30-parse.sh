@@ -98,6 +98,9 @@ open(sys.argv[2] + "/u8.log", "w", encoding="utf-8").write(txt)
 open(sys.argv[2] + "/le.log", "wb").write(b"\xff\xfe" + txt.replace("\n", "\r\n").encode("utf-16le"))
 open(sys.argv[2] + "/be.log", "wb").write(b"\xfe\xff" + txt.encode("utf-16be"))
 open(sys.argv[2] + "/nobom.log", "wb").write(txt.encode("utf-16le"))
+mix = src + fill[:300000] + src
+open(sys.argv[2] + "/mix8.log", "w", encoding="utf-8").write(mix)
+open(sys.argv[2] + "/mixle.log", "wb").write(b"\xff\xfe" + mix.encode("utf-16le"))
 lone = "EE9999: Inner Error! \ud800x\n"
 open(sys.argv[2] + "/lone8.log", "w", encoding="utf-8").write(lone.replace("\ud800", "\ufffd"))
 open(sys.argv[2] + "/lone.log", "wb").write(b"\xff\xfe" + lone.encode("utf-16le", "surrogatepass"))
@@ -108,6 +111,19 @@ done
 t_ok "UTF-16LE with its mark, CRLF: the records of the UTF-8 text" cmp -s "$T/u8.txt" "$T/le.txt"
 t_ok "UTF-16BE with its mark: the records of the UTF-8 text" cmp -s "$T/u8.txt" "$T/be.txt"
 t_ok "a lone surrogate is U+FFFD" cmp -s "$T/lone8.txt" "$T/lone.txt"
+# through a pipe written 4,097 bytes at a time, a pause between: reads
+# that end inside a code unit
+python3 -c '
+import sys, time
+d = open(sys.argv[1], "rb").read()
+for i in range(0, len(d), 4097):
+    sys.stdout.buffer.write(d[i:i + 4097])
+    sys.stdout.buffer.flush()
+    time.sleep(0.002)
+' "$T/mixle.log" | "$HANGDX" parse - 2>/dev/null | sed 's|^[^:]*:||' > "$T/pipe.txt"
+"$HANGDX" parse "$T/mix8.log" 2>/dev/null | sed 's|^[^:]*:||' > "$T/u8b.txt"
+t_ok "the pipe's records are there" grep -q 'err_code' "$T/pipe.txt"
+t_ok "UTF-16 read through a pipe in odd pieces: the same records" cmp -s "$T/u8b.txt" "$T/pipe.txt"
 t_ok "the records are there" grep -q 'err_code' "$T/u8.txt"
 t_exit 3 "UTF-16 without its mark: no text, exit 3" "$HANGDX" diagnose "$T/nobom.log"
 t_done

@@ -626,6 +626,48 @@ static void test_env_labels(void **state)
 			fail_msg("label in \"%s\"", none[i]);
 }
 
+/* A logger's time head: Python logging's, loguru's, a bracketed time;
+ * its ERROR kept as the line's level, its INFO not. */
+static void test_env_time(void **state)
+{
+	static const struct { const char *line, *text; int level; } c[] = {
+		{ "2025-03-26 13:49:01,670 - root - ERROR - EI0002: x", "EI0002: x", HX_LV_ERROR },
+		{ "2025-03-26 13:49:01,670 - EI0002: x", "EI0002: x", HX_LV_NONE },
+		{ "[2025-03-26 13:49:01] EI0002: x", "EI0002: x", HX_LV_NONE },
+		{ "[2025-09-22 20:20:40 TP4] EI0002: x", "EI0002: x", HX_LV_NONE },
+		{ "2025-02-13 10:46:42.386 | ERROR    | magic_pdf.tools.cli:parse_doc:130 - x y",
+		  "x y", HX_LV_ERROR },
+		{ "2024-11-07 12:55:24,870 - lmdeploy - ERROR - __init__.py:17 - ModuleNotFoundError: x",
+		  "ModuleNotFoundError: x", HX_LV_ERROR },
+		{ "2025-12-04 15:59:26.877+08:00 - EI0002: x", "EI0002: x", HX_LV_NONE },
+		{ "2025-03-26 13:49:01 INFO EI0002: x", "EI0002: x", HX_LV_NONE },
+		{ "2025-03-26T13:49:01 CRITICAL: EI0002: x", "EI0002: x", HX_LV_CRITICAL },
+		{ "[2025-03-26 13:49:01] [ERROR] HCCL(1,python):x", "[ERROR] HCCL(1,python):x",
+		  HX_LV_NONE },
+	};
+	static const char *const none[] = {
+		"2024-07-03-11:28:40.419.527 x", "2025-03-26 13:49:01", "2025-13-26 13:49:01 x",
+		"[2025-03-26 13:49:01 x", "2025-03-26 13:49 x", "2025-03-26 13:49:01x",
+	};
+	struct hx_envelope e;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < HX_ARRAY_LEN(c); i++) {
+		env(c[i].line, &e);
+		if (!(e.forms & HX_EV_LOGGER) || !text_is(c[i].line, &e, c[i].text) ||
+		    e.head_level != c[i].level)
+			fail_msg("time head in \"%s\": forms %x, level %d, text \"%s\"",
+				 c[i].line, e.forms, e.head_level, c[i].line + e.skip);
+	}
+	for (i = 0; i < HX_ARRAY_LEN(none); i++)
+		if (env(none[i], &e) != 0 && (e.forms & HX_EV_LOGGER))
+			fail_msg("time head in \"%s\"", none[i]);
+	/* vLLM's logger after a time head keeps its own level */
+	env("[2025-03-26 13:49:01] WARNING 01-14 11:06:50 [ops.py:20] Failed x", &e);
+	assert_int_equal(e.level, HX_LV_WARNING);
+}
+
 /* Markdown around a pasted line: a list item, inline code; a web page's
  * blanks. */
 static void test_env_markdown(void **state)
@@ -1112,6 +1154,7 @@ int main(void)
 		cmocka_unit_test(test_env_labels),
 		cmocka_unit_test(test_env_kube_syslog),
 		cmocka_unit_test(test_env_markdown),
+		cmocka_unit_test(test_env_time),
 		cmocka_unit_test(test_pasted_prefix_damage),
 		cmocka_unit_test(test_classify_console),
 		cmocka_unit_test(test_colour_vllm_prefix),
