@@ -3892,8 +3892,6 @@ static int open_level(const struct hx_reader *r, const char *s, size_t n,
 
 	if (prefixed && p->level != HX_LV_NONE)
 		return p->level;
-	if (r->env.head_level != HX_LV_NONE)    /* "... - root - ERROR - " */
-		return r->env.head_level;
 	/* a launcher's logger writes every line of a traceback at ERROR:
 	 * only its lower levels say something of one line */
 	if (r->env.level != HX_LV_NONE && r->env.level != HX_LV_ERROR &&

@@ -565,9 +565,6 @@ struct hx_envelope {
 	int64_t gline;              /* the line number grep printed, HX_NONE
 				     * (set with HX_EV_GREP only) */
 	int level;                  /* from the logger prefix, HX_LV_NONE */
-	int head_level;             /* ERROR or CRITICAL of a logger's time
-				     * head ("... - root - ERROR - "): the
-				     * line's own, HX_LV_NONE */
 };
 size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e);
 

@@ -1494,15 +1494,13 @@ static size_t env_utc(const char *s, size_t n, struct hx_envelope *e)
 	return k + 2;
 }
 
-/* A level word at s[k] ("ERROR", "[ERROR]", "WARN", "FATAL") and its
- * separator (" - ", ": ", " | ", a blank): the index after, or 0. */
-static size_t time_level(const char *s, size_t n, size_t k, struct hx_envelope *e)
+/* A level word at s[k] ("ERROR", "[ERROR]", "WARN", "FATAL", padded)
+ * and its separator (" - ", ": ", " | ", a blank): the index after, or
+ * 0. */
+static size_t time_level(const char *s, size_t n, size_t k)
 {
-	static const struct { const char *w; int lv; } lv[] = {
-		{ "ERROR", HX_LV_ERROR }, { "WARNING", HX_LV_WARNING },
-		{ "WARN", HX_LV_WARNING }, { "INFO", HX_LV_INFO },
-		{ "DEBUG", HX_LV_DEBUG }, { "CRITICAL", HX_LV_CRITICAL },
-		{ "FATAL", HX_LV_CRITICAL },
+	static const char *const lv[] = {
+		"ERROR", "WARNING", "WARN", "INFO", "DEBUG", "CRITICAL", "FATAL",
 	};
 	size_t i, l, j;
 	bool br = k < n && s[k] == '[';
@@ -1510,9 +1508,9 @@ static size_t time_level(const char *s, size_t n, size_t k, struct hx_envelope *
 	if (br && hx_plog_start(s + k, n - k))
 		return 0;       /* "[ERROR] HCCL(...)": a plog line's own */
 	for (i = 0; i < HX_ARRAY_LEN(lv); i++) {
-		l = strlen(lv[i].w);
+		l = strlen(lv[i]);
 		j = k + br;
-		if (n - j <= l + 1 || memcmp(s + j, lv[i].w, l) != 0)
+		if (n - j <= l + 1 || memcmp(s + j, lv[i], l) != 0)
 			continue;
 		j += l;
 		if (br && s[j++] != ']')
@@ -1525,10 +1523,9 @@ static size_t time_level(const char *s, size_t n, size_t k, struct hx_envelope *
 			continue;       /* "WARNING 01-14 11:06:50 [f.py:20]": vLLM's */
 		if (j + 1 < n && (s[j] == '-' || s[j] == '|') && s[j + 1] == ' ')
 			j += 2;
-		/* a wrapper that logs a child's lines: its ERROR is the
-		 * line's, its INFO says nothing of what the child printed */
-		if (lv[i].lv == HX_LV_ERROR || lv[i].lv == HX_LV_CRITICAL)
-			e->head_level = lv[i].lv;
+		/* taken off, not kept: a wrapper that logs what the job
+		 * printed says nothing of a line by its level (a launcher's
+		 * logger writes a traceback at ERROR, open_level) */
 		return j;
 	}
 	return 0;
@@ -1574,13 +1571,13 @@ static size_t env_time(const char *s, size_t n, struct hx_envelope *e)
 		k++;
 	else
 		return 0;
-	if ((j = time_level(s, n, k, e)) != 0) {
+	if ((j = time_level(s, n, k)) != 0) {
 		k = j;
 	} else {        /* "NAME - LEVEL - " */
 		for (j = k; j < n && j - k < 64 && s[j] != ' '; j++)
 			;
 		if (j + 3 < n && j > k && memcmp(s + j, " - ", 3) == 0 &&
-		    (b = time_level(s, n, j + 3, e)) != 0)
+		    (b = time_level(s, n, j + 3)) != 0)
 			k = b;
 	}
 	/* where the logger was called, after the level: lmdeploy's
@@ -1784,7 +1781,7 @@ size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e)
 	e->rank = -1;
 	e->pid = HX_NONE;
 	e->workerlen = e->nodelen = e->gpathlen = 0;
-	e->level = e->head_level = HX_LV_NONE;
+	e->level = HX_LV_NONE;
 	if (n < 3 || hx_plog_start(s, n))
 		return 0;       /* "[DEBUG] ...": nothing around it */
 	e->worker = e->node = e->gpath = NULL;

@@ -554,8 +554,6 @@ static int message(struct hx_reader *r, const char *s, size_t n)
 			first_ts(r, s, n);
 	}
 	cl = hx_classify(s, n);
-	if (cl == HX_CL_NOISE && r->env.head_level != HX_LV_NONE)
-		cl = HX_CL_BARE;        /* a logger said ERROR: families look */
 	if (cl == HX_CL_NOISE) {
 		if (r->ffts_trail)
 			return hx_families_noise(r, s, n);
@@ -645,7 +643,7 @@ static int text_line(struct hx_reader *r, const char *s, size_t n)
 	if (hx_plog_start(s, n)) {      /* no envelope: straight on */
 		r->env.skip = r->env.first = 0;
 		r->env.forms = 0;
-		r->env.level = r->env.head_level = HX_LV_NONE;
+		r->env.level = HX_LV_NONE;
 		return message(r, s, n);
 	}
 	for (;;) {
