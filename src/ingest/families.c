@@ -2521,18 +2521,17 @@ static int aicpu_kernel(struct hx_reader *r, const struct hx_prefix *p,
 			return err;
 	}
 	if (status) {
-		int64_t stream = -1;
-
 		h = text_hash(s, n);
-		k = krun_same_text(r, p->pid, s, n, h);
-		if (k)
-			;       /* its stream is the same line's: no look again */
-		else if (hx_after(s, n, "streamId:", ",. ", &v, &vl))
-			hx_parse_i64(v, vl, &stream);
-		else if (hx_after(s, n, "group[", "]", &v, &vl))
-			stream = -2 - (int64_t)(text_hash(v, vl) >> 2);
-		if (!k)
+		/* a repeat's stream is the same line's: not looked for again */
+		if ((k = krun_same_text(r, p->pid, s, n, h)) == NULL) {
+			int64_t stream = -1;
+
+			if (hx_after(s, n, "streamId:", ",. ", &v, &vl))
+				hx_parse_i64(v, vl, &stream);
+			else if (hx_after(s, n, "group[", "]", &v, &vl))
+				stream = -2 - (int64_t)(text_hash(v, vl) >> 2);
 			k = krun_slot(r, p->pid, stream);
+		}
 		if (k && k->nheld && (err = held_flush(r, k)) != 0)
 			return err;
 		if (kernel_repeat(r, p, k, h))
