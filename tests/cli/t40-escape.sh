@@ -7,13 +7,14 @@
 # wait-for graph Graphviz renders.
 . tests/cli/lib.sh
 
-line='[2026-06-12 10:00:01] ERROR: widget </script><b x="1">&amp; \path failed'
-printf '%s\n' "$line" > "$T/esc.log"
+msg='widget </script><b x="1">&amp; \path failed'
+printf '[2026-06-12 10:00:01] ERROR: %s\n' "$msg" > "$T/esc.log"
+printf '%s\n' "$msg" > "$T/esc.msg"
 $HANGDX diagnose --json "$T/esc.log" > "$T/esc.json" 2> /dev/null
-t_ok "the line quoted whole in the decoded summary" python3 -c "
+t_ok "the line's text (after its logger's time head) quoted whole in the decoded summary" python3 -c "
 import json, sys; d = json.load(open('$T/esc.json'))
-line = open('$T/esc.log').read().rstrip('\n')
-assert d['category'] == 'other' and '\"%s\"' % line in d['summary'], d['summary']"
+msg = open('$T/esc.msg').read().rstrip('\n')
+assert d['category'] == 'other' and '\"%s\"' % msg in d['summary'], d['summary']"
 t_ok "no raw '<', '>' or '&' in the JSON, each as \\u00XX" python3 -c "
 s = open('$T/esc.json', encoding='utf-8').read()
 assert s.strip() and not any(c in s for c in '<>&'), [c for c in '<>&' if c in s]
