@@ -319,9 +319,11 @@ int hx_ev_add_file(struct hangdx_evidence *ev, const struct hx_filesum *fs);
 static inline const struct hx_field *hx_rec_field(const struct hangdx_evidence *ev,
 						  const struct hx_rec *r, int key)
 {
-	const struct hx_field *f = ev->fields + r->ffirst, *end = f + r->nfield;
+	const struct hx_field *f, *end;
 
-	for (; f < end; f++)
+	if (!r->nfield)         /* no fields: ev->fields may be NULL */
+		return NULL;
+	for (f = ev->fields + r->ffirst, end = f + r->nfield; f < end; f++)
 		if (f->key == key)
 			return f;
 	return NULL;
