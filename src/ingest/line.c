@@ -1029,11 +1029,12 @@ static size_t wide_blank(const char *s, size_t n)
 
 static bool has_wide_blank(const char *s, size_t n)
 {
+	static const unsigned char lead[] = { 0xc2, 0xe3 };
 	const char *p, *end = s + n;
-	int lead;
+	size_t i;
 
-	for (lead = 0xc2; lead <= 0xe3; lead += 0xe3 - 0xc2)
-		for (p = s; (p = memchr(p, lead, (size_t)(end - p))) != NULL; p++)
+	for (i = 0; i < sizeof lead; i++)
+		for (p = s; (p = memchr(p, lead[i], (size_t)(end - p))) != NULL; p++)
 			if (wide_blank(p, (size_t)(end - p)))
 				return true;
 	return false;
