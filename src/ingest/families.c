@@ -3203,6 +3203,9 @@ static unsigned field_anchors(const char *s, size_t n)
 		case 'a':
 			if (at4(s, n, i, "aile"))
 				a |= A_FAILED;
+			else if (at4(s, n, i, "aili") && i + 17 <= n &&
+				 memcmp(s + i + 4, "ng at address", 13) == 0)
+				a |= A_FAILED;  /* Open MPI's "Failing at address:" */
 			break;
 		case 'e':
 			if (at4(s, n, i, "emor"))
@@ -3954,6 +3957,7 @@ static bool error_words(const char *s, size_t n, unsigned a)
 	};
 	static const char *const phrase[] = {
 		"Segmentation fault", "core dumped", "terminate called",
+		"Failing at address:",
 		"\xe9\x94\x99\xe8\xaf\xaf",     /* cuowu, "error" */
 		"\xe5\xa4\xb1\xe8\xb4\xa5",     /* shibai, "failed" */
 		"\xe5\xbc\x82\xe5\xb8\xb8",     /* yichang, "exception" */
@@ -4197,6 +4201,12 @@ static bool exited_words(const char *s, size_t n)
 	 * then "*** Check failure stack trace: ***"); a worker or server
 	 * that says it failed to start has returned */
 	if (HAS(s, n, "heck fail") || HAS(s, n, "ailed to start"))
+		return true;
+	/* Open MPI's handler of a fatal signal ("[host:pid] *** Process
+	 * received signal ***", "Signal: Segmentation fault (11)", "Failing
+	 * at address: 0xb8", the frames): opal/util/stacktrace.c */
+	if (HAS(s, n, "Failing at address:") ||
+	    HAS(s, n, "*** Process received signal ***"))
 		return true;
 	return HAS(s, n, "terminate called after throwing") ||
 	       HAS(s, n, "Segmentation fault") || HAS(s, n, "core dumped") ||

@@ -834,6 +834,8 @@ struct hx_reader {
 	size_t join_last;           /* length of the last piece */
 	int join_how;
 	int8_t dedent;              /* 0 not yet known, 1 on, -1 off */
+	int8_t numbered;            /* cat -n's numbers: 0 not yet, 1 on, -1 off */
+	uint64_t number;            /* the last line's number (numbered) */
 	uint8_t nindent;            /* the indentation every line had */
 	char indent[16];
 	uint64_t join_env;          /* the held line's envelope (wrap_env),

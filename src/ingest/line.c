@@ -1683,6 +1683,74 @@ static size_t env_word(const char *s, size_t n, size_t i, bool first,
 	return 0;
 }
 
+/* What a log line starts with, after a reporter's sentence: a bracket (a
+ * plog prefix, a rank, a time), an error-manager code, a traceback, an
+ * exception's class ("RuntimeError: ...", "torch.OutOfMemoryError: "). */
+static bool log_head(const char *s, size_t n)
+{
+	size_t k;
+
+	if (n < 8)
+		return false;
+	if (s[0] == '>' && s[1] == ' ')         /* quoted as well */
+		return log_head(s + 2, n - 2);
+	if (s[0] == '[')        /* not a Python list: "['a', 'b']" */
+		return hx_plog_start(s, n) || is_digit((unsigned char)s[1]) ||
+		       memcmp(s, "[rank", 5) == 0 || memcmp(s, "[PID: ", 6) == 0;
+	if (is_em_code(s, n) || memcmp(s, "Traceback", 8) == 0)
+		return true;
+	for (k = 0; k < n && k < 96 && (is_alnum((unsigned char)s[k]) ||
+					s[k] == '_' || s[k] == '.'); k++)
+		;
+	return k >= 5 && k < n && s[k] == ':' &&
+	       ((memcmp(s + k - 5, "Error", 5) == 0) ||
+		(k >= 9 && memcmp(s + k - 9, "Exception", 9) == 0));
+}
+
+/*
+ * A reporter's sentence before the first log line on the same line ("I
+ * got this error: [ERROR] RUNTIME(...)...", "报错如下：EI0002: ..."):
+ * three words or more of letters (or two CJK characters or more), ended
+ * by a colon, ASCII or full width; then the log line.
+ */
+static size_t env_prose(const char *s, size_t n, struct hx_envelope *e)
+{
+	static const char wide_colon[] = "\xef\xbc\x9a";
+	size_t i, words = 0, cjk = 0, end = n < 160 ? n : 160, k;
+	const char *c = memchr(s, ':', end), *w = memchr(s, 0xef, end);
+
+	/* the colon, and a log line after it, first: most lines have none */
+	if (w && (!c || w < c) && (size_t)(w - s) + 3 <= n &&
+	    memcmp(w, wide_colon, 3) == 0)
+		k = (size_t)(w - s) + 3;
+	else if (c)
+		k = (size_t)(c - s) + 1;
+	else
+		return 0;
+	end = k - (s[k - 1] == ':' ? 1 : 3);
+	k = skip_sp(s, n, k);
+	if (!log_head(s + k, n - k))
+		return 0;
+	for (i = 0; i < end; i++) {
+		unsigned char b = (unsigned char)s[i];
+
+		if (b >= 0xe0 && b < 0xf0)
+			cjk++;
+		else if (b == ' ' && i > 0 && s[i - 1] != ' ')
+			words++;
+		else if (!(b >= 0x80 || is_alnum(b) || b == ',' || b == '\'' ||
+			   b == '-' || b == '(' || b == ')'))
+			return 0;
+	}
+	if ((words < 3 && cjk < 2) ||
+	    /* a message of its own: "Error executing job with overrides: [...]" */
+	    memcmp(s, "Error", 5) == 0 || memcmp(s, "ERROR", 5) == 0 ||
+	    memcmp(s, "Failed", 6) == 0 || memcmp(s, "Exception", 9) == 0)
+		return 0;
+	e->forms |= HX_EV_QUOTE;
+	return k;
+}
+
 /* One envelope element at s[i]: the index after it, or 0. */
 static size_t env_one(const char *s, size_t n, size_t i, bool first,
 		      struct hx_envelope *e)
@@ -1745,6 +1813,10 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 		if (first && i == 0 && (is_alnum((unsigned char)s[0]) ||
 					s[0] == '.' || s[0] == '/') &&
 		    (k = env_grep(s, n, e)) != 0)
+			return k;
+		if (first && i == 0 && (is_alnum((unsigned char)s[0]) ||
+					(unsigned char)s[0] >= 0xe0) &&
+		    (k = env_prose(s, n, e)) != 0)
 			return k;
 		if (is_alnum((unsigned char)s[i]))
 			return env_word(s, n, i, first, e);

@@ -633,6 +633,56 @@ static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 	return message(r, s + k, n - k);
 }
 
+/*
+ * A line glued after another by a page that lost the newline between
+ * them ("... notify wait timeout. [ERROR] RUNTIME(1234,python):...",
+ * "... at once. EI0002: The wait ...", "...exited. Traceback (most recent
+ * call last):"): where the vendor's own start of a line comes after a
+ * blank, or 0.  Not after a colon: "RuntimeError: EI0002: ..." is one.
+ */
+static bool glue_start(const char *p, size_t left)
+{
+	static const char tb[] = "Traceback (most recent call last):";
+	struct hx_prefix pre;
+
+	switch (*p) {
+	case '[':
+		return (left > 16 && hx_plog_start(p, left) &&
+			hx_parse_prefix(p, left, &pre)) ||
+		       (p[1] == 'P' && em_form(p, left) == EM_HEADER);
+	case 'E':
+		return em_form(p, left) == EM_HEADER;
+	default:        /* Python's (CANN's "TraceBack" is its error block's own) */
+		return left >= sizeof tb - 1 && memcmp(p, tb, sizeof tb - 1) == 0;
+	}
+}
+
+static size_t glue_cut(const char *s, size_t n)
+{
+	static const char lead[] = "[ET";
+	const char *end = s + n, *best = end, *p;
+	size_t i;
+
+	/* each lead byte by memchr: rarer than the blanks before them */
+	for (i = 0; i < sizeof lead - 1; i++)
+		for (p = s + 2; p < best &&
+		     (p = memchr(p, lead[i], (size_t)(best - p))) != NULL; p++)
+			if (p[-1] == ' ' && p[-2] != ':' && end - p > 8 &&
+			    glue_start(p, (size_t)(end - p))) {
+				best = p;
+				break;
+			}
+	return best == end ? 0 : (size_t)(best - s);
+}
+
+/* The part of a glued line before cut, without the blanks before it. */
+static size_t glue_head(const char *s, size_t cut)
+{
+	while (cut && s[cut - 1] == ' ')
+		cut--;
+	return cut;
+}
+
 static int text_line(struct hx_reader *r, const char *s, size_t n)
 {
 	size_t k, cut;
@@ -640,6 +690,16 @@ static int text_line(struct hx_reader *r, const char *s, size_t n)
 
 	if (n && s[n - 1] == '\r')
 		n--;
+	while (n > 8 && memcmp(s, "[ERROR] ", 8) == 0 &&
+	       (cut = glue_cut(s, n)) != 0) {
+		r->env.skip = r->env.first = 0;
+		r->env.forms = 0;
+		r->env.level = HX_LV_NONE;
+		if ((err = message(r, s, glue_head(s, cut))) != 0)
+			return err;
+		s += cut;
+		n -= cut;
+	}
 	if (hx_plog_start(s, n)) {      /* no envelope: straight on */
 		r->env.skip = r->env.first = 0;
 		r->env.forms = 0;
@@ -649,6 +709,13 @@ static int text_line(struct hx_reader *r, const char *s, size_t n)
 	for (;;) {
 		k = hx_parse_envelope(s, n, &r->env);
 		cut = k ? glued(s, n, &r->env) : 0;
+		if (!cut && k < n && (cut = glue_cut(s + k, n - k)) != 0) {
+			if ((err = one_line(r, s, k + glue_head(s + k, cut), k)) != 0)
+				return err;
+			s += k + cut;
+			n -= k + cut;
+			continue;
+		}
 		if (!cut)
 			return one_line(r, s, n, k);
 		/* the envelope of the first part, read again for it */
@@ -764,7 +831,26 @@ static int logical_line(struct hx_reader *r, const char *s, size_t n)
  */
 #define HX_WRAP_COLS 80
 #define HX_WRAP_MAX 64
-enum { J_NONE, J_FOLD, J_BRACKET, J_DEVICE };
+enum { J_NONE, J_FOLD, J_BRACKET, J_DEVICE, J_SOURCE };
+
+/* An ERROR plog line that ends at its source location ("... (cpuid:0)
+ * ai_core_dispatcher.c:1012"): its message was wrapped onto the lines
+ * after it by a page (the device log's lines of a vendor document). */
+static bool source_tail(const char *s, size_t n)
+{
+	size_t k = n;
+
+	if (n < 24 || memcmp(s, "[ERROR] ", 8) != 0)
+		return false;
+	while (k > 8 && s[k - 1] >= '0' && s[k - 1] <= '9')
+		k--;
+	if (k == n || k < 12 || s[k - 1] != ':')
+		return false;
+	k--;
+	return (s[k - 2] == '.' && (s[k - 1] == 'c' || s[k - 1] == 'h')) ||
+	       (s[k - 3] == '.' && memcmp(s + k - 2, "cc", 2) == 0) ||
+	       (s[k - 4] == '.' && memcmp(s + k - 3, "cpp", 3) == 0);
+}
 
 static bool open_bracket(const char *s, size_t n)
 {
@@ -804,6 +890,8 @@ static int hold_kind(const char *s, size_t n)
 
 	if (n < 8)
 		return J_NONE;
+	if (plog && s[n - 1] >= '0' && s[n - 1] <= '9' && source_tail(s, n))
+		return J_SOURCE;
 	if (!plog && s[n - 1] != ']' && device_head(s, n))
 		return J_DEVICE;
 	if (n == HX_WRAP_COLS)
@@ -921,7 +1009,7 @@ static void join_put(struct hx_reader *r, const char *s, size_t n, int how)
 	}
 	/* a hand wrap replaced a space; a fold at the terminal's width
 	 * (a piece of exactly HX_WRAP_COLS) cut anywhere */
-	if (how == J_DEVICE && r->njoin && n && s[0] != '[' &&
+	if ((how == J_DEVICE || how == J_SOURCE) && r->njoin && n && s[0] != '[' &&
 	    r->join_last != HX_WRAP_COLS)
 		r->join[r->njoin++] = ' ';
 	r->join_last = n;
@@ -979,6 +1067,39 @@ static void dedent(struct hx_reader *r, const char **s, size_t *n)
 	*n -= r->nindent;
 }
 
+/*
+ * A paste numbered line by line ("cat -n", "nl": blanks, the number, a
+ * tab): when the first line that is not blank is so numbered, each line's
+ * number goes while the numbers follow one another; the first line that
+ * breaks the run ends it for the file.  A numbered blank line may have
+ * lost its tab.
+ */
+static void unnumber(struct hx_reader *r, const char **s, size_t *n)
+{
+	const char *p = *s;
+	size_t k = 0, d;
+	uint64_t v = 0;
+
+	if (r->numbered < 0)
+		return;
+	while (k < *n && k < 8 && p[k] == ' ')
+		k++;
+	for (d = k; d < *n && d - k < 8 && p[d] >= '0' && p[d] <= '9'; d++)
+		v = v * 10 + (uint64_t)(p[d] - '0');
+	if (d == k || d - k > 7 || (d < *n && p[d] != '\t') ||
+	    (d == *n && r->numbered == 0) ||
+	    (r->numbered > 0 && v != r->number + 1)) {
+		if (r->numbered > 0 || *n > 0)
+			r->numbered = -1;
+		return;
+	}
+	r->numbered = 1;
+	r->number = v;
+	d += d < *n;
+	*s += d;
+	*n -= d;
+}
+
 /* A line as read: a CR before its newline goes, a paste's indentation
  * (dedent), and its colour (a plog line, "[ERROR] ...", has none: two
  * capitals are all it costs; a JSON string's "\u001b[0;36m" is
@@ -989,15 +1110,18 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 
 	if (n && s[n - 1] == '\r')
 		n--;
-	if (s != r->clean)
+	if (s != r->clean) {
+		unnumber(r, &s, &n);
 		dedent(r, &s, &n);
+	}
 	if (n > 2 && s != r->clean && hx_coloured(s, n) && !json_lines(s, n))
 		return clean_line(r, s, n);
 	if (r->njoin) {
 		/* an indented line under a device message is a body line of
 		 * its block ("        The 0 stuck notify wait context
 		 * info:..."), not the rest of a message wrapped by hand */
-		bool body = r->join_how == J_DEVICE && n && (s[0] == ' ' || s[0] == '\t');
+		bool body = (r->join_how == J_DEVICE || r->join_how == J_SOURCE) &&
+			    n && (s[0] == ' ' || s[0] == '\t');
 		size_t skip = 0;
 
 		if (r->join_env && r->join_how != J_FOLD &&
@@ -1015,6 +1139,8 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 			how = hold_kind(s, n);
 			if (prev == J_DEVICE && !hx_find(s, n, "[LINE:"))
 				how = J_DEVICE;
+			if (prev == J_SOURCE)
+				how = J_SOURCE; /* up to a blank line or a line of its own */
 			if (how != J_NONE) {
 				r->join_how = how;
 				return HANGDX_OK;

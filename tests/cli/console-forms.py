@@ -75,7 +75,8 @@ RANKED = {"rank", "rank-c10", "ray-ip", "pdsh-rank", "mpi", "colour-rank"}
 OTHER = ["grep", "grep-ctx", "grep-C", "grep-n", "grep-color",
          "grep-color-noesc", "crlf", "wrap80", "rank+crlf",
          "colour-noesc+crlf", "vllm-logger+wrap80", "tick", "nbsp",
-         "trail", "nbsp+quote+trail", "indent", "tab", "indent+crlf"]
+         "trail", "nbsp+quote+trail", "indent", "tab", "indent+crlf",
+         "catn", "catn+crlf", "quote+catn"]
 # what grep -C would have matched: its lines get ':', the context '-'
 MATCH = re.compile(r"E[A-Z0-9]\d{4}|ERROR|[Ee]rror|timeout|failed")
 GREP_PATH = "logs/train.log"
@@ -138,6 +139,8 @@ def transform(form, lines):
             lines = [ln + "  \t" for ln in lines]
         elif p == "indent":     # a Markdown code block by indentation
             lines = ["    " + ln if ln else ln for ln in lines]
+        elif p == "catn":       # cat -n, nl: the number, a tab
+            lines = ["%6d\t%s" % (i + 1, ln) for i, ln in enumerate(lines)]
         elif p == "tab":
             lines = ["\t" + ln if ln else ln for ln in lines]
         else:

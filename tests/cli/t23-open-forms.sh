@@ -519,6 +519,40 @@ check "a line behind a logger's time head" "true unknown" \
 	"2025-03-26 13:49:01,670 - runner - INFO - EI0002: The wait execution of the Notify register times out."
 check "a logger's ERROR alone" "null not_determined" \
 	"2025-03-26 13:49:01,670 - runner - ERROR - model loaded in 3 s"
+# a reporter's sentence before the first log line, on its line, is no
+# error line; the log line after it is read (its twin: the sentence alone
+# over a line that says nothing)
+check "a sentence before a notify wait timeout on one line" "true unknown" \
+	"Here is the error I got: EI0002: The wait execution of the Notify register times out."
+check "the same sentence before a line that says nothing" "null other" \
+	"Here is the error I got: the model loaded in 3 s"
+# lines glued by a page that lost the newline between them: the vendor's
+# own start of a line after a blank begins a line, read with its prefix
+# (its process and time); not after a colon, where the code is the message
+printf '%s\n' "The job printed this and then stopped. [ERROR] RUNTIME(1234,python):2025-03-01-10:00:00.123.456 [stream.cc:100] 1235 GetError: notify wait timeout" > "$T/glue.log"
+t_ok "a plog line glued after a sentence is read with its prefix" \
+	sh -c "'$HANGDX' parse '$T/glue.log' | grep -q 'pid=1234 ts=2025-03-01T10:00:00.123456'"
+check "an error-manager header glued after torch_npu's line" "true unknown" \
+	"[ERROR] 2025-03-01-10:00:00 (PID:9, Device:0, RankID:3) ERR00100 PTA call acl api failed. EI0002: [PID: 9] 2025-03-01-10:00:00.123.456 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank: [5]."
+printf '%s\n' "RuntimeError: [ERROR] RUNTIME(1234,python):2025-03-01-10:00:00.123.456 [stream.cc:100] 1235 GetError: notify wait timeout" > "$T/glue3.log"
+t_ok "after a colon the plog line is the message, not a line of its own" \
+	sh -c "! '$HANGDX' parse '$T/glue3.log' | grep -q 'pid=1234'"
+# an ERROR device-log line cut after its source location, its message on
+# the lines after it (a vendor document's page); twin: the same lines
+# with a blank line between, where the message is not the line's
+check "a TSCH line cut after its source location" "true device_timeout" \
+	"[ERROR] TSCH(-1,null):2020-06-04-10:51:09.520.395 28 (cpuid:0) ai_core_dispatcher.c:1012" \
+	"bs_done_exception_proc_timeout" ": slot_id=1,TS_ctrl=0x4" "fault_task=0"
+check "the same pieces after a blank line" "null other" \
+	"[ERROR] TSCH(-1,null):2020-06-04-10:51:09.520.395 28 (cpuid:0) ai_core_dispatcher.c:1012" \
+	"" "bs_done_exception_proc_timeout" ": slot_id=1,TS_ctrl=0x4" "fault_task=0"
+# Open MPI's handler of a fatal signal: the process ended (its twin: the
+# same frames without the signal's lines say nothing)
+check "Open MPI's fatal signal, cut after its signal line" "false not_a_hang" \
+	"[node1:3436928] Failing at address: 0xb8" \
+	"[node1:3436928] [ 0] linux-vdso.so.1(__kernel_rt_sigreturn+0x0)[0xffff97f657c0]"
+check "the frames alone" "null not_determined" \
+	"[node1:3436928] [ 0] linux-vdso.so.1(__kernel_rt_sigreturn+0x0)[0xffff97f657c0]"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"

@@ -715,6 +715,47 @@ static void test_env_markdown(void **state)
 				 "[a.cc:1] x y z x y z x y z\xc2\xa0", 80));
 }
 
+/* A reporter's sentence before the first log line, on its line. */
+static void test_env_prose(void **state)
+{
+	static const struct { const char *line, *text; } c[] = {
+		{ "Here is the error I got: [ERROR] HCCL(1,python):x",
+		  "[ERROR] HCCL(1,python):x" },
+		{ "I got the following error: EI0002: The wait",
+		  "EI0002: The wait" },
+		{ "When training on 8 cards it said: RuntimeError: x y",
+		  "RuntimeError: x y" },
+		{ "\xe6\x8a\xa5\xe9\x94\x99\xe5\xa6\x82\xe4\xb8\x8b\xef\xbc\x9a" "EI0002: The wait",
+		  "EI0002: The wait" },
+		{ "and the log then says: > [ERROR] HCCL(1,python):x",
+		  "[ERROR] HCCL(1,python):x" },
+		{ "Then it stopped with: Traceback (most recent call last):",
+		  "Traceback (most recent call last):" },
+	};
+	static const char *const none[] = {
+		/* a message of its own, a list after it, two words */
+		"Error executing job with overrides: ['a=1', 'b=2']",
+		"Failed to connect to the server because: [ERROR] HCCL(1,python):x",
+		"and then the run reported: ['x', 'y', 'z', 'w']",
+		"Log says: EI0002: The wait",
+		"I got this error: disk is full",
+		"one two three: some words follow",
+	};
+	struct hx_envelope e;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < HX_ARRAY_LEN(c); i++) {
+		env(c[i].line, &e);
+		if (!(e.forms & HX_EV_QUOTE) || !text_is(c[i].line, &e, c[i].text))
+			fail_msg("prose in \"%s\": forms %x, text \"%s\"",
+				 c[i].line, e.forms, c[i].line + e.skip);
+	}
+	for (i = 0; i < HX_ARRAY_LEN(none); i++)
+		if (env(none[i], &e) != 0 && (e.forms & HX_EV_QUOTE))
+			fail_msg("prose in \"%s\"", none[i]);
+}
+
 /* kubectl's prefix and time, syslog's head. */
 static void test_env_kube_syslog(void **state)
 {
@@ -1155,6 +1196,7 @@ int main(void)
 		cmocka_unit_test(test_env_kube_syslog),
 		cmocka_unit_test(test_env_markdown),
 		cmocka_unit_test(test_env_time),
+		cmocka_unit_test(test_env_prose),
 		cmocka_unit_test(test_pasted_prefix_damage),
 		cmocka_unit_test(test_classify_console),
 		cmocka_unit_test(test_colour_vllm_prefix),
