@@ -553,6 +553,14 @@ check "Open MPI's fatal signal, cut after its signal line" "false not_a_hang" \
 	"[node1:3436928] [ 0] linux-vdso.so.1(__kernel_rt_sigreturn+0x0)[0xffff97f657c0]"
 check "the frames alone" "null not_determined" \
 	"[node1:3436928] [ 0] linux-vdso.so.1(__kernel_rt_sigreturn+0x0)[0xffff97f657c0]"
+# vLLM's engine core that failed to start says its cause is the exception
+# logged under it: alone, a failure whose hang is not determined; with that
+# exception, the exception decides
+check "vLLM's EngineCore failed to start, alone" "null other" \
+	"(EngineCore_DP0 pid=42) ERROR 01-08 09:17:07 [core.py:708] EngineCore failed to start."
+check "the same with the exception under it" "false not_a_hang" \
+	"(EngineCore_DP0 pid=42) ERROR 01-08 09:17:07 [core.py:708] EngineCore failed to start." \
+	"(EngineCore_DP0 pid=42) ERROR 01-08 09:17:07 [core.py:708] ValueError: max_model_len must be at most 4096"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
