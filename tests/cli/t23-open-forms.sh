@@ -561,6 +561,13 @@ check "vLLM's EngineCore failed to start, alone" "null other" \
 check "the same with the exception under it" "false not_a_hang" \
 	"(EngineCore_DP0 pid=42) ERROR 01-08 09:17:07 [core.py:708] EngineCore failed to start." \
 	"(EngineCore_DP0 pid=42) ERROR 01-08 09:17:07 [core.py:708] ValueError: max_model_len must be at most 4096"
+# Gloo's peer that closed the connection: the cause is on that peer (a
+# failure whose hang is not determined, not a process that ended on its
+# own exception); its twin, the same pair's read that timed out
+check "Gloo's connection closed by peer" "null other" \
+	"RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:544] Connection closed by peer [10.0.0.7]:8628"
+check "Gloo's read timeout" "true unknown" \
+	"RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Read timeout [10.0.0.7]:8628"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
