@@ -568,6 +568,13 @@ check "Gloo's connection closed by peer" "null other" \
 	"RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:544] Connection closed by peer [10.0.0.7]:8628"
 check "Gloo's read timeout" "true unknown" \
 	"RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Read timeout [10.0.0.7]:8628"
+# MindIE's ATB model that failed to execute points at the CANN logs for
+# its first error (a failure whose hang is not determined); its own out of
+# memory is named
+check "ATB's Execute fail, enable log" "null other" \
+	"RuntimeError: Execute fail, enable log: export ASCEND_GLOBAL_LOG_LEVEL=3, export ASCEND_SLOG_PRINT_TO_STDOUT=1 to find the first error. For more details, see the MindIE official document."
+check "ATB's Npu out of memory" "false not_a_hang" \
+	"RuntimeError: Npu out of memory, OOM"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
