@@ -20,8 +20,8 @@ IDS = ("first_rank", "stream", "task", "notify", "event", "remote_rank")
 HANG = {"yes": True, "no": False, "unknown": None}
 RATE = 0.95
 # what the suite holds the corpus to until the goals are met (docs/CORPUS.md)
-FLOORS = {"decision": 0.909, "no_on_timeout": 0, "negatives_unnamed": 14,
-          "category": 0.796}
+FLOORS = {"decision": 0.910, "no_on_timeout": 0, "negatives_unnamed": 13,
+          "category": 0.797}
 
 
 def expected(path):

@@ -4250,6 +4250,7 @@ static bool missing_words(const char *s, size_t n, bool err)
  * a listen or bind on an address it could not have: it returned). */
 static bool parameter_words(const char *s, size_t n)
 {
+	const char *q;
 	static const char *const w[] = {
 		"ailed to listen", "ailed to bind", "Address already in use",
 		"is invalid", "invalid argument", "Invalid argument",
@@ -4274,6 +4275,17 @@ static bool parameter_words(const char *s, size_t n)
 	if (HAS(s, n, "nvalid") && (has_word(s, n, "Invalid", false) ||
 				     has_word(s, n, "invalid", false)))
 		return true;
+	/* an operator whose shapes did not infer ("nodes[1] infershape  fail",
+	 * GE's "InferShape failed"): it returned */
+	if ((q = hx_find(s, n, "nferShape")) != NULL ||
+	    (q = hx_find(s, n, "nfershape")) != NULL) {
+		size_t k = (size_t)(q - s) + 9;
+
+		while (k < n && s[k] == ' ')
+			k++;
+		if (n - k >= 4 && memcmp(s + k, "fail", 4) == 0)
+			return true;
+	}
 	/* a constraint a value broke ("--max-input-token-len must be in the
 	 * range (0, --max-seq-len]", "strides must not be zero") */
 	if (HAS(s, n, "must ") && (HAS(s, n, "must be ") || HAS(s, n, "must not be ")))

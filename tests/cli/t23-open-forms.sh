@@ -575,6 +575,12 @@ check "ATB's Execute fail, enable log" "null other" \
 	"RuntimeError: Execute fail, enable log: export ASCEND_GLOBAL_LOG_LEVEL=3, export ASCEND_SLOG_PRINT_TO_STDOUT=1 to find the first error. For more details, see the MindIE official document."
 check "ATB's Npu out of memory" "false not_a_hang" \
 	"RuntimeError: Npu out of memory, OOM"
+# an operator whose shapes did not infer returned at once (blanks between
+# the words as MindIE prints them); the word alone says nothing
+check "an infershape that failed" "false not_a_hang" \
+	"[ERROR] [standard_model.py:186] : Exception:VIT_graph nodes[1] infershape  fail, enable log: export ASDOPS_LOG_LEVEL=ERROR"
+check "an error after an infershape" "null other" \
+	"[ERROR] [standard_model.py:186] : Exception:VIT_graph nodes[1] infershape done, execute fail"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
