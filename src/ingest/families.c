@@ -4342,7 +4342,10 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	    (lv != HX_LV_ERROR && lv != HX_LV_CRITICAL && intro(m, mn)))
 		return HANGDX_OK;
 	a = field_anchors(m, mn);
-	err = lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a);
+	/* a Python traceback's first line: an exception was raised (its
+	 * last line, when the paste holds it, says which) */
+	err = lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a) ||
+	      (mn >= 34 && memcmp(m, "Traceback (most recent call last):", 34) == 0);
 	row = open_row(m, mn, hccl);
 	if (!row && mn > 9 && memcmp(m, "[Error]: ", 9) == 0)
 		row = error_message_row(m + 9, mn - 9);

@@ -581,6 +581,13 @@ check "an infershape that failed" "false not_a_hang" \
 	"[ERROR] [standard_model.py:186] : Exception:VIT_graph nodes[1] infershape  fail, enable log: export ASDOPS_LOG_LEVEL=ERROR"
 check "an error after an infershape" "null other" \
 	"[ERROR] [standard_model.py:186] : Exception:VIT_graph nodes[1] infershape done, execute fail"
+# a traceback cut before its exception's line: an exception was raised, a
+# failure of unknown kind (its frames alone say nothing)
+check "a traceback without its last line" "null other" \
+	"Traceback (most recent call last):" \
+	'  File "/opt/app/train.py", line 282, in train' "    loss = self.train_step(imgs)"
+check "the frames alone" "null not_determined" \
+	'  File "/opt/app/train.py", line 282, in train' "    loss = self.train_step(imgs)"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
