@@ -35,7 +35,7 @@
 	   "connection set-up timed out or failed")                      \
 	XX(FFTS, "fftsplus_timeout", "HCCL FFTS+ task timeout")          \
 	XX(COLLECTIVE, "collective_timeout",                             \
-	   "collective timeout reported by the framework watchdog")      \
+	   "a collective timed out in the framework (its watchdog, a process group's work, an RPC)")      \
 	XX(DEVICE_TIMEOUT, "device_timeout",                             \
 	   "device task timeout without a collective")                   \
 	XX(NOT_HANG, "not_a_hang", "not a hang: the job failed")         \

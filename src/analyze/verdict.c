@@ -2469,6 +2469,39 @@ static bool after_end(const struct hangdx_diagnosis *d, uint32_t rec)
 	return r->file == e->file && r->line > e->line;
 }
 
+/* A framework's own wait that ran out, named by its row (vocab/framework.tsv):
+ * the meaning said; a collective's (a process group's work, Gloo's pair,
+ * vLLM's collective RPC to its workers) is a collective that timed out. */
+static bool framework_wait(struct hangdx_diagnosis *d, uint32_t rec)
+{
+	static const char *const coll[] = {
+		"pg_future_timeout", "pg_dispatch_timeout", "vllm_rpc_timeout",
+		"hccl_watchdog_timeout", "hccl_blocking_wait_timeout",
+		"gloo_recv_timeout", "gloo_send_timeout", "gloo_pair_closure",
+		"gloo_read_timeout",
+	};
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+	size_t i;
+
+	if (!row || row->family != HX_VF_FRAMEWORK || row->cls != HX_VC_WAIT_TIMEOUT)
+		return false;
+	for (i = 0; i < sizeof coll / sizeof coll[0]; i++)
+		if (strcmp(row->name, coll[i]) == 0)
+			break;
+	if (i == sizeof coll / sizeof coll[0]) {
+		field_set(d, HX_CAT_UNKNOWN, 1, rec, -1, N_("Hang: %s (%s)."),
+			  row->meaning);
+	} else {
+		field_set(d, HX_CAT_COLLECTIVE, 1, rec, -1,
+			  N_("Hang in a collective: %s (%s)."), row->meaning);
+		FIX("Find the process that did not take part in that collective in "
+		    "time: what it did before it (its compute, its input, an exception "
+		    "of its own); its console or plog tells.");
+	}
+	plog_missing(d);
+	return true;
+}
+
 static void open_world(struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
@@ -2513,6 +2546,8 @@ static void open_world(struct hangdx_diagnosis *d)
 		plog_missing(d);
 		return;
 	}
+	if (s->timeout_text != HX_NOREC && framework_wait(d, s->timeout_text))
+		return;
 	if (s->timeout_text != HX_NOREC) {
 		field_set(d, HX_CAT_UNKNOWN, 1, s->timeout_text, -1, "%s%s",
 			  N_("a wait ran out"));

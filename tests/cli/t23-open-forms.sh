@@ -73,7 +73,7 @@ check "the bar at 100% of a part only: not done" "null not_determined" \
 	"Processed prompts: 100%|##########| 16/160 [00:05<00:00,  3.1it/s]"
 # a wait that ran out after the normal end: that end was not the last
 # word; the same wait before it, retried, leaves the end standing
-check "a normal end, then a wait that ran out" "true unknown" \
+check "a normal end, then a wait that ran out" "true collective_timeout" \
 	"Processed prompts: 100%|##########| 16/16 [00:05<00:00,  3.1it/s]" \
 	"(EngineCore_DP0 pid=100) ERROR 06-12 10:00:01 [core.py:1] TimeoutError: RPC call to execute_model timed out."
 check "a wait that ran out, then the normal end" "false none" \
@@ -142,7 +142,7 @@ check "c10d's client socket failed to connect" "null connect_timeout" \
 	"[E612 10:00:01.000001 socket.cpp:1011] [c10d] The client socket has failed to connect to any network address of (10.0.0.2, 29500)."
 # torch_npu's "dispatch timeout" is a warning that may clear: said twice
 # in a file it is a wait that keeps running out
-check "torch_npu's dispatch timeout said twice" "true unknown" \
+check "torch_npu's dispatch timeout said twice" "true collective_timeout" \
 	"[W612 10:00:01.000001 ProcessGroupHCCL.cpp:944] Process group work ALLREDUCE, seq_num 7 dispatch timeout. device 0" \
 	"[W612 10:00:02.000001 ProcessGroupHCCL.cpp:944] Process group work ALLREDUCE, seq_num 8 dispatch timeout. device 0"
 check "the same said once" "null not_determined" \
@@ -566,7 +566,7 @@ check "the same with the exception under it" "false not_a_hang" \
 # own exception); its twin, the same pair's read that timed out
 check "Gloo's connection closed by peer" "null other" \
 	"RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:544] Connection closed by peer [10.0.0.7]:8628"
-check "Gloo's read timeout" "true unknown" \
+check "Gloo's read timeout" "true collective_timeout" \
 	"RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Read timeout [10.0.0.7]:8628"
 # MindIE's ATB model that failed to execute points at the CANN logs for
 # its first error (a failure whose hang is not determined); its own out of
@@ -588,6 +588,13 @@ check "a traceback without its last line" "null other" \
 	'  File "/opt/app/train.py", line 282, in train' "    loss = self.train_step(imgs)"
 check "the frames alone" "null not_determined" \
 	'  File "/opt/app/train.py", line 282, in train' "    loss = self.train_step(imgs)"
+# a framework's own collective that ran out (vLLM's collective RPC, a
+# process group's work, Gloo's pair) is a collective that timed out; a
+# framework's other wait is a hang of unknown kind, told by its meaning
+check "vLLM's RPC to its workers timed out" "true collective_timeout" \
+	"TimeoutError: RPC call to sample_tokens timed out."
+check "LLM-DataDist's wait to be processed ran out" "true unknown" \
+	"[ERROR] llm_datadist: request failed, status LLM_WAIT_PROC_TIMEOUT"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
