@@ -21,7 +21,7 @@ HANG = {"yes": True, "no": False, "unknown": None}
 RATE = 0.95
 # what the suite holds the corpus to until the goals are met (docs/CORPUS.md)
 FLOORS = {"decision": 0.910, "no_on_timeout": 0, "negatives_unnamed": 13,
-          "category": 0.803}
+          "category": 0.806}
 
 
 def expected(path):

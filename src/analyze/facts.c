@@ -1939,10 +1939,11 @@ static void sig_runtime(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		first(&s->event_wait, rec);
 	else if (eq(what, "notify_wait") && (kind == HX_K_RT_TIMEOUT || kind == HX_K_RT_TASK_FAIL))
 		first(&s->notify_wait, rec);
-	else if (has(desc, "aicore timeout"))
-		first(&s->dev_timeout, rec);
-	else if (kind == HX_K_RT_TIMEOUT || has(desc, "timeout") ||
+	else if (has(desc, "aicore timeout") || eq(what, "core_timeout") ||
+		 /* a core's own extend info: "errorStr: timeout or trap error" */
 		 has(hx_dstr(d, rec, HX_F_TEXT), "timeout or trap"))
+		first(&s->dev_timeout, rec);
+	else if (kind == HX_K_RT_TIMEOUT || has(desc, "timeout"))
 		first(&s->timeout, rec);
 	else if (device_exception_text(hx_dstr(d, rec, HX_F_TEXT)) ||
 		 device_exception_text(desc))

@@ -2548,6 +2548,15 @@ static void open_world(struct hangdx_diagnosis *d)
 	}
 	if (s->timeout_text != HX_NOREC && framework_wait(d, s->timeout_text))
 		return;
+	if (s->timeout_text != HX_NOREC &&
+	    trap_text(hx_dstr(d, s->timeout_text, HX_F_TEXT))) {
+		field_set(d, HX_CAT_DEVICE_TIMEOUT, 1, s->timeout_text, -1,
+			  N_("Hang on the device without a collective: %s (%s)."),
+			  N_("an AI Core or vector core task ran out of time (the core's "
+			     "extend info: timeout or trap)"));
+		plog_missing(d);
+		return;
+	}
 	if (s->timeout_text != HX_NOREC) {
 		field_set(d, HX_CAT_UNKNOWN, 1, s->timeout_text, -1, "%s%s",
 			  N_("a wait ran out"));

@@ -1508,6 +1508,9 @@ static int rt_device_error(struct hx_reader *r, const struct hx_prefix *p,
 		what = "event_wait";
 	else if (HAS(s, n, "fftsplus task timeout"))
 		what = "fftsplus";
+	else if (HAS(s, n, "aicore timeout") || HAS(s, n, "vector core timeout") ||
+		 HAS(s, n, "timeout or trap"))
+		what = "core_timeout";  /* the core's task ran out of time */
 	else if (hx_find_ci(s, n, "timeout"))
 		what = "other_timeout";
 	else {
