@@ -3713,6 +3713,13 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 	r->cur = s;
 	r->ncur = n;
 	r->lastp_at = NULL;
+	/* a traceback's first line: no family reads it (the open world
+	 * does, hx_families_open) */
+	if (s[0] == 'T' && n >= 34 &&
+	    memcmp(s, "Traceback (most recent call last):", 34) == 0) {
+		r->ffts_trail = false;
+		return HANGDX_OK;
+	}
 	if (!hx_parse_prefix(s, n, &p)) {
 		if (r->ffts_trail && trail_entries(s, n))
 			return ffts_trail(r, NULL, s, n);

@@ -690,7 +690,7 @@ static int text_line(struct hx_reader *r, const char *s, size_t n)
 
 	if (n && s[n - 1] == '\r')
 		n--;
-	while (n > 8 && memcmp(s, "[ERROR] ", 8) == 0 &&
+	while (n > 8 && s[1] == 'E' && memcmp(s, "[ERROR] ", 8) == 0 &&
 	       (cut = glue_cut(s, n)) != 0) {
 		r->env.skip = r->env.first = 0;
 		r->env.forms = 0;
@@ -890,7 +890,8 @@ static int hold_kind(const char *s, size_t n)
 
 	if (n < 8)
 		return J_NONE;
-	if (plog && s[n - 1] >= '0' && s[n - 1] <= '9' && source_tail(s, n))
+	if (plog && s[1] == 'E' && s[n - 1] >= '0' && s[n - 1] <= '9' &&
+	    source_tail(s, n))
 		return J_SOURCE;
 	if (!plog && s[n - 1] != ']' && device_head(s, n))
 		return J_DEVICE;
