@@ -3149,6 +3149,12 @@ static void anchor_init(void)
 		pair_set((unsigned char)pairs[i][0], (unsigned char)pairs[i][1]);
 	for (i = 0; up[i]; i++)
 		pair_set('E', (unsigned char)up[i]);
+	/* the first bytes of the Chinese words error_words and
+	 * timeout_words know: 错误 失败 异常 超时 */
+	pair_set(0xe9, 0x94);
+	pair_set(0xe5, 0xa4);
+	pair_set(0xe5, 0xbc);
+	pair_set(0xe8, 0xb6);
 }
 
 static unsigned field_anchors(const char *s, size_t n)
@@ -3190,6 +3196,20 @@ static unsigned field_anchors(const char *s, size_t n)
 		case 'x':
 			if (at4(s, n, i, "xcep"))
 				a |= A_EXCEPT;
+			break;
+		case '\xe9':   /* cuowu, "error" */
+			if (i + 6 <= n && memcmp(s + i, "\xe9\x94\x99\xe8\xaf\xaf", 6) == 0)
+				a |= A_ERROR;
+			break;
+		case '\xe5':   /* shibai, "failed"; yichang, "exception" */
+			if (i + 6 <= n && memcmp(s + i, "\xe5\xa4\xb1\xe8\xb4\xa5", 6) == 0)
+				a |= A_FAILED;
+			else if (i + 6 <= n && memcmp(s + i, "\xe5\xbc\x82\xe5\xb8\xb8", 6) == 0)
+				a |= A_EXCEPT;
+			break;
+		case '\xe8':   /* chaoshi, "timed out" */
+			if (i + 6 <= n && memcmp(s + i, "\xe8\xb6\x85\xe6\x97\xb6", 6) == 0)
+				a |= A_TIMEOUT | A_WAITWORD;
 			break;
 		case 'N':
 			if (at4(s, n, i, "No s"))
@@ -4109,8 +4129,10 @@ static bool no_words(const char *s, size_t n)
 {
 	size_t i, letters = 0;
 
-	for (i = 0; i < n && letters < 8; i++)
-		letters += (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z');
+	for (i = 0; i < n && letters < 8; i++)    /* a CJK character (a UTF-8
+						   * lead byte of three) counts two */
+		letters += (size_t)((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')) +
+			   2 * (size_t)((unsigned char)s[i] >= 0xe0 && (unsigned char)s[i] < 0xf0);
 	while (n && (*s == ' ' || *s == '\t')) {
 		s++;
 		n--;

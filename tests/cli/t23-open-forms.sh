@@ -603,6 +603,11 @@ check "a core's extend info: an illegal instruction" "null other" \
 	"[ERROR] RUNTIME(3813,python3):2025-01-10-17:53:52.846.528 [device_error_proc.cc:1421] 3813 ProcessStarsCoreErrorInfo: The extend info: errcode:(0, 0, 0) errorStr: illegal instruction. fixp_error0 info: 0xf16b"
 check "a device message naming a vector core timeout" "true device_timeout" \
 	"EZ9999: [PID: 14376] 2025-04-09-15:41:05.059.559 The error from device(chipId:1, dieId:0), serial number is 2, there is an aivec error exception, core id is 3. Kernel task happen error, retCode=0x30, [vector core timeout]."
+# a line in Chinese with no ASCII word: its error and timeout words are
+# read (the pre-filter passes them); the same sentence without them is not
+check "a Chinese error line" "null other" "训练时出现错误：磁盘已满"
+check "a Chinese line without an error word" "null not_determined" "训练时出现：磁盘已满"
+check "a Chinese timeout line" "true unknown" "通信超时，进程退出"
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
