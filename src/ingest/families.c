@@ -3149,12 +3149,6 @@ static void anchor_init(void)
 		pair_set((unsigned char)pairs[i][0], (unsigned char)pairs[i][1]);
 	for (i = 0; up[i]; i++)
 		pair_set('E', (unsigned char)up[i]);
-	/* the first bytes of the Chinese words error_words and
-	 * timeout_words know: 错误 失败 异常 超时 */
-	pair_set(0xe9, 0x94);
-	pair_set(0xe5, 0xa4);
-	pair_set(0xe5, 0xbc);
-	pair_set(0xe8, 0xb6);
 }
 
 static unsigned field_anchors(const char *s, size_t n)
@@ -3197,20 +3191,7 @@ static unsigned field_anchors(const char *s, size_t n)
 			if (at4(s, n, i, "xcep"))
 				a |= A_EXCEPT;
 			break;
-		case '\xe9':   /* cuowu, "error" */
-			if (i + 6 <= n && memcmp(s + i, "\xe9\x94\x99\xe8\xaf\xaf", 6) == 0)
-				a |= A_ERROR;
-			break;
-		case '\xe5':   /* shibai, "failed"; yichang, "exception" */
-			if (i + 6 <= n && memcmp(s + i, "\xe5\xa4\xb1\xe8\xb4\xa5", 6) == 0)
-				a |= A_FAILED;
-			else if (i + 6 <= n && memcmp(s + i, "\xe5\xbc\x82\xe5\xb8\xb8", 6) == 0)
-				a |= A_EXCEPT;
-			break;
-		case '\xe8':   /* chaoshi, "timed out" */
-			if (i + 6 <= n && memcmp(s + i, "\xe8\xb6\x85\xe6\x97\xb6", 6) == 0)
-				a |= A_TIMEOUT | A_WAITWORD;
-			break;
+
 		case 'N':
 			if (at4(s, n, i, "No s"))
 				a |= A_MISSING;
@@ -3258,9 +3239,29 @@ static unsigned field_anchors(const char *s, size_t n)
 	return a;
 }
 
+/* A line in Chinese that says a failure or a wait that ran out (错误
+ * "error", 失败 "failed", 异常 "exception", 超时 "timed out": the words
+ * error_words and timeout_words know), looked for by their lead bytes
+ * only where no ASCII anchor was found. */
+static bool cjk_words(const char *s, size_t n)
+{
+	static const char *const w[] = {
+		"\xe9\x94\x99\xe8\xaf\xaf", "\xe5\xa4\xb1\xe8\xb4\xa5",
+		"\xe5\xbc\x82\xe5\xb8\xb8", "\xe8\xb6\x85\xe6\x97\xb6",
+	};
+	size_t i;
+
+	if (!memchr(s, 0xe5, n) && !memchr(s, 0xe8, n) && !memchr(s, 0xe9, n))
+		return false;
+	for (i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (hx_find(s, n, w[i]))
+			return true;
+	return false;
+}
+
 bool hx_field_candidate(const char *s, size_t n)
 {
-	return field_anchors(s, n) != 0;
+	return field_anchors(s, n) != 0 || cjk_words(s, n);
 }
 
 /* An error-manager code inside a line: "... ERROR [x.py:1] EI0006: ..." */
