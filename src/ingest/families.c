@@ -3736,8 +3736,7 @@ int hx_families_line(struct hx_reader *r, const char *s, size_t n)
 	r->lastp_at = NULL;
 	/* a traceback's first line: no family reads it (the open world
 	 * does, hx_families_open) */
-	if (s[0] == 'T' && n >= 34 &&
-	    memcmp(s, "Traceback (most recent call last):", 34) == 0) {
+	if (hx_traceback_head(s, n)) {
 		r->ffts_trail = false;
 		return HANGDX_OK;
 	}
@@ -4378,7 +4377,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	/* a Python traceback's first line: an exception was raised (its
 	 * last line, when the paste holds it, says which) */
 	err = lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a) ||
-	      (mn >= 34 && memcmp(m, "Traceback (most recent call last):", 34) == 0);
+	      hx_traceback_head(m, mn);
 	row = open_row(m, mn, hccl);
 	if (!row && mn > 9 && memcmp(m, "[Error]: ", 9) == 0)
 		row = error_message_row(m + 9, mn - 9);

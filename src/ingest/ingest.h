@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include "../core/core.h"
 
 #define HX_NOSTR UINT32_MAX
@@ -575,6 +576,15 @@ static inline bool hx_name_byte(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Python's "Traceback (most recent call last):" at the start of s: an
+ * exception was raised (its last line says which). */
+static inline bool hx_traceback_head(const char *s, size_t n)
+{
+	static const char tb[] = "Traceback (most recent call last):";
+
+	return n >= sizeof tb - 1 && s[0] == 'T' && memcmp(s, tb, sizeof tb - 1) == 0;
 }
 
 /* "[DEBUG] ...", "[ERROR] ...": a line that starts with capitals in

@@ -594,7 +594,7 @@ static int classify_line(const char *s, size_t n)
 	case 'T':       /* the Hugging Face Trainer's end of training; a
 			 * Python traceback's first line */
 		if ((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
-		    (n >= 34 && memcmp(s, "Traceback (most recent call last):", 34) == 0))
+		    hx_traceback_head(s, n))
 			return HX_CL_BARE;
 		return classify_lost(s, n);
 	case 'F':       /* verl's trainers: the last validation, at the end */

@@ -642,7 +642,6 @@ static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
  */
 static bool glue_start(const char *p, size_t left)
 {
-	static const char tb[] = "Traceback (most recent call last):";
 	struct hx_prefix pre;
 
 	switch (*p) {
@@ -653,7 +652,7 @@ static bool glue_start(const char *p, size_t left)
 	case 'E':
 		return em_form(p, left) == EM_HEADER;
 	default:        /* Python's (CANN's "TraceBack" is its error block's own) */
-		return left >= sizeof tb - 1 && memcmp(p, tb, sizeof tb - 1) == 0;
+		return hx_traceback_head(p, left);
 	}
 }
 
