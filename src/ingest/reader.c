@@ -682,6 +682,14 @@ static size_t glue_head(const char *s, size_t cut)
 	return cut;
 }
 
+/* A plog line: nothing around it. */
+static void no_envelope(struct hx_envelope *e)
+{
+	e->skip = e->first = 0;
+	e->forms = 0;
+	e->level = HX_LV_NONE;
+}
+
 static int text_line(struct hx_reader *r, const char *s, size_t n)
 {
 	size_t k, cut;
@@ -691,18 +699,14 @@ static int text_line(struct hx_reader *r, const char *s, size_t n)
 		n--;
 	while (n > 8 && s[1] == 'E' && memcmp(s, "[ERROR] ", 8) == 0 &&
 	       (cut = glue_cut(s, n)) != 0) {
-		r->env.skip = r->env.first = 0;
-		r->env.forms = 0;
-		r->env.level = HX_LV_NONE;
+		no_envelope(&r->env);
 		if ((err = message(r, s, glue_head(s, cut))) != 0)
 			return err;
 		s += cut;
 		n -= cut;
 	}
 	if (hx_plog_start(s, n)) {      /* no envelope: straight on */
-		r->env.skip = r->env.first = 0;
-		r->env.forms = 0;
-		r->env.level = HX_LV_NONE;
+		no_envelope(&r->env);
 		return message(r, s, n);
 	}
 	for (;;) {
