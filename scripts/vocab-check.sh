@@ -17,7 +17,7 @@
 exec python3 - "$@" <<'EOF'
 import json, os, re, subprocess, sys
 
-FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "drv", "torch_npu", "framework"]
+FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "drv", "aicpu", "torch_npu", "framework"]
 CLASSES = ["wait_timeout", "device_exception", "resource", "parameter",
            "comm_setup", "lost", "unknown"]
 KEY_SHAPE = {
@@ -26,6 +26,7 @@ KEY_SHAPE = {
     "errmgr": r"[EW][A-Z0-9][0-9]{4}",
     "hccl": r"[1-9][0-9]{0,3}",
     "drv": r"[1-9][0-9]{0,2}",
+    "aicpu": r"[1-9][0-9]{0,5}",
     "torch_npu": r"ERR[0-9]{5}|[A-Z]{2,8}",
     "framework": r"[^\s*][^*]{2,}(?:\*[^*]+)?[^\s*]",
 }
@@ -35,6 +36,7 @@ CODE_RE = {
     "errmgr": re.compile(r"\b([EW][A-Z0-9][0-9]{4})\b"),
     "hccl": re.compile(r"=\s*([0-9]+)"),
     "drv": re.compile(r"=\s*([0-9]+)"),
+    "aicpu": re.compile(r"=\s*(0x[0-9A-Fa-f]+|[0-9]+)"),
 }
 failures = []
 
@@ -112,6 +114,8 @@ def codes_of(src):
             fail("sources/%s.txt: no %s code in line: %s" % (src["id"], fam, l[:80]))
             continue
         c = m.group(1)
+        if fam == "aicpu" and c.startswith("0x"):
+            c = str(int(c, 16))     # AICPU_TIMEOUT_RAW_ERRCODE = 0x21007U
         out.append("0x" + c.lower() if fam == "rt_inner" else c)
     return out
 

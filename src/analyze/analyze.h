@@ -543,6 +543,10 @@ bool hx_rec_sdma_report(const struct hangdx_diagnosis *d, uint32_t sdma,
 /* The row a record's code names (its numeric code, else its code). */
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 				  uint32_t rec);
+/* A status that a transfer engine's call returns to its caller
+ * (LLM-DataDist's and ADXL's codes: each has a timeout code of its own,
+ * so any other code of theirs did not run out of time). */
+bool hx_row_returned(const struct hx_vocab *row);
 
 /* snapshot.c */
 int hx_snapshot_build(struct hangdx_diagnosis *d);

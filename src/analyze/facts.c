@@ -1785,6 +1785,11 @@ const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 	const char *c = hx_rec_code(d, rec);
 	const struct hx_vocab *row;
 	size_t n = c ? strlen(c) : 0;
+	const char *w = hx_dstr(d, rec, HX_F_WHAT);
+
+	/* the code an AICPU kernel ended on (vocab/aicpu.tsv) */
+	if (n && (eq(w, "aicpu_error") || eq(w, "aicpu_timeout")))
+		return hx_vocab_code(HX_VF_AICPU, c, n);
 
 	/* the driver's small code: the record names its row ("drvErr=87") */
 	if (n && n <= 3 && digits(c, n) &&
@@ -1859,6 +1864,13 @@ static bool set_up_timeout(const struct hx_vocab *row)
 	       strstr(row->key, "timed out") || strstr(row->key, "Timed out");
 }
 
+bool hx_row_returned(const struct hx_vocab *row)
+{
+	const char *id = row ? hx_vocab_source(row)->id : NULL;
+
+	return id && (eq(id, "llm_error_codes") || eq(id, "adxl_types"));
+}
+
 static void sig_vocab(struct hx_signals *s, const struct hx_vocab *row,
 		      uint32_t rec, bool stop)
 {
@@ -1885,7 +1897,9 @@ static void sig_vocab(struct hx_signals *s, const struct hx_vocab *row,
 			first(&s->connect_fail, rec);
 		break;
 	default:
-		if (stop)
+		if (hx_row_returned(row))
+			first(&s->coded_fail, rec);     /* ADXL_FAILED, returned */
+		else if (stop)
 			first(&s->stopped, rec);
 		break;
 	}
@@ -2340,11 +2354,13 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	}
 }
 
-/* MindSpore's "Launch kernel failed: NAME" names an ordinary kernel: not
- * a communication operator, not a data queue's (GetNext waits for its
- * data). */
-static bool ordinary_launch(const struct hangdx_diagnosis *d)
+/* MindSpore's "Launch kernel failed: NAME": 1 when it names an ordinary
+ * kernel (not a communication operator, not a data queue's: GetNext
+ * waits for its data), 0 when it names one of those, -1 when no line
+ * names a kernel. */
+static int ordinary_launch(const struct hangdx_diagnosis *d)
 {
+	int got = -1;
 	size_t i;
 
 	for (i = 0; i < d->norder; i++) {
@@ -2355,9 +2371,42 @@ static bool ordinary_launch(const struct hangdx_diagnosis *d)
 			continue;
 		if (!comm_op_name(k + 22) && !strstr(k + 22, "GetNext") &&
 		    !strstr(k + 22, "Queue"))
-			return true;
+			return 1;
+		got = 0;
 	}
-	return false;
+	return got;
+}
+
+/* The device's report of an AICPU kernel that ended on its own error
+ * code (what=aicpu_error; a code of vocab/aicpu.tsv that is no timeout,
+ * or one no table has), when no line names a kernel of HCCL's: the
+ * kernel returned its failure, it did not wait.  HCCL's own codes
+ * (1000-1099: op retry, links) are a lost link. */
+static bool aicpu_returned(struct hx_signals *s, const struct hangdx_diagnosis *d)
+{
+	uint32_t rep = HX_NOREC;
+	const struct hx_vocab *row;
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+		int k = d->ev->recs[rec].kind;
+		const char *w = hx_dstr(d, rec, HX_F_WHAT);
+
+		if (k == HX_K_AICPU_KERNEL_FAIL && eq(w, "hccl_kernel"))
+			return false;   /* a kernel of HCCL's, named */
+		if (k == HX_K_RT_TASK_FAIL && eq(w, "aicpu_error") && rep == HX_NOREC)
+			rep = rec;
+	}
+	if (rep == HX_NOREC || ordinary_launch(d) == 0)
+		return false;
+	row = hx_rec_row(d, rep);
+	if (row && row->cls == HX_VC_LOST)
+		first(&s->link_fail, rep);
+	else
+		first(&s->coded_fail, rep);
+	s->stopped = HX_NOREC;
+	return true;
 }
 
 /* An AICPU exception says nothing of a wait when HCCL's own kernels run
@@ -2367,6 +2416,8 @@ static void aicpu_named(struct hx_signals *s, const struct hangdx_diagnosis *d)
 {
 	size_t i;
 
+	if (aicpu_returned(s, d))
+		return;
 	for (i = 0; i < d->norder; i++) {
 		uint32_t rec = d->order[i];
 		const char *t = hx_dstr(d, rec, HX_F_TEXT);
@@ -2376,7 +2427,7 @@ static void aicpu_named(struct hx_signals *s, const struct hangdx_diagnosis *d)
 		if ((k == HX_K_FAILURE || k == HX_K_RT_TASK_FAIL || k == HX_K_ERR_CODE) &&
 		    (has(t, "during AICPU execution") || has(t, "aicpu exception") ||
 		     has(e, "aicpu exception"))) {
-			if (ordinary_launch(d)) {
+			if (ordinary_launch(d) == 1) {
 				first(&s->coded_fail, rec);
 				s->stopped = HX_NOREC;
 			}

@@ -1977,10 +1977,20 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 			 hx_dstr(d, rec, HX_F_OP) ? hx_dstr(d, rec, HX_F_OP) : "call",
 			 meaning(row, mb, sizeof mb), row->key, row->name,
 			 hx_vocab_class_id(row->cls));
+	else if (row && row->family == HX_VF_AICPU)
+		snprintf(what, sizeof what, _("an AICPU kernel that returned \"%s\" "
+					      "(errcode %s %s, %s)"),
+			 meaning(row, mb, sizeof mb), row->key, row->name,
+			 hx_vocab_class_id(row->cls));
 	else if (row)
 		snprintf(what, sizeof what, "%s (%s %s, %s)",
 			 meaning(row, mb, sizeof mb), row->key, row->name,
 			 hx_vocab_class_id(row->cls));
+	else if (cls && strcmp(cls, "aicpu_error") == 0)
+		snprintf(what, sizeof what, _("an AICPU kernel that returned error code "
+					      "%s, which no table calls a timeout "
+					      "(\"%.160s\")"),
+			 hx_rec_code(d, rec) ? hx_rec_code(d, rec) : "?", t ? t : "");
 	else if (cls && strcmp(cls, "parameter") == 0)
 		snprintf(what, sizeof what, _("an argument or configuration that is not "
 					      "accepted (\"%.160s\")"), t ? t : "");
@@ -2038,9 +2048,7 @@ static bool port_taken(const struct hangdx_diagnosis *d, uint32_t rec)
  * timeouts have codes of their own): the caller got the failure back. */
 static bool returned_status(const struct hangdx_diagnosis *d, uint32_t rec)
 {
-	const struct hx_vocab *row = hx_rec_row(d, rec);
-
-	return row && strcmp(hx_vocab_source(row)->id, "llm_error_codes") == 0;
+	return hx_row_returned(hx_rec_row(d, rec));
 }
 
 /* a comes before b and c (absent ones aside) in reading order */

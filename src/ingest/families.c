@@ -1494,6 +1494,19 @@ static int rt_record(struct hx_reader *r, const struct hx_prefix *p,
 	return emit(r, &b);
 }
 
+/* The row of the code an AICPU kernel ended on, in the device's report
+ * ("an exception occurred during AICPU execution, stream_id:7, task_id:2,
+ * errcode:21008, msg:inner error"): vocab/aicpu.tsv. */
+static const struct hx_vocab *aicpu_errcode(const char *s, size_t n)
+{
+	const char *v;
+	size_t vl;
+
+	if (!hx_after(s, n, "errcode:", ", ", &v, &vl))
+		return NULL;
+	return hx_vocab_code(HX_VF_AICPU, v, vl);
+}
+
 static int rt_device_error(struct hx_reader *r, const struct hx_prefix *p,
 			   const char *s, size_t n)
 {
@@ -1501,8 +1514,13 @@ static int rt_device_error(struct hx_reader *r, const struct hx_prefix *p,
 	size_t vl, dl;
 	struct hx_recb b;
 	int kind = HX_K_RT_TIMEOUT;
+	bool aicpu = HAS(s, n, "during AICPU execution");
+	const struct hx_vocab *row = aicpu ? aicpu_errcode(s, n) : NULL;
 
-	if (HAS(s, n, "notify wait timeout"))
+	if (row && row->cls == HX_VC_WAIT_TIMEOUT) {
+		what = "aicpu_timeout";         /* 21007, 0x21007: ran out */
+		kind = HX_K_AICPU_OP_TIMEOUT;
+	} else if (HAS(s, n, "notify wait timeout"))
 		what = "notify_wait";
 	else if (HAS(s, n, "event wait timeout"))
 		what = "event_wait";
@@ -1514,7 +1532,7 @@ static int rt_device_error(struct hx_reader *r, const struct hx_prefix *p,
 	else if (hx_find_ci(s, n, "timeout"))
 		what = "other_timeout";
 	else {
-		what = "device_error";
+		what = aicpu ? "aicpu_error" : "device_error";
 		kind = HX_K_RT_TASK_FAIL;
 	}
 	rb_start(r, &b, kind, p);
@@ -1527,8 +1545,12 @@ static int rt_device_error(struct hx_reader *r, const struct hx_prefix *p,
 	kv_all(&b, L_RT, s, n);
 	drop_field(&b, HX_F_TEXT);
 	drop_field(&b, HX_F_STATUS);
-	if (kind == HX_K_RT_TASK_FAIL && v) {
-		const char *t = v + vl, *end = s + n;
+	if (kind != HX_K_RT_TIMEOUT && (v || aicpu)) {
+		const char *t = v ? v + vl : hx_find_ci(s, n, "an exception occurred"),
+			   *end = s + n;
+
+		if (!t)
+			t = s;
 
 		while (t < end && (*t == '.' || *t == ',' || *t == ' '))
 			t++;
@@ -1578,8 +1600,13 @@ static int aicpu_kernel_fail(struct hx_reader *r, const struct hx_prefix *p,
 	struct hx_recb b;
 
 	rb_start(r, &b, HX_K_AICPU_KERNEL_FAIL, p);
-	put_lit(&b, HX_F_WHAT, what);
+	/* "..., soName=libscatter_aicpu_kernel.so, funcName=HcclLaunchAicpuKernel":
+	 * a kernel of HCCL's, whose failure may be a wait on other ranks */
+	put_lit(&b, HX_F_WHAT, hx_find_ci(s, n, "Name=hccl") ||
+		hx_find_ci(s, n, "Name=libhccl") ? "hccl_kernel" : what);
 	kv_all(&b, L_RT, s, n);
+	if (HAS(s, n, "op_name=[FUNC:"))
+		drop_field(&b, HX_F_OP_NAME);   /* "fault op_name=[FUNC:GetError]": none */
 	if (!hx_rb_has(&b, HX_F_STREAM))
 		hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
 	return emit(r, &b);
@@ -1605,11 +1632,13 @@ static int rt_callback(struct hx_reader *r, const struct hx_prefix *p,
 static int runtime_text(struct hx_reader *r, const struct hx_prefix *p,
 			const char *s, size_t n)
 {
-	if (HAS(s, n, "The error from device"))
+	if (HAS(s, n, "The error from device") ||
+	    HAS(s, n, "during AICPU execution"))
 		return rt_device_error(r, p, s, n);
 	if (HAS(s, n, "stuck notify wait context"))
 		return rt_stuck_notify(r, p, s, n);
-	if (HAS(s, n, "Aicpu kernel execute failed"))
+	if (HAS(s, n, "Aicpu kernel execute failed") ||
+	    HAS(s, n, "AI CPU kernel execute failed"))
 		return aicpu_kernel_fail(r, p, "aicpu_kernel", s, n);
 	if (HAS(s, n, "Stream synchronize timeout"))
 		return rt_record(r, p, HX_K_RT_TIMEOUT, "stream_sync", s, n);
@@ -3830,7 +3859,7 @@ static bool timeout_words(const char *s, size_t n)
 }
 
 /* "timeout" as a word of the text, not an environment variable's name
- * (HCCL_EXEC_TIMEOUT) or a setting ("timeout=1836") */
+ * (HCCL_EXEC_TIMEOUT) or a setting ("timeout=1836", "timeout:10000 ms") */
 /* A status printed as its number and then its name, the name ending at
  * q: "sched_error_code=100 SCHEDULER_TIMEOUT" (a capital name after
  * "=N " or ":N "). */
@@ -3857,7 +3886,9 @@ static bool timeout_word(const char *s, size_t n)
 		 * name, not the word; but a status's name after its number */
 		bool ident = q > s && (q[-1] == '_' || q[-1] == '-' ||
 				       isalnum((unsigned char)q[-1]));
-		bool set = q + 7 < end && q[7] == '=';
+		bool set = q + 7 < end && (q[7] == '=' ||
+					   (q[7] == ':' && q + 8 < end &&
+					    q[8] >= '0' && q[8] <= '9'));
 
 		if ((!ident && !set) ||
 		    (ident && !set && q[0] == 'T' && q[-1] == '_' &&

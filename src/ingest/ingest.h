@@ -898,6 +898,7 @@ void hx_ingest_diag_unlock(void);
 	XX(ERRMGR, "errmgr")        /* error manager: EI0002, EE9999 */  \
 	XX(HCCL, "hccl")            /* HcclResult: 9 */                  \
 	XX(DRV, "drv")              /* the driver's drvError_t: 87 */    \
+	XX(AICPU, "aicpu")          /* an AICPU kernel's errcode: 21008 */ \
 	XX(TORCH_NPU, "torch_npu")  /* ERR02200, sub-modules: DIST */    \
 	XX(FRAMEWORK, "framework")  /* phrases: c10d, Gloo, vLLM, Ray */
 
@@ -987,6 +988,8 @@ enum hx_vocab_how {
 			 * names an Hccl* / hccl* function: "ret = 9" */
 	HX_VH_DRV,      /* a small number after the driver's own result
 			 * word: "drvRetCode=87", "drvErr=87" */
+	HX_VH_AICPU,    /* an AICPU kernel's code in the device's report:
+			 * "... AICPU execution, ..., errcode:21008" */
 	HX_VH_HEX,      /* "InnerCode=0x7150050", "errNo[0x000000000500000a]" */
 	HX_VH_PHRASE    /* a phrase of framework.tsv, or "[PTA]" */
 };

@@ -190,6 +190,7 @@ struct scan {
 	size_t hccl;    /* offset of the first HCCL function name, or */
 #define HCCL_NONE SIZE_MAX
 	bool drv;       /* the line holds "drv": short runs may be drvError_t */
+	bool aicpu;     /* it holds "errcode:": an AICPU kernel's code */
 };
 
 static void add_hit(struct scan *sc, const struct hx_vocab *row, size_t off,
@@ -348,7 +349,16 @@ static bool drv_cue(const char *s, size_t a)
 			 word_is(s, j, "drverrcode", 10));
 }
 
-/* A run of len digits at a: six are a runtime code after a result word;
+/* The device's report of an AICPU kernel's end: "... during AICPU
+ * execution, stream_id:2, task_id:19, errcode:21008, msg:inner error". */
+static bool aicpu_cue(const char *s, size_t a)
+{
+	return a >= 8 && memcmp(s + a - 8, "errcode:", 8) == 0 &&
+	       hx_find(s, a - 8, "AICPU") != NULL;
+}
+
+/* A run of len digits at a: one to six, an AICPU kernel's code after
+ * the device report's errcode; six, a runtime code after a result word;
  * one to three, a drvError_t after the driver's own; one to four, an
  * HcclResult after a result word, in a line that named an HCCL function
  * before it. */
@@ -358,7 +368,10 @@ static void run_at(struct scan *sc, size_t a, size_t len)
 
 	if (!number_alone(sc, a, len))
 		return;
-	if (len == 6 && cue_before(s, a, result_cues))
+	if (len <= 6 && aicpu_cue(s, a))
+		add_hit(sc, hx_vocab_code(HX_VF_AICPU, s + a, len), a, len,
+			HX_VH_AICPU);
+	else if (len == 6 && cue_before(s, a, result_cues))
 		add_hit(sc, hx_vocab_code(HX_VF_RUNTIME, s + a, 6), a, 6,
 			HX_VH_RESULT);
 	else if (len <= 3 && drv_cue(s, a))
@@ -808,7 +821,8 @@ void hx_vocab_block_masks(const unsigned char *p, bool portable,
  * last one all of its own.  The last block is copied into 64 zeros, so
  * that no read passes the line.  In a block: the HCCL names first, then
  * the runs of six digits (and of one to four after an HCCL name or in a
- * line that says "drv"), then the marked bytes.
+ * line that says "drv", of one to five in a line that says "errcode:"),
+ * then the marked bytes.
  */
 static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 {
@@ -831,6 +845,8 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 	x = starts & b >> 1 & b >> 2 & b >> 3 & b >> 4 & b >> 5 & ~(b >> 6);
 	if (sc->hccl != HCCL_NONE || sc->drv)   /* and the runs of one to four */
 		x |= starts & ~(b >> 1 & b >> 2 & b >> 3 & b >> 4);
+	if (sc->aicpu)                          /* and of one to five */
+		x |= starts & ~(b >> 1 & b >> 2 & b >> 3 & b >> 4 & b >> 5);
 	for (; x; x &= x - 1) {
 		p = (unsigned)__builtin_ctzll(x);
 		run_at(sc, i + p, (size_t)__builtin_ctzll(~(b >> p)));
@@ -843,13 +859,14 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 static size_t scan_line(const char *s, size_t n, size_t hccl,
 			struct hx_vocab_hit *hits, size_t max)
 {
-	struct scan sc = { s, n, hits, max, 0, hccl, false };
+	struct scan sc = { s, n, hits, max, 0, hccl, false, false };
 	uint64_t before = 0;
 	size_t i;
 
 	if (!s || !n || !max)
 		return 0;
 	sc.drv = hx_findn(s, n, "drv", 3) != NULL;
+	sc.aicpu = hx_findn(s, n, "errcode:", 8) != NULL;
 	pthread_once(&tab_once, tab_init);
 	for (i = 0; n - i > 64; i += 56)
 		scan_block(&sc, i, false, &before);

@@ -30,7 +30,7 @@ copy() {
 
 t_ok "the tables cover every code of vocab/sources" check
 t_ok "the check says how many rows and sources" sh -c \
-	'sh scripts/vocab-check.sh | grep -q "rows in 7 tables, [0-9]* sources, all codes covered"'
+	'sh scripts/vocab-check.sh | grep -q "rows in 8 tables, [0-9]* sources, all codes covered"'
 
 copy
 sed -i '/^507014	/d' "$T/v/runtime.tsv"
@@ -43,6 +43,15 @@ t_ok "an error-manager row removed: fails naming EI0002" fails_naming EI0002 --d
 copy
 sed -i '/^ERR02200	/d' "$T/v/torch_npu.tsv"
 t_ok "a torch_npu row removed: fails naming ERR02200" fails_naming ERR02200 --dir "$T/v"
+
+copy
+sed -i '/^21008	/d' "$T/v/aicpu.tsv"
+t_ok "an AICPU errcode row removed: fails naming 21008" fails_naming 21008 --dir "$T/v"
+
+copy
+sed -i '/^135175	/d' "$T/v/aicpu.tsv"
+t_ok "the raw AICPU timeout (0x21007 in its source) removed: fails naming 135175" \
+	fails_naming 135175 --dir "$T/v"
 
 copy
 sed -i 's/^9	HCCL_E_TIMEOUT	wait_timeout/9	HCCL_E_TIMEOUT	hang/' "$T/v/hccl.tsv"

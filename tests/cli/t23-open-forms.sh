@@ -92,13 +92,13 @@ check "a client's connection that timed out" "true connect_timeout" \
 check "the same call refused (ECONNREFUSED: a set-up that failed)" "null connect_timeout" \
 	"E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection refused"
 # ADXL's statuses (hixl, adxl_types.h): a bad parameter returned at once;
-# its timeout a wait that ran out; its bare FAILED a failure that does not
-# say why
+# its timeout a wait that ran out; its bare FAILED a status its call
+# returned, not that timeout: a failure, no hang
 check "ADXL's PARAM_INVALID" "false not_a_hang" \
 	"E0612 10:00:01.000001 4242 transfer_engine.cpp:88] Connect to 10.0.0.2:5000 failed, ret: 103900"
 check "ADXL's TIMEOUT" "true other" \
 	"E0612 10:00:01.000001 4242 transfer_engine.cpp:88] Connect to 10.0.0.2:5000 failed, ret: 103901"
-check "ADXL's FAILED" "null other" \
+check "ADXL's FAILED" "false not_a_hang" \
 	"E0612 10:00:01.000001 4242 transfer_engine.cpp:88] Connect to 10.0.0.2:5000 failed, ret: 503900"
 # vLLM's notice that no broadcast block was free for 60 s: alone a silent
 # hang; with a failure the tables name after it, that failure
@@ -608,6 +608,28 @@ check "a device message naming a vector core timeout" "true device_timeout" \
 check "a Chinese error line" "null other" "训练时出现错误：磁盘已满"
 check "a Chinese line without an error word" "null not_determined" "训练时出现：磁盘已满"
 check "a Chinese timeout line" "true unknown" "通信超时，进程退出"
+# the code an AICPU kernel ended on, in the device's report, read from
+# vocab/aicpu.tsv (the runtime's rtAICPUErrorType): an operator's own
+# error returned at once; a timeout code ran out; a kernel of HCCL's
+# (its name on the next line) may have waited on other ranks
+aicpu_rep() {
+	printf 'E39999: [PID: 900] 2026-01-05-10:00:00.000.001 The error from device(chipId:0, dieId:0), serial number is 3, an exception occurred during AICPU execution, stream_id:4, task_id:9, errcode:%s, msg:%s.[FUNC:ProcessStarsAicpuErrorInfo][FILE:device_error_proc.cc][LINE:1483]' "$1" "$2"
+}
+check "an AICPU kernel's inner error code" "false not_a_hang" "$(aicpu_rep 21008 'inner error')"
+check "an AICPU kernel's code no table has" "false not_a_hang" "$(aicpu_rep 77 'aicpu execute failed')"
+check "an AICPU kernel's timeout code" "true aicpu_op_timeout" "$(aicpu_rep 21007 'task execute timeout')"
+check "the raw AICPU timeout code under the default message" "true aicpu_op_timeout" \
+	"$(aicpu_rep 135175 'aicpu execute failed')"
+check "an HCCL kernel's inner error code" "null other" "$(aicpu_rep 11006 'inner error')" \
+	"       AI CPU kernel execute failed, device_id=0, stream_id=4, task_id=9, soName=libscatter_aicpu_kernel.so, funcName=HcclLaunchAicpuKernel, kernelName=HcclLaunchAicpuKernel, errorCode=0x2a."
+check "HCCL's op retry failed on the AICPU: a lost link" "false other" "$(aicpu_rep 1000 'aicpu execute failed')"
+check "the old report without the device's head" "false not_a_hang" \
+	"[ERROR] RUNTIME(900,python):2022-09-22-11:27:01.793.498 [device_error_proc.cc:669]901 ProcessAicpuErrorInfo:An exception occurred during AICPU execution, stream_id:7, task_id:2, errcode:11002, msg:open so failed."
+# a timeout's setting echoed on a failure line is no wait that ran out
+check "a timeout setting on a failure line" "null other" \
+	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
+check "the same setting on a line that timed out" "true unknown" \
+	"E0328 09:06:16.412760 112112 engine.cpp:836] Check of peer status timed out, local engine:10.0.0.1:2000, timeout:10000 ms."
 # a client's words are not HCCL's: the report names no HCCL timeout for
 # them, and names HCCL_CONNECT_TIMEOUT for HCCL's own line
 printf '%s\n' "E20260612 10:00:01.000001 4242 master_client.cpp:146] RPC call failed: Connection timed out" > "$T/client.log"
