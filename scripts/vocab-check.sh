@@ -17,7 +17,7 @@
 exec python3 - "$@" <<'EOF'
 import json, os, re, subprocess, sys
 
-FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "drv", "aicpu", "torch_npu", "framework"]
+FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "drv", "aicpu", "ts", "torch_npu", "framework"]
 CLASSES = ["wait_timeout", "device_exception", "resource", "parameter",
            "comm_setup", "lost", "unknown"]
 KEY_SHAPE = {
@@ -27,6 +27,7 @@ KEY_SHAPE = {
     "hccl": r"[1-9][0-9]{0,3}",
     "drv": r"[1-9][0-9]{0,2}",
     "aicpu": r"[1-9][0-9]{0,5}",
+    "ts": r"0x[1-9a-f][0-9a-f]{0,2}",
     "torch_npu": r"ERR[0-9]{5}|[A-Z]{2,8}",
     "framework": r"[^\s*][^*]{2,}(?:\*[^*]+)?[^\s*]",
 }
@@ -37,6 +38,7 @@ CODE_RE = {
     "hccl": re.compile(r"=\s*([0-9]+)"),
     "drv": re.compile(r"=\s*([0-9]+)"),
     "aicpu": re.compile(r"=\s*(0x[0-9A-Fa-f]+|[0-9]+)"),
+    "ts": re.compile(r"=\s*0x([0-9A-Fa-f]+)"),
 }
 failures = []
 
@@ -116,6 +118,8 @@ def codes_of(src):
         c = m.group(1)
         if fam == "aicpu" and c.startswith("0x"):
             c = str(int(c, 16))     # AICPU_TIMEOUT_RAW_ERRCODE = 0x21007U
+        elif fam == "ts":
+            c = "0x%x" % int(c, 16)  # TS_ERROR_AICPU_EXCEPTION = 0x2A -> 0x2a
         out.append("0x" + c.lower() if fam == "rt_inner" else c)
     return out
 

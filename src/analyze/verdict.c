@@ -1375,9 +1375,14 @@ static bool try_aicpu_timeout(struct hangdx_diagnosis *d)
 		hx_dwhere(d, ri->aicpu_timeout_rec, where, sizeof where);
 		hx_hop_add(d, ri->rank, ri->aicpu_timeout_rec, "",
 			   "rank%d: an AICPU operator exceeded its time limit", ri->rank);
-		snprintf(d->summary, sizeof d->summary,
-			 _("Failure caused by an AICPU operator timeout on rank %d (%s)."),
-			 ri->rank, where);
+		if (ri->pseudo)
+			snprintf(d->summary, sizeof d->summary,
+				 _("Failure caused by %s (%s); no line names its rank."),
+				 _("an AICPU operator timeout"), where);
+		else
+			snprintf(d->summary, sizeof d->summary,
+				 _("Failure caused by an AICPU operator timeout on rank %d (%s)."),
+				 ri->rank, where);
 		return true;
 	}
 	return false;

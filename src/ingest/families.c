@@ -1598,12 +1598,24 @@ static int aicpu_kernel_fail(struct hx_reader *r, const struct hx_prefix *p,
 			     const char *what, const char *s, size_t n)
 {
 	struct hx_recb b;
-
-	rb_start(r, &b, HX_K_AICPU_KERNEL_FAIL, p);
+	const struct hx_vocab *row = NULL;
+	const char *v;
+	size_t vl;
 	/* "..., soName=libscatter_aicpu_kernel.so, funcName=HcclLaunchAicpuKernel":
 	 * a kernel of HCCL's, whose failure may be a wait on other ranks */
-	put_lit(&b, HX_F_WHAT, hx_find_ci(s, n, "Name=hccl") ||
-		hx_find_ci(s, n, "Name=libhccl") ? "hccl_kernel" : what);
+	bool hccl = hx_find_ci(s, n, "Name=hccl") || hx_find_ci(s, n, "Name=libhccl");
+
+	/* the task scheduler's code for the task ("errorCode=0x28": aicpu
+	 * timeout, vocab/ts.tsv) */
+	if (hx_after(s, n, "errorCode=", "., ", &v, &vl))
+		row = hx_vocab_code(HX_VF_TS, v, vl);
+	if (!hccl && row && row->cls == HX_VC_WAIT_TIMEOUT) {
+		rb_start(r, &b, HX_K_AICPU_OP_TIMEOUT, p);
+		what = "aicpu_timeout";
+	} else {
+		rb_start(r, &b, HX_K_AICPU_KERNEL_FAIL, p);
+	}
+	put_lit(&b, HX_F_WHAT, hccl ? "hccl_kernel" : what);
 	kv_all(&b, L_RT, s, n);
 	if (HAS(s, n, "op_name=[FUNC:"))
 		drop_field(&b, HX_F_OP_NAME);   /* "fault op_name=[FUNC:GetError]": none */

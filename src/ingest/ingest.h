@@ -899,6 +899,7 @@ void hx_ingest_diag_unlock(void);
 	XX(HCCL, "hccl")            /* HcclResult: 9 */                  \
 	XX(DRV, "drv")              /* the driver's drvError_t: 87 */    \
 	XX(AICPU, "aicpu")          /* an AICPU kernel's errcode: 21008 */ \
+	XX(TS, "ts")                /* the task scheduler's ts_error_t: 0x2a */ \
 	XX(TORCH_NPU, "torch_npu")  /* ERR02200, sub-modules: DIST */    \
 	XX(FRAMEWORK, "framework")  /* phrases: c10d, Gloo, vLLM, Ray */
 
@@ -956,7 +957,8 @@ extern const size_t hx_vocab_nsources;
 
 /* The row of key in family f, or NULL: a binary search.  key is as logs
  * write it, n bytes; an rt_inner key may have fewer than 8 hex digits or
- * capitals ("0x7150050").  Never fails otherwise. */
+ * capitals ("0x7150050"); a ts key may lack its "0x" or have capitals and
+ * leading zeros ("2A", "0x002a").  Never fails otherwise. */
 const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
 				     size_t n);
 /* The row a code names whatever its family, by its shape: six digits a

@@ -122,6 +122,37 @@ static bool norm_hex(const char *s, size_t n, char out[11])
 	return true;
 }
 
+/* A task scheduler's code as the runtime prints it ("retCode=0x2A",
+ * "errorCode=2a", "0x0000002a") -> "0x2a"; false if not 1-8 hex digits
+ * or past the table's 0xfff. */
+static bool norm_ts(const char *s, size_t n, char out[11])
+{
+	static const char hx[] = "0123456789abcdef";
+	uint32_t v = 0;
+	size_t i, k = 0;
+
+	if (n >= 2 && s[0] == '0' && lower(s[1]) == 'x') {
+		s += 2;
+		n -= 2;
+	}
+	if (n < 1 || n > 8)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (xval((unsigned char)s[i]) < 0)
+			return false;
+		v = v << 4 | (uint32_t)xval((unsigned char)s[i]);
+	}
+	if (v == 0 || v > 0xfff)
+		return false;
+	out[k++] = '0';
+	out[k++] = 'x';
+	for (i = 3; i-- > 0;)
+		if (v >> (4 * i) || k > 2)
+			out[k++] = hx[v >> (4 * i) & 0xf];
+	out[k] = '\0';
+	return true;
+}
+
 const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
 				     size_t n)
 {
@@ -135,6 +166,11 @@ const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
 			return NULL;
 		key = hex;
 		n = 10;
+	} else if (f == HX_VF_TS) {
+		if (!norm_ts(key, n, hex))
+			return NULL;
+		key = hex;
+		n = strlen(hex);
 	}
 	lo = hx_vocab_spans[f].first;
 	hi = lo + hx_vocab_spans[f].count;
@@ -382,8 +418,18 @@ static void run_at(struct scan *sc, size_t a, size_t len)
 			HX_VH_HCCL);
 }
 
-/* "0x..." at a: an inner runtime code (0x07xxxxxx) or an HCCL error
- * number (module 5, sub-module 0 or 1: HCCL_ERROR_CODE), after a cue. */
+/* The runtime's words for a task's return code from the task scheduler
+ * ("retCode=0x2a", "errorCode=0x91"): a ts_error_t. */
+static bool ts_cue(const char *s, size_t a)
+{
+	size_t j = skip_sep_back(s, a);
+
+	return word_is(s, j, "retcode", 7) || word_is(s, j, "errorcode", 9);
+}
+
+/* "0x..." at a: an inner runtime code (0x07xxxxxx), a task scheduler's
+ * code (up to 0xfff, after retCode or errorCode) or an HCCL error number
+ * (module 5, sub-module 0 or 1: HCCL_ERROR_CODE), after a cue. */
 static void hex_at(struct scan *sc, size_t a)
 {
 	const char *s = sc->s;
@@ -400,6 +446,9 @@ static void hex_at(struct scan *sc, size_t a)
 	if (v >= 0x07000000u && v <= 0x07ffffffu) {
 		hex8((uint32_t)v, key);
 		add_hit(sc, hx_vocab_code(HX_VF_RT_INNER, key, 10), a, k - a,
+			HX_VH_HEX);
+	} else if (v <= 0xfff && ts_cue(s, a)) {
+		add_hit(sc, hx_vocab_code(HX_VF_TS, s + a, k - a), a, k - a,
 			HX_VH_HEX);
 	} else if ((m = hx_vocab_hccl_number(v, key)) != 0) {
 		add_hit(sc, hx_vocab_code(HX_VF_HCCL, key, m), a, k - a,

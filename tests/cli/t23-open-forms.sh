@@ -207,6 +207,14 @@ check "an AICPU exception of a kernel MindSpore names" "false not_a_hang" \
 check "the same kernel a collective's" "null other" \
 	"Launch kernel failed: Default/network/AllReduce-op278" \
 	"E39999: 2026-06-12-10:00:01.000.001  The error from device(chipId:0, dieId:0), serial number is 3, an exception occurred during AICPU execution, stream_id:2, task_id:19, errcode:21008, msg:inner error."
+check "an AICPU exception without its code, of a kernel MindSpore names" "false not_a_hang" \
+	"Launch kernel failed: Default/network/Reshape-op278" \
+	"E39999: Inner Error!" \
+	"        Kernel task happen error, retCode=0x2a, [aicpu exception].[FUNC:PreCheckTaskErr][FILE:task_info.cc][LINE:1776]"
+check "the same without its code, the kernel a collective's" "null other" \
+	"Launch kernel failed: Default/network/AllReduce-op278" \
+	"E39999: Inner Error!" \
+	"        Kernel task happen error, retCode=0x2a, [aicpu exception].[FUNC:PreCheckTaskErr][FILE:task_info.cc][LINE:1776]"
 # a communication operator's aclnn call (MoE dispatch) that failed beside
 # a socket that timed out: the wait decides; an ordinary operator's call
 # failing the same way is the operator's failure
@@ -625,6 +633,16 @@ check "an HCCL kernel's inner error code" "null other" "$(aicpu_rep 11006 'inner
 check "HCCL's op retry failed on the AICPU: a lost link" "false other" "$(aicpu_rep 1000 'aicpu execute failed')"
 check "the old report without the device's head" "false not_a_hang" \
 	"[ERROR] RUNTIME(900,python):2022-09-22-11:27:01.793.498 [device_error_proc.cc:669]901 ProcessAicpuErrorInfo:An exception occurred during AICPU execution, stream_id:7, task_id:2, errcode:11002, msg:open so failed."
+# the task scheduler's code for an AICPU task (vocab/ts.tsv): 0x28 is
+# TS_ERROR_AICPU_TIMEOUT, 0x2a the AICPU exception that does not say
+check "an AICPU kernel the task scheduler timed out" "true aicpu_op_timeout" \
+	"E39999: Inner Error!" \
+	"        Aicpu kernel execute failed, device_id=0, stream_id=15, task_id=265, soName=libtf_kernels.so, funcName=TFOperateAPI, kernelName=MatMul, errorCode=0x28.[FUNC:PrintAicpuErrorInfo][FILE:davinci_kernel_task.cc][LINE:1435]"
+t_ok "an unranked AICPU operator timeout is said to have no rank" \
+	sh -c "'$HANGDX' diagnose '$T/v.log' | tr '\\n' ' ' | grep -q 'no line names its rank'"
+check "the same kernel's exception" "null other" \
+	"E39999: Inner Error!" \
+	"        Aicpu kernel execute failed, device_id=0, stream_id=15, task_id=265, soName=libtf_kernels.so, funcName=TFOperateAPI, kernelName=MatMul, errorCode=0x2a.[FUNC:PrintAicpuErrorInfo][FILE:davinci_kernel_task.cc][LINE:1435]"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."

@@ -190,6 +190,15 @@ static void test_lookup_others(void **state)
 			 code(HX_VF_RT_INNER, "0x0715006b"));
 	assert_row(HX_VF_RT_INNER, "0x0715006b", HX_VC_WAIT_TIMEOUT,
 		   "RT_ERROR_TSFW_FFTS_PLUS_TIMEOUT");
+	/* the task scheduler's codes as the runtime prints them */
+	assert_row(HX_VF_TS, "0x2a", HX_VC_UNKNOWN, "TS_ERROR_AICPU_EXCEPTION");
+	assert_ptr_equal(code(HX_VF_TS, "2A"), code(HX_VF_TS, "0x2a"));
+	assert_ptr_equal(code(HX_VF_TS, "0x0000002a"), code(HX_VF_TS, "0x2a"));
+	assert_row(HX_VF_TS, "0x28", HX_VC_WAIT_TIMEOUT, "TS_ERROR_AICPU_TIMEOUT");
+	assert_row(HX_VF_TS, "0x105", HX_VC_WAIT_TIMEOUT, "TS_ERROR_TASK_TIMEOUT");
+	/* the code an AICPU kernel ended on, and the raw timeout 0x21007 */
+	assert_row(HX_VF_AICPU, "21008", HX_VC_UNKNOWN, "AICPU_INNER");
+	assert_row(HX_VF_AICPU, "135175", HX_VC_WAIT_TIMEOUT, "AICPU_TIMEOUT_RAW_ERRCODE");
 	assert_row(HX_VF_FRAMEWORK, "No available shared memory broadcast block found",
 		   HX_VC_WAIT_TIMEOUT, "vllm_shm_broadcast_stall");
 	src = hx_vocab_source(code(HX_VF_RUNTIME, "507014"));
@@ -215,6 +224,10 @@ static void test_lookup_misses(void **state)
 	assert_null(code(HX_VF_RT_INNER, "0x071500500"));
 	assert_null(code(HX_VF_RT_INNER, "7150050"));
 	assert_null(code(HX_VF_RT_INNER, "0x7g50050"));
+	assert_null(code(HX_VF_TS, "0x0"));             /* TS_SUCCESS */
+	assert_null(code(HX_VF_TS, "0x"));
+	assert_null(code(HX_VF_TS, "0x1000"));          /* past the table */
+	assert_null(code(HX_VF_TS, "0x2g"));
 	assert_null(code(HX_VF_RUNTIME, ""));
 	assert_null(hx_vocab_code(HX_VF_RUNTIME, NULL, 6));
 	assert_null(hx_vocab_code(HX_VF_COUNT, "507014", 6));
@@ -583,6 +596,7 @@ static void test_every_row(void **state)
 		[HX_VF_DRV] = "GetDeviceCount:Call drvGetDevNum, drvRetCode=%s.",
 		[HX_VF_AICPU] = "an exception occurred during AICPU execution, "
 				"stream_id:2, task_id:19, errcode:%s, msg:x.",
+		[HX_VF_TS] = "Kernel task happen error, retCode=%s, [x].",
 		[HX_VF_TORCH_NPU] = "(PID:1, Device:0, RankID:0) %s text",
 	};
 	char line[512];
