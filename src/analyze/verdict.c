@@ -2493,20 +2493,40 @@ static bool framework_wait(struct hangdx_diagnosis *d, uint32_t rec)
 		"gloo_recv_timeout", "gloo_send_timeout", "gloo_pair_closure",
 		"gloo_read_timeout",
 	};
+	/* the framework's file a wait that ran out was raised in (the
+	 * traceback's last frame above it) */
+	static const struct {
+		const char *file, *what;
+	} frames[] = {
+		{ "shm_broadcast.py:", N_("vLLM's shared-memory broadcast between "
+			"the engine and its workers ran out of time (a TimeoutError "
+			"raised in shm_broadcast.py): a worker did not take or give "
+			"its message in time") },
+		{ "distributed_c10d.py:", N_("a torch.distributed collective or "
+			"barrier ran out of time (an error raised in "
+			"distributed_c10d.py)") },
+	};
 	const struct hx_vocab *row = hx_rec_row(d, rec);
+	const char *fr = hx_dstr(d, rec, HX_F_FRAME), *what = NULL;
 	size_t i;
 
-	if (!row || row->family != HX_VF_FRAMEWORK || row->cls != HX_VC_WAIT_TIMEOUT)
-		return false;
-	for (i = 0; i < sizeof coll / sizeof coll[0]; i++)
-		if (strcmp(row->name, coll[i]) == 0)
-			break;
-	if (i == sizeof coll / sizeof coll[0]) {
+	for (i = 0; fr && i < sizeof frames / sizeof frames[0]; i++)
+		if (strncmp(fr, frames[i].file, strlen(frames[i].file)) == 0)
+			what = frames[i].what;
+	if (!what) {
+		if (!row || row->family != HX_VF_FRAMEWORK ||
+		    row->cls != HX_VC_WAIT_TIMEOUT)
+			return false;
+		for (i = 0; i < sizeof coll / sizeof coll[0]; i++)
+			if (strcmp(row->name, coll[i]) == 0)
+				what = row->meaning;
+	}
+	if (!what) {
 		field_set(d, HX_CAT_UNKNOWN, 1, rec, -1, N_("Hang: %s (%s)."),
 			  row->meaning);
 	} else {
 		field_set(d, HX_CAT_COLLECTIVE, 1, rec, -1,
-			  N_("Hang in a collective: %s (%s)."), row->meaning);
+			  N_("Hang in a collective: %s (%s)."), what);
 		FIX("Find the process that did not take part in that collective in "
 		    "time: what it did before it (its compute, its input, an exception "
 		    "of its own); its console or plog tells.");

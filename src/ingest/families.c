@@ -4096,6 +4096,41 @@ static bool advice(const char *s, size_t n)
 		HAS(s, n, "File \""));
 }
 
+/* A Python traceback's frame line: keep its file's base name and its
+ * function ("shm_broadcast.py:acquire_read") for a wait that ran out
+ * under it. */
+static bool frame_line(struct hx_reader *r, const char *s, size_t n)
+{
+	const char *f, *q, *e = s + n, *fn;
+	size_t k = 0, fl, nl;
+
+	while (k < n && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	if (n - k < 8 || memcmp(s + k, "File \"", 6) != 0)
+		return false;
+	f = s + k + 6;
+	if (!(q = memchr(f, '"', (size_t)(e - f))))
+		return false;
+	for (fn = q; fn > f && fn[-1] != '/' && fn[-1] != '\\'; fn--)
+		;
+	fl = (size_t)(q - fn);
+	r->frame_len = 0;
+	r->frame_line = r->line;
+	if (!(f = hx_find(q, (size_t)(e - q), ", in ")) || fl == 0 ||
+	    fl >= sizeof r->frame - 2)
+		return true;
+	f += 5;
+	for (nl = 0; f + nl < e && hx_name_byte(f[nl]); nl++)
+		;
+	if (nl > sizeof r->frame - 2 - fl)
+		nl = sizeof r->frame - 2 - fl;
+	memcpy(r->frame, fn, fl);
+	r->frame[fl] = ':';
+	memcpy(r->frame + fl + 1, f, nl);
+	r->frame_len = (uint8_t)(fl + 1 + nl);
+	return true;
+}
+
 /* One open-world record: the row's code and class when a table row
  * names the line, else the class cls alone (a coded line in words no row
  * holds), then the text.  Past HX_OPEN_PER_FILE a file's lines are only
@@ -4124,6 +4159,11 @@ static int open_record(struct hx_reader *r, int kind,
 		put_lit(&b, HX_F_WHAT, cls);
 	}
 	hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
+	/* a wait that ran out a few lines under a traceback's frame (its
+	 * source line, then the exception) was raised in that frame */
+	if (kind == HX_K_TIMEOUT_TEXT && r->frame_len &&
+	    r->line - r->frame_line <= 3)
+		hx_rb_str(&b, HX_F_FRAME, r->frame, r->frame_len);
 	return emit(r, &b);
 }
 
@@ -4392,6 +4432,8 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	}
 	m = prefixed ? p.body : s;
 	mn = prefixed ? p.bodylen : n;
+	if (mn >= 8 && (m[0] == ' ' || m[0] == 'F') && frame_line(r, m, mn))
+		return HANGDX_OK;
 	lv = open_level(r, s, n, &p, prefixed);
 	/* a wait that timed out at warning level is retried ("has timed
 	 * out, will retry") or may still clear (torch_npu's "dispatch

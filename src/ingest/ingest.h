@@ -199,7 +199,8 @@ enum hx_ftype {
 	XX(RANK_LIST, "rank_list", STR)                                \
 	XX(RANK_LIST_CUT, "rank_list_cut", U64)                        \
 	XX(VLINE, "vline", U64)                                        \
-	XX(MOVED_WAIT, "moved_wait_us", U64)
+	XX(MOVED_WAIT, "moved_wait_us", U64)                           \
+	XX(FRAME, "frame", STR)
 
 enum hx_field_key {
 #define HX_FIELD_ENUM(name, json, type) HX_F_##name,
@@ -827,6 +828,12 @@ struct hx_reader {
 	const char *lastp_at;       /* parsed once by hx_families_line */
 	uint32_t open_kept;         /* open-world records of this file */
 	uint32_t warn_timeouts;     /* warning lines of a wait that ran out */
+	/* the last frame of a Python traceback ("File \".../shm_broadcast.py\",
+	 * line 536, in acquire_read" -> "shm_broadcast.py:acquire_read"): a
+	 * wait that ran out just below it was raised there */
+	char frame[96];
+	uint8_t frame_len;
+	uint64_t frame_line;
 	uint64_t open_more;         /* ... and the lines past them */
 	bool replaying;             /* parsing a held line, to keep it */
 	uint64_t replay_folded;     /* runs folded into the line replayed */

@@ -965,8 +965,9 @@ bool hx_parse_prefix(const char *s, size_t n, struct hx_prefix *p)
  * "\x1b[1;36m(EngineCore_DP0 pid=224)\x1b[0;0m " and "\x1b[31mERROR\x1b[0m",
  * Ray's "\x1b[36m(TaskRunner pid=7)\x1b[0m", grep --color's
  * "\x1b[35m\x1b[Kpath\x1b[m\x1b[K".  A log written to a file keeps the
- * ESC bytes; a web page or a copy loses them and keeps "[0;36m".  Both
- * go before anything reads the line.
+ * ESC bytes; a web page or a copy loses them and keeps "[0;36m"; "cat -v"
+ * or an editor shows them in caret notation, "^[[0;36m".  All go before
+ * anything reads the line.
  */
 
 /* An SGR without its ESC at s ('['): digits and ';' with a digit among
@@ -1007,6 +1008,13 @@ static size_t colour_at(const char *s, size_t n, size_t i, bool after)
 
 	if (s[i] == 0x1b)
 		return esc_seq(s + i, n - i);
+	if (s[i] == '^') {      /* caret notation, "cat -v": "^[[0;36m" */
+		if (n - i < 4 || s[i + 1] != '[' || s[i + 2] != '[')
+			return 0;
+		if ((k = bare_sgr(s + i + 2, n - i - 2)) != 0)
+			return 2 + k;
+		return s[i + 3] == 'm' || s[i + 3] == 'K' ? 4 : 0;
+	}
 	if (s[i] != '[' || n - i < 2)
 		return 0;
 	if ((k = bare_sgr(s + i, n - i)) != 0)
@@ -1071,7 +1079,8 @@ size_t hx_decolour(const char *s, size_t n, char *out)
 			i += k;
 			continue;
 		}
-		k = s[i] == 0x1b || s[i] == '[' ? colour_at(s, n, i, after) : 0;
+		k = s[i] == 0x1b || s[i] == '[' || s[i] == '^'
+		    ? colour_at(s, n, i, after) : 0;
 		after = k != 0;
 		if (k) {
 			i += k;

@@ -1104,9 +1104,9 @@ static void unnumber(struct hx_reader *r, const char **s, size_t *n)
 	*n -= d;
 }
 
-/* A line as read: a CR before its newline goes, a paste's indentation
- * (dedent), and its colour (a plog line, "[ERROR] ...", has none: two
- * capitals are all it costs; a JSON string's "\u001b[0;36m" is
+/* A line as read: a CR before its newline goes (also as "^M"), a paste's
+ * indentation (dedent), and its colour (a plog line, "[ERROR] ...", has
+ * none: two capitals are all it costs; a JSON string's "\u001b[0;36m" is
  * json_piece's). */
 static int handle_line(struct hx_reader *r, const char *s, size_t n)
 {
@@ -1114,6 +1114,8 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 
 	if (n && s[n - 1] == '\r')
 		n--;
+	else if (n >= 2 && s[n - 1] == 'M' && s[n - 2] == '^')
+		n -= 2;                 /* the CR in caret notation ("cat -v") */
 	if (s != r->clean) {
 		unnumber(r, &s, &n);
 		dedent(r, &s, &n);

@@ -65,6 +65,8 @@ PREFIXES = {
                            "[31mERROR[0m [90m09-12 10:00:01[0m "
                            "[90m[core.py:790][0m ",
     "colour-rank": "\x1b[1;31m[rank7]:\x1b[0m ",
+    # the same seen through "cat -v" or an editor: caret notation
+    "colour-caret": "^[[0;36m(EngineCore_DP0 pid=2221630)^[[0;0m ",
     # a paste quoted in an issue's Markdown, once or twice, or as a list
     "quote": "> ",
     "quote-nested": "> > ",
@@ -76,7 +78,7 @@ OTHER = ["grep", "grep-ctx", "grep-C", "grep-n", "grep-color",
          "grep-color-noesc", "crlf", "wrap80", "rank+crlf",
          "colour-noesc+crlf", "vllm-logger+wrap80", "tick", "nbsp",
          "trail", "nbsp+quote+trail", "indent", "tab", "indent+crlf",
-         "catn", "catn+crlf", "quote+catn"]
+         "catn", "catn+crlf", "quote+catn", "colour-caret+caretcr"]
 # what grep -C would have matched: its lines get ':', the context '-'
 MATCH = re.compile(r"E[A-Z0-9]\d{4}|ERROR|[Ee]rror|timeout|failed")
 GREP_PATH = "logs/train.log"
@@ -141,6 +143,8 @@ def transform(form, lines):
             lines = ["    " + ln if ln else ln for ln in lines]
         elif p == "catn":       # cat -n, nl: the number, a tab
             lines = ["%6d\t%s" % (i + 1, ln) for i, ln in enumerate(lines)]
+        elif p == "caretcr":    # the CR of CRLF shown as "^M"
+            lines = [ln + "^M" for ln in lines]
         elif p == "tab":
             lines = ["\t" + ln if ln else ln for ln in lines]
         else:

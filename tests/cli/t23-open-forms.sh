@@ -643,6 +643,16 @@ t_ok "an unranked AICPU operator timeout is said to have no rank" \
 check "the same kernel's exception" "null other" \
 	"E39999: Inner Error!" \
 	"        Aicpu kernel execute failed, device_id=0, stream_id=15, task_id=265, soName=libtf_kernels.so, funcName=TFOperateAPI, kernelName=MatMul, errorCode=0x2a.[FUNC:PrintAicpuErrorInfo][FILE:davinci_kernel_task.cc][LINE:1435]"
+# a wait that ran out under a traceback's frame was raised there: in
+# vLLM's shared-memory broadcast, a collective of the engine and its
+# workers; in a file of the job's own, a wait of unknown kind
+tb_frame() {
+	printf '%s\n' "Traceback (most recent call last):" \
+		"  File \"/vllm-workspace/vllm/vllm/distributed/device_communicators/$1\", line 536, in acquire_read" \
+		"    raise TimeoutError" "TimeoutError"
+}
+check "a TimeoutError raised in shm_broadcast.py" "true collective_timeout" "$(tb_frame shm_broadcast.py)"
+check "the same raised in a file of the job's own" "true unknown" "$(tb_frame my_queue.py)"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
