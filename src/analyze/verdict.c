@@ -2207,6 +2207,8 @@ static bool any_wait_ran_out(const struct hangdx_diagnosis *d)
  * fault left undone until a timeout fired (a data pipeline that died, a
  * device that waited for its data).  That wait is a hang the fault
  * caused, not an echo of it (a watchdog reports a fault within seconds).
+ * So is a wait whose own limit says it began a minute or more before the
+ * fault: the job was already stuck when the fault came.
  */
 static bool waited_after(const struct hangdx_diagnosis *d, uint32_t fault,
 			 const uint32_t *wait, size_t nwait)
@@ -2218,8 +2220,16 @@ static bool waited_after(const struct hangdx_diagnosis *d, uint32_t fault,
 		return false;
 	for (j = 0; j < nwait; j++) {
 		int64_t wt = rec_ts(d, wait[j]);
+		int64_t lim = wait[j] == HX_NOREC ? -1
+			      : hx_dnum(d, wait[j], HX_F_TIMEOUT_MS, -1);
 
 		if (wt != HX_NONE && wt - ft >= HX_ECHO_US)
+			return true;
+		/* a wait that ran out at its limit (an event wait's
+		 * "timeout=1868") began that long before its report: a minute
+		 * or more before the fault, it was no echo of it */
+		if (wt != HX_NONE && lim > 0 && lim <= INT64_MAX / 1000 &&
+		    ft - (wt - lim * 1000) >= HX_ECHO_US)
 			return true;
 	}
 	return false;
@@ -2228,6 +2238,33 @@ static bool waited_after(const struct hangdx_diagnosis *d, uint32_t fault,
 static bool trap_text(const char *t)
 {
 	return t && strstr(t, "timeout or trap");
+}
+
+/* An HCCL call's returned code (an HcclResult) with the error manager's
+ * block that explains it right under it (the same file, the next few
+ * lines), where that block says a wait ran out ("OPS function error:
+ * HcclAllgather, error code is 6" then "EI0006: ... Getting socket times
+ * out"): the call returned because of that wait. */
+static bool code_of_wait(const struct hangdx_diagnosis *d, uint32_t fault,
+			 const uint32_t *wait, size_t nwait)
+{
+	const struct hx_vocab *row = hx_rec_row(d, fault);
+	const struct hx_rec *f = &d->ev->recs[fault];
+	size_t j;
+
+	if (!row || (row->family != HX_VF_HCCL && row->family != HX_VF_RUNTIME))
+		return false;
+	for (j = 0; j < nwait; j++) {
+		const struct hx_rec *w;
+
+		if (wait[j] == HX_NOREC)
+			continue;
+		w = &d->ev->recs[wait[j]];
+		if (w->file == f->file && w->line > f->line &&
+		    w->line - f->line <= HX_EXPLAIN_LINES)
+			return true;
+	}
+	return false;
 }
 
 static bool fault_first(const struct hangdx_diagnosis *d)
@@ -2258,6 +2295,10 @@ static bool fault_first(const struct hangdx_diagnosis *d)
 	if (s->connect != HX_NOREC && s->coded_fail != HX_NOREC &&
 	    hx_rec_hccl_init(d, s->coded_fail) && s->not_hang == HX_NOREC &&
 	    s->device_fault == HX_NOREC)
+		return false;
+	if (s->coded_fail != HX_NOREC && s->not_hang == HX_NOREC &&
+	    s->device_fault == HX_NOREC &&
+	    code_of_wait(d, s->coded_fail, wait, sizeof wait / sizeof wait[0]))
 		return false;
 	/* the device's own extend info of an exception ("errorStr: timeout
 	 * or trap error") says the core ran out of time: the exception
@@ -2591,11 +2632,23 @@ static void open_world(struct hangdx_diagnosis *d)
 		return;
 	}
 	if (s->timeout_text != HX_NOREC) {
+		const struct hx_vocab *row = hx_rec_row(d, s->timeout_text);
+
 		field_set(d, HX_CAT_UNKNOWN, 1, s->timeout_text, -1, "%s%s",
 			  N_("a wait ran out"));
-		quote_set(d, s->timeout_text,
-			  N_("Hang of unknown kind: a wait ran out at %s: \"%s\". No "
-			     "line hangdx knows says what it waited for."));
+		if (row && row->cls == HX_VC_WAIT_TIMEOUT) {
+			char where[512], mb[256];
+
+			hx_dwhere(d, s->timeout_text, where, sizeof where);
+			snprintf(d->summary, sizeof d->summary,
+				 _("Hang of unknown kind: %s (%s %s) at %s; no line "
+				   "says what it waited for."),
+				 meaning(row, mb, sizeof mb), row->key, row->name, where);
+		} else {
+			quote_set(d, s->timeout_text,
+				  N_("Hang of unknown kind: a wait ran out at %s: \"%s\". "
+				     "No line hangdx knows says what it waited for."));
+		}
 		plog_missing(d);
 		return;
 	}

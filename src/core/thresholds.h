@@ -45,6 +45,11 @@
  * peer reports a fault within seconds. */
 #define HX_ECHO_US (60 * 1000000LL)
 
+/* The error manager's block that explains a call's returned code starts
+ * within this many lines under the line with the code (torch_npu prints
+ * the code, its own ERRnnnnn line, then the block). */
+#define HX_EXPLAIN_LINES 8
+
 /* Failures of different ranks this close together (clock-corrected) are
  * simultaneous: the rank waiting on a lost rank, then the lower rank,
  * fails first. */

@@ -1250,22 +1250,29 @@ static bool log_level_word(const char *s, size_t n)
 }
 
 /* vLLM's logger: "ERROR 03-25 06:14:02 [multiproc_executor.py:880] ",
- * older "ERROR 05-29 20:52:26 worker_base.py:581] "; one space then the
- * message.  s[i..t) is the level word. */
+ * older "ERROR 05-29 20:52:26 worker_base.py:581] ", or without its time
+ * "ERROR [multiproc_executor.py:800] " (Python's logging with a format of
+ * level and place only); one space then the message.  s[i..t) is the
+ * level word. */
 static size_t env_logger(const char *s, size_t n, size_t i, size_t t,
 			 struct hx_envelope *e)
 {
 	size_t k = t + 1, b;
 	const char *rb;
+	bool timeless;
 
-	if (!log_level_word(s + i, t - i) || n - k < 16 ||
-	    !is_digit((unsigned char)s[k]) || s[k + 2] != '-' ||
-	    s[k + 5] != ' ' || s[k + 8] != ':' || s[k + 11] != ':' ||
-	    s[k + 14] != ' ')
+	if (!log_level_word(s + i, t - i) || n - k < 16)
 		return 0;
-	b = k + 15;
+	timeless = s[k] == '[';
+	if (!timeless &&
+	    (!is_digit((unsigned char)s[k]) || s[k + 2] != '-' ||
+	     s[k + 5] != ' ' || s[k + 8] != ':' || s[k + 11] != ':' ||
+	     s[k + 14] != ' '))
+		return 0;
+	b = timeless ? k : k + 15;
 	rb = memchr(s + b, ']', n - b < 128 ? n - b : 128);
-	if (!rb || rb == s + b || !is_digit((unsigned char)rb[-1]))
+	if (!rb || rb == s + b || !is_digit((unsigned char)rb[-1]) ||
+	    (timeless && !hx_find(s + b, (size_t)(rb - s - b), ".py:")))
 		return 0;
 	e->level = s[i] == 'E' ? HX_LV_ERROR : s[i] == 'W' ? HX_LV_WARNING
 		 : s[i] == 'I' ? HX_LV_INFO : s[i] == 'D' ? HX_LV_DEBUG

@@ -1104,8 +1104,24 @@ static void unnumber(struct hx_reader *r, const char **s, size_t *n)
 	*n -= d;
 }
 
-/* A line as read: a CR before its newline goes (also as "^M"), a paste's
- * indentation (dedent), and its colour (a plog line, "[ERROR] ...", has
+/* Markdown's bold a reporter put around a pasted block ("**EL0004: ...",
+ * "... = 207001[FUNC:...]**"): the marks go, a line of stars stays. */
+static void bold(const char **s, size_t *n)
+{
+	const char *p = *s;
+
+	if (*n > 4 && p[0] == '*' && p[1] == '*' && p[2] != '*' && p[2] != ' ') {
+		*s += 2;
+		*n -= 2;
+		p = *s;
+	}
+	if (*n > 3 && p[*n - 1] == '*' && p[*n - 2] == '*' && p[*n - 3] != '*' &&
+	    p[*n - 3] != ' ')
+		*n -= 2;
+}
+
+/* A line as read: a CR before its newline goes (also as "^M"), Markdown's
+ * bold around it, a paste's indentation (dedent), and its colour (a plog line, "[ERROR] ...", has
  * none: two capitals are all it costs; a JSON string's "\u001b[0;36m" is
  * json_piece's). */
 static int handle_line(struct hx_reader *r, const char *s, size_t n)
@@ -1116,6 +1132,7 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 		n--;
 	else if (n >= 2 && s[n - 1] == 'M' && s[n - 2] == '^')
 		n -= 2;                 /* the CR in caret notation ("cat -v") */
+	bold(&s, &n);
 	if (s != r->clean) {
 		unnumber(r, &s, &n);
 		dedent(r, &s, &n);

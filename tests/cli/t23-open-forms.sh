@@ -347,8 +347,8 @@ check "an unknown code whose text names ModuleNotFoundError" "false not_a_hang" 
 check "an unknown code whose text names nothing" "null other" \
 	"EC0010: Failed to import Python module [tbe.common]."
 # E39007 (a device process that did not start in time) says a wait timed
-# out: beside the device set-up error it explains, never "no hang"
-check "507033 then E39007 (a subprocess start timed out)" "null other" \
+# out: right under the device set-up error it explains, the wait decides
+check "507033 then E39007 (a subprocess start timed out)" "true unknown" \
 	"RuntimeError: ExchangeDevice:compiler_depend.ts:253 NPU function error: c10_npu::SetDevice(device), error code is 507033" \
 	"Inner_Error_Device_Subprocess_Startup_Timeout(E39007): Starting a subprocess on the device timed out."
 check "507033 alone" "false not_a_hang" \
@@ -653,6 +653,34 @@ tb_frame() {
 }
 check "a TimeoutError raised in shm_broadcast.py" "true collective_timeout" "$(tb_frame shm_broadcast.py)"
 check "the same raised in a file of the job's own" "true unknown" "$(tb_frame my_queue.py)"
+# an HCCL call's code with the error manager's block right under it that
+# says a wait ran out: the call returned because of that wait
+hccl6="RuntimeError: InnerRunOpApi:torch_npu/csrc/framework/OpParamMaker.cpp:281 OPS function error: HcclAllgather, error code is 6"
+err01100="[ERROR] 2025-07-01-00:40:04 (PID:176930, Device:0, RankID:-1) ERR01100 OPS call acl api failed."
+check "an HCCL call's code explained by a socket that timed out" "true connect_timeout" \
+	"$hccl6" "$err01100" \
+	"EI0006: [PID: 176930] 2025-07-01-00:40:04.135.732 Getting socket times out. Reason: Remote Rank did not send the data in time."
+check "the same code without its explanation" "null other" "$hccl6" "$err01100"
+# a wait whose own limit says it began a minute or more before a fault
+# reported beside it was no echo of that fault: the job was stuck before
+oom_wait() {
+	printf '%s\n' "RuntimeError: ACL stream synchronize failed." \
+		"EL0004: 2025-01-31-08:23:58.845.175 Failed to allocate memory." \
+		"        TraceBack (most recent call last):" \
+		"        rtMalloc execute failed, reason=[driver error:out of memory][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]" \
+		"        The error from device(chipId:7, dieId:0), serial number is 2, event wait timeout occurred during task execution, stream_id:6, sq_id:6, task_id:9035, event_id=1522, timeout=$1.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1463]"
+}
+check "an event wait of 1868 s reported beside out of memory" "true event_wait_chain" "$(oom_wait 1868)"
+check "an event wait of 30 s reported beside it: its echo" "null other" "$(oom_wait 30)"
+check "the same block in Markdown's bold" "true event_wait_chain" \
+	"$(oom_wait 1868 | sed '2s/^/**/; $s/$/**/')"
+# a logger head of level and place only ("ERROR [file.py:800] ") is an
+# envelope; a wait a table row names is told by the row
+printf '%s\n' "(Worker pid=6871) ERROR [multiproc_executor.py:800] Inner_Error_Device_Subprocess_Startup_Timeout(E39007): Starting a subprocess on the device timed out." > "$T/tl.log"
+t_ok "a logger head without its time is taken off the line" \
+	sh -c "'$HANGDX' parse '$T/tl.log' | grep -q 'text=\"Inner_Error'"
+t_ok "a wait a row names is told by its meaning" \
+	sh -c "'$HANGDX' diagnose '$T/tl.log' | tr '\\n' ' ' | grep -q 'Hang of unknown kind: Starting a subprocess on the device timed out. (E39007'"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
