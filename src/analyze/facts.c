@@ -1991,12 +1991,15 @@ static void sig_link(struct hx_signals *s, const struct hangdx_diagnosis *d,
 
 /* EZ9999 is AclNN_Inner_Error, the operator library's own inner error:
  * when its text names a host-side step of an operator call (tiling, the
- * workspace, the op base "Nnopbase") and no HCCL call, the call failed
- * on the host at once, before anything ran on the device. */
+ * workspace, the op base "Nnopbase", the kernel's config or init: "Parse
+ * dynamic kernel config fail", "AclOpKernelInit failed") and no HCCL
+ * call, the call failed on the host at once, before anything ran on the
+ * device. */
 static bool aclnn_host(const char *t)
 {
 	return t && (has(t, "tiling") || has(t, "Tiling") || has(t, "Nnopbase") ||
-		     has(t, "workspace") || has(t, "Workspace")) &&
+		     has(t, "workspace") || has(t, "Workspace") ||
+		     has(t, "kernel config") || has(t, "KernelInit")) &&
 	       !has(t, "hccl") && !has(t, "Hccl") && !has(t, "HCCL");
 }
 

@@ -1999,6 +1999,10 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 	else if (cls && strcmp(cls, "parameter") == 0)
 		snprintf(what, sizeof what, _("an argument or configuration that is not "
 					      "accepted (\"%.160s\")"), t ? t : "");
+	else if (cls && strcmp(cls, "resource") == 0 && t && !strstr(t, "emory") &&
+		 !strstr(t, "EMORY"))
+		snprintf(what, sizeof what, _("a resource that could not be allocated "
+					      "(\"%.160s\")"), t);
 	else if (cls && strcmp(cls, "resource") == 0)
 		snprintf(what, sizeof what, _("out of memory (\"%.160s\")"), t ? t : "");
 	else

@@ -4175,6 +4175,53 @@ static int open_class(struct hx_reader *r, const struct hx_prefix *p,
 	return open_record(r, HX_K_CODED, p, s, n, NULL, cls);
 }
 
+/*
+ * The report of the AI Core error analysis tool (msaicerr's info.txt):
+ * "****Root cause conclusion****", then under "2. AICERROR code" or "2. Ai
+ * Core DFX Register" the core's error code ("code : 0x10", "error code  :
+ * 0x10"): an exception of an AI Core task, which failed at once.  The
+ * report's other lines are its fields, up to a log line.
+ */
+static int aicerr_report(struct hx_reader *r, const char *s, size_t n)
+{
+	size_t k = 0, vl;
+	const char *v;
+	char t[80];
+	int tl;
+
+	if (s[0] == '*') {
+		if (n > 8 && s[1] == '*' && HAS(s, n, "Root cause conclusion"))
+			r->aicerr = 1;
+		else if (r->aicerr && (HAS(s, n, "AICERROR code") ||
+				       HAS(s, n, "Ai Core DFX Register")))
+			r->aicerr = 2;
+		else if (r->aicerr == 2)
+			r->aicerr = 1;
+		return HANGDX_OK;
+	}
+	if (s[0] == '[') {              /* a log line: the report ended */
+		r->aicerr = 0;
+		return NOT_MINE;
+	}
+	if (r->aicerr != 2)
+		return HANGDX_OK;       /* its fields ("error time : ...") */
+	if (n > 6 && memcmp(s, "error ", 6) == 0)
+		k = 6;
+	if (n - k < 8 || memcmp(s + k, "code", 4) != 0)
+		return HANGDX_OK;
+	for (k += 4; k < n && s[k] == ' '; k++)
+		;
+	if (k + 3 >= n || s[k] != ':' || !(v = hx_find(s + k, n - k, "0x")))
+		return HANGDX_OK;
+	for (vl = 2; v + vl < s + n && isxdigit((unsigned char)v[vl]); vl++)
+		;
+	r->aicerr = 1;
+	tl = snprintf(t, sizeof t, "AI Core error code %.*s (msaicerr's report)",
+		      (int)vl, v);
+	return open_class(r, NULL, t, (size_t)tl,
+			  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
+}
+
 /* torch_npu's "[Error]: The vector core execution is abnormal." under a
  * failed call: the runtime code's own description (the part of its
  * meaning after "; " in the table), when the code itself is on another
@@ -4331,14 +4378,17 @@ static bool exited_words(const char *s, size_t n)
 
 /* An error line that says device memory ran short in other words than
  * "out of memory" (MindSpore's allocator: "... is more than total mem
- * size", "memory isn't enough"). */
+ * size", "memory isn't enough"), or that a resource could not be
+ * allocated (a device plugin's "Allocate failed due to no healthy devices
+ * present", "cannot allocate"): it failed at once. */
 static bool memory_short(const char *s, size_t n)
 {
 	static const char *const w[] = {
 		"memory isn't enough", "memory is not enough", "emory not enough",
 	};
 
-	return HAS(s, n, "more than total mem") ||
+	return HAS(s, n, "llocate failed") || HAS(s, n, "annot allocate") ||
+	       HAS(s, n, "more than total mem") ||
 	       (HAS(s, n, " enough") && has_any(s, n, w, sizeof w / sizeof w[0]));
 }
 
@@ -4434,6 +4484,9 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	mn = prefixed ? p.bodylen : n;
 	if (mn >= 8 && (m[0] == ' ' || m[0] == 'F') && frame_line(r, m, mn))
 		return HANGDX_OK;
+	if ((m[0] == '*' || r->aicerr) &&
+	    (lv = aicerr_report(r, m, mn)) != NOT_MINE)
+		return lv;
 	lv = open_level(r, s, n, &p, prefixed);
 	/* a wait that timed out at warning level is retried ("has timed
 	 * out, will retry") or may still clear (torch_npu's "dispatch

@@ -834,6 +834,8 @@ struct hx_reader {
 	char frame[96];
 	uint8_t frame_len;
 	uint64_t frame_line;
+	uint8_t aicerr;             /* in msaicerr's report: 1, 2 under its
+				     * error code's heading */
 	uint64_t open_more;         /* ... and the lines past them */
 	bool replaying;             /* parsing a held line, to keep it */
 	uint64_t replay_folded;     /* runs folded into the line replayed */

@@ -554,6 +554,10 @@ static int message(struct hx_reader *r, const char *s, size_t n)
 			first_ts(r, s, n);
 	}
 	cl = hx_classify(s, n);
+	/* the AI Core error tool's report: its headings (a line of stars)
+	 * and, inside it, every line (families.c aicerr_report) */
+	if (cl == HX_CL_NOISE && (r->aicerr || (n > 8 && s[0] == '*' && s[1] == '*')))
+		return to_families(r, s, n);
 	if (cl == HX_CL_NOISE) {
 		if (r->ffts_trail)
 			return hx_families_noise(r, s, n);

@@ -681,6 +681,32 @@ t_ok "a logger head without its time is taken off the line" \
 	sh -c "'$HANGDX' parse '$T/tl.log' | grep -q 'text=\"Inner_Error'"
 t_ok "a wait a row names is told by its meaning" \
 	sh -c "'$HANGDX' diagnose '$T/tl.log' | tr '\\n' ' ' | grep -q 'Hang of unknown kind: Starting a subprocess on the device timed out. (E39007'"
+# the AI Core error tool's report: its error code is an AI Core task's
+# exception; its fields alone ("error time : ...") are no error lines
+aicerr_rep() {
+	printf '%s\n' "**********************Root cause conclusion******************" \
+		"***********************1. Basic information********************" \
+		"error time   : 2023-06-09-06:55:34.798.772" "device id    : 0" \
+		"node name    : GatherV2" "$@"
+}
+check "msaicerr's report with its error code" "false not_a_hang" \
+	"$(aicerr_rep "***********************2. Ai Core DFX Register***********************" \
+		"error code  : 0x10")"
+check "the report's fields alone" "null not_determined" "$(aicerr_rep)"
+# a resource that could not be allocated (a device plugin at admission)
+# failed at once; the same words in an INFO line say nothing
+check "an allocation that failed" "false not_a_hang" \
+	"E0612 10:00:01.000001 4242 plugin.go:99] Allocate failed due to no healthy devices present;"
+t_ok "an allocation that failed is not called out of memory" \
+	sh -c "'$HANGDX' diagnose '$T/v.log' | tr '\\n' ' ' | grep -q 'a resource that could not be allocated'"
+check "the same at glog's INFO level" "null not_determined" \
+	"I0612 10:00:01.000001 4242 plugin.go:99] Allocate failed due to no healthy devices present;"
+# the operator library's inner error naming the kernel's config or init,
+# host-side steps of an operator call: it failed before the device ran
+check "EZ9999 over a kernel config that did not parse" "false not_a_hang" \
+	"EZ9999: Inner Error!" "EZ9999: [PID: 41346] 2025-08-05-22:49:45.373.816 Parse dynamic kernel config fail.[THREAD:42075]"
+check "EZ9999 over a config that names no step" "null other" \
+	"EZ9999: Inner Error!" "EZ9999: [PID: 41346] 2025-08-05-22:49:45.373.816 Parse dynamic config fail.[THREAD:42075]"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
