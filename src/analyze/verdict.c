@@ -1360,6 +1360,21 @@ static bool try_sq_full(struct hangdx_diagnosis *d)
 	return false;
 }
 
+/* The AICPU operator that ran out is a data queue's GetNext (ingest's
+ * "getnext": MindSpore's dump names the node). */
+static bool getnext_wait(const struct hangdx_diagnosis *d)
+{
+	const char *w;
+	uint32_t r;
+
+	for (r = 0; r < d->nranks; r++)
+		if (d->ranks[r].aicpu_timeout_rec != HX_NOREC &&
+		    (w = hx_dstr(d, d->ranks[r].aicpu_timeout_rec, HX_F_WHAT)) &&
+		    strcmp(w, "getnext") == 0)
+			return true;
+	return false;
+}
+
 static bool try_aicpu_timeout(struct hangdx_diagnosis *d)
 {
 	uint32_t r;
@@ -2728,8 +2743,15 @@ static void fixes(struct hangdx_diagnosis *d)
 		    "shapes before that collective.", rl);
 		break;
 	case HX_CAT_AICPU_TIMEOUT:
-		FIX("Check the inputs of the AICPU operator on %s; raise its limit with "
-		    "aclrtSetOpExecuteTimeOut only if it is legitimately slow.", rl);
+		if (getnext_wait(d))
+			FIX("The data queue's GetNext on %s waited for the dataset past its "
+			    "limit: speed up the data pipeline (more parallel workers, "
+			    "prefetch, lighter transforms) or find why the data stopped "
+			    "coming (its source, an exception in a dataset worker).", rl);
+		else
+			FIX("Check the inputs of the AICPU operator on %s; raise its limit "
+			    "with aclrtSetOpExecuteTimeOut only if it is legitimately slow.",
+			    rl);
 		break;
 	case HX_CAT_SQ_FULL:
 		FIX("Find what keeps the stream's head from moving on %s (the TS dump "

@@ -4516,6 +4516,14 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	 * last line, when the paste holds it, says which) */
 	err = lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a) ||
 	      hx_traceback_head(m, mn);
+	/* MindSpore's dump of a failed task names its node: a data queue's
+	 * GetNext waits for the dataset ("Dump node (Default/GetNext-op18)
+	 * task error ...", then its own hint "GetNext error may be caused by
+	 * slow data processing (bigger than 20s / batch)"): its wait ran out */
+	if (err && HAS(m, mn, "Dump node (") && HAS(m, mn, "GetNext") &&
+	    HAS(m, mn, ") task error"))
+		return open_record(r, HX_K_AICPU_OP_TIMEOUT, prefixed ? &p : NULL,
+				   m, mn, NULL, "getnext");
 	row = open_row(m, mn, hccl);
 	if (!row && mn > 9 && memcmp(m, "[Error]: ", 9) == 0)
 		row = error_message_row(m + 9, mn - 9);

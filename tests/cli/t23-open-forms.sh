@@ -707,6 +707,16 @@ check "EZ9999 over a kernel config that did not parse" "false not_a_hang" \
 	"EZ9999: Inner Error!" "EZ9999: [PID: 41346] 2025-08-05-22:49:45.373.816 Parse dynamic kernel config fail.[THREAD:42075]"
 check "EZ9999 over a config that names no step" "null other" \
 	"EZ9999: Inner Error!" "EZ9999: [PID: 41346] 2025-08-05-22:49:45.373.816 Parse dynamic config fail.[THREAD:42075]"
+# MindSpore's dump of a failed task naming a data queue's GetNext: the
+# queue's wait for the dataset ran out; an ordinary node is no such wait
+ms_dump() {
+	printf '%s\n' "[ERROR] DEVICE(2420702,fffe06ffd1e0,python):2023-11-20-15:34:32.886.561 [mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_kernel_runtime.cc:761] DumpTaskExceptionInfo] Task fail infos task_id: 2, stream_id: 45, tid: 2420702, device_id: 0, retcode: 507011 ( model execute failed)" \
+		"[ERROR] DEVICE(2420702,fffe06ffd1e0,python):2023-11-20-15:34:32.887.652 [mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_kernel_runtime.cc:770] DumpTaskExceptionInfo] Dump node (Default/$1-op18) task error input/output data to: ./rank_0/node_dump"
+}
+check "a GetNext task that failed" "true aicpu_op_timeout" "$(ms_dump GetNext)"
+t_ok "its fix is the data pipeline" \
+	sh -c "'$HANGDX' diagnose '$T/v.log' | tr '\\n' ' ' | grep -q 'speed up the data pipeline'"
+check "an ordinary node's task that failed" "null other" "$(ms_dump MatMul)"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
