@@ -1924,7 +1924,14 @@ static void sig_coded(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		sig_vocab(s, row, rec, true);
 		return;
 	}
-	if (eq(cls, "exited"))
+	/* an exception a device synchronize raised ("NPU function error:
+	 * AclrtSynchronizeDevice..."), its code cut or elsewhere: the
+	 * synchronize reports a task's timeout as often as an exception */
+	if (eq(cls, "exited") && has(hx_dstr(d, rec, HX_F_TEXT), "NPU function error") &&
+	    has(hx_dstr(d, rec, HX_F_TEXT), "ynchroniz") &&
+	    !hx_rec_code(d, rec))
+		first(&s->stopped, rec);
+	else if (eq(cls, "exited"))
 		first(&s->exited, rec);
 	else if (eq(cls, "device_exception") || eq(cls, "parameter") ||
 		 eq(cls, "resource"))

@@ -1759,6 +1759,9 @@ static const char *stopped_name(const struct hangdx_diagnosis *d, uint32_t rec)
 		return N_("a failed model stream (507011: a task of the stream failed)");
 	if (row_source(d, rec, "adxl_types"))
 		return N_("a failed call of ADXL, the KV cache transfer engine (503900)");
+	if (w && strcmp(w, "exited") == 0)
+		return N_("a device synchronize that failed, its code not in the text "
+			  "(it reports a task's timeout as often as an exception)");
 	return N_("a device error");
 }
 

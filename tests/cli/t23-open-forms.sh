@@ -717,6 +717,14 @@ check "a GetNext task that failed" "true aicpu_op_timeout" "$(ms_dump GetNext)"
 t_ok "its fix is the data pipeline" \
 	sh -c "'$HANGDX' diagnose '$T/v.log' | tr '\\n' ' ' | grep -q 'speed up the data pipeline'"
 check "an ordinary node's task that failed" "null other" "$(ms_dump MatMul)"
+# an exception a device synchronize raised, its code cut off: it reports a
+# task's timeout as often as an exception; with its code, the code decides
+check "a synchronize's exception without its code" "null other" \
+	"Traceback (most recent call last):" \
+	"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:575 NPU function error: AclrtSynchro"
+check "the same with an AI Core exception's code" "false not_a_hang" \
+	"Traceback (most recent call last):" \
+	"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:575 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
