@@ -17,7 +17,8 @@
 exec python3 - "$@" <<'EOF'
 import json, os, re, subprocess, sys
 
-FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "drv", "aicpu", "ts", "torch_npu", "framework"]
+FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "drv", "aicpu", "ts", "dcmi", "torch_npu",
+            "framework"]
 CLASSES = ["wait_timeout", "device_exception", "resource", "parameter",
            "comm_setup", "lost", "unknown"]
 KEY_SHAPE = {
@@ -28,6 +29,7 @@ KEY_SHAPE = {
     "drv": r"[1-9][0-9]{0,2}",
     "aicpu": r"[1-9][0-9]{0,5}",
     "ts": r"0x[1-9a-f][0-9a-f]{0,2}",
+    "dcmi": r"-[89][0-9]{3,4}",
     "torch_npu": r"ERR[0-9]{5}|[A-Z]{2,8}",
     "framework": r"[^\s*][^*]{2,}(?:\*[^*]+)?[^\s*]",
 }
@@ -39,6 +41,7 @@ CODE_RE = {
     "drv": re.compile(r"=\s*([0-9]+)"),
     "aicpu": re.compile(r"=\s*(0x[0-9A-Fa-f]+|[0-9]+)"),
     "ts": re.compile(r"=\s*0x([0-9A-Fa-f]+)"),
+    "dcmi": re.compile(r"^(-[0-9]+):"),
 }
 failures = []
 

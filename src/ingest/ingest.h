@@ -909,6 +909,7 @@ void hx_ingest_diag_unlock(void);
 	XX(DRV, "drv")              /* the driver's drvError_t: 87 */    \
 	XX(AICPU, "aicpu")          /* an AICPU kernel's errcode: 21008 */ \
 	XX(TS, "ts")                /* the task scheduler's ts_error_t: 0x2a */ \
+	XX(DCMI, "dcmi")            /* DCMI's (npu-smi's) codes: -8020 */ \
 	XX(TORCH_NPU, "torch_npu")  /* ERR02200, sub-modules: DIST */    \
 	XX(FRAMEWORK, "framework")  /* phrases: c10d, Gloo, vLLM, Ray */
 
@@ -973,8 +974,8 @@ const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
 /* The row a code names whatever its family, by its shape: six digits a
  * runtime code ("507014"), "ERR" and five digits torch_npu's ("ERR02200"),
  * "E", a letter or digit and four digits the error manager's
- * ("EI0002"), "0x" an inner runtime code ("0x7150050"), else a phrase of
- * framework.tsv; NULL if none (an HcclResult needs its context: use
+ * ("EI0002"), "0x" an inner runtime code ("0x7150050"), "-" and four or
+ * five digits DCMI's ("-8020"), else a phrase of framework.tsv; NULL if none (an HcclResult needs its context: use
  * hx_vocab_code). */
 const struct hx_vocab *hx_vocab_key(const char *code);
 /* The rows of family f (*n of them), in key order. */

@@ -213,6 +213,8 @@ const struct hx_vocab *hx_vocab_key(const char *c)
 		return hx_vocab_code(HX_VF_ERRMGR, c, n);
 	if (n > 2 && c[0] == '0' && (c[1] == 'x' || c[1] == 'X'))
 		return hx_vocab_code(HX_VF_RT_INNER, c, n);
+	if ((n == 5 || n == 6) && c[0] == '-' && all_digits(c + 1, n - 1))
+		return hx_vocab_code(HX_VF_DCMI, c, n);
 	return hx_vocab_code(HX_VF_FRAMEWORK, c, n);
 }
 
@@ -227,6 +229,7 @@ struct scan {
 #define HCCL_NONE SIZE_MAX
 	bool drv;       /* the line holds "drv": short runs may be drvError_t */
 	bool aicpu;     /* it holds "errcode:": an AICPU kernel's code */
+	bool dcmi;      /* it names DCMI: "-8020" may be its code */
 };
 
 static void add_hit(struct scan *sc, const struct hx_vocab *row, size_t off,
@@ -393,8 +396,9 @@ static bool aicpu_cue(const char *s, size_t a)
 	       hx_find(s, a - 8, "AICPU") != NULL;
 }
 
-/* A run of len digits at a: one to six, an AICPU kernel's code after
- * the device report's errcode; six, a runtime code after a result word;
+/* A run of len digits at a: four or five after a '-', DCMI's code in a
+ * line that names DCMI; one to six, an AICPU kernel's code after the
+ * device report's errcode; six, a runtime code after a result word;
  * one to three, a drvError_t after the driver's own; one to four, an
  * HcclResult after a result word, in a line that named an HCCL function
  * before it. */
@@ -402,6 +406,15 @@ static void run_at(struct scan *sc, size_t a, size_t len)
 {
 	const char *s = sc->s;
 
+	/* DCMI's negative codes, in a line that names DCMI ("dcmi model
+	 * initialized failed, because the device is used. ret is -8020") */
+	if (sc->dcmi && (len == 4 || len == 5) && a > 0 && s[a - 1] == '-' &&
+	    (a < 2 || !is_word((unsigned char)s[a - 2])) &&
+	    (a + len == sc->n || !is_word((unsigned char)s[a + len]))) {
+		add_hit(sc, hx_vocab_code(HX_VF_DCMI, s + a - 1, len + 1), a - 1,
+			len + 1, HX_VH_RESULT);
+		return;
+	}
 	if (!number_alone(sc, a, len))
 		return;
 	if (len <= 6 && aicpu_cue(s, a))
@@ -870,8 +883,8 @@ void hx_vocab_block_masks(const unsigned char *p, bool portable,
  * last one all of its own.  The last block is copied into 64 zeros, so
  * that no read passes the line.  In a block: the HCCL names first, then
  * the runs of six digits (and of one to four after an HCCL name or in a
- * line that says "drv", of one to five in a line that says "errcode:"),
- * then the marked bytes.
+ * line that says "drv", of one to five in a line that says "errcode:" or
+ * names DCMI), then the marked bytes.
  */
 static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 {
@@ -894,7 +907,7 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 	x = starts & b >> 1 & b >> 2 & b >> 3 & b >> 4 & b >> 5 & ~(b >> 6);
 	if (sc->hccl != HCCL_NONE || sc->drv)   /* and the runs of one to four */
 		x |= starts & ~(b >> 1 & b >> 2 & b >> 3 & b >> 4);
-	if (sc->aicpu)                          /* and of one to five */
+	if (sc->aicpu || sc->dcmi)              /* and of one to five */
 		x |= starts & ~(b >> 1 & b >> 2 & b >> 3 & b >> 4 & b >> 5);
 	for (; x; x &= x - 1) {
 		p = (unsigned)__builtin_ctzll(x);
@@ -908,7 +921,7 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 static size_t scan_line(const char *s, size_t n, size_t hccl,
 			struct hx_vocab_hit *hits, size_t max)
 {
-	struct scan sc = { s, n, hits, max, 0, hccl, false, false };
+	struct scan sc = { s, n, hits, max, 0, hccl, false, false, false };
 	uint64_t before = 0;
 	size_t i;
 
@@ -916,6 +929,7 @@ static size_t scan_line(const char *s, size_t n, size_t hccl,
 		return 0;
 	sc.drv = hx_findn(s, n, "drv", 3) != NULL;
 	sc.aicpu = hx_findn(s, n, "errcode:", 8) != NULL;
+	sc.dcmi = hx_findn(s, n, "dcmi", 4) != NULL || hx_findn(s, n, "DCMI", 4) != NULL;
 	pthread_once(&tab_once, tab_init);
 	for (i = 0; n - i > 64; i += 56)
 		scan_block(&sc, i, false, &before);

@@ -725,6 +725,13 @@ check "a synchronize's exception without its code" "null other" \
 check "the same with an AI Core exception's code" "false not_a_hang" \
 	"Traceback (most recent call last):" \
 	"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:575 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015"
+# DCMI's codes (npu-smi, the device plugin; vocab/dcmi.tsv): a device held
+# by another process failed at once, DCMI's own timeout ran out, and a
+# code no table has says nothing
+dcmi_line() { printf 'dcmi model initialized failed, because the device is used. ret is %s\n' "$1"; }
+check "DCMI's device occupied" "false not_a_hang" "$(dcmi_line -8020)"
+check "DCMI's response timed out" "true unknown" "$(dcmi_line -8006)"
+check "a DCMI code no table has" "null other" "$(dcmi_line -7777)"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."

@@ -196,6 +196,10 @@ static void test_lookup_others(void **state)
 	assert_ptr_equal(code(HX_VF_TS, "0x0000002a"), code(HX_VF_TS, "0x2a"));
 	assert_row(HX_VF_TS, "0x28", HX_VC_WAIT_TIMEOUT, "TS_ERROR_AICPU_TIMEOUT");
 	assert_row(HX_VF_TS, "0x105", HX_VC_WAIT_TIMEOUT, "TS_ERROR_TASK_TIMEOUT");
+	/* DCMI's negative codes, looked up by their shape too */
+	assert_row(HX_VF_DCMI, "-8020", HX_VC_RESOURCE, "DCMI_ERR_CODE_RESOURCE_OCCUPIED");
+	assert_ptr_equal(hx_vocab_key("-8020"), code(HX_VF_DCMI, "-8020"));
+	assert_null(hx_vocab_key("-8021"));
 	/* the code an AICPU kernel ended on, and the raw timeout 0x21007 */
 	assert_row(HX_VF_AICPU, "21008", HX_VC_UNKNOWN, "AICPU_INNER");
 	assert_row(HX_VF_AICPU, "135175", HX_VC_WAIT_TIMEOUT, "AICPU_TIMEOUT_RAW_ERRCODE");
@@ -597,6 +601,7 @@ static void test_every_row(void **state)
 		[HX_VF_AICPU] = "an exception occurred during AICPU execution, "
 				"stream_id:2, task_id:19, errcode:%s, msg:x.",
 		[HX_VF_TS] = "Kernel task happen error, retCode=%s, [x].",
+		[HX_VF_DCMI] = "dcmi model initialized failed. ret is %s",
 		[HX_VF_TORCH_NPU] = "(PID:1, Device:0, RankID:0) %s text",
 	};
 	char line[512];
