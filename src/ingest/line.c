@@ -1703,7 +1703,8 @@ static size_t env_word(const char *s, size_t n, size_t i, bool first,
 
 /* What a log line starts with, after a reporter's sentence: a bracket (a
  * plog prefix, a rank, a time), an error-manager code, a traceback, an
- * exception's class ("RuntimeError: ...", "torch.OutOfMemoryError: "). */
+ * exception's class ("RuntimeError: ...", "torch.OutOfMemoryError: "), a
+ * report's heading of stars (msaicerr's "*****Root cause conclusion"). */
 static bool log_head(const char *s, size_t n)
 {
 	size_t k;
@@ -1715,7 +1716,8 @@ static bool log_head(const char *s, size_t n)
 	if (s[0] == '[')        /* not a Python list: "['a', 'b']" */
 		return hx_plog_start(s, n) || is_digit((unsigned char)s[1]) ||
 		       memcmp(s, "[rank", 5) == 0 || memcmp(s, "[PID: ", 6) == 0;
-	if (is_em_code(s, n) || memcmp(s, "Traceback", 8) == 0)
+	if (is_em_code(s, n) || memcmp(s, "Traceback", 8) == 0 ||
+	    memcmp(s, "*****", 5) == 0)     /* a tool's report heading */
 		return true;
 	for (k = 0; k < n && k < 96 && (is_alnum((unsigned char)s[k]) ||
 					s[k] == '_' || s[k] == '.'); k++)

@@ -1136,11 +1136,11 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 		n--;
 	else if (n >= 2 && s[n - 1] == 'M' && s[n - 2] == '^')
 		n -= 2;                 /* the CR in caret notation ("cat -v") */
-	bold(&s, &n);
 	if (s != r->clean) {
 		unnumber(r, &s, &n);
 		dedent(r, &s, &n);
 	}
+	bold(&s, &n);
 	if (n > 2 && s != r->clean && hx_coloured(s, n) && !json_lines(s, n))
 		return clean_line(r, s, n);
 	if (r->njoin) {

@@ -674,6 +674,8 @@ check "an event wait of 1868 s reported beside out of memory" "true event_wait_c
 check "an event wait of 30 s reported beside it: its echo" "null other" "$(oom_wait 30)"
 check "the same block in Markdown's bold" "true event_wait_chain" \
 	"$(oom_wait 1868 | sed '2s/^/**/; $s/$/**/')"
+check "the same bold block numbered by cat -n" "true event_wait_chain" \
+	"$(oom_wait 1868 | sed '2s/^/**/; $s/$/**/' | cat -n)"
 # a logger head of level and place only ("ERROR [file.py:800] ") is an
 # envelope; a wait a table row names is told by the row
 printf '%s\n' "(Worker pid=6871) ERROR [multiproc_executor.py:800] Inner_Error_Device_Subprocess_Startup_Timeout(E39007): Starting a subprocess on the device timed out." > "$T/tl.log"
@@ -693,6 +695,9 @@ check "msaicerr's report with its error code" "false not_a_hang" \
 	"$(aicerr_rep "***********************2. Ai Core DFX Register***********************" \
 		"error code  : 0x10")"
 check "the report's fields alone" "null not_determined" "$(aicerr_rep)"
+check "a sentence before msaicerr's report" "false not_a_hang" \
+	"Here is the report I got: $(aicerr_rep "***********************2. Ai Core DFX Register***********************" \
+		"error code  : 0x10")"
 # a resource that could not be allocated (a device plugin at admission)
 # failed at once; the same words in an INFO line say nothing
 check "an allocation that failed" "false not_a_hang" \
