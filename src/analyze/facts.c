@@ -2112,10 +2112,13 @@ static bool core_timeout_words(const char *t)
 {
 	size_t n = t ? strlen(t) : 0;
 
-	return t && (hx_find_ci(t, n, "aicore") || hx_find_ci(t, n, "ai core") ||
-		     hx_find_ci(t, n, "ai_core") || hx_find_ci(t, n, "vector core")) &&
-	       (hx_find_ci(t, n, "timeout") || hx_find_ci(t, n, "times out") ||
-		hx_find_ci(t, n, "timed out"));
+	return t && (((hx_find_ci(t, n, "aicore") || hx_find_ci(t, n, "ai core") ||
+		       hx_find_ci(t, n, "ai_core") || hx_find_ci(t, n, "vector core")) &&
+		      (hx_find_ci(t, n, "timeout") || hx_find_ci(t, n, "times out") ||
+		       hx_find_ci(t, n, "timed out"))) ||
+		     /* the core's own extend info ("errorStr: timeout or trap
+		      * error"), on a line of its own */
+		     hx_find(t, n, "timeout or trap"));
 }
 
 static void sig_watchdog(struct hx_signals *s, const struct hangdx_diagnosis *d,

@@ -109,7 +109,7 @@ check "the same notice, then a failed model stream" "null other" \
 	"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:575 NPU function error: c10_npu::acl::AclrtSynchronizeDeviceWithTimeout, error code is 507011"
 check "a vector core exception" "false not_a_hang" \
 	"[ERROR] RUNTIME(100,python):2026-06-12-10:00:01.000.001 [device_error_proc.cc:1]101 ProcessStarsCoreErrorInfo:The error from device(chipId:0, dieId:0), serial number is 1, there is an exception of fftsplus aivector error, core id is 2, error code = 0x10"
-check "the same with the device's 'timeout or trap' extend info" "true unknown" \
+check "the same with the device's 'timeout or trap' extend info" "true device_timeout" \
 	"[ERROR] RUNTIME(100,python):2026-06-12-10:00:01.000.001 [device_error_proc.cc:1]101 ProcessStarsCoreErrorInfo:The error from device(chipId:0, dieId:0), serial number is 1, there is an exception of fftsplus aivector error, core id is 2, error code = 0x10" \
 	"[ERROR] RUNTIME(100,python):2026-06-12-10:00:01.000.002 [device_error_proc.cc:2]101 ProcessStarsCoreErrorInfo:The extend info: errcode:(0, 0, 0) errorStr: timeout or trap error. fsmId:1"
 check "a fault, then a stream wait-event task that failed ten minutes later" "true event_wait_chain" \
