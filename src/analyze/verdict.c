@@ -80,6 +80,13 @@ int hx_dlist_add(struct hangdx_diagnosis *d, const char ***v, size_t *n,
 #define WARN(...) hx_dlist_add(d, &d->warnings, &d->nwarnings, &d->capwarnings, __VA_ARGS__)
 #define FACT(...) hx_dlist_add(d, &d->facts, &d->nfacts, &d->capfacts, __VA_ARGS__)
 
+/* What to collect for a stall no error explains. */
+static void stacks_fix(struct hangdx_diagnosis *d)
+{
+	FIX("Dump the Python stacks of the workers (py-spy dump) while it hangs, "
+	    "and collect their plogs.");
+}
+
 /* A rank the logs do not give ("rank ?") is never shown as a number:
  * "rank3 stream5 ..." of a hop on it becomes "rank? stream5 ...". */
 static void unnumber_pseudo(const struct hangdx_diagnosis *d, int32_t rank,
@@ -1919,8 +1926,7 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 			     "for 60 s"));
 		FACT("%u stall report%s in the logs, and no error line.", s->nstall,
 		     s->nstall == 1 ? "" : "s");
-		FIX("Dump the Python stacks of the workers (py-spy dump) while it hangs, "
-		    "and collect their plogs.");
+		stacks_fix(d);
 		return true;
 	}
 	return false;
@@ -2584,7 +2590,12 @@ static bool framework_wait(struct hangdx_diagnosis *d, uint32_t rec)
 			if (strcmp(row->name, coll[i]) == 0)
 				what = row->meaning;
 	}
-	if (!what) {
+	if (!what && strcmp(row->name, "sglang_watchdog_timeout") == 0) {
+		/* the framework's own stall detector fired: progress stopped */
+		field_set(d, HX_CAT_SILENT, 1, rec, -1, N_("Hang: %s (%s)."),
+			  row->meaning);
+		stacks_fix(d);
+	} else if (!what) {
 		field_set(d, HX_CAT_UNKNOWN, 1, rec, -1, N_("Hang: %s (%s)."),
 			  row->meaning);
 	} else {

@@ -264,8 +264,9 @@ check "HCCL's ret[9] waiting for its links" "true connect_timeout" \
 	"[ERROR] HCCL(600,python):2026-06-12-10:00:01.000.000 [hccl_socket_manager.cc:860] [601][Wait][LinksEstablishCompleted] is failed. ret[9]."
 check "HCCL's ret[4] (an internal error) on the same line" "false not_a_hang" \
 	"[ERROR] HCCL(600,python):2026-06-12-10:00:01.000.000 [hccl_socket_manager.cc:860] [601][Wait][LinksEstablishCompleted] is failed. ret[4]."
-# a watchdog that fired (SGLang's scheduler); its setting alone is none
-check "a watchdog timeout" "true unknown" \
+# a watchdog that fired (SGLang's scheduler: its forward batch stood
+# still, a stall the framework caught); its setting alone is none
+check "a watchdog timeout" "true silent_hang" \
 	"[2026-06-12 10:05:09] Watchdog timeout (self.watchdog_timeout=300)"
 check "the watchdog's setting" "null not_determined" \
 	"[2026-06-12 10:00:00] server_args: watchdog_timeout=300, log_level=info"
@@ -447,7 +448,7 @@ check "the same words of an SDMA task" "true unknown" \
 	"[ERROR] RUNTIME(2921,python3):2026-03-01-10:00:00.000.001 [stars_engine.cc:100]2950 ProcessStarsTimeoutDfxSlotInfo:sdma task timeout dfx, show slot info, slot_id=5, device_id=14, stream_id=3, task_id=7673"
 # a rank's bracket that starts like a plog level ("[TP0]", "[DP1]") is no
 # level: its line still reaches the open world; a plog level is filtered
-check "a scheduler watchdog behind a bare [TP0]" "true unknown" \
+check "a scheduler watchdog behind a bare [TP0]" "true silent_hang" \
 	"[TP0] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)"
 check "the same words at a plog's INFO level" "null not_determined" \
 	"[INFO] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)"
