@@ -543,6 +543,10 @@ bool hx_rec_sdma_report(const struct hangdx_diagnosis *d, uint32_t sdma,
 /* The row a record's code names (its numeric code, else its code). */
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 				  uint32_t rec);
+/* The record nearest rec (the same file, within HX_EXPLAIN_LINES lines)
+ * that names both a stream and a task: the task the lines around a
+ * failure name when its own line names none; HX_NOREC if none. */
+uint32_t hx_rec_task_near(const struct hangdx_diagnosis *d, uint32_t rec);
 /* A status that a transfer engine's call returns to its caller
  * (LLM-DataDist's and ADXL's codes: each has a timeout code of its own,
  * so any other code of theirs did not run out of time). */

@@ -1864,6 +1864,27 @@ static bool set_up_timeout(const struct hx_vocab *row)
 	       strstr(row->key, "timed out") || strstr(row->key, "Timed out");
 }
 
+uint32_t hx_rec_task_near(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_rec *r = &d->ev->recs[rec];
+	uint32_t best = HX_NOREC;
+	uint64_t bd = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t o = d->order[i];
+		const struct hx_rec *q = &d->ev->recs[o];
+		uint64_t dist = q->line > r->line ? q->line - r->line : r->line - q->line;
+
+		if (q->file != r->file || dist > HX_EXPLAIN_LINES || dist >= bd ||
+		    hx_dnum(d, o, HX_F_STREAM, -1) < 0 || hx_dnum(d, o, HX_F_TASK, -1) < 0)
+			continue;
+		best = o;
+		bd = dist;
+	}
+	return best;
+}
+
 bool hx_row_returned(const struct hx_vocab *row)
 {
 	const char *id = row ? hx_vocab_source(row)->id : NULL;

@@ -594,7 +594,7 @@ static void json_stuck(const struct hangdx_diagnosis *d, FILE *fp, bool *any)
  * rank a wait or a connection named, SeqNum, the code and reason. */
 static void json_ids(const struct hangdx_diagnosis *d, FILE *fp)
 {
-	uint32_t rec = d->id_rec, c = d->sig.code_rec;
+	uint32_t rec = d->id_rec, c = d->sig.code_rec, t = rec;
 	const struct hx_field *f;
 	const char *code;
 	bool any = false;
@@ -603,10 +603,14 @@ static void json_ids(const struct hangdx_diagnosis *d, FILE *fp)
 
 	if (rec == HX_NOREC)
 		return;
+	/* a line that names no task: the task the lines around it name */
+	if (hx_dnum(d, rec, HX_F_STREAM, -1) < 0 && hx_dnum(d, rec, HX_F_TASK, -1) < 0 &&
+	    (t = hx_rec_task_near(d, rec)) == HX_NOREC)
+		t = rec;
 	fprintf(fp, ",\n  \"ids\": {");
 	json_s(fp, &any, "kind", hx_kind_name(d->ev->recs[rec].kind));
-	json_num(fp, &any, "stream", hx_dnum(d, rec, HX_F_STREAM, -1));
-	json_num(fp, &any, "task", hx_dnum(d, rec, HX_F_TASK, -1));
+	json_num(fp, &any, "stream", hx_dnum(d, t, HX_F_STREAM, -1));
+	json_num(fp, &any, "task", hx_dnum(d, t, HX_F_TASK, -1));
 	if ((f = hx_df(d, rec, HX_F_NOTIFY_HCCL)) != NULL) {
 		snprintf(hex, sizeof hex, "0x%016llx", (unsigned long long)f->num);
 		json_s(fp, &any, "notify", hex);

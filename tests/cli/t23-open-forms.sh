@@ -738,6 +738,14 @@ dcmi_line() { printf 'dcmi model initialized failed, because the device is used.
 check "DCMI's device occupied" "false not_a_hang" "$(dcmi_line -8020)"
 check "DCMI's response timed out" "true unknown" "$(dcmi_line -8006)"
 check "a DCMI code no table has" "null other" "$(dcmi_line -7777)"
+# the ids of a failure whose deciding line names no task are those the
+# lines right around it name (the runtime prints the task on its own line)
+printf '%s\n' "EZ9999: Inner Error!" \
+	"EZ9999  Kernel task happen error, retCode=0x2a, [aicpu exception].[FUNC:PreCheckTaskErr][FILE:task_info.cc][LINE:1677]" \
+	"        Aicpu kernel execute failed, device_id=0, stream_id=28, task_id=1726, errorCode=2a.[FUNC:PrintAicpuErrorInfo][FILE:task_info.cc][LINE:1522]" \
+	"        synchronize stream failed, runtime result = 507018[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]" > "$T/ids.log"
+t_ok "a failure's ids from the task line beside it" \
+	sh -c "'$HANGDX' diagnose --json '$T/ids.log' | tr -d ' \\n' | grep -q '\"stream\":28,\"task\":1726'"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
