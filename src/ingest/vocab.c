@@ -228,8 +228,9 @@ struct scan {
 	size_t hccl;    /* offset of the first HCCL function name, or */
 #define HCCL_NONE SIZE_MAX
 	bool drv;       /* the line holds "drv": short runs may be drvError_t */
-	bool aicpu;     /* it holds "errcode:": an AICPU kernel's code */
-	bool dcmi;      /* it names DCMI: "-8020" may be its code */
+	bool aicpu;     /* it says "AICPU" and "errcode:": a kernel's code */
+	int8_t dcmi;    /* it names DCMI ("-8020" may be its code): 1, 0, or
+			 * -1 not looked for yet (looked for at a "-" run) */
 };
 
 static void add_hit(struct scan *sc, const struct hx_vocab *row, size_t off,
@@ -396,8 +397,26 @@ static bool aicpu_cue(const char *s, size_t a)
 	       hx_find(s, a - 8, "AICPU") != NULL;
 }
 
-/* A run of len digits at a: four or five after a '-', DCMI's code in a
- * line that names DCMI; one to six, an AICPU kernel's code after the
+/* DCMI's negative codes: a run of four or five digits after a '-' (not
+ * inside a word), in a line that names DCMI ("dcmi model initialized
+ * failed, because the device is used. ret is -8020"); the line is looked
+ * at for "dcmi" only when it has such a run. */
+static void dcmi_at(struct scan *sc, size_t a, size_t len)
+{
+	const char *s = sc->s;
+
+	if ((len != 4 && len != 5) || a == 0 || s[a - 1] != '-' ||
+	    (a >= 2 && is_word((unsigned char)s[a - 2])) ||
+	    (a + len < sc->n && is_word((unsigned char)s[a + len])))
+		return;
+	if (sc->dcmi < 0)
+		sc->dcmi = hx_findn(s, sc->n, "dcmi", 4) || hx_findn(s, sc->n, "DCMI", 4);
+	if (sc->dcmi)
+		add_hit(sc, hx_vocab_code(HX_VF_DCMI, s + a - 1, len + 1), a - 1,
+			len + 1, HX_VH_RESULT);
+}
+
+/* A run of len digits at a: one to six, an AICPU kernel's code after the
  * device report's errcode; six, a runtime code after a result word;
  * one to three, a drvError_t after the driver's own; one to four, an
  * HcclResult after a result word, in a line that named an HCCL function
@@ -406,15 +425,6 @@ static void run_at(struct scan *sc, size_t a, size_t len)
 {
 	const char *s = sc->s;
 
-	/* DCMI's negative codes, in a line that names DCMI ("dcmi model
-	 * initialized failed, because the device is used. ret is -8020") */
-	if (sc->dcmi && (len == 4 || len == 5) && a > 0 && s[a - 1] == '-' &&
-	    (a < 2 || !is_word((unsigned char)s[a - 2])) &&
-	    (a + len == sc->n || !is_word((unsigned char)s[a + len]))) {
-		add_hit(sc, hx_vocab_code(HX_VF_DCMI, s + a - 1, len + 1), a - 1,
-			len + 1, HX_VH_RESULT);
-		return;
-	}
 	if (!number_alone(sc, a, len))
 		return;
 	if (len <= 6 && aicpu_cue(s, a))
@@ -883,8 +893,8 @@ void hx_vocab_block_masks(const unsigned char *p, bool portable,
  * last one all of its own.  The last block is copied into 64 zeros, so
  * that no read passes the line.  In a block: the HCCL names first, then
  * the runs of six digits (and of one to four after an HCCL name or in a
- * line that says "drv", of one to five in a line that says "errcode:" or
- * names DCMI), then the marked bytes.
+ * line that says "drv", of one to five in a line that says "AICPU" and
+ * "errcode:"; of four or five after a '-', DCMI's), then the marked bytes.
  */
 static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 {
@@ -907,11 +917,17 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 	x = starts & b >> 1 & b >> 2 & b >> 3 & b >> 4 & b >> 5 & ~(b >> 6);
 	if (sc->hccl != HCCL_NONE || sc->drv)   /* and the runs of one to four */
 		x |= starts & ~(b >> 1 & b >> 2 & b >> 3 & b >> 4);
-	if (sc->aicpu || sc->dcmi)              /* and of one to five */
+	if (sc->aicpu)                          /* and of one to five */
 		x |= starts & ~(b >> 1 & b >> 2 & b >> 3 & b >> 4 & b >> 5);
 	for (; x; x &= x - 1) {
 		p = (unsigned)__builtin_ctzll(x);
 		run_at(sc, i + p, (size_t)__builtin_ctzll(~(b >> p)));
+	}
+	/* the runs of four or five digits, for DCMI's "-8020" */
+	for (x = starts & b >> 1 & b >> 2 & b >> 3 & ~(b >> 5); sc->dcmi && x;
+	     x &= x - 1) {
+		p = (unsigned)__builtin_ctzll(x);
+		dcmi_at(sc, i + p, (size_t)__builtin_ctzll(~(b >> p)));
 	}
 	for (x = m.mark & own; x; x &= x - 1)
 		marked(sc, i + (size_t)__builtin_ctzll(x));
@@ -921,15 +937,15 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 static size_t scan_line(const char *s, size_t n, size_t hccl,
 			struct hx_vocab_hit *hits, size_t max)
 {
-	struct scan sc = { s, n, hits, max, 0, hccl, false, false, false };
+	struct scan sc = { s, n, hits, max, 0, hccl, false, false, -1 };
 	uint64_t before = 0;
 	size_t i;
 
 	if (!s || !n || !max)
 		return 0;
 	sc.drv = hx_findn(s, n, "drv", 3) != NULL;
-	sc.aicpu = hx_findn(s, n, "errcode:", 8) != NULL;
-	sc.dcmi = hx_findn(s, n, "dcmi", 4) != NULL || hx_findn(s, n, "DCMI", 4) != NULL;
+	sc.aicpu = hx_findn(s, n, "AICPU", 5) != NULL &&
+		   hx_findn(s, n, "errcode:", 8) != NULL;
 	pthread_once(&tab_once, tab_init);
 	for (i = 0; n - i > 64; i += 56)
 		scan_block(&sc, i, false, &before);
