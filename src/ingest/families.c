@@ -4470,7 +4470,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	unsigned a;
 	bool err, hccl = false, tsch = false;
 
-	if (r->sub || r->taken || n < 8 || s[0] == '#')
+	if (r->sub > r->piece_sub || r->taken || n < 8 || s[0] == '#')
 		return HANGDX_OK;
 	if (prefixed) {
 		p = r->lastp;

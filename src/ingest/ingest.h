@@ -778,6 +778,7 @@ struct hx_reader {
 				     * the line being handled, 0 none */
 	uint64_t line, off;         /* of the line being handled */
 	uint16_t sub;               /* records emitted for this line */
+	uint16_t piece_sub;         /* sub when this piece of it began */
 	uint64_t sub_line;          /* the line sub counts for */
 	/* context for continuation lines */
 	struct hx_ctxline {

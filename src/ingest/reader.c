@@ -401,6 +401,9 @@ static int to_families(struct hx_reader *r, const char *s, size_t n)
 	}
 	r->ev->c.candidates++;
 	r->taken = false;
+	/* the records this piece of the line makes (glued lines: a piece
+	 * after the first is read as a line of its own) */
+	r->piece_sub = r->line == r->sub_line ? r->sub : 0;
 	if (hx_families_line(r, s, n))
 		return r->err;
 	return hx_families_open(r, s, n);
@@ -649,10 +652,11 @@ static bool glue_start(const char *p, size_t left)
 	struct hx_prefix pre;
 
 	switch (*p) {
-	case '[':
+	case '[':       /* a plog prefix; an application's "[ERROR] " head */
 		return (left > 16 && hx_plog_start(p, left) &&
 			hx_parse_prefix(p, left, &pre)) ||
-		       (p[1] == 'P' && em_form(p, left) == EM_HEADER);
+		       (p[1] == 'P' && em_form(p, left) == EM_HEADER) ||
+		       (p[1] == 'E' && memcmp(p, "[ERROR] ", 8) == 0);
 	case 'E':
 		return em_form(p, left) == EM_HEADER;
 	default:        /* Python's (CANN's "TraceBack" is its error block's own) */

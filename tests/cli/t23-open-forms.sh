@@ -746,6 +746,14 @@ printf '%s\n' "EZ9999: Inner Error!" \
 	"        synchronize stream failed, runtime result = 507018[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]" > "$T/ids.log"
 t_ok "a failure's ids from the task line beside it" \
 	sh -c "'$HANGDX' diagnose --json '$T/ids.log' | tr -d ' \\n' | grep -q '\"stream\":28,\"task\":1726'"
+# lines glued by a page that lost the newline: an application's "[ERROR] "
+# head begins another line; a piece after the first is read as a line of
+# its own, by the open world too (its timeout is not lost behind the
+# first piece's record)
+check "an application's [ERROR] line glued before an error block" "true device_timeout" \
+	"[ERROR] aclrtSynchronizeStream(stream) failed: 507014 (main.cpp:84) [ERROR] RecentErrMsg: EZ9999: Inner Error!"
+check "a core's 'timeout or trap' glued after a record of its own" "true device_timeout" \
+	"[ERROR] RUNTIME(3813,python3):2025-01-10-17:53:52.846.427 [device_error_proc.cc:1409] 3813 ProcessStarsCoreErrorInfo:report error module_type=5, module_name=EZ9999 [ERROR] RUNTIME(3813,python3):2025-01-10-17:53:52.846.528 [device_error_proc.cc:1421] 3813 ProcessStarsCoreErrorInfo: The extend info: errcode:(0, 0, 0) errorStr: timeout or trap error. fixp_error0 info: 0xf16bb18"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
