@@ -2443,9 +2443,41 @@ static bool aicpu_returned(struct hx_signals *s, const struct hangdx_diagnosis *
 	return true;
 }
 
+/* A sign that the job communicates: an HCCL record or module, a word of
+ * HCCL's or a communication operator's name, a rank or a worker past the
+ * first (a second process of the job), an error-manager code of HCCL's;
+ * or a synchronize with a timeout of its own ("...WithTimeout": its
+ * timeout, not the kernel, may have ended the task). */
+static bool comm_or_timeout(const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+		const struct hx_rec *r = &d->ev->recs[rec];
+		const char *m = r->module != HX_NOSTR ? hx_ev_str(d->ev, r->module) : NULL;
+		const char *t = hx_dstr(d, rec, HX_F_TEXT), *w = hx_dstr(d, rec, HX_F_WORKER);
+		const char *c = hx_dstr(d, rec, HX_F_CODE), *nm = hx_dstr(d, rec, HX_F_NAME);
+
+		if (r->kind == HX_K_EI0002 || r->kind == HX_K_HCCL_TASK_FAIL ||
+		    (r->kind == HX_K_AICPU_KERNEL_FAIL &&
+		     eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_kernel")) ||
+		    r->kind == HX_K_COMM_INIT || r->kind == HX_K_COLLECTIVE_TIMEOUT ||
+		    r->kind == HX_K_LINK_ERROR || eq(m, "HCCL") || hx_drank(d, rec) > 0 ||
+		    (c && c[0] == 'E' && c[1] == 'I') || comm_op_name(t) ||
+		    comm_op_name(nm) || has(t, "WithTimeout") || has(nm, "WithTimeout") ||
+		    (w && (has(w, "TP") || has(w, "DP") || has(w, "EP") || has(w, "PP")) &&
+		     !has(w, "TP0") && !has(w, "DP0")))
+			return true;
+	}
+	return false;
+}
+
 /* An AICPU exception says nothing of a wait when HCCL's own kernels run
  * on the AICPU (docs/VOCABULARY.md); when the framework names the kernel
- * that failed and it is an ordinary one, it is that kernel's exception. */
+ * that failed and it is an ordinary one, it is that kernel's exception;
+ * so it is when nothing in the text communicates (no HCCL, no second
+ * rank, no synchronize with a timeout of its own). */
 static void aicpu_named(struct hx_signals *s, const struct hangdx_diagnosis *d)
 {
 	size_t i;
@@ -2458,10 +2490,15 @@ static void aicpu_named(struct hx_signals *s, const struct hangdx_diagnosis *d)
 		const char *e = hx_dstr(d, rec, HX_F_ERR_DESC);
 		int k = d->ev->recs[rec].kind;
 
-		if ((k == HX_K_FAILURE || k == HX_K_RT_TASK_FAIL || k == HX_K_ERR_CODE) &&
-		    (has(t, "during AICPU execution") || has(t, "aicpu exception") ||
-		     has(e, "aicpu exception"))) {
-			if (ordinary_launch(d) == 1) {
+		if (((k == HX_K_FAILURE || k == HX_K_RT_TASK_FAIL || k == HX_K_ERR_CODE ||
+		      k == HX_K_RT_API_ERROR) &&
+		     (has(t, "during AICPU execution") || has(t, "aicpu exception") ||
+		      has(e, "aicpu exception") || eq(hx_rec_code(d, rec), "507018") ||
+		      eq(hx_dstr(d, rec, HX_F_WHAT), "aicpu_exception"))) ||
+		    (k == HX_K_AICPU_KERNEL_FAIL &&
+		     eq(hx_dstr(d, rec, HX_F_WHAT), "aicpu_kernel"))) {
+			if (ordinary_launch(d) == 1 ||
+			    (ordinary_launch(d) < 0 && !comm_or_timeout(d))) {
 				first(&s->coded_fail, rec);
 				s->stopped = HX_NOREC;
 			}

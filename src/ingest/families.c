@@ -4177,8 +4177,9 @@ static int open_class(struct hx_reader *r, const struct hx_prefix *p,
 
 /*
  * The report of the AI Core error analysis tool (msaicerr's info.txt):
- * "****Root cause conclusion****", then under "2. AICERROR code" or "2. Ai
- * Core DFX Register" the core's error code ("code : 0x10", "error code  :
+ * from a heading of stars ("Root cause conclusion", "1. Basic
+ * information", a paste may start at either), then under "2. AICERROR
+ * code" or "2. Ai Core DFX Register" the core's error code ("code : 0x10", "error code  :
  * 0x10"): an exception of an AI Core task, which failed at once.  The
  * report's other lines are its fields, up to a log line.
  */
@@ -4190,11 +4191,13 @@ static int aicerr_report(struct hx_reader *r, const char *s, size_t n)
 	int tl;
 
 	if (s[0] == '*') {
-		if (n > 8 && s[1] == '*' && HAS(s, n, "Root cause conclusion"))
-			r->aicerr = 1;
-		else if (r->aicerr && (HAS(s, n, "AICERROR code") ||
-				       HAS(s, n, "Ai Core DFX Register")))
+		if (n > 8 && s[1] == '*' && (HAS(s, n, "AICERROR code") ||
+					     HAS(s, n, "Ai Core DFX Register")))
 			r->aicerr = 2;
+		else if (n > 8 && s[1] == '*' &&
+			 (HAS(s, n, "Root cause conclusion") ||
+			  HAS(s, n, "Basic information")))
+			r->aicerr = 1;
 		else if (r->aicerr == 2)
 			r->aicerr = 1;
 		return HANGDX_OK;

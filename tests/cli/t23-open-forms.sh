@@ -635,13 +635,14 @@ check "HCCL's op retry failed on the AICPU: a lost link" "false other" "$(aicpu_
 check "the old report without the device's head" "false not_a_hang" \
 	"[ERROR] RUNTIME(900,python):2022-09-22-11:27:01.793.498 [device_error_proc.cc:669]901 ProcessAicpuErrorInfo:An exception occurred during AICPU execution, stream_id:7, task_id:2, errcode:11002, msg:open so failed."
 # the task scheduler's code for an AICPU task (vocab/ts.tsv): 0x28 is
-# TS_ERROR_AICPU_TIMEOUT, 0x2a the AICPU exception that does not say
+# TS_ERROR_AICPU_TIMEOUT, 0x2a the AICPU exception (an ordinary kernel's,
+# where nothing communicates)
 check "an AICPU kernel the task scheduler timed out" "true aicpu_op_timeout" \
 	"E39999: Inner Error!" \
 	"        Aicpu kernel execute failed, device_id=0, stream_id=15, task_id=265, soName=libtf_kernels.so, funcName=TFOperateAPI, kernelName=MatMul, errorCode=0x28.[FUNC:PrintAicpuErrorInfo][FILE:davinci_kernel_task.cc][LINE:1435]"
 t_ok "an unranked AICPU operator timeout is said to have no rank" \
 	sh -c "'$HANGDX' diagnose '$T/v.log' | tr '\\n' ' ' | grep -q 'no line names its rank'"
-check "the same kernel's exception" "null other" \
+check "the same kernel's exception, nothing communicating" "false not_a_hang" \
 	"E39999: Inner Error!" \
 	"        Aicpu kernel execute failed, device_id=0, stream_id=15, task_id=265, soName=libtf_kernels.so, funcName=TFOperateAPI, kernelName=MatMul, errorCode=0x2a.[FUNC:PrintAicpuErrorInfo][FILE:davinci_kernel_task.cc][LINE:1435]"
 # a wait that ran out under a traceback's frame was raised there: in
@@ -754,6 +755,19 @@ check "an application's [ERROR] line glued before an error block" "true device_t
 	"[ERROR] aclrtSynchronizeStream(stream) failed: 507014 (main.cpp:84) [ERROR] RecentErrMsg: EZ9999: Inner Error!"
 check "a core's 'timeout or trap' glued after a record of its own" "true device_timeout" \
 	"[ERROR] RUNTIME(3813,python3):2025-01-10-17:53:52.846.427 [device_error_proc.cc:1409] 3813 ProcessStarsCoreErrorInfo:report error module_type=5, module_name=EZ9999 [ERROR] RUNTIME(3813,python3):2025-01-10-17:53:52.846.528 [device_error_proc.cc:1421] 3813 ProcessStarsCoreErrorInfo: The extend info: errcode:(0, 0, 0) errorStr: timeout or trap error. fixp_error0 info: 0xf16bb18"
+# an AICPU exception where nothing communicates (no HCCL, no second rank,
+# no synchronize with a timeout of its own) is an operator's own; with a
+# second rank or a synchronize's own timeout it is not determined
+aicpu_exc() {
+	printf '%s\n' "${1}EZ9999: Inner Error!" \
+		"${1}EZ9999  Kernel task happen error, retCode=0x2a, [aicpu exception].[FUNC:PreCheckTaskErr][FILE:task_info.cc][LINE:1677]" \
+		"${1}        rtStreamSynchronize$2 execute failed, reason=[aicpu exception][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:50]"
+}
+check "an AICPU exception where nothing communicates" "false not_a_hang" "$(aicpu_exc '' '')"
+t_ok "the assumption is said" \
+	sh -c "'$HANGDX' diagnose '$T/v.log' | tr '\\n' ' ' | grep -q 'taken for the exception of an'"
+check "the same under a synchronize with a timeout of its own" "null other" "$(aicpu_exc '' WithTimeout)"
+check "the same on a second rank" "null other" "$(aicpu_exc '[rank1]:' '')"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
