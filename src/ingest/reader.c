@@ -652,11 +652,14 @@ static bool glue_start(const char *p, size_t left)
 	struct hx_prefix pre;
 
 	switch (*p) {
-	case '[':       /* a plog prefix; an application's "[ERROR] " head */
+	case '[':       /* a plog prefix; an application's "[ERROR] " head
+			 * (not a bracket among brackets: a kernel log's
+			 * "[ascend] [ERROR] [tsdrv]") */
 		return (left > 16 && hx_plog_start(p, left) &&
 			hx_parse_prefix(p, left, &pre)) ||
 		       (p[1] == 'P' && em_form(p, left) == EM_HEADER) ||
-		       (p[1] == 'E' && memcmp(p, "[ERROR] ", 8) == 0);
+		       (p[1] == 'E' && memcmp(p, "[ERROR] ", 8) == 0 &&
+			p[8] != '[' && p[-2] != ']');
 	case 'E':
 		return em_form(p, left) == EM_HEADER;
 	default:        /* Python's (CANN's "TraceBack" is its error block's own) */
