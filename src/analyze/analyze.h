@@ -543,6 +543,10 @@ bool hx_rec_sdma_report(const struct hangdx_diagnosis *d, uint32_t sdma,
 /* The row a record's code names (its numeric code, else its code). */
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,
 				  uint32_t rec);
+/* The runtime's report of an AICPU task's exception without a code of
+ * its own: 507018, "[aicpu exception]", the device's "during AICPU
+ * execution", the kernel's "Aicpu kernel execute failed" (not HCCL's). */
+bool hx_rec_aicpu_exception(const struct hangdx_diagnosis *d, uint32_t rec);
 /* The record nearest rec (the same file, within HX_EXPLAIN_LINES lines)
  * that names both a stream and a task: the task the lines around a
  * failure name when its own line names none; HX_NOREC if none. */

@@ -2443,6 +2443,21 @@ static bool aicpu_returned(struct hx_signals *s, const struct hangdx_diagnosis *
 	return true;
 }
 
+bool hx_rec_aicpu_exception(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *t = hx_dstr(d, rec, HX_F_TEXT), *e = hx_dstr(d, rec, HX_F_ERR_DESC);
+	const char *w = hx_dstr(d, rec, HX_F_WHAT);
+	int k = d->ev->recs[rec].kind;
+
+	if (k == HX_K_AICPU_KERNEL_FAIL)
+		return eq(w, "aicpu_kernel");
+	return (k == HX_K_FAILURE || k == HX_K_RT_TASK_FAIL || k == HX_K_ERR_CODE ||
+		k == HX_K_RT_API_ERROR) &&
+	       (has(t, "during AICPU execution") || has(t, "aicpu exception") ||
+		has(e, "aicpu exception") || eq(hx_rec_code(d, rec), "507018") ||
+		eq(w, "aicpu_exception"));
+}
+
 /* A sign that the job communicates: an HCCL record or module, a word of
  * HCCL's or a communication operator's name, a rank or a worker past the
  * first (a second process of the job), an error-manager code of HCCL's;
@@ -2486,17 +2501,8 @@ static void aicpu_named(struct hx_signals *s, const struct hangdx_diagnosis *d)
 		return;
 	for (i = 0; i < d->norder; i++) {
 		uint32_t rec = d->order[i];
-		const char *t = hx_dstr(d, rec, HX_F_TEXT);
-		const char *e = hx_dstr(d, rec, HX_F_ERR_DESC);
-		int k = d->ev->recs[rec].kind;
 
-		if (((k == HX_K_FAILURE || k == HX_K_RT_TASK_FAIL || k == HX_K_ERR_CODE ||
-		      k == HX_K_RT_API_ERROR) &&
-		     (has(t, "during AICPU execution") || has(t, "aicpu exception") ||
-		      has(e, "aicpu exception") || eq(hx_rec_code(d, rec), "507018") ||
-		      eq(hx_dstr(d, rec, HX_F_WHAT), "aicpu_exception"))) ||
-		    (k == HX_K_AICPU_KERNEL_FAIL &&
-		     eq(hx_dstr(d, rec, HX_F_WHAT), "aicpu_kernel"))) {
+		if (hx_rec_aicpu_exception(d, rec)) {
 			if (ordinary_launch(d) == 1 ||
 			    (ordinary_launch(d) < 0 && !comm_or_timeout(d))) {
 				first(&s->coded_fail, rec);

@@ -1992,19 +1992,6 @@ static const char *meaning(const struct hx_vocab *row, char *buf, size_t n)
 }
 
 /* A failure named by a code of the vendor's tables. */
-/* The runtime's report of an AICPU task's exception (507018, "[aicpu
- * exception]", the kernel's own "Aicpu kernel execute failed") with no
- * code of its own (a code says what it was: aicpu_returned). */
-static bool aicpu_exception_rec(const struct hangdx_diagnosis *d, uint32_t rec)
-{
-	const char *c = hx_rec_code(d, rec), *w = hx_dstr(d, rec, HX_F_WHAT);
-
-	return (c && strcmp(c, "507018") == 0) ||
-	       (w && (strcmp(w, "aicpu_exception") == 0 ||
-		      strcmp(w, "aicpu_kernel") == 0)) ||
-	       has_desc(d, rec, "aicpu exception");
-}
-
 static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const struct hx_vocab *row = hx_rec_row(d, rec);
@@ -2055,7 +2042,7 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 			  0, rec, (int32_t)d->sig.named_rank,
 			  N_("Not a hang: the job stopped on %s at %s; it failed at once, "
 			     "no wait between ranks ran out."), what);
-	if (aicpu_exception_rec(d, rec) && !any_wait_ran_out(d))
+	if (hx_rec_aicpu_exception(d, rec) && !any_wait_ran_out(d))
 		FACT("No line names HCCL, a second rank or a synchronize with a timeout "
 		     "of its own: the AICPU exception is taken for the exception of an "
 		     "operator's own kernel, not of an HCCL kernel that waited.");
