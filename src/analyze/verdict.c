@@ -2272,11 +2272,13 @@ static bool trap_text(const char *t)
 	return t && strstr(t, "timeout or trap");
 }
 
-/* An HCCL call's returned code (an HcclResult) with the error manager's
- * block that explains it right under it (the same file, the next few
- * lines), where that block says a wait ran out ("OPS function error:
- * HcclAllgather, error code is 6" then "EI0006: ... Getting socket times
- * out"): the call returned because of that wait. */
+/* An HCCL call's returned code (an HcclResult) or a runtime code, with
+ * the error manager's block that explains it right under it (the same
+ * file, the next few lines), where that block says a wait ran out ("OPS
+ * function error: HcclAllgather, error code is 6" then "EI0006: ...
+ * Getting socket times out"; "SetDevice ... 507033" then "E39007:
+ * Starting a subprocess on the device timed out"): the call returned
+ * because of that wait. */
 static bool code_of_wait(const struct hangdx_diagnosis *d, uint32_t fault,
 			 const uint32_t *wait, size_t nwait)
 {
