@@ -4487,7 +4487,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	mn = prefixed ? p.bodylen : n;
 	if (mn >= 8 && (m[0] == ' ' || m[0] == 'F') && frame_line(r, m, mn))
 		return HANGDX_OK;
-	if ((m[0] == '*' || r->aicerr) &&
+	if (mn && (m[0] == '*' || r->aicerr) &&
 	    (lv = aicerr_report(r, m, mn)) != NOT_MINE)
 		return lv;
 	lv = open_level(r, s, n, &p, prefixed);
