@@ -1131,10 +1131,10 @@ static void bold(const char **s, size_t *n)
 		*n -= 2;
 }
 
-/* A line as read: a CR before its newline goes (also as "^M"), Markdown's
- * bold around it, a paste's indentation (dedent), and its colour (a plog line, "[ERROR] ...", has
- * none: two capitals are all it costs; a JSON string's "\u001b[0;36m" is
- * json_piece's). */
+/* A line as read: a CR before its newline goes (also as "^M"), a paste's
+ * numbers and indentation (unnumber, dedent), Markdown's bold around it,
+ * and its colour (a plog line, "[ERROR] ...", has none: two capitals are
+ * all it costs; a JSON string's "\u001b[0;36m" is json_piece's). */
 static int handle_line(struct hx_reader *r, const char *s, size_t n)
 {
 	int how;

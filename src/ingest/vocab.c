@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include "ingest.h"
 
@@ -106,18 +107,28 @@ size_t hx_vocab_hccl_number(uint64_t v, char out[6])
 }
 
 /* "0x7150050", "0X0715005A" -> "0x0715005a"; false if not 1-8 hex digits */
-static bool norm_hex(const char *s, size_t n, char out[11])
+/* The value of the 1 to 8 hex digits s[0..n), into *v; false if they
+ * are not that. */
+static bool hex_value(const char *s, size_t n, uint32_t *v)
 {
-	uint32_t v = 0;
 	size_t i;
 
-	if (n < 3 || n > 10 || s[0] != '0' || lower(s[1]) != 'x')
+	if (n < 1 || n > 8)
 		return false;
-	for (i = 2; i < n; i++) {
+	for (*v = 0, i = 0; i < n; i++) {
 		if (xval((unsigned char)s[i]) < 0)
 			return false;
-		v = v << 4 | (uint32_t)xval((unsigned char)s[i]);
+		*v = *v << 4 | (uint32_t)xval((unsigned char)s[i]);
 	}
+	return true;
+}
+
+static bool norm_hex(const char *s, size_t n, char out[11])
+{
+	uint32_t v;
+
+	if (n < 3 || s[0] != '0' || lower(s[1]) != 'x' || !hex_value(s + 2, n - 2, &v))
+		return false;
 	hex8(v, out);
 	return true;
 }
@@ -127,29 +138,15 @@ static bool norm_hex(const char *s, size_t n, char out[11])
  * or past the table's 0xfff. */
 static bool norm_ts(const char *s, size_t n, char out[11])
 {
-	static const char hx[] = "0123456789abcdef";
-	uint32_t v = 0;
-	size_t i, k = 0;
+	uint32_t v;
 
 	if (n >= 2 && s[0] == '0' && lower(s[1]) == 'x') {
 		s += 2;
 		n -= 2;
 	}
-	if (n < 1 || n > 8)
+	if (!hex_value(s, n, &v) || v == 0 || v > 0xfff)
 		return false;
-	for (i = 0; i < n; i++) {
-		if (xval((unsigned char)s[i]) < 0)
-			return false;
-		v = v << 4 | (uint32_t)xval((unsigned char)s[i]);
-	}
-	if (v == 0 || v > 0xfff)
-		return false;
-	out[k++] = '0';
-	out[k++] = 'x';
-	for (i = 3; i-- > 0;)
-		if (v >> (4 * i) || k > 2)
-			out[k++] = hx[v >> (4 * i) & 0xf];
-	out[k] = '\0';
+	snprintf(out, 11, "0x%x", (unsigned)v);
 	return true;
 }
 
