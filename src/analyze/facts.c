@@ -2449,13 +2449,26 @@ bool hx_rec_aicpu_exception(const struct hangdx_diagnosis *d, uint32_t rec)
 	const char *w = hx_dstr(d, rec, HX_F_WHAT);
 	int k = d->ev->recs[rec].kind;
 
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+
 	if (k == HX_K_AICPU_KERNEL_FAIL)
 		return eq(w, "aicpu_kernel");
+	if (row && row->family == HX_VF_TS && eq(row->name, "TS_ERROR_AICPU_EXCEPTION"))
+		return true;    /* the task scheduler's code, in any line */
 	return (k == HX_K_FAILURE || k == HX_K_RT_TASK_FAIL || k == HX_K_ERR_CODE ||
 		k == HX_K_RT_API_ERROR) &&
 	       (has(t, "during AICPU execution") || has(t, "aicpu exception") ||
 		has(e, "aicpu exception") || eq(hx_rec_code(d, rec), "507018") ||
 		eq(w, "aicpu_exception"));
+}
+
+/* A rank past the first that the logs name; a pseudo rank (a file or a
+ * process whose lines name no rank, numbered after the real ones) is none. */
+static bool real_rank_past_first(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	int32_t r = hx_drank(d, rec);
+
+	return r > 0 && (uint32_t)r < d->pseudo_base;
 }
 
 /* A sign that the job communicates: an HCCL record or module, a word of
@@ -2478,7 +2491,7 @@ static bool comm_or_timeout(const struct hangdx_diagnosis *d)
 		    (r->kind == HX_K_AICPU_KERNEL_FAIL &&
 		     eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_kernel")) ||
 		    r->kind == HX_K_COMM_INIT || r->kind == HX_K_COLLECTIVE_TIMEOUT ||
-		    r->kind == HX_K_LINK_ERROR || eq(m, "HCCL") || hx_drank(d, rec) > 0 ||
+		    r->kind == HX_K_LINK_ERROR || eq(m, "HCCL") || real_rank_past_first(d, rec) ||
 		    (c && c[0] == 'E' && c[1] == 'I') || comm_op_name(t) ||
 		    comm_op_name(nm) || has(t, "WithTimeout") || has(nm, "WithTimeout") ||
 		    (w && (has(w, "TP") || has(w, "DP") || has(w, "EP") || has(w, "PP")) &&

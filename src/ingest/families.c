@@ -4305,6 +4305,29 @@ static bool hardware_fault_words(const char *s, size_t n)
 	       HAS(s, n, "evice fault error");
 }
 
+/* The runtime's report of an AI Core task that failed ("[DFX_INFO]AI
+ * Core kernel execution failed, device_id=%u, stream_id=%d, ..., fault
+ * kernel_name=%s", davinci_kernel_task.cc; "Aicore kernel execute
+ * failed" in earlier releases): an operator's exception, unless the
+ * kernel is one of HCCL's (its AIV collectives, "aiv_all_gather_...";
+ * MC2's dispatch and combine), which may have waited on its peers. */
+static bool aicore_kernel_failed(const char *s, size_t n)
+{
+	static const char *const comm[] = {
+		"aiv_all", "aiv_reduce", "aiv_broadcast", "all_gather", "all_reduce",
+		"reduce_scatter", "alltoall", "all_to_all", "Hccl", "hccl",
+		"Distribute", "Dispatch", "Combine",
+	};
+	const char *k;
+
+	if (!HAS(s, n, "Aicore kernel execute failed") &&
+	    !HAS(s, n, "AI Core kernel execution failed"))
+		return false;
+	k = hx_find(s, n, "kernel_name=");
+	return !k || !has_any(k, n - (size_t)(k - s), comm,
+			      sizeof comm / sizeof comm[0]);
+}
+
 /* A process that ended with a status it gave on an error line: "failed
  * (exit 2)", "exit code 1", "exit code: 1", "exit status 1", "exitcode:
  * 1", "exited with code 1", "exit_code=1" (not 0: a normal exit). */
@@ -4545,7 +4568,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
 				   m, mn, row, NULL);
 	if (hx_device_exception_words(m, mn) ||
-	    (err && hardware_fault_words(m, mn)))
+	    (err && (hardware_fault_words(m, mn) || aicore_kernel_failed(m, mn))))
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
 	if (err && (HAS(m, mn, "out of memory") || HAS(m, mn, "Out of memory") ||

@@ -975,9 +975,10 @@ const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
 /* The row a code names whatever its family, by its shape: six digits a
  * runtime code ("507014"), "ERR" and five digits torch_npu's ("ERR02200"),
  * "E", a letter or digit and four digits the error manager's
- * ("EI0002"), "0x" an inner runtime code ("0x7150050"), "-" and four or
- * five digits DCMI's ("-8020"), else a phrase of framework.tsv; NULL if none (an HcclResult needs its context: use
- * hx_vocab_code). */
+ * ("EI0002"), "0x" and one to three hex digits the task scheduler's
+ * ("0x2a"), "0x" and more an inner runtime code ("0x7150050"), "-" and
+ * four or five digits DCMI's ("-8020"), else a phrase of framework.tsv;
+ * NULL if none (an HcclResult needs its context: use hx_vocab_code). */
 const struct hx_vocab *hx_vocab_key(const char *code);
 /* The rows of family f (*n of them), in key order. */
 const struct hx_vocab *hx_vocab_family(enum hx_vocab_family f, size_t *n);

@@ -208,6 +208,8 @@ const struct hx_vocab *hx_vocab_key(const char *c)
 		return hx_vocab_code(HX_VF_TORCH_NPU, c, n);
 	if (n == 6 && c[0] == 'E' && all_digits(c + 2, 4))
 		return hx_vocab_code(HX_VF_ERRMGR, c, n);
+	if (n > 2 && n <= 5 && c[0] == '0' && (c[1] == 'x' || c[1] == 'X'))
+		return hx_vocab_code(HX_VF_TS, c, n);   /* up to 0xfff */
 	if (n > 2 && c[0] == '0' && (c[1] == 'x' || c[1] == 'X'))
 		return hx_vocab_code(HX_VF_RT_INNER, c, n);
 	if ((n == 5 || n == 6) && c[0] == '-' && all_digits(c + 1, n - 1))
@@ -439,12 +441,18 @@ static void run_at(struct scan *sc, size_t a, size_t len)
 }
 
 /* The runtime's words for a task's return code from the task scheduler
- * ("retCode=0x2a", "errorCode=0x91"): a ts_error_t. */
-static bool ts_cue(const char *s, size_t a)
+ * ("retCode=0x2a", "errorCode=0x91"): a ts_error_t; so is the "error
+ * code" of the driver's dump of an exception task ("Other info[0]:...,
+ * function=proc_aicpu_task_done, line=970, error code=0x2a"). */
+static bool ts_cue(const char *s, size_t n, size_t a)
 {
 	size_t j = skip_sep_back(s, a);
 
-	return word_is(s, j, "retcode", 7) || word_is(s, j, "errorcode", 9);
+	if (word_is(s, j, "retcode", 7) || word_is(s, j, "errorcode", 9))
+		return true;
+	return word_is(s, j, "code", 4) && j >= 5 &&
+	       word_is(s, skip_sep_back(s, j - 4), "error", 5) &&
+	       hx_findn(s, n, "Other info[", 11) != NULL;
 }
 
 /* "0x..." at a: an inner runtime code (0x07xxxxxx), a task scheduler's
@@ -467,7 +475,7 @@ static void hex_at(struct scan *sc, size_t a)
 		hex8((uint32_t)v, key);
 		add_hit(sc, hx_vocab_code(HX_VF_RT_INNER, key, 10), a, k - a,
 			HX_VH_HEX);
-	} else if (v <= 0xfff && ts_cue(s, a)) {
+	} else if (v <= 0xfff && ts_cue(s, sc->n, a)) {
 		add_hit(sc, hx_vocab_code(HX_VF_TS, s + a, k - a), a, k - a,
 			HX_VH_HEX);
 	} else if ((m = hx_vocab_hccl_number(v, key)) != 0) {

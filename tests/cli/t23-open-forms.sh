@@ -768,6 +768,35 @@ t_ok "the assumption is said" \
 	sh -c "'$HANGDX' diagnose '$T/v.log' | tr '\\n' ' ' | grep -q 'taken for the exception of an'"
 check "the same under a synchronize with a timeout of its own" "null other" "$(aicpu_exc '' WithTimeout)"
 check "the same on a second rank" "null other" "$(aicpu_exc '[rank1]:' '')"
+# a line whose process names no rank is a pseudo rank, not a second
+# process of the job: the AICPU exception beside a [rank0] line is still
+# an operator's own
+check "an AICPU exception beside a first rank's line and an unranked one" "false not_a_hang" \
+	"EH9999: 2024-06-19-23:19:23.433.674  wait for compute device to finish failed, runtime result = 507018.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]" \
+	"[rank0]:[W NPUStream.cpp:365] Warning: NPU warning, error code is 507018[Error]: " \
+	"[Error]: The aicpu execution is abnormal. "
+check "the same beside a second rank's line" "null other" \
+	"EH9999: 2024-06-19-23:19:23.433.674  wait for compute device to finish failed, runtime result = 507018.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]" \
+	"[rank2]:[W NPUStream.cpp:365] Warning: NPU warning, error code is 507018[Error]: " \
+	"[Error]: The aicpu execution is abnormal. "
+# the driver's dump of an exception task: its "error code" is the task
+# scheduler's (vocab/ts.tsv); 0x2a an AICPU exception, read as above
+ts_dump() {
+	printf '%s
+' "DEVICE[0] PID[2095]: " "EXCEPTION TASK:" \
+		"  Exception info:TGID=3724449, model id=65535, stream id=2, stream phase=SCHEDULE, task id=2173, task type=aicpu kernel, recently received task id=2173, recently send task id=2172, task phase=RUN" \
+		"    $1:time=2024-07-03-16:32:52.954.172, function=proc_aicpu_task_done, line=970, error code=0x2a"
+}
+check "the task scheduler's AICPU exception in a driver's dump" "false not_a_hang" "$(ts_dump 'Other info[0]')"
+check "the same code on a line that is no such dump" "null other" "$(ts_dump 'Other note')"
+# the runtime's report of an AI Core task that failed names an operator's
+# exception, unless its kernel is one of HCCL's (an AIV collective)
+aic_fail() {
+	printf '%s
+' "[ERROR] RUNTIME(486624,python):2026-05-14-13:59:41.144.406 [davinci_kernel_task.cc:1143]486885 PrintErrorInfoForDavinciTask:[DFX_INFO]AI Core kernel execution failed, device_id=9, stream_id=155, report_stream_id=47, task_id=3, flip_num=0, fault kernel_name=$1, fault kernel info ext=none, program id=64, hash=9787605810381507884."
+}
+check "an AI Core kernel that failed" "false not_a_hang" "$(aic_fail SwiGlu_3_high_performance_27)"
+check "the same of an AIV collective of HCCL's" "null other" "$(aic_fail aiv_all_gather_bfloat16_t)"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
