@@ -2098,6 +2098,17 @@ static bool inner_message(const struct hx_signals *s,
 /* A wait that ran out connecting: the words of ETIMEDOUT's strerror
  * ("Connection timed out") and of clients that say it themselves
  * ("Connect timeout to: HOST:PORT", "connection timeout"). */
+/* A wait at start-up for a server or a worker, in the words of any
+ * framework ("Timed out while waiting for GCS to become available",
+ * "did not become ready within 300.0s", "Failed to send heartbeat to
+ * server: timed out"): a set-up that did not complete. */
+static bool startup_words(const char *t, size_t n)
+{
+	return hx_find_ci(t, n, "become available") || hx_find_ci(t, n, "become ready") ||
+	       hx_find_ci(t, n, "to be ready") || hx_find_ci(t, n, "startup deadline") ||
+	       hx_find_ci(t, n, "heartbeat to server");
+}
+
 static bool connect_words(const char *t)
 {
 	size_t n = t ? strlen(t) : 0;
@@ -2105,7 +2116,8 @@ static bool connect_words(const char *t)
 	return t && (hx_find_ci(t, n, "connection timed out") ||
 		     hx_find_ci(t, n, "connect timed out") ||
 		     hx_find_ci(t, n, "connect timeout") ||
-		     hx_find_ci(t, n, "connection timeout"));
+		     hx_find_ci(t, n, "connection timeout") ||
+		     startup_words(t, n));
 }
 
 bool hx_rec_store_text(const struct hangdx_diagnosis *d, uint32_t rec)

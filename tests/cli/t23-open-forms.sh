@@ -797,6 +797,12 @@ aic_fail() {
 }
 check "an AI Core kernel that failed" "false not_a_hang" "$(aic_fail SwiGlu_3_high_performance_27)"
 check "the same of an AIV collective of HCCL's" "null other" "$(aic_fail aiv_all_gather_bfloat16_t)"
+# a wait at start-up for a server or a worker to become available or
+# ready is a set-up that did not complete; any other wait, of unknown kind
+check "a wait for a server to become available" "true connect_timeout" \
+	"[2025-06-01 10:00:00,000 E 123 123] gcs_client.cc:180: Failed to get cluster ID from GCS server: Timed out while waiting for GCS to become available."
+check "a wait for a result" "true unknown" \
+	"[2025-06-01 10:00:00,000 E 123 123] gcs_client.cc:180: Failed to get the job table from GCS server: Timed out while waiting for the reply."
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
