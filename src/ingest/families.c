@@ -3960,6 +3960,33 @@ static int ort_severity(const char *s, size_t n)
 	}
 }
 
+/* The level of a line in NCCL's form, which other collective libraries
+ * keep ("host:1378:1378 [0] NCCL INFO ...", "... [0] FLAGCX WARN ..."):
+ * after the device's "] ", the library's name in capitals, then the
+ * level. */
+static int ccl_level(const char *s, size_t n)
+{
+	const char *q = n > 8 ? hx_find(s, n < 96 ? n : 96, "] ") : NULL;
+	size_t i, w;
+
+	if (!q)
+		return HX_LV_NONE;
+	i = (size_t)(q - s) + 2;
+	for (w = i; w < n && w - i <= 12 && ((s[w] >= 'A' && s[w] <= 'Z') ||
+					     (s[w] >= '0' && s[w] <= '9') || s[w] == '_'); w++)
+		;
+	if (w - i < 2 || w >= n || s[w] != ' ')
+		return HX_LV_NONE;
+	w++;
+	if (n - w > 5 && memcmp(s + w, "INFO ", 5) == 0)
+		return HX_LV_INFO;
+	if (n - w > 5 && memcmp(s + w, "WARN ", 5) == 0)
+		return HX_LV_WARNING;
+	if (n - w > 6 && memcmp(s + w, "TRACE ", 6) == 0)
+		return HX_LV_TRACE;
+	return HX_LV_NONE;
+}
+
 static int open_level(const struct hx_reader *r, const char *s, size_t n,
 		      const struct hx_prefix *p, bool prefixed)
 {
@@ -3985,6 +4012,8 @@ static int open_level(const struct hx_reader *r, const char *s, size_t n,
 	}
 	if (ort_severity(s, n) != HX_LV_NONE)
 		return ort_severity(s, n);
+	if (ccl_level(s + k, n - k) != HX_LV_NONE)
+		return ccl_level(s + k, n - k);
 	if (glog_head(s + k, n - k)) {  /* "E20260608 14:45:44.404089 ..." */
 		if (s[k] == 'E' || s[k] == 'F')
 			return HX_LV_ERROR;

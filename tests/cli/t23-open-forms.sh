@@ -803,6 +803,12 @@ check "a wait for a server to become available" "true connect_timeout" \
 	"[2025-06-01 10:00:00,000 E 123 123] gcs_client.cc:180: Failed to get cluster ID from GCS server: Timed out while waiting for GCS to become available."
 check "a wait for a result" "true unknown" \
 	"[2025-06-01 10:00:00,000 E 123 123] gcs_client.cc:180: Failed to get the job table from GCS server: Timed out while waiting for the reply."
+# a line in NCCL's form has its level after the library's name: an
+# INFO line that says "error" is no error line; without the level it is
+check "a collective library's INFO line that says error" "null not_determined" \
+	"localhost:1378:1378 [0] FLAGCX INFO NET/Plugin: Plugin load error 11: (null)"
+check "the same line without its level" "null other" \
+	"localhost:1378:1378 [0] NET/Plugin: Plugin load error 11: (null)"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
