@@ -4164,6 +4164,54 @@ static bool frame_line(struct hx_reader *r, const char *s, size_t n)
  * names the line, else the class cls alone (a coded line in words no row
  * holds), then the text.  Past HX_OPEN_PER_FILE a file's lines are only
  * counted. */
+/* The number after the first of keys that stands as a word of its own
+ * ("stream_id=155", "stream id=2", "streamId:7"; not "report_stream_id"). */
+static void id_after(struct hx_recb *b, int key, const char *s, size_t n,
+		     const char *const *keys, size_t nkeys)
+{
+	size_t i;
+
+	for (i = 0; i < nkeys; i++) {
+		const char *q = s, *end = s + n;
+		size_t l = strlen(keys[i]);
+
+		while ((q = hx_find(q, (size_t)(end - q), keys[i])) != NULL) {
+			const char *v = q + l, *e;
+
+			if ((q == s || !hx_name_byte(q[-1])) && v < end &&
+			    (*v == '=' || *v == ':')) {
+				for (v++; v < end && *v == ' '; v++)
+					;
+				for (e = v; e < end && e - v < 20 && *e >= '0' && *e <= '9'; e++)
+					;
+				if (e > v && (e == end || !hx_name_byte(*e)) &&
+				    !hx_ellipsis(e, (size_t)(end - e))) {
+					put_u64(b, key, v, (size_t)(e - v));
+					return;
+				}
+			}
+			q += l;
+		}
+	}
+}
+
+/* The stream and the task an open-world line names, in the runtime's
+ * and the driver's words. */
+static void open_ids(struct hx_recb *b, const char *s, size_t n)
+{
+	static const char *const stream[] = {
+		"stream_id", "stream id", "streamId", "streamid",
+	};
+	static const char *const task[] = {
+		"task_id", "task id", "taskId", "taskid",
+	};
+
+	if (!HAS(s, n, "tream") || !HAS(s, n, "ask"))
+		return;
+	id_after(b, HX_F_STREAM, s, n, stream, sizeof stream / sizeof stream[0]);
+	id_after(b, HX_F_TASK, s, n, task, sizeof task / sizeof task[0]);
+}
+
 static int open_record(struct hx_reader *r, int kind,
 		       const struct hx_prefix *p, const char *s, size_t n,
 		       const struct hx_vocab *row, const char *cls)
@@ -4188,6 +4236,7 @@ static int open_record(struct hx_reader *r, int kind,
 		put_lit(&b, HX_F_WHAT, cls);
 	}
 	hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
+	open_ids(&b, s, n);
 	/* a wait that ran out a few lines under a traceback's frame (its
 	 * source line, then the exception) was raised in that frame */
 	if (kind == HX_K_TIMEOUT_TEXT && r->frame_len &&

@@ -809,6 +809,11 @@ check "a collective library's INFO line that says error" "null not_determined" \
 	"localhost:1378:1378 [0] FLAGCX INFO NET/Plugin: Plugin load error 11: (null)"
 check "the same line without its level" "null other" \
 	"localhost:1378:1378 [0] NET/Plugin: Plugin load error 11: (null)"
+# an open-world line's own stream and task are its ids; "report_stream_id"
+# is not the stream
+printf '%s\n' "[ERROR] RUNTIME(486624,python):2026-05-14-13:59:41.144.406 [davinci_kernel_task.cc:1143]486885 PrintErrorInfoForDavinciTask:[DFX_INFO]AI Core kernel execution failed, device_id=9, report_stream_id=47, stream_id=155, task_id=3, flip_num=0, fault kernel_name=SwiGlu_3, program id=64." > "$T/oids.log"
+t_ok "an open-world line's stream and task" \
+	sh -c "'$HANGDX' diagnose --json '$T/oids.log' | tr -d ' \\n' | grep -q '\"stream\":155,\"task\":3'"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
