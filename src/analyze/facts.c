@@ -2275,13 +2275,23 @@ static bool link_wait(const struct hangdx_diagnosis *d, uint32_t rec)
 		has(t, "socket") || has(t, "onnect"));
 }
 
+static bool ts_code(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const struct hx_vocab *row = hx_rec_row(d, rec);
+
+	return row && row->family == HX_VF_TS;
+}
+
 static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 		       uint32_t rec)
 {
 	int k = d->ev->recs[rec].kind;
 	const char *c = hx_rec_code(d, rec);
 
-	if (c && s->code_rec == HX_NOREC)
+	/* the code a report names: the first, but a runtime code before the
+	 * task scheduler's it explains (507013 over 0x20b) */
+	if (c && (s->code_rec == HX_NOREC ||
+		  (ts_code(d, s->code_rec) && !ts_code(d, rec))))
 		s->code_rec = rec;
 	if (hx_rec_sdma_exception(d, rec))
 		s->sdma = rec;

@@ -2038,7 +2038,7 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 			     "%s, and a wait ran out after it, most likely its "
 			     "consequence: a hang is not ruled out."), what);
 	else            /* an SDMA copy's exception is a device fault ("other") */
-		field_set(d, hx_rec_sdma_exception(d, rec) ? HX_CAT_OTHER : HX_CAT_NOT_HANG,
+		field_set(d, hx_rec_sdma_fault(d, rec) ? HX_CAT_OTHER : HX_CAT_NOT_HANG,
 			  0, rec, (int32_t)d->sig.named_rank,
 			  N_("Not a hang: the job stopped on %s at %s; it failed at once, "
 			     "no wait between ranks ran out."), what);

@@ -4195,8 +4195,8 @@ static void id_after(struct hx_recb *b, int key, const char *s, size_t n,
 	}
 }
 
-/* The stream and the task an open-world line names, in the runtime's
- * and the driver's words. */
+/* The stream, the task and the notify an open-world line names, in the
+ * runtime's and the driver's words. */
 static void open_ids(struct hx_recb *b, const char *s, size_t n)
 {
 	static const char *const stream[] = {
@@ -4204,12 +4204,19 @@ static void open_ids(struct hx_recb *b, const char *s, size_t n)
 	};
 	static const char *const task[] = {
 		"task_id", "task id", "taskId", "taskid",
+		"fault_task",   /* the TS's "bs_done_exception_proc_timeout: ..." */
 	};
 
-	if (!HAS(s, n, "tream") || !HAS(s, n, "ask"))
-		return;
-	id_after(b, HX_F_STREAM, s, n, stream, sizeof stream / sizeof stream[0]);
-	id_after(b, HX_F_TASK, s, n, task, sizeof task / sizeof task[0]);
+	if (HAS(s, n, "tream"))
+		id_after(b, HX_F_STREAM, s, n, stream, sizeof stream / sizeof stream[0]);
+	static const char *const notify[] = {
+		"notify_id", "notifyId", "notify id", "notifyid",
+	};
+
+	if (HAS(s, n, "ask"))
+		id_after(b, HX_F_TASK, s, n, task, sizeof task / sizeof task[0]);
+	if (HAS(s, n, "otify"))
+		id_after(b, HX_F_NOTIFY_RT, s, n, notify, sizeof notify / sizeof notify[0]);
 }
 
 static int open_record(struct hx_reader *r, int kind,
@@ -4528,7 +4535,8 @@ static bool parameter_words(const char *s, size_t n)
 		/* dlerror(3): a library of the install that does not load */
 		"undefined symbol", "cannot open shared object",
 		/* a graph or an operator that did not compile: it returned */
-		"ompile failed", "uild graph failed",
+		"ompile failed", "uild graph failed", "ailed to compile",
+		"ailed to re-compile", "ailed to build graph",
 		/* a build without what the job asks for ("Torch not compiled
 		 * with CUDA enabled") */
 		"not compiled with",

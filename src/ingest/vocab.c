@@ -367,13 +367,16 @@ static bool number_alone(const struct scan *sc, size_t a, size_t len)
 }
 
 /* An HCCL function name at k ("HcclAllReduce", "hcclRet",
- * "[hccl_socket_manager.cc:54]"): "ccl" at k + 1, a word starting at k. */
+ * "[hccl_socket_manager.cc:54]", "HCCL function error"): "ccl" at k + 1,
+ * a word starting at k; not the word "hccl" in a sentence of another
+ * component's ("hccl communication failed, return 1": its own code). */
 static void hccl_at(struct scan *sc, size_t k)
 {
 	const char *s = sc->s;
 
 	if (k < sc->hccl && (s[k] == 'H' || s[k] == 'h') &&
-	    (k == 0 || !is_alnum((unsigned char)s[k - 1])))
+	    (k == 0 || !is_alnum((unsigned char)s[k - 1])) &&
+	    !(s[k] == 'h' && k + 4 < sc->n && s[k + 4] == ' '))
 		sc->hccl = k;
 }
 

@@ -814,6 +814,31 @@ check "the same line without its level" "null other" \
 printf '%s\n' "[ERROR] RUNTIME(486624,python):2026-05-14-13:59:41.144.406 [davinci_kernel_task.cc:1143]486885 PrintErrorInfoForDavinciTask:[DFX_INFO]AI Core kernel execution failed, device_id=9, report_stream_id=47, stream_id=155, task_id=3, flip_num=0, fault kernel_name=SwiGlu_3, program id=64." > "$T/oids.log"
 t_ok "an open-world line's stream and task" \
 	sh -c "'$HANGDX' diagnose --json '$T/oids.log' | tr -d ' \\n' | grep -q '\"stream\":155,\"task\":3'"
+# the word "hccl" in another component's sentence names no HCCL call: the
+# code after it is that component's, not an HcclResult (1 HCCL_E_PARA)
+check "another component's sentence with the word hccl and a code" "null other" \
+	"2026-03-24 15:19:59.937660 1424551 error [1424551][TTP controller.cpp:3132] controller:-1 hccl communication failed, return 1"
+check "the same code after an HCCL call" "false not_a_hang" \
+	"2026-03-24 15:19:59.937660 1424551 error [1424551][TTP controller.cpp:3132] controller:-1 HcclCommInitRootInfo failed, return 1"
+# a graph or an operator that did not compile returned at once
+check "a graph that did not compile" "false not_a_hang" \
+	"[ERROR] GE(1,python):2025-03-04-12:57:08.000.001 [op_compiler_normal.cc:153]1 RunCompileProcess: Failed to re-compile op with no lx fusion for graph [g1]"
+check "the same words of a recompute" "null other" \
+	"[ERROR] GE(1,python):2025-03-04-12:57:08.000.001 [op_compiler_normal.cc:153]1 RunCompileProcess: Failed to recompute op with no lx fusion for graph [g1]"
+# the task scheduler's core timeout names its task as fault_task; a
+# driver's line its notify
+printf '%s\n' "[ERROR] TSCH(-1,null):2020-06-04-10:51:09.520.395 28 (cpuid:0) ai_core_dispatcher.c:1012 bs_done_exception_proc_timeout: slot_id=1,TS_ctrl=0x4,exception_core_list=0x0,current core usage=0x1,AI_CORES_COUNT=2, fault_task=17" > "$T/ftask.log"
+t_ok "the TS's fault_task is the task" \
+	sh -c "'$HANGDX' diagnose --json '$T/ftask.log' | tr -d ' \\n' | grep -q '\"task\":17'"
+printf '%s\n' "[ERROR] RUNTIME(1428447,python):2026-03-24-15:19:11.056.709 [npu_driver.cc:760]1432059 DestroyIpcNotify:[drv api] halShrIdDestroy failed: device_id=15, tsId=0, notifyId=484, drvRetCode=17!" > "$T/fnotify.log"
+t_ok "a driver's notifyId is the notify" \
+	sh -c "'$HANGDX' diagnose --json '$T/fnotify.log' | tr -d ' \\n' | grep -q '\"notify\":484'"
+# a driver's ioctl that failed says only that a call into the driver
+# failed (DRV_ERROR_IOCRL_FAIL, class unknown); a resource the driver
+# found occupied fails at once
+drv_line() { printf '[ERROR] RUNTIME(1428447,python):2026-03-24-15:19:11.056.709 [npu_driver.cc:760]1432059 DestroyIpcNotify:[drv api] halShrIdDestroy failed: device_id=15, tsId=0, notifyId=484, drvRetCode=%s!\n' "$1"; }
+check "a driver's ioctl that failed" "null other" "$(drv_line 17)"
+check "a driver's resource occupied" "false not_a_hang" "$(drv_line 87)"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
