@@ -2288,10 +2288,12 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	int k = d->ev->recs[rec].kind;
 	const char *c = hx_rec_code(d, rec);
 
-	/* the code a report names: the first, but a runtime code before the
-	 * task scheduler's it explains (507013 over 0x20b) */
+	/* the code a report names: the first, but a runtime code that says
+	 * what failed before the task scheduler's it explains (507013 over
+	 * 0x20b; not the wrapper 507011 over 0x91, an event wait's timeout) */
 	if (c && (s->code_rec == HX_NOREC ||
-		  (ts_code(d, s->code_rec) && !ts_code(d, rec))))
+		  (ts_code(d, s->code_rec) && !ts_code(d, rec) && hx_rec_row(d, rec) &&
+		   hx_rec_row(d, rec)->cls != HX_VC_UNKNOWN)))
 		s->code_rec = rec;
 	if (hx_rec_sdma_exception(d, rec))
 		s->sdma = rec;

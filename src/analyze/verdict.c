@@ -2615,6 +2615,123 @@ static bool framework_wait(struct hangdx_diagnosis *d, uint32_t rec)
 	return true;
 }
 
+/* The job's connect timeout in microseconds: HCCL_CONNECT_TIMEOUT as the
+ * environment echo gives it (*echoed), else HCCL's default of 120 s. */
+static int64_t connect_timeout_us(const struct hangdx_diagnosis *d, bool *echoed)
+{
+	size_t i;
+
+	*echoed = true;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+		int64_t ms;
+
+		if (d->ev->recs[rec].kind == HX_K_ENV &&
+		    (ms = hx_dnum(d, rec, HX_F_TIMEOUT_MS, -1)) > 0 &&
+		    hx_dstr(d, rec, HX_F_NAME) &&
+		    strcmp(hx_dstr(d, rec, HX_F_NAME), "HCCL_CONNECT_TIMEOUT") == 0)
+			return ms * 1000;
+	}
+	*echoed = false;
+	return 120 * INT64_C(1000000);
+}
+
+/* One communicator's creation as HCCL's entry lines show it
+ * ("Entry-HcclCommInitRootInfoInner:ranks[4], rank[3], ..."): the first
+ * and the last rank that entered. */
+struct join {
+	const char *group;
+	int64_t size;
+	uint32_t first, last;
+};
+#define HX_JOIN_GROUPS 64
+
+static void join_add(const struct hangdx_diagnosis *d, struct join *g,
+		     size_t *ng, uint32_t rec)
+{
+	const struct hx_rec *r = &d->ev->recs[rec];
+	const char *grp = hx_dstr(d, rec, HX_F_GROUP);
+	int64_t size = hx_dnum(d, rec, HX_F_RANK_SIZE, -1);
+	size_t k;
+
+	for (k = 0; k < *ng; k++)
+		if (g[k].size == size && (g[k].group == grp ||
+		    (g[k].group && grp && strcmp(g[k].group, grp) == 0)))
+			break;
+	if (k == *ng) {
+		if (*ng == HX_JOIN_GROUPS)
+			return;
+		g[(*ng)++] = (struct join){ grp, size, rec, rec };
+		return;
+	}
+	if (r->ts < d->ev->recs[g[k].first].ts)
+		g[k].first = rec;
+	if (r->ts > d->ev->recs[g[k].last].ts)
+		g[k].last = rec;
+}
+
+/* Ranks that entered the creation of one communicator further apart than
+ * HCCL_CONNECT_TIMEOUT: those that came first waited for the last one at
+ * set-up until that wait ran out (HCCL's fault guide, "cluster information
+ * negotiation": "rank[3] ... 200 s later than the others"). */
+static bool late_join(struct hangdx_diagnosis *d)
+{
+	struct join g[HX_JOIN_GROUPS];
+	size_t i, ng = 0;
+	bool echoed;
+	int64_t tmo = connect_timeout_us(d, &echoed), worst = 0;
+	const struct join *w = NULL;
+	char first[512], last[512];
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+
+		if (d->ev->recs[rec].kind == HX_K_COMM_INIT &&
+		    d->ev->recs[rec].ts != HX_NONE && hx_drank(d, rec) >= 0 &&
+		    hx_dstr(d, rec, HX_F_GROUP) &&
+		    hx_dstr(d, rec, HX_F_WHAT) &&
+		    strcmp(hx_dstr(d, rec, HX_F_WHAT), "entry") == 0)
+			join_add(d, g, &ng, rec);
+	}
+	for (i = 0; i < ng; i++) {
+		int64_t gap = d->ev->recs[g[i].last].ts - d->ev->recs[g[i].first].ts;
+
+		if (gap > tmo && gap > worst) {
+			worst = gap;
+			w = &g[i];
+		}
+	}
+	if (!w)
+		return false;
+	d->cat = HX_CAT_BEHIND;
+	d->hang = 1;
+	d->verdict = HANGDX_V_HANG;
+	d->by_signals = true;
+	d->id_rec = w->last;
+	d->root_rank = hx_drank(d, w->last);
+	d->sig.missing_rank = d->root_rank;     /* the rank the others waited for */
+	d->nhops = 0;
+	hx_dwhere(d, w->first, first, sizeof first);
+	hx_dwhere(d, w->last, last, sizeof last);
+	hx_hop_add(d, d->root_rank, w->last, "", "%s",
+		   _("entered the communicator's creation last"));
+	snprintf(d->summary, sizeof d->summary,
+		 _("Hang at connection set-up (inferred): rank %d entered the creation "
+		   "of its communicator at %s, %lld s after rank %d did (%s), longer "
+		   "than HCCL_CONNECT_TIMEOUT (%lld s, %s): the ranks that came first "
+		   "waited for it until their set-up wait ran out."),
+		 d->root_rank, last, (long long)(worst / 1000000), hx_drank(d, w->first),
+		 first, (long long)(tmo / 1000000),
+		 echoed ? _("as the environment echo sets it") : _("HCCL's default"));
+	FACT("It assumes that the ranks that entered first were still waiting when "
+	     "the last one came: their set-up timeout is not in these lines.");
+	FIX("Find out what held rank %d before it created the communicator (its "
+	    "start, its data, its compile); raise HCCL_CONNECT_TIMEOUT if ranks of "
+	    "this job start that far apart.", d->root_rank);
+	return true;
+}
+
 static void open_world(struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
@@ -2695,6 +2812,8 @@ static void open_world(struct hangdx_diagnosis *d)
 		unknown_lines(d);
 		return;
 	}
+	if (late_join(d))
+		return;
 	not_determined(d, seen, open);
 }
 

@@ -3711,9 +3711,10 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	bool verl = n - k > 26 &&
 		    memcmp(s + k, "Final validation metrics: ", 26) == 0;
 	bool prompts = s[0] == 'P' && prompts_done(s, n);
+	bool pytest = s[0] == '=' && hx_pytest_passed(s, n);
 
 	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
-	      hx_bench_banner(s, n) || verl || prompts))
+	      hx_bench_banner(s, n) || verl || prompts || pytest))
 		return HANGDX_OK;
 	if (r->ended) {
 		r->taken = true;
@@ -3723,6 +3724,7 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	rb_start(r, &b, HX_K_NORMAL_END, NULL);
 	put_lit(&b, HX_F_WHAT, verl ? "final_validation"
 			      : prompts ? "prompts_done"
+			      : pytest ? "pytest_passed"
 			      : memcmp(s, "Training completed", 18) == 0
 			      ? "training_completed" : "benchmark_result");
 	return emit(r, &b);

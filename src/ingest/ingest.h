@@ -677,6 +677,9 @@ bool hx_parse_i64(const char *s, size_t n, int64_t *out);
 bool hx_ellipsis(const char *s, size_t n);
 /* A benchmark's result banner, "==== Serving Benchmark Result ====". */
 bool hx_bench_banner(const char *s, size_t n);
+/* pytest's summary of a session in which no test failed ("=== 6 passed in
+ * 42.17s ==="): a normal end. */
+bool hx_pytest_passed(const char *s, size_t n);
 /* Like memmem; ASCII case-insensitive variant too.  hx_findn takes the
  * literal's length (a line is short: the first byte by memchr, then a
  * compare, costs less than memmem's set-up). */

@@ -573,6 +573,23 @@ bool hx_bench_banner(const char *s, size_t n)
 	       !memchr(s, ':', n) && !memchr(s, '[', n);
 }
 
+/* pytest's last line when every test ran and none failed ("=== 6 passed,
+ * 1 skipped in 42.17s ===", _pytest/terminal.py: the counts, " in ",
+ * the seconds): the session ended.  A count of failed or error tests is
+ * no such end here (a test may have timed out). */
+bool hx_pytest_passed(const char *s, size_t n)
+{
+	const char *in;
+
+	if (n < 24 || memcmp(s, "===", 3) != 0 || s[n - 1] != '=' ||
+	    !HX_FIND_LIT(s, n, " passed") || HX_FIND_LIT(s, n, "failed") ||
+	    HX_FIND_LIT(s, n, "error"))
+		return false;
+	in = hx_find(s, n, " in ");
+	return in && in + 4 < s + n && in[4] >= '0' && in[4] <= '9' &&
+	       hx_find(in, (size_t)(s + n - in), "s ") != NULL;
+}
+
 static int classify_line(const char *s, size_t n)
 {
 	const char *b;
@@ -637,6 +654,7 @@ static int classify_line(const char *s, size_t n)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	default:
 		if (s[0] == '=' && (hx_bench_banner(s, n) ||   /* vLLM's benchmark */
+				    hx_pytest_passed(s, n) ||
 				    (n > 8 && memcmp(s, "==> ", 4) == 0)))  /* tail's */
 			return HX_CL_BARE;                      /* "==> PATH <==" */
 		break;

@@ -166,6 +166,15 @@ static bool is_cycle(const struct hangdx_diagnosis *d)
 	       d->nhops == d->cycle_at + d->wg.ncycle;
 }
 
+/* The rank the others waited for at set-up: one that never joined
+ * (connect_timeout) or one that joined after the connect timeout
+ * (rank_behind from the entry lines). */
+static bool late_rank(const struct hangdx_diagnosis *d)
+{
+	return d->sig.missing_rank >= 0 &&
+	       (d->cat == HX_CAT_CONNECT || (d->cat == HX_CAT_BEHIND && d->by_signals));
+}
+
 /* "stream 7, task 5990, error code 107020": the ids of the deciding
  * record, for a decision taken on the job-wide signals. */
 static void text_ids(const struct hangdx_diagnosis *d, const struct out *o)
@@ -189,7 +198,7 @@ static void text_ids(const struct hangdx_diagnosis *d, const struct out *o)
 		code = hx_rec_code(d, d->sig.code_rec);
 	for (i = 0; i < sizeof k / sizeof k[0]; i++) {
 		v = hx_dnum(d, d->id_rec, k[i].key, -1);
-		if (k[i].key == HX_F_REMOTE_RANK && v < 0 && d->cat == HX_CAT_CONNECT)
+		if (k[i].key == HX_F_REMOTE_RANK && v < 0 && late_rank(d))
 			v = d->sig.missing_rank;
 		if (v < 0)
 			continue;
@@ -620,7 +629,7 @@ static void json_ids(const struct hangdx_diagnosis *d, FILE *fp)
 	json_num(fp, &any, "event", hx_dnum(d, rec, HX_F_EVENT, -1));
 	json_num(fp, &any, "context_id", hx_dnum(d, rec, HX_F_CONTEXT, -1));
 	rr = hx_dnum(d, rec, HX_F_REMOTE_RANK, -1);
-	if (rr < 0 && d->cat == HX_CAT_CONNECT)
+	if (rr < 0 && late_rank(d))
 		rr = d->sig.missing_rank;
 	json_num(fp, &any, "remote_rank", rr);
 	json_num(fp, &any, "global_rank", hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1));

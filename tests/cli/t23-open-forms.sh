@@ -839,6 +839,27 @@ t_ok "a driver's notifyId is the notify" \
 drv_line() { printf '[ERROR] RUNTIME(1428447,python):2026-03-24-15:19:11.056.709 [npu_driver.cc:760]1432059 DestroyIpcNotify:[drv api] halShrIdDestroy failed: device_id=15, tsId=0, notifyId=484, drvRetCode=%s!\n' "$1"; }
 check "a driver's ioctl that failed" "null other" "$(drv_line 17)"
 check "a driver's resource occupied" "false not_a_hang" "$(drv_line 87)"
+# ranks that entered the creation of one communicator further apart than
+# HCCL_CONNECT_TIMEOUT (120 s unless the echo says otherwise): the last one
+# is behind, and the others' set-up wait ran out (inferred)
+entry() { printf '[INFO] HCCL(%s,all_reduce_test):2025-11-20-%s.716.583 [op_base.cc:1293] [%s]Entry-HcclCommInitRootInfoInner:ranks[4], rank[%s], rootinfo: host ip[127.10.0.1] port[60000] nicDeploy[1] identifier[127.10.0.1%%enp_60000_0_1763610996711234], deviceLogicId[%s]\n' "$1" "$2" "$1" "$3" "$3"; }
+late_join() {
+	entry 3079952 11:56:36 0; entry 3079953 11:56:36 1; entry 3079954 11:56:37 2
+	entry 3079955 "$1" 3
+}
+check "a rank that entered the creation 200 s after the others" "true rank_behind" "$(late_join 11:59:56)"
+check "the same 60 s after" "null not_determined" "$(late_join 11:57:36)"
+check "the same 200 s after, the connect timeout set to 300 s" "null not_determined" \
+	"[INFO] HCCL(3079955,all_reduce_test):2025-11-20-11:56:30.000.000 [adapter.cc:10] [3079955]HCCL_CONNECT_TIMEOUT set by environment to [300]" \
+	"$(late_join 11:59:56)"
+# pytest's summary of a session in which no test failed is a normal end;
+# with a failed test it is none
+check "pytest's summary, every test passed" "false none" \
+	"tests/collective/test_hccl_group.py::test_allreduce PASSED    [ 16%]" \
+	"======================= 6 passed, 1 skipped in 42.17s ========================"
+check "the same with a failed test" "null not_determined" \
+	"tests/collective/test_hccl_group.py::test_allreduce PASSED    [ 16%]" \
+	"================= 1 failed, 5 passed in 42.17s ================="
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
