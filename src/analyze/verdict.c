@@ -1628,6 +1628,18 @@ static int64_t wait_peer_of(const struct hangdx_diagnosis *d, uint32_t rec)
 	return -1;
 }
 
+/* The rank that failed on rec: the one a framework's line named, else
+ * the real rank rec is attributed to (not a pseudo rank), else -1. */
+static int32_t fail_rank(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	int32_t r;
+
+	if (d->sig.named_rank >= 0)
+		return (int32_t)d->sig.named_rank;
+	r = rec != HX_NOREC ? hx_drank(d, rec) : -1;
+	return r >= 0 && (uint32_t)r < d->pseudo_base ? r : -1;
+}
+
 static void field_set(struct hangdx_diagnosis *d, enum hx_cat cat, int hang,
 		      uint32_t rec, int32_t root, const char *fmt, const char *what)
 {
@@ -1905,7 +1917,8 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 		return true;
 	}
 	if (s->dev_timeout != HX_NOREC) {
-		field_set(d, HX_CAT_DEVICE_TIMEOUT, 1, s->dev_timeout, -1,
+		field_set(d, HX_CAT_DEVICE_TIMEOUT, 1, s->dev_timeout,
+			  fail_rank(d, s->dev_timeout),
 			  N_("Hang on the device without a collective: %s (%s)."),
 			  N_("an AI Core task timed out"));
 		return true;
@@ -2033,13 +2046,13 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 		snprintf(what, sizeof what, _("a device exception (\"%.160s\")"),
 			 t ? t : "");
 	if (any_wait_ran_out(d))        /* a timeout in the text: never "no hang" */
-		field_set(d, HX_CAT_OTHER, -1, rec, (int32_t)d->sig.named_rank,
+		field_set(d, HX_CAT_OTHER, -1, rec, fail_rank(d, rec),
 			  N_("Failure, hang not determined: the job stopped on %s at "
 			     "%s, and a wait ran out after it, most likely its "
 			     "consequence: a hang is not ruled out."), what);
 	else            /* an SDMA copy's exception is a device fault ("other") */
 		field_set(d, hx_rec_sdma_fault(d, rec) ? HX_CAT_OTHER : HX_CAT_NOT_HANG,
-			  0, rec, (int32_t)d->sig.named_rank,
+			  0, rec, fail_rank(d, rec),
 			  N_("Not a hang: the job stopped on %s at %s; it failed at once, "
 			     "no wait between ranks ran out."), what);
 	if (hx_rec_aicpu_exception(d, rec) && !any_wait_ran_out(d))
@@ -2118,7 +2131,7 @@ static bool field_failure(struct hangdx_diagnosis *d)
 	}
 
 	if (s->not_hang != HX_NOREC) {
-		field_set(d, HX_CAT_NOT_HANG, 0, s->not_hang, (int32_t)s->named_rank,
+		field_set(d, HX_CAT_NOT_HANG, 0, s->not_hang, fail_rank(d, s->not_hang),
 			  N_("Not a hang: the job stopped on %s at %s."),
 			  not_hang_name(d, s->not_hang));
 		not_hang_fix(d, s->not_hang);
@@ -2128,7 +2141,7 @@ static bool field_failure(struct hangdx_diagnosis *d)
 		int32_t open;
 		uint32_t seen, ended = ranks_ended(d, &seen, &open);
 
-		field_set(d, HX_CAT_OTHER, 0, s->device_fault, (int32_t)s->named_rank,
+		field_set(d, HX_CAT_OTHER, 0, s->device_fault, fail_rank(d, s->device_fault),
 			  seen && ended == seen
 			  ? N_("Not a hang: %s at %s, and every rank's logs then run to a "
 			       "normal end (HCCL op retry, when on, retries such a failure).")
@@ -2141,7 +2154,7 @@ static bool field_failure(struct hangdx_diagnosis *d)
 		return true;
 	}
 	if (s->device_fault != HX_NOREC) {
-		field_set(d, HX_CAT_OTHER, 0, s->device_fault, (int32_t)s->named_rank,
+		field_set(d, HX_CAT_OTHER, 0, s->device_fault, fail_rank(d, s->device_fault),
 			  N_("Not a hang: the job stopped on %s at %s. This is a fault of "
 			     "the device itself, not a wait between ranks."),
 			  fault_name(d, s->device_fault));
@@ -2191,7 +2204,7 @@ static bool field_failure(struct hangdx_diagnosis *d)
 	/* an exception that ends a process after a failure that does not
 	 * say whether a wait caused it (507011) says no more than that one */
 	if (s->exited != HX_NOREC && d->fault_first && s->stopped == HX_NOREC) {
-		field_set(d, HX_CAT_NOT_HANG, 0, s->exited, (int32_t)s->named_rank,
+		field_set(d, HX_CAT_NOT_HANG, 0, s->exited, fail_rank(d, s->exited),
 			  "%s%s", N_("a process ended on an exception"));
 		quote_set(d, s->exited,
 			  N_("Not a hang: a process ended on an exception at %s: \"%s\"; "

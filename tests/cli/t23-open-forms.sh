@@ -860,6 +860,17 @@ check "pytest's summary, every test passed" "false none" \
 check "the same with a failed test" "null not_determined" \
 	"tests/collective/test_hccl_group.py::test_allreduce PASSED    [ 16%]" \
 	"================= 1 failed, 5 passed in 42.17s ================="
+# a failure at once names the rank whose line it is (a launcher's prefix);
+# a line of no rank names none
+rank_of() {
+	printf '%s\n' "$1" > "$T/rk.log"
+	"$HANGDX" diagnose --json "$T/rk.log" 2>/dev/null |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["root_rank"])'
+}
+t_ok "an AI Core exception on a rank's line names that rank" \
+	test "$(rank_of '[rank2]:[W1031 21:35:04.838006795 compiler_depend.ts:57] Warning: NPU warning, error code is 507015')" = 2
+t_ok "the same on a line of no rank names none" \
+	test "$(rank_of '[W1031 21:35:04.838006795 compiler_depend.ts:57] Warning: NPU warning, error code is 507015')" = -1
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
