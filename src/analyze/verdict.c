@@ -2684,6 +2684,33 @@ static void join_add(const struct hangdx_diagnosis *d, struct join *g,
 		g[k].last = rec;
 }
 
+/* The first and the last rank entered g's creation once each: a rank
+ * that entered twice is two runs in one directory (a stale plog of an
+ * earlier run with the same group name), not one rank late. */
+static bool join_once(const struct hangdx_diagnosis *d, const struct join *g)
+{
+	int32_t rf = hx_drank(d, g->first), rl = hx_drank(d, g->last);
+	unsigned nf = 0, nl = 0;
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+		const char *grp = hx_dstr(d, rec, HX_F_GROUP);
+		int32_t r;
+
+		if (d->ev->recs[rec].kind != HX_K_COMM_INIT || !grp ||
+		    strcmp(grp, g->group) != 0 ||
+		    hx_dnum(d, rec, HX_F_RANK_SIZE, -1) != g->size ||
+		    !hx_dstr(d, rec, HX_F_WHAT) ||
+		    strcmp(hx_dstr(d, rec, HX_F_WHAT), "entry") != 0)
+			continue;
+		r = hx_drank(d, rec);
+		nf += r == rf;
+		nl += r == rl;
+	}
+	return nf == 1 && nl == 1;
+}
+
 /* Ranks that entered the creation of one communicator further apart than
  * HCCL_CONNECT_TIMEOUT: those that came first waited for the last one at
  * set-up until that wait ran out (HCCL's fault guide, "cluster information
@@ -2710,7 +2737,7 @@ static bool late_join(struct hangdx_diagnosis *d)
 	for (i = 0; i < ng; i++) {
 		int64_t gap = d->ev->recs[g[i].last].ts - d->ev->recs[g[i].first].ts;
 
-		if (gap > tmo && gap > worst) {
+		if (gap > tmo && gap > worst && join_once(d, &g[i])) {
 			worst = gap;
 			w = &g[i];
 		}

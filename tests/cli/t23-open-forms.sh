@@ -849,6 +849,8 @@ late_join() {
 }
 check "a rank that entered the creation 200 s after the others" "true rank_behind" "$(late_join 11:59:56)"
 check "the same 60 s after" "null not_determined" "$(late_join 11:57:36)"
+check "every rank entered twice, a run 200 s after another" "null not_determined" \
+	"$(late_join 11:56:37)" "$(entry 4079952 11:59:56 0; entry 4079953 11:59:56 1; entry 4079954 11:59:57 2; entry 4079955 11:59:57 3)"
 check "the same 200 s after, the connect timeout set to 300 s" "null not_determined" \
 	"[INFO] HCCL(3079955,all_reduce_test):2025-11-20-11:56:30.000.000 [adapter.cc:10] [3079955]HCCL_CONNECT_TIMEOUT set by environment to [300]" \
 	"$(late_join 11:59:56)"
