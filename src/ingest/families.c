@@ -4406,9 +4406,16 @@ static bool aicore_kernel_failed(const char *s, size_t n)
 		"Distribute", "Dispatch", "Combine",
 	};
 	const char *k;
+	size_t at, rest;
 
-	if (!HAS(s, n, "Aicore kernel execute failed") &&
-	    !HAS(s, n, "AI Core kernel execution failed"))
+	if (!(k = hx_find(s, n, "kernel execut")))
+		return false;
+	at = (size_t)(k - s);
+	rest = n - at;
+	if (!((at >= 7 && memcmp(k - 7, "Aicore ", 7) == 0 && rest >= 21 &&
+	       memcmp(k, "kernel execute failed", 21) == 0) ||
+	      (at >= 8 && memcmp(k - 8, "AI Core ", 8) == 0 && rest >= 23 &&
+	       memcmp(k, "kernel execution failed", 23) == 0)))
 		return false;
 	k = hx_find(s, n, "kernel_name=");
 	return !k || !has_any(k, n - (size_t)(k - s), comm,
@@ -4537,13 +4544,22 @@ static bool parameter_words(const char *s, size_t n)
 		/* dlerror(3): a library of the install that does not load */
 		"undefined symbol", "cannot open shared object",
 		/* a graph or an operator that did not compile: it returned */
-		"ompile failed", "uild graph failed", "ailed to compile",
-		"ailed to re-compile", "ailed to build graph",
+		"ompile failed", "uild graph failed",
 		/* a build without what the job asks for ("Torch not compiled
 		 * with CUDA enabled") */
 		"not compiled with",
 	};
 
+	/* "Failed to compile graph ...", "Failed to re-compile op ...",
+	 * "failed to build graph" */
+	if ((q = hx_find(s, n, "ailed to ")) != NULL) {
+		size_t k = (size_t)(q - s) + 9;
+
+		if ((n - k >= 7 && memcmp(s + k, "compile", 7) == 0) ||
+		    (n - k >= 10 && memcmp(s + k, "re-compile", 10) == 0) ||
+		    (n - k >= 11 && memcmp(s + k, "build graph", 11) == 0))
+			return true;
+	}
 	/* GE's error line of its compile or init stage ("ErrorNo: N(desc)
 	 * [COMP][DEFAULT]...", "[INIT][DEFAULT]"): a graph that did not
 	 * build or load returned at once */
