@@ -176,6 +176,9 @@ struct hx_signals {
 	uint32_t lost;            /* heartbeat LOST */
 	uint32_t stall;           /* vLLM shared-memory broadcast stall */
 	uint32_t dev_timeout;     /* AI Core timeout */
+	uint32_t aicpu_timeout;   /* a code named for an AICPU timeout (the
+				     task scheduler's 0x28, the runtime's
+				     inner RT_ERROR_TSFW_AICPU_TIMEOUT) */
 	uint32_t timeout;         /* stream sync / task timeout (cause unseen) */
 	uint32_t not_hang;        /* out of memory, failed start-up */
 	uint32_t device_fault;    /* device lost, SDMA error */
@@ -191,6 +194,8 @@ struct hx_signals {
 				     parameter (docs/VOCABULARY.md) */
 	uint32_t exited;          /* a process ended on an exception */
 	int64_t missing_rank;     /* not in the connected-rank lists, -1 */
+	int64_t link_peer;        /* the peer of a link table's row that
+				     timed out (LINK_ERROR_INFO), -1 */
 	int64_t behind_rank;      /* smallest SeqNum when ranks differ, -1 */
 	int64_t seq_min, seq_max;
 	int64_t named_rank;       /* RankID of a torch_npu screen line, -1 */

@@ -553,6 +553,7 @@ static void cite_signals(const struct hx_signals *sg, uint8_t *keep, size_t n)
 	cite(keep, n, sg->lost);
 	cite(keep, n, sg->stall);
 	cite(keep, n, sg->dev_timeout);
+	cite(keep, n, sg->aicpu_timeout);
 	cite(keep, n, sg->timeout);
 	cite(keep, n, sg->not_hang);
 	cite(keep, n, sg->device_fault);

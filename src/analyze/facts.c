@@ -1897,8 +1897,9 @@ static void sig_vocab(struct hx_signals *s, const struct hx_vocab *row,
 {
 	switch (row ? row->cls : HX_VC_UNKNOWN) {
 	case HX_VC_WAIT_TIMEOUT:
-		if (strstr(row->name, "CORE_TIMEOUT") ||
-		    strstr(row->name, "AICPU_TIMEOUT"))
+		if (strstr(row->name, "AICPU_TIMEOUT"))
+			first(&s->aicpu_timeout, rec);
+		else if (strstr(row->name, "CORE_TIMEOUT"))
 			first(&s->dev_timeout, rec);
 		else
 			first(&s->timeout, rec);
@@ -1990,7 +1991,10 @@ static void sig_runtime(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	else if (device_exception_text(hx_dstr(d, rec, HX_F_TEXT)) ||
 		 device_exception_text(desc))
 		first(&s->coded_fail, rec);
-	else if (has(desc, "sdma") || has(desc, "lost heartbeat"))
+	else if (has(desc, "sdma") || has(desc, "lost heartbeat") ||
+		 /* the runtime's "Memory async copy failed": an SDMA copy task
+		  * that failed, which waits on nothing */
+		 (eq(what, "memcpy") && kind == HX_K_RT_TASK_FAIL))
 		first(&s->device_fault, rec);
 	else if (has(desc, "device id error") || has(desc, "error device id"))
 		first(&s->not_hang, rec);
@@ -2006,6 +2010,10 @@ static void sig_link(struct hx_signals *s, const struct hangdx_diagnosis *d,
 {
 	const char *what = hx_dstr(d, rec, HX_F_WHAT);
 
+	if (eq(what, "link_table") && s->link_peer < 0 &&
+	    (has(hx_dstr(d, rec, HX_F_ROLE), "time out") ||
+	     has(hx_dstr(d, rec, HX_F_STATUS), "time out")))
+		s->link_peer = hx_dnum(d, rec, HX_F_REMOTE_RANK, -1);
 	if (eq(what, "connect_reasons"))
 		first(&s->link_fail, rec);
 	else if (eq(what, "connected_ranks"))
@@ -2231,7 +2239,7 @@ int hx_rec_sdma_fault(const struct hangdx_diagnosis *d, uint32_t rec)
 
 	if (eq(c, "507049") || has(t, "fftsplus sdma") || has(e, "fftsplus sdma"))
 		return 2;
-	return eq(w, "sdma_error") || eq(c, "507013") || has(t, "sdma") ||
+	return eq(w, "sdma_error") || eq(w, "memcpy") || eq(c, "507013") || has(t, "sdma") ||
 	       has(e, "sdma") || hx_rec_sdma_exception(d, rec);
 }
 
@@ -2557,6 +2565,7 @@ void hx_signals_collect(struct hangdx_diagnosis *d)
 
 	memset(s, 0xff, offsetof(struct hx_signals, missing_rank));
 	s->missing_rank = s->behind_rank = s->seq_min = s->seq_max = -1;
+	s->link_peer = -1;
 	s->named_rank = -1;
 	s->nwatchdog = s->nstall = 0;
 	s->nunknown = 0;

@@ -1916,6 +1916,13 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 			  N_("Hang: %s (%s)."), N_("a notify wait timed out"));
 		return true;
 	}
+	if (s->aicpu_timeout != HX_NOREC) {
+		field_set(d, HX_CAT_AICPU_TIMEOUT, 1, s->aicpu_timeout,
+			  fail_rank(d, s->aicpu_timeout),
+			  N_("Hang on the device without a collective: %s (%s)."),
+			  N_("an AICPU operator ran past its time limit"));
+		return true;
+	}
 	if (s->dev_timeout != HX_NOREC) {
 		field_set(d, HX_CAT_DEVICE_TIMEOUT, 1, s->dev_timeout,
 			  fail_rank(d, s->dev_timeout),
@@ -2241,6 +2248,7 @@ static bool any_wait_ran_out(const struct hangdx_diagnosis *d)
 	const struct hx_signals *s = &d->sig;
 
 	return s->timeout != HX_NOREC || s->dev_timeout != HX_NOREC ||
+	       s->aicpu_timeout != HX_NOREC ||
 	       s->notify_wait != HX_NOREC || s->fftsplus != HX_NOREC ||
 	       s->event_wait != HX_NOREC || s->watchdog != HX_NOREC ||
 	       s->timeout_text != HX_NOREC || s->connect != HX_NOREC;
@@ -2318,7 +2326,8 @@ static bool fault_first(const struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
 	const uint32_t fault[] = { s->coded_fail, s->not_hang, s->device_fault };
-	const uint32_t wait[] = { s->timeout, s->dev_timeout, s->notify_wait,
+	const uint32_t wait[] = { s->timeout, s->dev_timeout, s->aicpu_timeout,
+				  s->notify_wait,
 				  s->fftsplus, s->event_wait, s->watchdog,
 				  s->timeout_text, s->connect, s->lost };
 	size_t i, j;

@@ -167,12 +167,14 @@ static bool is_cycle(const struct hangdx_diagnosis *d)
 }
 
 /* The rank the others waited for at set-up: one that never joined
- * (connect_timeout) or one that joined after the connect timeout
- * (rank_behind from the entry lines). */
-static bool late_rank(const struct hangdx_diagnosis *d)
+ * (connect_timeout), the peer of a link table's row that timed out, or
+ * one that joined after the connect timeout (rank_behind from the entry
+ * lines); -1 if none. */
+static int64_t late_rank(const struct hangdx_diagnosis *d)
 {
-	return d->sig.missing_rank >= 0 &&
-	       (d->cat == HX_CAT_CONNECT || (d->cat == HX_CAT_BEHIND && d->by_signals));
+	if (d->cat == HX_CAT_CONNECT)
+		return d->sig.missing_rank >= 0 ? d->sig.missing_rank : d->sig.link_peer;
+	return d->cat == HX_CAT_BEHIND && d->by_signals ? d->sig.missing_rank : -1;
 }
 
 /* "stream 7, task 5990, error code 107020": the ids of the deciding
@@ -198,8 +200,8 @@ static void text_ids(const struct hangdx_diagnosis *d, const struct out *o)
 		code = hx_rec_code(d, d->sig.code_rec);
 	for (i = 0; i < sizeof k / sizeof k[0]; i++) {
 		v = hx_dnum(d, d->id_rec, k[i].key, -1);
-		if (k[i].key == HX_F_REMOTE_RANK && v < 0 && late_rank(d))
-			v = d->sig.missing_rank;
+		if (k[i].key == HX_F_REMOTE_RANK && v < 0)
+			v = late_rank(d);
 		if (v < 0)
 			continue;
 		fprintf(o->fp, "%s%s %lld", *sep ? sep : "      ", _(k[i].name),
@@ -629,8 +631,8 @@ static void json_ids(const struct hangdx_diagnosis *d, FILE *fp)
 	json_num(fp, &any, "event", hx_dnum(d, rec, HX_F_EVENT, -1));
 	json_num(fp, &any, "context_id", hx_dnum(d, rec, HX_F_CONTEXT, -1));
 	rr = hx_dnum(d, rec, HX_F_REMOTE_RANK, -1);
-	if (rr < 0 && late_rank(d))
-		rr = d->sig.missing_rank;
+	if (rr < 0)
+		rr = late_rank(d);
 	json_num(fp, &any, "remote_rank", rr);
 	json_num(fp, &any, "global_rank", hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1));
 	json_num(fp, &any, "seq_num", hx_dnum(d, rec, HX_F_SEQ_NUM, -1));

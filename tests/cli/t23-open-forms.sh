@@ -873,6 +873,22 @@ t_ok "an AI Core exception on a rank's line names that rank" \
 	test "$(rank_of '[rank2]:[W1031 21:35:04.838006795 compiler_depend.ts:57] Warning: NPU warning, error code is 507015')" = 2
 t_ok "the same on a line of no rank names none" \
 	test "$(rank_of '[W1031 21:35:04.838006795 compiler_depend.ts:57] Warning: NPU warning, error code is 507015')" = -1
+# a code named for an AICPU timeout (the task scheduler's 0x28) is an
+# AICPU operator timeout, not an AI Core task's; the core's code one
+aicpu_ts() { printf '[ERROR] RUNTIME(pid,pName):DateTimeMS [task.cc:878]1827 PreCheckTaskErr:[DVPP][DEFAULT]Kernel task happen error, retCode=%s, [%s].\n' "$1" "$2"; }
+check "the task scheduler's AICPU timeout" "true aicpu_op_timeout" "$(aicpu_ts 0x28 'aicpu timeout')"
+check "the task scheduler's AI Core timeout" "true device_timeout" "$(aicpu_ts 0x25 'aicore timeout')"
+# the runtime's "Memory async copy failed" is an SDMA copy that failed,
+# a fault of the device, not a wait
+check "a memory copy task that failed" "false other" \
+	"[ERROR] RUNTIME(420723,msame):2022-08-17-04:49:06.339.075 [task.cc:1582]420723 PrintErrorInfo:Memory async copy failed, device_id=0, stream_id=3, task_id=2, flip_num=0, copy_type=10, memcpy_type=0, copy_data_type=0, length=4096."
+# a link set-up that timed out names as its remote rank the peer of the
+# link table's row that says "time out"
+printf '%s\n' "[ERROR] HCCL(17528,python3):2026-03-18-10:33:52.113.403 [hccl_socket_manager.cc:797] [18744][Wait][LinkEstablish]wait socket establish timeout, role[1] rank[1] timeout[120 s]" \
+	"[ERROR] HCCL(17528,python3):2026-03-18-10:33:52.113.653 [hccl_socket_manager.cc:626] [18744]   |  dest_ip(user_rank)  |   dest_port   |  src_ip(user_rank)   |   src_port   |   MyRole   |   Status   |    TlsStatus   |" \
+	"[ERROR] HCCL(17528,python3):2026-03-18-10:33:52.113.706 [hccl_socket_manager.cc:583] [18744]   |  192.0.2.199(5)   |  16666  |   192.0.3.198(1)   |  3234403008  |  client  | time out |   DISABLE  | LinkInfo" > "$T/lpeer.log"
+t_ok "a link table's row that timed out names the remote rank" \
+	sh -c "'$HANGDX' diagnose --json '$T/lpeer.log' | tr -d ' \\n' | grep -q '\"remote_rank\":5'"
 # a timeout's setting echoed on a failure line is no wait that ran out
 check "a timeout setting on a failure line" "null other" \
 	"E0328 09:06:16.412760 112112 engine.cpp:836] Failed to check peer status, error code[7], local engine:10.0.0.1:2000, timeout:10000 ms."
