@@ -4166,34 +4166,53 @@ static bool frame_line(struct hx_reader *r, const char *s, size_t n)
  * names the line, else the class cls alone (a coded line in words no row
  * holds), then the text.  Past HX_OPEN_PER_FILE a file's lines are only
  * counted. */
-/* The number after the first of keys that stands as a word of its own
- * ("stream_id=155", "stream id=2", "streamId:7"; not "report_stream_id"). */
-static void id_after(struct hx_recb *b, int key, const char *s, size_t n,
-		     const char *const *keys, size_t nkeys)
+/* The number after an id key at q, the end of the key's stem: "_id",
+ * " id", "Id" or "id", then '=' or ':' ("stream_id=155", "stream id=2",
+ * "streamId:7"); or after the stem itself when bare is set
+ * ("fault_task=0").  False if none. */
+static bool id_value(struct hx_recb *b, int key, const char *q, const char *end,
+		     bool bare)
 {
-	size_t i;
+	const char *v = q, *e;
 
-	for (i = 0; i < nkeys; i++) {
-		const char *q = s, *end = s + n;
-		size_t l = strlen(keys[i]);
+	if (end - v >= 3 && (memcmp(v, "_id", 3) == 0 || memcmp(v, " id", 3) == 0))
+		v += 3;
+	else if (end - v >= 2 && (memcmp(v, "Id", 2) == 0 || memcmp(v, "id", 2) == 0))
+		v += 2;
+	else if (!bare)
+		return false;
+	if (v >= end || (*v != '=' && *v != ':'))
+		return false;
+	for (v++; v < end && *v == ' '; v++)
+		;
+	for (e = v; e < end && e - v < 20 && *e >= '0' && *e <= '9'; e++)
+		;
+	if (e == v || (e < end && hx_name_byte(*e)) || hx_ellipsis(e, (size_t)(end - e)))
+		return false;
+	put_u64(b, key, v, (size_t)(e - v));
+	return true;
+}
 
-		while ((q = hx_find(q, (size_t)(end - q), keys[i])) != NULL) {
-			const char *v = q + l, *e;
+/* The first id of a key whose word is lead + stem ("s" + "tream"),
+ * standing as a word of its own (not "report_stream_id"); "fault_task"
+ * too for the task. */
+static void id_after(struct hx_recb *b, int key, const char *s, size_t n,
+		     char lead, const char *stem)
+{
+	const char *q = s, *end = s + n;
+	size_t l = strlen(stem);
 
-			if ((q == s || !hx_name_byte(q[-1])) && v < end &&
-			    (*v == '=' || *v == ':')) {
-				for (v++; v < end && *v == ' '; v++)
-					;
-				for (e = v; e < end && e - v < 20 && *e >= '0' && *e <= '9'; e++)
-					;
-				if (e > v && (e == end || !hx_name_byte(*e)) &&
-				    !hx_ellipsis(e, (size_t)(end - e))) {
-					put_u64(b, key, v, (size_t)(e - v));
-					return;
-				}
-			}
-			q += l;
-		}
+	while ((q = hx_find(q, (size_t)(end - q), stem)) != NULL) {
+		const char *w = q - 1;  /* the lead byte */
+		bool fault = key == HX_F_TASK && w - s >= 6 &&
+			     memcmp(w - 6, "fault_", 6) == 0 &&
+			     (w - 6 == s || !hx_name_byte(w[-7]));
+
+		if (w >= s && (*w == lead || *w == lead - 32) &&
+		    (fault || w == s || !hx_name_byte(w[-1])) &&
+		    id_value(b, key, q + l, end, fault))
+			return;
+		q += l;
 	}
 }
 
@@ -4201,24 +4220,11 @@ static void id_after(struct hx_recb *b, int key, const char *s, size_t n,
  * runtime's and the driver's words. */
 static void open_ids(struct hx_recb *b, const char *s, size_t n)
 {
-	static const char *const stream[] = {
-		"stream_id", "stream id", "streamId", "streamid",
-	};
-	static const char *const task[] = {
-		"task_id", "task id", "taskId", "taskid",
-		"fault_task",   /* the TS's "bs_done_exception_proc_timeout: ..." */
-	};
-
-	if (HAS(s, n, "tream"))
-		id_after(b, HX_F_STREAM, s, n, stream, sizeof stream / sizeof stream[0]);
-	static const char *const notify[] = {
-		"notify_id", "notifyId", "notify id", "notifyid",
-	};
-
-	if (HAS(s, n, "ask"))
-		id_after(b, HX_F_TASK, s, n, task, sizeof task / sizeof task[0]);
-	if (HAS(s, n, "otify"))
-		id_after(b, HX_F_NOTIFY_RT, s, n, notify, sizeof notify / sizeof notify[0]);
+	if (n > 1024)
+		n = 1024;       /* the ids stand near the start */
+	id_after(b, HX_F_STREAM, s, n, 's', "tream");
+	id_after(b, HX_F_TASK, s, n, 't', "ask");
+	id_after(b, HX_F_NOTIFY_RT, s, n, 'n', "otify");
 }
 
 static int open_record(struct hx_reader *r, int kind,
