@@ -4166,65 +4166,83 @@ static bool frame_line(struct hx_reader *r, const char *s, size_t n)
  * names the line, else the class cls alone (a coded line in words no row
  * holds), then the text.  Past HX_OPEN_PER_FILE a file's lines are only
  * counted. */
-/* The number after an id key at q, the end of the key's stem: "_id",
- * " id", "Id" or "id", then '=' or ':' ("stream_id=155", "stream id=2",
- * "streamId:7"); or after the stem itself when bare is set
- * ("fault_task=0").  False if none. */
-static bool id_value(struct hx_recb *b, int key, const char *q, const char *end,
-		     bool bare)
+/* The field an id's key names, by the key (the word or two before a
+ * '=' or ':', in any case): "stream_id", "streamId", "stream id"; the
+ * task's, "fault_task" too (the TS's "bs_done_exception_proc_timeout:
+ * ..., fault_task=0"); the notify's.  0 if none. */
+static int id_key(const char *k, size_t kl)
 {
-	const char *v = q, *e;
+	static const struct { const char *w; int key; } ids[] = {
+		{ "stream_id", HX_F_STREAM }, { "streamid", HX_F_STREAM },
+		{ "stream id", HX_F_STREAM }, { "task_id", HX_F_TASK },
+		{ "taskid", HX_F_TASK }, { "task id", HX_F_TASK },
+		{ "fault_task", HX_F_TASK }, { "notify_id", HX_F_NOTIFY_RT },
+		{ "notifyid", HX_F_NOTIFY_RT }, { "notify id", HX_F_NOTIFY_RT },
+	};
+	size_t i, j;
 
-	if (end - v >= 3 && (memcmp(v, "_id", 3) == 0 || memcmp(v, " id", 3) == 0))
-		v += 3;
-	else if (end - v >= 2 && (memcmp(v, "Id", 2) == 0 || memcmp(v, "id", 2) == 0))
-		v += 2;
-	else if (!bare)
-		return false;
-	if (v >= end || (*v != '=' && *v != ':'))
-		return false;
-	for (v++; v < end && *v == ' '; v++)
-		;
-	for (e = v; e < end && e - v < 20 && *e >= '0' && *e <= '9'; e++)
-		;
-	if (e == v || (e < end && hx_name_byte(*e)) || hx_ellipsis(e, (size_t)(end - e)))
-		return false;
-	put_u64(b, key, v, (size_t)(e - v));
-	return true;
+	for (i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		if (strlen(ids[i].w) != kl)
+			continue;
+		for (j = 0; j < kl && (k[j] >= 'A' && k[j] <= 'Z' ? k[j] | 0x20 : k[j]) ==
+				      ids[i].w[j]; j++)
+			;
+		if (j == kl)
+			return ids[i].key;
+	}
+	return 0;
 }
 
-/* The first id of a key whose word is lead + stem ("s" + "tream"),
- * standing as a word of its own (not "report_stream_id"); "fault_task"
- * too for the task. */
-static void id_after(struct hx_recb *b, int key, const char *s, size_t n,
-		     char lead, const char *stem)
+/* The key that ends at e (exclusive): the identifier before it, with
+ * the word before when it is "id" after a blank ("stream id"). */
+static size_t key_before(const char *s, const char *e, const char **k)
 {
-	const char *q = s, *end = s + n;
-	size_t l = strlen(stem);
+	const char *b = e;
 
-	while ((q = hx_find(q, (size_t)(end - q), stem)) != NULL) {
-		const char *w = q - 1;  /* the lead byte */
-		bool fault = key == HX_F_TASK && w - s >= 6 &&
-			     memcmp(w - 6, "fault_", 6) == 0 &&
-			     (w - 6 == s || !hx_name_byte(w[-7]));
-
-		if (w >= s && (*w == lead || *w == lead - 32) &&
-		    (fault || w == s || !hx_name_byte(w[-1])) &&
-		    id_value(b, key, q + l, end, fault))
-			return;
-		q += l;
+	while (b > s && hx_name_byte(b[-1]))
+		b--;
+	if (e - b == 2 && (b[0] | 0x20) == 'i' && (b[1] | 0x20) == 'd' &&
+	    b - s >= 2 && b[-1] == ' ' && hx_name_byte(b[-2])) {
+		b--;
+		while (b > s && hx_name_byte(b[-1]))
+			b--;
 	}
+	*k = b;
+	return (size_t)(e - b);
 }
 
 /* The stream, the task and the notify an open-world line names, in the
- * runtime's and the driver's words. */
+ * runtime's and the driver's words: the first number after each key, in
+ * the line's first 1 KiB (the ids stand near the start); a key inside a
+ * longer word ("report_stream_id") is another key. */
 static void open_ids(struct hx_recb *b, const char *s, size_t n)
 {
-	if (n > 1024)
-		n = 1024;       /* the ids stand near the start */
-	id_after(b, HX_F_STREAM, s, n, 's', "tream");
-	id_after(b, HX_F_TASK, s, n, 't', "ask");
-	id_after(b, HX_F_NOTIFY_RT, s, n, 'n', "otify");
+	const char *end = s + (n > 1024 ? 1024 : n), *p;
+	bool got[3] = { false, false, false };
+
+	for (p = s; p < end; p++) {
+		const char *k, *v, *e;
+		size_t kl;
+		int key, slot;
+
+		if (*p != '=' && *p != ':')
+			continue;
+		kl = key_before(s, p, &k);
+		if (kl < 6 || kl > 10 || !(key = id_key(k, kl)))
+			continue;
+		slot = key == HX_F_STREAM ? 0 : key == HX_F_TASK ? 1 : 2;
+		if (got[slot])
+			continue;
+		for (v = p + 1; v < end && *v == ' '; v++)
+			;
+		for (e = v; e < end && e - v < 20 && *e >= '0' && *e <= '9'; e++)
+			;
+		if (e == v || (e < end && hx_name_byte(*e)) ||
+		    hx_ellipsis(e, (size_t)(end - e)))
+			continue;
+		put_u64(b, key, v, (size_t)(e - v));
+		got[slot] = true;
+	}
 }
 
 static int open_record(struct hx_reader *r, int kind,
