@@ -4214,35 +4214,46 @@ static size_t key_before(const char *s, const char *e, const char **k)
 /* The stream, the task and the notify an open-world line names, in the
  * runtime's and the driver's words: the first number after each key, in
  * the line's first 1 KiB (the ids stand near the start); a key inside a
- * longer word ("report_stream_id") is another key. */
+ * longer word ("report_stream_id") is another key.  The separators are
+ * found with memchr: most of a line is no key. */
 static void open_ids(struct hx_recb *b, const char *s, size_t n)
 {
-	const char *end = s + (n > 1024 ? 1024 : n), *p;
-	bool got[3] = { false, false, false };
+	static const char seps[2] = { '=', ':' };
+	const char *end = s + (n > 1024 ? 1024 : n);
+	const char *at[3] = { NULL, NULL, NULL }, *val[3] = { NULL, NULL, NULL };
+	size_t vlen[3] = { 0, 0, 0 }, si;
+	static const int keys[3] = { HX_F_STREAM, HX_F_TASK, HX_F_NOTIFY_RT };
+	int slot;
 
-	for (p = s; p < end; p++) {
-		const char *k, *v, *e;
-		size_t kl;
-		int key, slot;
+	for (si = 0; si < 2; si++) {
+		const char *p = s;
 
-		if (*p != '=' && *p != ':')
-			continue;
-		kl = key_before(s, p, &k);
-		if (kl < 6 || kl > 10 || !(key = id_key(k, kl)))
-			continue;
-		slot = key == HX_F_STREAM ? 0 : key == HX_F_TASK ? 1 : 2;
-		if (got[slot])
-			continue;
-		for (v = p + 1; v < end && *v == ' '; v++)
-			;
-		for (e = v; e < end && e - v < 20 && *e >= '0' && *e <= '9'; e++)
-			;
-		if (e == v || (e < end && hx_name_byte(*e)) ||
-		    hx_ellipsis(e, (size_t)(end - e)))
-			continue;
-		put_u64(b, key, v, (size_t)(e - v));
-		got[slot] = true;
+		while (p < end && (p = memchr(p, seps[si], (size_t)(end - p))) != NULL) {
+			const char *k, *v, *e;
+			size_t kl = key_before(s, p, &k);
+			int key = kl >= 6 && kl <= 10 ? id_key(k, kl) : 0;
+
+			p++;
+			if (!key)
+				continue;
+			slot = key == HX_F_STREAM ? 0 : key == HX_F_TASK ? 1 : 2;
+			if (at[slot] && at[slot] < k)
+				continue;
+			for (v = p; v < end && *v == ' '; v++)
+				;
+			for (e = v; e < end && e - v < 20 && *e >= '0' && *e <= '9'; e++)
+				;
+			if (e == v || (e < end && hx_name_byte(*e)) ||
+			    hx_ellipsis(e, (size_t)(end - e)))
+				continue;
+			at[slot] = k;
+			val[slot] = v;
+			vlen[slot] = (size_t)(e - v);
+		}
 	}
+	for (slot = 0; slot < 3; slot++)
+		if (at[slot])
+			put_u64(b, keys[slot], val[slot], vlen[slot]);
 }
 
 static int open_record(struct hx_reader *r, int kind,
