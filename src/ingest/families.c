@@ -4230,9 +4230,16 @@ static void open_ids(struct hx_recb *b, const char *s, size_t n)
 
 		while (p < end && (p = memchr(p, seps[si], (size_t)(end - p))) != NULL) {
 			const char *k, *v, *e;
-			size_t kl = key_before(s, p, &k);
-			int key = kl >= 6 && kl <= 10 ? id_key(k, kl) : 0;
+			size_t kl;
+			int key;
 
+			/* every key ends in "id" or "task" */
+			if (p == s || ((p[-1] | 0x20) != 'd' && (p[-1] | 0x20) != 'k')) {
+				p++;
+				continue;
+			}
+			kl = key_before(s, p, &k);
+			key = kl >= 6 && kl <= 10 ? id_key(k, kl) : 0;
 			p++;
 			if (!key)
 				continue;
