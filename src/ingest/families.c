@@ -4162,10 +4162,6 @@ static bool frame_line(struct hx_reader *r, const char *s, size_t n)
 	return true;
 }
 
-/* One open-world record: the row's code and class when a table row
- * names the line, else the class cls alone (a coded line in words no row
- * holds), then the text.  Past HX_OPEN_PER_FILE a file's lines are only
- * counted. */
 /* The field an id's key names, by the key (the word or two before a
  * '=' or ':', in any case): "stream_id", "streamId", "stream id"; the
  * task's, "fault_task" too (the TS's "bs_done_exception_proc_timeout:
@@ -4263,6 +4259,10 @@ static void open_ids(struct hx_recb *b, const char *s, size_t n)
 			put_u64(b, keys[slot], val[slot], vlen[slot]);
 }
 
+/* One open-world record: the row's code and class when a table row
+ * names the line, else the class cls alone (a coded line in words no row
+ * holds), then the text.  Past HX_OPEN_PER_FILE a file's lines are only
+ * counted. */
 static int open_record(struct hx_reader *r, int kind,
 		       const struct hx_prefix *p, const char *s, size_t n,
 		       const struct hx_vocab *row, const char *cls)
