@@ -2643,8 +2643,6 @@ static int64_t connect_timeout_us(const struct hangdx_diagnosis *d, bool *echoed
 {
 	size_t i;
 
-	*echoed = true;
-
 	for (i = 0; i < d->norder; i++) {
 		uint32_t rec = d->order[i];
 		int64_t ms;
@@ -2652,8 +2650,10 @@ static int64_t connect_timeout_us(const struct hangdx_diagnosis *d, bool *echoed
 		if (d->ev->recs[rec].kind == HX_K_ENV &&
 		    (ms = hx_dnum(d, rec, HX_F_TIMEOUT_MS, -1)) > 0 &&
 		    hx_dstr(d, rec, HX_F_NAME) &&
-		    strcmp(hx_dstr(d, rec, HX_F_NAME), "HCCL_CONNECT_TIMEOUT") == 0)
+		    strcmp(hx_dstr(d, rec, HX_F_NAME), "HCCL_CONNECT_TIMEOUT") == 0) {
+			*echoed = true;
 			return ms * 1000;
+		}
 	}
 	*echoed = false;
 	return 120 * INT64_C(1000000);
