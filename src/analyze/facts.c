@@ -2103,9 +2103,6 @@ static bool inner_message(const struct hx_signals *s,
 	       (uint64_t)hx_dnum(d, rec, HX_F_PARENT_LINE, -1) == p->line;
 }
 
-/* A wait that ran out connecting: the words of ETIMEDOUT's strerror
- * ("Connection timed out") and of clients that say it themselves
- * ("Connect timeout to: HOST:PORT", "connection timeout"). */
 /* A wait at start-up for a server or a worker, in the words of any
  * framework ("Timed out while waiting for GCS to become available",
  * "did not become ready within 300.0s", "Failed to send heartbeat to
@@ -2117,6 +2114,9 @@ static bool startup_words(const char *t, size_t n)
 	       hx_find_ci(t, n, "heartbeat to server");
 }
 
+/* A wait that ran out connecting: the words of ETIMEDOUT's strerror
+ * ("Connection timed out") and of clients that say it themselves
+ * ("Connect timeout to: HOST:PORT", "connection timeout"). */
 static bool connect_words(const char *t)
 {
 	size_t n = t ? strlen(t) : 0;
@@ -2480,7 +2480,6 @@ bool hx_rec_aicpu_exception(const struct hangdx_diagnosis *d, uint32_t rec)
 	const char *t = hx_dstr(d, rec, HX_F_TEXT), *e = hx_dstr(d, rec, HX_F_ERR_DESC);
 	const char *w = hx_dstr(d, rec, HX_F_WHAT);
 	int k = d->ev->recs[rec].kind;
-
 	const struct hx_vocab *row = hx_rec_row(d, rec);
 
 	if (k == HX_K_AICPU_KERNEL_FAIL)

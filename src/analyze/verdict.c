@@ -1916,18 +1916,15 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 			  N_("Hang: %s (%s)."), N_("a notify wait timed out"));
 		return true;
 	}
-	if (s->aicpu_timeout != HX_NOREC) {
-		field_set(d, HX_CAT_AICPU_TIMEOUT, 1, s->aicpu_timeout,
-			  fail_rank(d, s->aicpu_timeout),
+	if (s->aicpu_timeout != HX_NOREC || s->dev_timeout != HX_NOREC) {
+		bool aicpu = s->aicpu_timeout != HX_NOREC;
+		uint32_t rec = aicpu ? s->aicpu_timeout : s->dev_timeout;
+
+		field_set(d, aicpu ? HX_CAT_AICPU_TIMEOUT : HX_CAT_DEVICE_TIMEOUT, 1, rec,
+			  fail_rank(d, rec),
 			  N_("Hang on the device without a collective: %s (%s)."),
-			  N_("an AICPU operator ran past its time limit"));
-		return true;
-	}
-	if (s->dev_timeout != HX_NOREC) {
-		field_set(d, HX_CAT_DEVICE_TIMEOUT, 1, s->dev_timeout,
-			  fail_rank(d, s->dev_timeout),
-			  N_("Hang on the device without a collective: %s (%s)."),
-			  N_("an AI Core task timed out"));
+			  aicpu ? N_("an AICPU operator ran past its time limit")
+			  : N_("an AI Core task timed out"));
 		return true;
 	}
 	if (s->timeout != HX_NOREC) {
@@ -2659,6 +2656,18 @@ static int64_t connect_timeout_us(const struct hangdx_diagnosis *d, bool *echoed
 	return 120 * INT64_C(1000000);
 }
 
+/* HCCL's entry line of a communicator's creation, timed, of a rank and a
+ * group ("Entry-HcclCommInitRootInfoInner:ranks[4], rank[3], ...
+ * identifier[...]"). */
+static bool is_entry(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *w = hx_dstr(d, rec, HX_F_WHAT);
+
+	return d->ev->recs[rec].kind == HX_K_COMM_INIT && w && strcmp(w, "entry") == 0 &&
+	       d->ev->recs[rec].ts != HX_NONE && hx_drank(d, rec) >= 0 &&
+	       hx_dstr(d, rec, HX_F_GROUP);
+}
+
 /* One communicator's creation as HCCL's entry lines show it
  * ("Entry-HcclCommInitRootInfoInner:ranks[4], rank[3], ..."): the first
  * and the last rank that entered. */
@@ -2678,8 +2687,7 @@ static void join_add(const struct hangdx_diagnosis *d, struct join *g,
 	size_t k;
 
 	for (k = 0; k < *ng; k++)
-		if (g[k].size == size && (g[k].group == grp ||
-		    (g[k].group && grp && strcmp(g[k].group, grp) == 0)))
+		if (g[k].size == size && strcmp(g[k].group, grp) == 0)
 			break;
 	if (k == *ng) {
 		if (*ng == HX_JOIN_GROUPS)
@@ -2704,14 +2712,10 @@ static bool join_once(const struct hangdx_diagnosis *d, const struct join *g)
 
 	for (i = 0; i < d->norder; i++) {
 		uint32_t rec = d->order[i];
-		const char *grp = hx_dstr(d, rec, HX_F_GROUP);
 		int32_t r;
 
-		if (d->ev->recs[rec].kind != HX_K_COMM_INIT || !grp ||
-		    strcmp(grp, g->group) != 0 ||
-		    hx_dnum(d, rec, HX_F_RANK_SIZE, -1) != g->size ||
-		    !hx_dstr(d, rec, HX_F_WHAT) ||
-		    strcmp(hx_dstr(d, rec, HX_F_WHAT), "entry") != 0)
+		if (!is_entry(d, rec) || strcmp(hx_dstr(d, rec, HX_F_GROUP), g->group) != 0 ||
+		    hx_dnum(d, rec, HX_F_RANK_SIZE, -1) != g->size)
 			continue;
 		r = hx_drank(d, rec);
 		nf += r == rf;
@@ -2733,16 +2737,9 @@ static bool late_join(struct hangdx_diagnosis *d)
 	const struct join *w = NULL;
 	char first[512], last[512];
 
-	for (i = 0; i < d->norder; i++) {
-		uint32_t rec = d->order[i];
-
-		if (d->ev->recs[rec].kind == HX_K_COMM_INIT &&
-		    d->ev->recs[rec].ts != HX_NONE && hx_drank(d, rec) >= 0 &&
-		    hx_dstr(d, rec, HX_F_GROUP) &&
-		    hx_dstr(d, rec, HX_F_WHAT) &&
-		    strcmp(hx_dstr(d, rec, HX_F_WHAT), "entry") == 0)
-			join_add(d, g, &ng, rec);
-	}
+	for (i = 0; i < d->norder; i++)
+		if (is_entry(d, d->order[i]))
+			join_add(d, g, &ng, d->order[i]);
 	for (i = 0; i < ng; i++) {
 		int64_t gap = d->ev->recs[g[i].last].ts - d->ev->recs[g[i].first].ts;
 
@@ -2759,7 +2756,6 @@ static bool late_join(struct hangdx_diagnosis *d)
 	d->by_signals = true;
 	d->id_rec = w->last;
 	d->root_rank = hx_drank(d, w->last);
-	d->sig.missing_rank = d->root_rank;     /* the rank the others waited for */
 	d->nhops = 0;
 	hx_dwhere(d, w->first, first, sizeof first);
 	hx_dwhere(d, w->last, last, sizeof last);

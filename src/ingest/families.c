@@ -3993,6 +3993,7 @@ static int open_level(const struct hx_reader *r, const char *s, size_t n,
 		      const struct hx_prefix *p, bool prefixed)
 {
 	size_t k;
+	int lv;
 
 	if (prefixed && p->level != HX_LV_NONE)
 		return p->level;
@@ -4012,10 +4013,9 @@ static int open_level(const struct hx_reader *r, const char *s, size_t n,
 		if (s[k + 1] == 'I')
 			return HX_LV_INFO;
 	}
-	if (ort_severity(s, n) != HX_LV_NONE)
-		return ort_severity(s, n);
-	if (ccl_level(s + k, n - k) != HX_LV_NONE)
-		return ccl_level(s + k, n - k);
+	if ((lv = ort_severity(s, n)) != HX_LV_NONE ||
+	    (lv = ccl_level(s + k, n - k)) != HX_LV_NONE)
+		return lv;
 	if (glog_head(s + k, n - k)) {  /* "E20260608 14:45:44.404089 ..." */
 		if (s[k] == 'E' || s[k] == 'F')
 			return HX_LV_ERROR;

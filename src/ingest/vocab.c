@@ -106,7 +106,6 @@ size_t hx_vocab_hccl_number(uint64_t v, char out[6])
 	return m;
 }
 
-/* "0x7150050", "0X0715005A" -> "0x0715005a"; false if not 1-8 hex digits */
 /* The value of the 1 to 8 hex digits s[0..n), into *v; false if they
  * are not that. */
 static bool hex_value(const char *s, size_t n, uint32_t *v)
@@ -123,6 +122,7 @@ static bool hex_value(const char *s, size_t n, uint32_t *v)
 	return true;
 }
 
+/* "0x7150050", "0X0715005A" -> "0x0715005a"; false if not 1-8 hex digits */
 static bool norm_hex(const char *s, size_t n, char out[11])
 {
 	uint32_t v;

@@ -174,7 +174,7 @@ static int64_t late_rank(const struct hangdx_diagnosis *d)
 {
 	if (d->cat == HX_CAT_CONNECT)
 		return d->sig.missing_rank >= 0 ? d->sig.missing_rank : d->sig.link_peer;
-	return d->cat == HX_CAT_BEHIND && d->by_signals ? d->sig.missing_rank : -1;
+	return d->cat == HX_CAT_BEHIND && d->by_signals ? d->root_rank : -1;
 }
 
 /* "stream 7, task 5990, error code 107020": the ids of the deciding
