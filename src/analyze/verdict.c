@@ -2492,13 +2492,21 @@ static void quote_set(struct hangdx_diagnosis *d, uint32_t rec,
 static void unknown_lines(struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
+	const char *w = hx_dstr(d, s->unknown_err, HX_F_WHAT);
 
 	field_set(d, HX_CAT_OTHER, -1, s->unknown_err, -1, "%s%s",
 		  N_("an error line hangdx has no family for"));
-	quote_set(d, s->unknown_err,
-		  N_("Failure, hang not determined: the input holds error lines that "
-		     "hangdx does not know, the first at %s: \"%s\". Whether a wait on "
-		     "another rank caused it cannot be told from them."));
+	if (w && strcmp(w, "traceback") == 0)
+		quote_set(d, s->unknown_err,
+			  N_("Failure, hang not determined: a traceback was logged at "
+			     "error level, its head and its exception not in the input "
+			     "(the first frame at %s: \"%s\"). Whether a wait on another "
+			     "rank caused the exception cannot be told from its frames."));
+	else
+		quote_set(d, s->unknown_err,
+			  N_("Failure, hang not determined: the input holds error lines that "
+			     "hangdx does not know, the first at %s: \"%s\". Whether a wait on "
+			     "another rank caused it cannot be told from them."));
 	if (s->nunknown > 1)
 		FACT("%llu error lines that hangdx does not know; the first is quoted "
 		     "above.", (unsigned long long)s->nunknown);
@@ -3431,6 +3439,35 @@ void hx_partial_text(const struct hangdx_diagnosis *d, char *buf, size_t n)
 			 "and no rank is said to be without logs."));
 }
 
+/* A failure whose hang is not determined, printed after its file had
+ * printed nothing for HX_SILENCE_WAIT_S or more: a wait that ran out,
+ * inferred.  Work that fails at its end says so (a named failure); a
+ * silence that ends in an unnamed failure is a wait that gave up. */
+static void silence_ended(struct hangdx_diagnosis *d)
+{
+	int64_t q;
+	const char *t;
+	char where[512];
+
+	if (d->cat != HX_CAT_OTHER || d->hang != -1 || d->id_rec == HX_NOREC)
+		return;
+	q = hx_dnum(d, d->id_rec, HX_F_SILENCE, -1);
+	if (q < HX_SILENCE_WAIT_S || q >= HX_SILENCE_MAX_S)
+		return;
+	d->cat = HX_CAT_UNKNOWN;
+	d->hang = 1;
+	d->verdict = HANGDX_V_HANG;
+	t = hx_dstr(d, d->id_rec, HX_F_TEXT);
+	hx_dwhere(d, d->id_rec, where, sizeof where);
+	snprintf(d->summary, sizeof d->summary,
+		 _("Hang of unknown kind (inferred): the log printed nothing for "
+		   "%lld s, then the failure at %s: \"%s\". A failure that ends "
+		   "such a silence is a wait that ran out; the line does not say "
+		   "what it waited for."), (long long)q, where, t ? t : "");
+	FACT("It assumes that the %lld s without a line were spent waiting, not "
+	     "computing: no line says what the process did in them.", (long long)q);
+}
+
 int hx_verdict(struct hangdx_diagnosis *d)
 {
 	int err;
@@ -3461,6 +3498,7 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	d->hang = d->verdict == HANGDX_V_NO_HANG ? 0 : 1;
 	try_field(d);
 	open_world(d);
+	silence_ended(d);
 	err = hx_roots_find(d);
 	if (err)
 		return err;

@@ -69,6 +69,16 @@
 #define HX_STALE_GAP_US (3600 * 1000000LL)
 #define HX_LEFT_NOTED 8
 
+/* A console line printed after HX_SILENCE_KEEP_S seconds or more in which
+ * its file printed nothing keeps that silence with its records; a failure
+ * whose hang is not determined that ends a silence of HX_SILENCE_WAIT_S
+ * or more (and less than HX_SILENCE_MAX_S, past which two runs were
+ * pasted one after the other) is read as a wait that ran out (inferred):
+ * no work of the stack is silent that long and then fails at once. */
+#define HX_SILENCE_KEEP_S 10
+#define HX_SILENCE_WAIT_S 30
+#define HX_SILENCE_MAX_S (6 * 3600)
+
 /* A resident HCCL kernel whose main stream did not move for this long is
  * stalled (silent hang without an error line). */
 #define HX_STALL_MIN_US (60 * 1000000LL)

@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <string.h>
 #include "ingest.h"
+#include "../core/thresholds.h"
 
 enum layer { L_HCCL, L_RT, L_AICPU, L_TSCH };
 
@@ -102,7 +103,14 @@ static void rb_start(struct hx_reader *r, struct hx_recb *b, int kind,
 
 static int emit(struct hx_reader *r, struct hx_recb *b)
 {
-	int err = hx_rb_commit(b);
+	int err;
+
+	/* an error of a line printed after a silence says how long */
+	if (b->rec.line == r->silence_line && r->silence >= HX_SILENCE_KEEP_S &&
+	    (b->rec.level == HX_LV_NONE || b->rec.level == HX_LV_ERROR ||
+	     b->rec.level == HX_LV_CRITICAL))
+		hx_rb_num(b, HX_F_SILENCE, r->silence);
+	err = hx_rb_commit(b);
 
 	if (err == HANGDX_ELIMIT) {
 		r->ev->c.skipped[HX_S_RECORDS]++;
@@ -3151,7 +3159,8 @@ enum {
 	A_EMCODE = 1u << 7,     /* "EI0006:" after a space or ':' or at 0 */
 	A_WAITWORD = 1u << 8,   /* "timed out", "TIMEOUT", "deadlock" */
 	A_EXCEPT = 1u << 9,     /* "exception", "Exception" */
-	A_MISSING = 1u << 10    /* "No such", "command" */
+	A_MISSING = 1u << 10,   /* "No such", "command" */
+	A_INVOKED = 1u << 11    /* pybind11's "Invoked with: " */
 };
 
 /* s[i..i+4) == lit, as one 32-bit compare (the caller has i + 4 <= n) */
@@ -3182,7 +3191,7 @@ static void anchor_init(void)
 	static const char *const pairs[] = { "me", "rr", "RR", "ai", "em",
 					     "ea", "Lo", "LO", "tc", "tu",
 					     "ME", "dl", "DL", "xc", "No",
-					     "mm" };
+					     "mm", "In" };
 	const char *up = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	size_t i;
 
@@ -3257,6 +3266,13 @@ static unsigned field_anchors(const char *s, size_t n)
 				a |= A_MEMORY;
 			else if (at4(s, n, i, "eart"))
 				a |= A_LOST;
+			break;
+		case 'I':       /* pybind11's "Invoked with: ", the last line of its
+				 * TypeError of a C++ call whose arguments match no
+				 * signature (the TypeError line itself is python_type's) */
+			if (at4(s, n, i, "Invo") && i + 14 <= n &&
+			    memcmp(s + i + 4, "ked with: ", 10) == 0)
+				a |= A_INVOKED;
 			break;
 		case 'L':
 			if (at4(s, n, i, "Lost") || at4(s, n, i, "LOST"))
@@ -3661,6 +3677,7 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 	case 'F':
 	case '(':
 	case 'P':
+	case 'l':
 		return framework_end(r, s, n);
 	default:
 		return HANGDX_OK;
@@ -3697,9 +3714,11 @@ static bool prompts_done(const char *s, size_t n)
  * the summary vLLM's serving benchmark prints when every request was
  * answered, "============ Serving Benchmark Result ============"
  * (vllm, benchmarks/serve.py; benchmark_serving.py before it) and other
- * benchmarks' banners in its style (hx_bench_banner), and vLLM's offline
- * progress bar at every prompt (prompts_done).  A normal end of the
- * process that wrote it, like HCCL's communicator destroyed.
+ * benchmarks' banners in its style (hx_bench_banner), vLLM's offline
+ * progress bar at every prompt (prompts_done), pytest's summary without a
+ * failure and llama.cpp's timings as its program exits (hx_llama_total).
+ * A normal end of the process that wrote it, like HCCL's communicator
+ * destroyed.
  */
 static int framework_end(struct hx_reader *r, const char *s, size_t n)
 {
@@ -3712,9 +3731,10 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 		    memcmp(s + k, "Final validation metrics: ", 26) == 0;
 	bool prompts = s[0] == 'P' && prompts_done(s, n);
 	bool pytest = s[0] == '=' && hx_pytest_passed(s, n);
+	bool llama = s[0] == 'l' && hx_llama_total(s, n);
 
 	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
-	      hx_bench_banner(s, n) || verl || prompts || pytest))
+	      hx_bench_banner(s, n) || verl || prompts || pytest || llama))
 		return HANGDX_OK;
 	if (r->ended) {
 		r->taken = true;
@@ -3725,6 +3745,7 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	put_lit(&b, HX_F_WHAT, verl ? "final_validation"
 			      : prompts ? "prompts_done"
 			      : pytest ? "pytest_passed"
+			      : llama ? "llama_perf"
 			      : memcmp(s, "Training completed", 18) == 0
 			      ? "training_completed" : "benchmark_result");
 	return emit(r, &b);
@@ -4630,6 +4651,21 @@ static bool parameter_words(const char *s, size_t n)
 	return has_any(s, n, w, sizeof w / sizeof w[0]);
 }
 
+/* A traceback's frame logged at error level (its prefix's or its
+ * launcher's) with no error line before it in its file: an exception
+ * was being logged, its head cut. */
+static int error_frame(struct hx_reader *r, const struct hx_prefix *p,
+		       const char *s, size_t n)
+{
+	int lv = p ? p->level : r->env.level;
+
+	if (r->open_kept || (lv != HX_LV_ERROR && lv != HX_LV_CRITICAL))
+		return HANGDX_OK;
+	while (*s == ' ' || *s == '\t')
+		s++, n--;
+	return open_record(r, HX_K_UNKNOWN_ERROR, p, s, n, NULL, "traceback");
+}
+
 int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 {
 	/* the prefix hx_families_line parsed for this very line, if any */
@@ -4655,7 +4691,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	m = prefixed ? p.body : s;
 	mn = prefixed ? p.bodylen : n;
 	if (mn >= 8 && (m[0] == ' ' || m[0] == 'F') && frame_line(r, m, mn))
-		return HANGDX_OK;
+		return error_frame(r, prefixed ? &p : NULL, m, mn);
 	if (mn && (m[0] == '*' || r->aicerr) &&
 	    (lv = aicerr_report(r, m, mn)) != NOT_MINE)
 		return lv;
@@ -4723,7 +4759,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 				  hx_vocab_class_id(HX_VC_RESOURCE));
 	/* under an error-manager code, its text that says a feature is not
 	 * supported ("EE9999 get device msg feature can not support ...") */
-	if ((err && parameter_words(m, mn)) ||
+	if ((err && parameter_words(m, mn)) || (a & A_INVOKED) ||
 	    (r->curblk && HAS(m, mn, "not support")) ||
 	    ((err || (a & A_MISSING)) && missing_words(m, mn, err)))
 		return open_class(r, prefixed ? &p : NULL, m, mn,

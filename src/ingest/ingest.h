@@ -200,7 +200,8 @@ enum hx_ftype {
 	XX(RANK_LIST_CUT, "rank_list_cut", U64)                        \
 	XX(VLINE, "vline", U64)                                        \
 	XX(MOVED_WAIT, "moved_wait_us", U64)                           \
-	XX(FRAME, "frame", STR)
+	XX(FRAME, "frame", STR)                                        \
+	XX(SILENCE, "silence_s", U64)
 
 enum hx_field_key {
 #define HX_FIELD_ENUM(name, json, type) HX_F_##name,
@@ -579,6 +580,13 @@ static inline bool hx_name_byte(int c)
 	       (c >= '0' && c <= '9') || c == '_';
 }
 
+/* The clock a console line starts with, within its first 96 bytes (a
+ * logger's "INFO 05-19 14:27:19", "2025-09-29 07:27:30", glog's
+ * "I0612 10:00:01", a plog's "2025-01-31-08:23:58"): seconds of the day,
+ * plus the day's (month * 31 + day) * 86400 when a date is before it
+ * (*dated).  False when the line has none. */
+bool hx_line_clock(const char *s, size_t n, int64_t *clk, bool *dated);
+
 /* Python's "Traceback (most recent call last):" at the start of s: an
  * exception was raised (its last line says which). */
 static inline bool hx_traceback_head(const char *s, size_t n)
@@ -677,6 +685,12 @@ bool hx_parse_i64(const char *s, size_t n, int64_t *out);
 bool hx_ellipsis(const char *s, size_t n);
 /* A benchmark's result banner, "==== Serving Benchmark Result ====". */
 bool hx_bench_banner(const char *s, size_t n);
+/* llama.cpp's last timing line, "llama_perf_context_print:       total
+ * time =  231911.05 ms /   413 tokens" (llama_print_timings: before it),
+ * printed as its program exits (llama-context.cpp, llama_perf_context_print):
+ * a normal end. */
+bool hx_llama_total(const char *s, size_t n);
+
 /* pytest's summary of a session in which no test failed ("=== 6 passed in
  * 42.17s ==="): a normal end. */
 bool hx_pytest_passed(const char *s, size_t n);
@@ -831,6 +845,13 @@ struct hx_reader {
 	struct hx_prefix lastp;     /* the plog prefix of the line below, */
 	const char *lastp_at;       /* parsed once by hx_families_line */
 	uint32_t open_kept;         /* open-world records of this file */
+	/* the console's clock (hx_line_clock) of the last line that had one,
+	 * and the seconds no line was printed before the current line's
+	 * (silence, for records of line silence_line only) */
+	int64_t clk_prev;
+	bool clk_seen, clk_dated;
+	int64_t silence;
+	uint64_t silence_line;
 	uint32_t warn_timeouts;     /* warning lines of a wait that ran out */
 	/* the last frame of a Python traceback ("File \".../shm_broadcast.py\",
 	 * line 536, in acquire_read" -> "shm_broadcast.py:acquire_read"): a

@@ -577,6 +577,71 @@ bool hx_bench_banner(const char *s, size_t n)
  * 1 skipped in 42.17s ===", _pytest/terminal.py: the counts, " in ",
  * the seconds): the session ended.  A count of failed or error tests is
  * no such end here (a test may have timed out). */
+static int two(const char *s)
+{
+	return is_digit((unsigned char)s[0]) && is_digit((unsigned char)s[1])
+	       ? (s[0] - '0') * 10 + (s[1] - '0') : -1;
+}
+
+/* "MM-DD" ending at s[e] (exclusive), or glog's "[IWEF]MMDD": the day
+ * index, -1 if none. */
+static int64_t clock_day(const char *s, size_t e)
+{
+	int mo, dd;
+
+	if (e >= 5 && s[e - 3] == '-' && (mo = two(s + e - 5)) > 0 &&
+	    (dd = two(s + e - 2)) > 0)
+		return mo * 31 + dd;
+	if (e >= 5 && (s[e - 5] == 'I' || s[e - 5] == 'W' || s[e - 5] == 'E' ||
+		       s[e - 5] == 'F') && (mo = two(s + e - 4)) > 0 &&
+	    (dd = two(s + e - 2)) > 0 && (e == 5 || !is_alnum((unsigned char)s[e - 6])))
+		return mo * 31 + dd;
+	return -1;
+}
+
+bool hx_line_clock(const char *s, size_t n, int64_t *clk, bool *dated)
+{
+	size_t lim = n < 96 ? n : 96, j;
+	const char *c = s;
+	int hh, mm, ss;
+	int64_t day;
+
+	while ((c = memchr(c, ':', lim - (size_t)(c - s))) != NULL) {
+		j = (size_t)(c - s);
+		c++;
+		if (j < 2 || j + 6 > n || s[j + 3] != ':' ||
+		    (hh = two(s + j - 2)) < 0 || hh > 23 ||
+		    (mm = two(s + j + 1)) < 0 || mm > 59 ||
+		    (ss = two(s + j + 4)) < 0 || ss > 60 ||
+		    (j > 2 && is_digit((unsigned char)s[j - 3])))
+			continue;
+		*clk = hh * 3600 + mm * 60 + ss;
+		day = j > 3 && (s[j - 3] == ' ' || s[j - 3] == '-' ||
+				s[j - 3] == 'T') ? clock_day(s, j - 3) : -1;
+		*dated = day >= 0;
+		if (*dated)
+			*clk += day * 86400;
+		return true;
+	}
+	return false;
+}
+
+bool hx_llama_total(const char *s, size_t n)
+{
+	static const char a[] = "llama_perf_context_print:", b[] = "llama_print_timings:";
+	size_t k;
+
+	if (n > sizeof a && memcmp(s, a, sizeof a - 1) == 0)
+		k = sizeof a - 1;
+	else if (n > sizeof b && memcmp(s, b, sizeof b - 1) == 0)
+		k = sizeof b - 1;
+	else
+		return false;
+	while (k < n && s[k] == ' ')
+		k++;
+	return n - k > 12 && memcmp(s + k, "total time =", 12) == 0;
+}
+
 bool hx_pytest_passed(const char *s, size_t n)
 {
 	const char *in;
@@ -632,6 +697,8 @@ static int classify_line(const char *s, size_t n)
 		if (n > 26 && memcmp(s, "hccl interface return err ", 26) == 0)
 			return HX_CL_BARE;
 		break;
+	case 'l':       /* llama.cpp's timings as its program exits */
+		return hx_llama_total(s, n) ? HX_CL_BARE : HX_CL_NOISE;
 	case 'P':       /* vLLM's offline generate, every prompt done */
 		if (n > 24 && memcmp(s, "Processed prompts: 100%|", 24) == 0)
 			return HX_CL_BARE;
@@ -1797,10 +1864,12 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 
 	switch (s[i]) {
 	case '>':
-		/* "> [ERROR] ...": a line quoted in an issue's Markdown */
-		if (i + 2 < n && s[i + 1] == ' ' && (first || (e->forms & HX_EV_QUOTE))) {
+		/* "> [ERROR] ...": a line quoted in an issue's Markdown (the
+		 * reader takes the marks off a line's start, unquote; these are
+		 * the ones after a reporter's sentence) */
+		if (i + 2 < n && (first || (e->forms & HX_EV_QUOTE))) {
 			e->forms |= HX_EV_QUOTE;
-			return i + 2;
+			return s[i + 1] == ' ' ? i + 2 : i + 1;
 		}
 		return 0;
 	case '-':

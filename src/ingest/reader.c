@@ -630,9 +630,35 @@ static int grep_line(struct hx_reader *r, const char *s, size_t n)
 	return err;
 }
 
+/* The seconds no line was printed before this one, by the clocks the
+ * console's lines start with (hx_line_clock, on s[0..n): the envelope, a
+ * logger's head among it, or the line's first 40 bytes): a silence a
+ * failure may end. */
+static void line_silence(struct hx_reader *r, const char *s, size_t n)
+{
+	int64_t clk;
+	bool dated;
+
+	if (!hx_line_clock(s, n, &clk, &dated))
+		return;
+	/* the lines of one second are one burst: they share its silence */
+	if (!r->clk_seen || dated != r->clk_dated || clk < r->clk_prev)
+		r->silence = -1;
+	else if (clk > r->clk_prev)
+		r->silence = clk - r->clk_prev;
+	r->silence_line = r->line;
+	r->clk_prev = clk;
+	r->clk_dated = dated;
+	r->clk_seen = true;
+}
+
 /* One logical line: its envelope, then its message. */
 static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 {
+	/* a console's clock: a plog's (its own or through grep) is not, a
+	 * plog at its default level being silent while the job is well */
+	if (!(r->env.forms & HX_EV_GREP) && !hx_plog_start(s + k, n - k))
+		line_silence(r, s, k ? k : n < 40 ? n : 40);
 	if (r->env.forms & HX_EV_WORKER)
 		n = ray_repeat(s, n);
 	if (r->env.forms & HX_EV_GREP)
@@ -901,17 +927,20 @@ static bool device_head(const char *s, size_t n)
 static int hold_kind(const char *s, size_t n)
 {
 	bool plog = s[0] == '[' && s[1] >= 'A' && s[1] <= 'Z' && s[1] != 'W';
+	size_t m = n;           /* without the blanks a paste left at the end */
 
 	if (n < 8)
 		return J_NONE;
-	if (plog && s[1] == 'E' && s[n - 1] >= '0' && s[n - 1] <= '9' &&
-	    source_tail(s, n))
+	while (m > 8 && (s[m - 1] == ' ' || s[m - 1] == '\t'))
+		m--;
+	if (plog && s[1] == 'E' && s[m - 1] >= '0' && s[m - 1] <= '9' &&
+	    source_tail(s, m))
 		return J_SOURCE;
-	if (!plog && s[n - 1] != ']' && device_head(s, n))
+	if (!plog && s[m - 1] != ']' && device_head(s, m))
 		return J_DEVICE;
 	if (n == HX_WRAP_COLS)
 		return J_FOLD;
-	if (!plog && s[n - 1] != ']' && open_bracket(s, n))
+	if (!plog && s[m - 1] != ']' && open_bracket(s, m))
 		return J_BRACKET;
 	return J_NONE;
 }
@@ -1131,7 +1160,25 @@ static void bold(const char **s, size_t *n)
 		*n -= 2;
 }
 
-/* A line as read: a CR before its newline goes (also as "^M"), a paste's
+/* Markdown's quote marks before a pasted line ("> [ERROR] ...", ">> ",
+ * ">[ERROR]"): they go, with one space after each, so that the line's own
+ * indentation (an error-manager block's body) stays its own. */
+static void unquote(const char **s, size_t *n)
+{
+	const char *p = *s;
+	size_t k = 0;
+
+	while (k < *n && p[k] == '>') {
+		k++;
+		if (k < *n && p[k] == ' ')
+			k++;
+	}
+	*s += k;
+	*n -= k;
+}
+
+/* A line as read: a CR before its newline goes (also as "^M"), Markdown's
+ * quote marks (unquote), a paste's
  * numbers and indentation (unnumber, dedent), Markdown's bold around it,
  * and its colour (a plog line, "[ERROR] ...", has none: two capitals are
  * all it costs; a JSON string's "\u001b[0;36m" is json_piece's). */
@@ -1144,7 +1191,11 @@ static int handle_line(struct hx_reader *r, const char *s, size_t n)
 	else if (n >= 2 && s[n - 1] == 'M' && s[n - 2] == '^')
 		n -= 2;                 /* the CR in caret notation ("cat -v") */
 	if (s != r->clean) {
+		if (n && s[0] == '>')
+			unquote(&s, &n);        /* outside a paste's numbers */
 		unnumber(r, &s, &n);
+		if (n && s[0] == '>')
+			unquote(&s, &n);        /* or inside ("  1\t> ...") */
 		dedent(r, &s, &n);
 	}
 	bold(&s, &n);

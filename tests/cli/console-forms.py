@@ -70,6 +70,8 @@ PREFIXES = {
     # a paste quoted in an issue's Markdown, once or twice, or as a list
     "quote": "> ",
     "quote-nested": "> > ",
+    "quote-tight": ">",         # the marker's space is optional
+    "quote-nested-tight": ">> ",
     "list": "- ",
     "quote-list": "> * ",
 }

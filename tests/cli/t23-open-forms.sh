@@ -905,4 +905,42 @@ t_ok "vLLM's wait for its engines is told as a client's, not HCCL's" \
 	sh -c "'$HANGDX' diagnose '$T/engines.log' | tr '\n' ' ' | grep -q 'A client waited to' && ! '$HANGDX' diagnose '$T/engines.log' | grep -q HCCL_CONNECT_TIMEOUT"
 t_ok "HCCL's own connect timeout names HCCL_CONNECT_TIMEOUT" \
 	sh -c "'$HANGDX' diagnose '$T/hcclconn.log' | tr '\n' ' ' | grep -q 'HCCL_CONNECT_TIMEOUT'"
+# a traceback's frames logged at error level, its head and its exception
+# cut: an exception was being logged, a failure whose hang is not
+# determined; the same frames at INFO level hold no failure
+frames() { printf '(Worker pid=7) %s 04-21 10:27:25 [executor.py:932]   File "/w/parallel_state.py", line 537, in all_gather\n(Worker pid=7) %s 04-21 10:27:25 [executor.py:932]     return comm.all_gather(x)\n' "$1" "$1"; }
+check "a traceback's frames under an ERROR logger" "null other" "$(frames ERROR)"
+check "the same frames under an INFO logger" "null not_determined" "$(frames INFO)"
+printf '%s\n' "$(frames ERROR)" > "$T/frames.log"
+t_ok "the frames are told as a traceback whose exception is not in the input" \
+	sh -c "'$HANGDX' diagnose '$T/frames.log' | tr '\n' ' ' | grep -q 'a traceback was logged at error level'"
+# pybind11's last line of its TypeError, a C++ call whose arguments match
+# no signature, under a launcher's ERROR logger: a parameter error; the
+# same words in a sentence of no such line are not
+check "pybind11's 'Invoked with:' under an ERROR logger" "false not_a_hang" \
+	"(EngineCore_0 pid=381) ERROR 05-22 11:41:54 [core.py:396] Invoked with: <PrefixStore object at 0xfffe05d1b230>, 0, 2"
+check "the same line under an INFO logger" "null not_determined" \
+	"(EngineCore_0 pid=381) INFO 05-22 11:41:54 [core.py:396] Invoked with: <PrefixStore object at 0xfffe05d1b230>, 0, 2"
+# a failure whose hang is not determined, printed after minutes in which
+# the log printed nothing: a wait that ran out (inferred); the same one
+# second after the line before, or days after it (two runs pasted one
+# after the other), is not
+silent() { printf '%s\n' "INFO $1 [__init__.py:212] Platform plugin ascend is activated" "(EngineCore_DP1 pid=7) INFO $2 [core.py:1090] Shutting down." "(EngineCore_DP1 pid=7) ERROR $2 [core.py:1100] EngineCore failed to start."; }
+check "an engine that failed to start after 5 minutes of silence" "true unknown" "$(silent '05-19 14:27:19' '05-19 14:32:24')"
+check "the same one second after the line before" "null other" "$(silent '05-19 14:27:19' '05-19 14:27:20')"
+check "the same days after the line before" "null other" "$(silent '05-16 14:27:19' '05-19 14:32:24')"
+printf '%s\n' "$(silent '05-19 14:27:19' '05-19 14:32:24')" > "$T/silent.log"
+t_ok "the silence is said, with its assumption" \
+	sh -c "'$HANGDX' diagnose '$T/silent.log' | tr '\n' ' ' | grep -q 'printed nothing for 305 s.*It assumes that the 305 s'"
+t_ok "the silence goes through facts: the same answer from them" \
+	sh -c "'$HANGDX' facts -o '$T/silent.facts' '$T/silent.log' 2>/dev/null &&
+	       test \"\$('$HANGDX' diagnose --json --facts '$T/silent.facts' | grep -c '\"category\": \"unknown\"')\" = 1"
+# llama.cpp's timings as its program exits end the run; its other
+# timing lines do not
+check "llama.cpp's total time as it exits" "false none" \
+	"llama_perf_context_print:       total time =  231911.05 ms /   413 tokens"
+check "llama.cpp's older total time" "false none" \
+	"llama_print_timings:       total time =  5211.06 ms"
+check "llama.cpp's eval time alone" "null not_determined" \
+	"llama_perf_context_print:        eval time =  230735.63 ms /   399 runs   (  578.28 ms per token,     1.73 tokens per second)"
 t_done

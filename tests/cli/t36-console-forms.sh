@@ -59,4 +59,33 @@ t_ok "pieces behind two ranks' prefixes: not one message" sh -c "
 	printf '[rank1]: %s\n[rank2]: %s\n[rank1]: %s\n' '$dev1' '$dev2' '$dev3' > '$T/q.log' &&
 	'$HANGDX' parse '$T/q.log' > '$T/q.txt' && grep -q '^$T/q.log:1: ' '$T/q.txt' &&
 	! grep -q 'stream=9' '$T/q.txt'"
+# an error-manager block in Markdown's bold, its body indented, quoted
+# line by line: the quote marks go before the bold and the indentation
+# are read, so the block reads as it does unquoted
+cat > "$T/blk.log" <<'EOF'
+RuntimeError: ACL stream synchronize failed.
+**EL0004: 2025-01-31-08:23:58.845.175 Failed to allocate memory.
+        Possible Cause: Available memory is insufficient.
+        TraceBack (most recent call last):
+        The error from device(chipId:7, dieId:0), serial number is 2, event wait timeout occurred during task execution, stream_id:6, sq_id:6, task_id:9035, event_id=1522, timeout=1868.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1491]
+        Task execute failed, device_id=7, stream_id=6, task_id=9035, flip_num=720, task_type=3(EVENT_WAIT).[FUNC:GetError][FILE:stream.cc][LINE:1082]**
+EOF
+sed 's/^/> /' "$T/blk.log" > "$T/blkq.log"
+sed 's/^/>/' "$T/blk.log" > "$T/blkt.log"
+cat_of() { "$HANGDX" diagnose --json "$1" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["hang"], d["category"])'; }
+t_ok "a bold, indented block: an event wait that ran out" \
+	test "$(cat_of "$T/blk.log")" = "True event_wait_chain"
+t_ok "the same block quoted with '> ' reads the same" test "$(cat_of "$T/blkq.log")" = "$(cat_of "$T/blk.log")"
+t_ok "the same block quoted with '>' reads the same" test "$(cat_of "$T/blkt.log")" = "$(cat_of "$T/blk.log")"
+
+# a device log's error line that a page wrapped after its source location,
+# with the blanks a paste left at each line's end: one message, as without
+printf '%s\n' '[ERROR] TSCH(-1,null):2020-06-04-10:51:09.520.395 28 (cpuid:0) ai_core_dispatcher.c:1012' \
+	'bs_done_exception_proc_timeout' ': slot_id=1,TS_ctrl=0x4,exception_core_list=0x0,AI_CORES_COUNT=2,' 'fault_task=0' > "$T/tsw.log"
+sed 's/$/   /' "$T/tsw.log" > "$T/tswt.log"
+t_ok "a wrapped device line: a device task that ran out of time" \
+	test "$(cat_of "$T/tsw.log")" = "True device_timeout"
+t_ok "the same with blanks at the lines' ends reads the same" \
+	test "$(cat_of "$T/tswt.log")" = "$(cat_of "$T/tsw.log")"
+
 t_done

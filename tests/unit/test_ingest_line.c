@@ -1124,6 +1124,40 @@ static int alarm_of(const char *line)
 	return hangdx_line_alarm(line, strlen(line));
 }
 
+/* The clock a console line starts with, in the loggers' forms; no clock
+ * in a line whose colons are no time of day. */
+static long long clock_of(const char *s, int *dated)
+{
+	int64_t c = -1;
+	bool d = false;
+
+	if (!hx_line_clock(s, strlen(s), &c, &d))
+		return -1;
+	*dated = d;
+	return (long long)c;
+}
+
+static void test_line_clock(void **state)
+{
+	int d = -1;
+
+	(void)state;
+	assert_int_equal(clock_of("(EngineCore_DP1 pid=17219) ERROR 05-19 14:32:24 [core.py:1100] x", &d),
+			 (5 * 31 + 19) * 86400LL + 14 * 3600 + 32 * 60 + 24);
+	assert_int_equal(d, 1);
+	assert_int_equal(clock_of("[2025-09-29 07:27:30] Initialization failed.", &d),
+			 (9 * 31 + 29) * 86400LL + 7 * 3600 + 27 * 60 + 30);
+	assert_int_equal(clock_of("[ERROR] RUNTIME(1769,python):2025-08-15-01:51:03.482.123 [a.cc:1] x", &d),
+			 (8 * 31 + 15) * 86400LL + 1 * 3600 + 51 * 60 + 3);
+	assert_int_equal(clock_of("E0612 10:00:01.000001 4242 transport.cpp:99] x", &d),
+			 (6 * 31 + 12) * 86400LL + 10 * 3600 + 1);
+	assert_int_equal(d, 1);
+	assert_int_equal(clock_of("12:00:05 a clock without a date", &d), 12 * 3600 + 5);
+	assert_int_equal(d, 0);
+	assert_int_equal(clock_of("stream_id:6, sq_id:6, task_id:9035", &d), -1);
+	assert_int_equal(clock_of("version 1:2:3 of 24:00:00 and 123:45:67", &d), -1);
+}
+
 static void test_line_alarm(void **state)
 {
 	(void)state;
@@ -1207,6 +1241,7 @@ int main(void)
 		cmocka_unit_test(test_prefix_grep_line),
 		cmocka_unit_test(test_condensed_values),
 		cmocka_unit_test(test_line_alarm),
+		cmocka_unit_test(test_line_clock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
