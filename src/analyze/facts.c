@@ -2443,11 +2443,34 @@ static int ordinary_launch(const struct hangdx_diagnosis *d)
 	return got;
 }
 
+/* The device's report of an AICPU kernel's error code that no table has
+ * (the runtime then prints its default "aicpu execute failed"): the
+ * vendor's guides show the same lines (errcode 5) as an operator's
+ * exception and as an operator that ran past its execution timeout, so
+ * the exception says nothing of a wait. */
+static bool aicpu_code_unknown(const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+		const struct hx_vocab *row;
+
+		if (d->ev->recs[rec].kind != HX_K_RT_TASK_FAIL ||
+		    !eq(hx_dstr(d, rec, HX_F_WHAT), "aicpu_error"))
+			continue;
+		row = hx_rec_row(d, rec);
+		return !row;
+	}
+	return false;
+}
+
 /* The device's report of an AICPU kernel that ended on its own error
- * code (what=aicpu_error; a code of vocab/aicpu.tsv that is no timeout,
- * or one no table has), when no line names a kernel of HCCL's: the
- * kernel returned its failure, it did not wait.  HCCL's own codes
- * (1000-1099: op retry, links) are a lost link. */
+ * code (what=aicpu_error; a code of vocab/aicpu.tsv that is no timeout),
+ * when no line names a kernel of HCCL's: the kernel returned its failure,
+ * it did not wait.  HCCL's own codes (1000-1099: op retry, links) are a
+ * lost link.  A code no table has says nothing of a wait (above): not
+ * taken. */
 static bool aicpu_returned(struct hx_signals *s, const struct hangdx_diagnosis *d)
 {
 	uint32_t rep = HX_NOREC;
@@ -2467,7 +2490,9 @@ static bool aicpu_returned(struct hx_signals *s, const struct hangdx_diagnosis *
 	if (rep == HX_NOREC || ordinary_launch(d) == 0)
 		return false;
 	row = hx_rec_row(d, rep);
-	if (row && row->cls == HX_VC_LOST)
+	if (!row)
+		return false;
+	if (row->cls == HX_VC_LOST)
 		first(&s->link_fail, rep);
 	else
 		first(&s->coded_fail, rep);
@@ -2541,7 +2566,7 @@ static void aicpu_named(struct hx_signals *s, const struct hangdx_diagnosis *d)
 {
 	size_t i;
 
-	if (aicpu_returned(s, d))
+	if (aicpu_returned(s, d) || aicpu_code_unknown(d))
 		return;
 	for (i = 0; i < d->norder; i++) {
 		uint32_t rec = d->order[i];

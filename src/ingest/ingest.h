@@ -583,9 +583,11 @@ static inline bool hx_name_byte(int c)
 /* The clock a console line starts with, within its first 96 bytes (a
  * logger's "INFO 05-19 14:27:19", "2025-09-29 07:27:30", glog's
  * "I0612 10:00:01", a plog's "2025-01-31-08:23:58"): seconds of the day,
- * plus the day's (month * 31 + day) * 86400 when a date is before it
- * (*dated).  False when the line has none. */
-bool hx_line_clock(const char *s, size_t n, int64_t *clk, bool *dated);
+ * plus the day's index (month * 31 + day, with the year before it when
+ * there is one) * 86400.  *dated is 0 without a date, 1 with a day and
+ * month, 2 with the year too: clocks compare only at the same *dated.
+ * False when the line has none. */
+bool hx_line_clock(const char *s, size_t n, int64_t *clk, int *dated);
 
 /* Python's "Traceback (most recent call last):" at the start of s: an
  * exception was raised (its last line says which). */
@@ -849,7 +851,8 @@ struct hx_reader {
 	 * and the seconds no line was printed before the current line's
 	 * (silence, for records of line silence_line only) */
 	int64_t clk_prev;
-	bool clk_seen, clk_dated;
+	bool clk_seen;
+	int clk_dated;
 	int64_t silence;
 	uint64_t silence_line;
 	uint32_t warn_timeouts;     /* warning lines of a wait that ran out */

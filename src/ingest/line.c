@@ -583,27 +583,37 @@ static int two(const char *s)
 	       ? (s[0] - '0') * 10 + (s[1] - '0') : -1;
 }
 
-/* "MM-DD" ending at s[e] (exclusive), or glog's "[IWEF]MMDD": the day
- * index, -1 if none. */
-static int64_t clock_day(const char *s, size_t e)
+/* "MM-DD" ending at s[e] (exclusive), "YYYY-MM-DD", or glog's
+ * "[IWEF]MMDD": the day's index, *kind 1 without the year, 2 with it; -1
+ * if none. */
+static int64_t clock_day(const char *s, size_t e, int *kind)
 {
-	int mo, dd;
+	int mo, dd, y1, y2;
 
 	if (e >= 5 && s[e - 3] == '-' && (mo = two(s + e - 5)) > 0 &&
-	    (dd = two(s + e - 2)) > 0)
+	    (dd = two(s + e - 2)) > 0) {
+		*kind = 1;
+		if (e >= 10 && s[e - 6] == '-' && (y1 = two(s + e - 10)) >= 0 &&
+		    (y2 = two(s + e - 8)) >= 0) {
+			*kind = 2;
+			return ((int64_t)(y1 * 100 + y2) * 12 + mo) * 31 + dd;
+		}
 		return mo * 31 + dd;
+	}
 	if (e >= 5 && (s[e - 5] == 'I' || s[e - 5] == 'W' || s[e - 5] == 'E' ||
 		       s[e - 5] == 'F') && (mo = two(s + e - 4)) > 0 &&
-	    (dd = two(s + e - 2)) > 0 && (e == 5 || !is_alnum((unsigned char)s[e - 6])))
+	    (dd = two(s + e - 2)) > 0 && (e == 5 || !is_alnum((unsigned char)s[e - 6]))) {
+		*kind = 1;
 		return mo * 31 + dd;
+	}
 	return -1;
 }
 
-bool hx_line_clock(const char *s, size_t n, int64_t *clk, bool *dated)
+bool hx_line_clock(const char *s, size_t n, int64_t *clk, int *dated)
 {
 	size_t lim = n < 96 ? n : 96, j;
 	const char *c = s;
-	int hh, mm, ss;
+	int hh, mm, ss, kind = 0;
 	int64_t day;
 
 	while ((c = memchr(c, ':', lim - (size_t)(c - s))) != NULL) {
@@ -617,9 +627,9 @@ bool hx_line_clock(const char *s, size_t n, int64_t *clk, bool *dated)
 			continue;
 		*clk = hh * 3600 + mm * 60 + ss;
 		day = j > 3 && (s[j - 3] == ' ' || s[j - 3] == '-' ||
-				s[j - 3] == 'T') ? clock_day(s, j - 3) : -1;
-		*dated = day >= 0;
-		if (*dated)
+				s[j - 3] == 'T') ? clock_day(s, j - 3, &kind) : -1;
+		*dated = day >= 0 ? kind : 0;
+		if (day >= 0)
 			*clk += day * 86400;
 		return true;
 	}

@@ -637,7 +637,7 @@ static int grep_line(struct hx_reader *r, const char *s, size_t n)
 static void line_silence(struct hx_reader *r, const char *s, size_t n)
 {
 	int64_t clk;
-	bool dated;
+	int dated;
 
 	if (!hx_line_clock(s, n, &clk, &dated))
 		return;

@@ -619,13 +619,14 @@ check "a Chinese line without an error word" "null not_determined" "训练时出
 check "a Chinese timeout line" "true unknown" "通信超时，进程退出"
 # the code an AICPU kernel ended on, in the device's report, read from
 # vocab/aicpu.tsv (the runtime's rtAICPUErrorType): an operator's own
-# error returned at once; a timeout code ran out; a kernel of HCCL's
+# error returned at once; a code no table has says nothing of a wait; a
+# timeout code ran out; a kernel of HCCL's
 # (its name on the next line) may have waited on other ranks
 aicpu_rep() {
 	printf 'E39999: [PID: 900] 2026-01-05-10:00:00.000.001 The error from device(chipId:0, dieId:0), serial number is 3, an exception occurred during AICPU execution, stream_id:4, task_id:9, errcode:%s, msg:%s.[FUNC:ProcessStarsAicpuErrorInfo][FILE:device_error_proc.cc][LINE:1483]' "$1" "$2"
 }
 check "an AICPU kernel's inner error code" "false not_a_hang" "$(aicpu_rep 21008 'inner error')"
-check "an AICPU kernel's code no table has" "false not_a_hang" "$(aicpu_rep 77 'aicpu execute failed')"
+check "an AICPU kernel's code no table has: nothing of a wait" "null other" "$(aicpu_rep 77 'aicpu execute failed')"
 check "an AICPU kernel's timeout code" "true aicpu_op_timeout" "$(aicpu_rep 21007 'task execute timeout')"
 check "the raw AICPU timeout code under the default message" "true aicpu_op_timeout" \
 	"$(aicpu_rep 135175 'aicpu execute failed')"
@@ -943,4 +944,12 @@ check "llama.cpp's older total time" "false none" \
 	"llama_print_timings:       total time =  5211.06 ms"
 check "llama.cpp's eval time alone" "null not_determined" \
 	"llama_perf_context_print:        eval time =  230735.63 ms /   399 runs   (  578.28 ms per token,     1.73 tokens per second)"
+# an AICPU kernel's exception whose errcode no table has (the runtime then
+# prints its default "aicpu execute failed"; the vendor's guides show such
+# lines as an operator's exception and as one that ran past its execution
+# timeout): a failure whose hang is not determined; a code the tables
+# name as a parameter error: a failure at once
+aicpu_exc() { printf '%s\n' "[ERROR] RUNTIME(16243,msame):2022-09-22-11:27:01.791.865 [engine.cc:1103]16282 ReportExceptProc:Task exception! device_id=0, stream_id=7, task_id=2, type=1, retCode=0x2a, [aicpu exception]." "[ERROR] RUNTIME(16243,msame):2022-09-22-11:27:01.793.498 [device_error_proc.cc:669]16282 ProcessAicpuErrorInfo:An exception occurred during AICPU execution, stream_id:7, task_id:2, errcode:$1, msg:$2."; }
+check "an AICPU exception of an errcode no table has" "null other" "$(aicpu_exc 5 'aicpu execute failed')"
+check "an AICPU exception of a parameter errcode" "false not_a_hang" "$(aicpu_exc 1 'execute kernel param invalid')"
 t_done

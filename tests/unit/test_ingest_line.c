@@ -1129,7 +1129,7 @@ static int alarm_of(const char *line)
 static long long clock_of(const char *s, int *dated)
 {
 	int64_t c = -1;
-	bool d = false;
+	int d = -1;
 
 	if (!hx_line_clock(s, strlen(s), &c, &d))
 		return -1;
@@ -1146,9 +1146,13 @@ static void test_line_clock(void **state)
 			 (5 * 31 + 19) * 86400LL + 14 * 3600 + 32 * 60 + 24);
 	assert_int_equal(d, 1);
 	assert_int_equal(clock_of("[2025-09-29 07:27:30] Initialization failed.", &d),
-			 (9 * 31 + 29) * 86400LL + 7 * 3600 + 27 * 60 + 30);
+			 ((2025 * 12 + 9) * 31 + 29) * 86400LL + 7 * 3600 + 27 * 60 + 30);
+	assert_int_equal(d, 2);
 	assert_int_equal(clock_of("[ERROR] RUNTIME(1769,python):2025-08-15-01:51:03.482.123 [a.cc:1] x", &d),
-			 (8 * 31 + 15) * 86400LL + 1 * 3600 + 51 * 60 + 3);
+			 ((2025 * 12 + 8) * 31 + 15) * 86400LL + 1 * 3600 + 51 * 60 + 3);
+	/* a later line of an earlier year is earlier */
+	assert_true(clock_of("[2021-10-05-23:07:08.656411] x", &d) <
+		    clock_of("[2023-07-13-16:20:44.081811] x", &d));
 	assert_int_equal(clock_of("E0612 10:00:01.000001 4242 transport.cpp:99] x", &d),
 			 (6 * 31 + 12) * 86400LL + 10 * 3600 + 1);
 	assert_int_equal(d, 1);
