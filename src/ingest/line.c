@@ -725,9 +725,10 @@ static int classify_line(const char *s, size_t n)
 	case 'R':
 		return n > 13 && memcmp(s, "RuntimeError:", 13) == 0
 			       ? HX_CL_BARE : HX_CL_NOISE;
-	case 't':
+	case 't':       /* C++'s "terminate called after throwing ..." too */
 		return (n > 13 && memcmp(s, "there are(is)", 13) == 0) ||
-		       (n > 6 && memcmp(s, "torch.", 6) == 0)
+		       (n > 6 && memcmp(s, "torch.", 6) == 0) ||
+		       (n > 16 && memcmp(s, "terminate called", 16) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	default:
 		if (s[0] == '=' && (hx_bench_banner(s, n) ||   /* vLLM's benchmark */

@@ -931,8 +931,9 @@ static int hold_kind(const char *s, size_t n)
 
 	if (n < 8)
 		return J_NONE;
-	while (m > 8 && (s[m - 1] == ' ' || s[m - 1] == '\t'))
-		m--;
+	if (s[n - 1] == ' ' || s[n - 1] == '\t')
+		while (m > 8 && (s[m - 1] == ' ' || s[m - 1] == '\t'))
+			m--;
 	if (plog && s[1] == 'E' && s[m - 1] >= '0' && s[m - 1] <= '9' &&
 	    source_tail(s, m))
 		return J_SOURCE;

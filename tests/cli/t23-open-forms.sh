@@ -952,4 +952,10 @@ check "llama.cpp's eval time alone" "null not_determined" \
 aicpu_exc() { printf '%s\n' "[ERROR] RUNTIME(16243,msame):2022-09-22-11:27:01.791.865 [engine.cc:1103]16282 ReportExceptProc:Task exception! device_id=0, stream_id=7, task_id=2, type=1, retCode=0x2a, [aicpu exception]." "[ERROR] RUNTIME(16243,msame):2022-09-22-11:27:01.793.498 [device_error_proc.cc:669]16282 ProcessAicpuErrorInfo:An exception occurred during AICPU execution, stream_id:7, task_id:2, errcode:$1, msg:$2."; }
 check "an AICPU exception of an errcode no table has" "null other" "$(aicpu_exc 5 'aicpu execute failed')"
 check "an AICPU exception of a parameter errcode" "false not_a_hang" "$(aicpu_exc 1 'execute kernel param invalid')"
+# C++'s terminate on a line of its own (no anchor word in it) ends its
+# process; a line that only starts with the word does not
+check "C++'s terminate on an exception" "false not_a_hang" \
+	"terminate called after throwing an instance of 'gloo::EnforceNotMet'"
+check "a line that only starts with the word" "null not_determined" \
+	"terminate callbacks registered: 3"
 t_done
