@@ -2443,6 +2443,22 @@ static int ordinary_launch(const struct hangdx_diagnosis *d)
 	return got;
 }
 
+/* The first of the device's reports of an AICPU kernel that ended on its
+ * own error code (what=aicpu_error), or HX_NOREC. */
+static uint32_t first_aicpu_error(const struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+
+		if (d->ev->recs[rec].kind == HX_K_RT_TASK_FAIL &&
+		    eq(hx_dstr(d, rec, HX_F_WHAT), "aicpu_error"))
+			return rec;
+	}
+	return HX_NOREC;
+}
+
 /* The device's report of an AICPU kernel's error code that no table has
  * (the runtime then prints its default "aicpu execute failed"): the
  * vendor's guides show the same lines (errcode 5) as an operator's
@@ -2450,19 +2466,9 @@ static int ordinary_launch(const struct hangdx_diagnosis *d)
  * the exception says nothing of a wait. */
 static bool aicpu_code_unknown(const struct hangdx_diagnosis *d)
 {
-	size_t i;
+	uint32_t rec = first_aicpu_error(d);
 
-	for (i = 0; i < d->norder; i++) {
-		uint32_t rec = d->order[i];
-		const struct hx_vocab *row;
-
-		if (d->ev->recs[rec].kind != HX_K_RT_TASK_FAIL ||
-		    !eq(hx_dstr(d, rec, HX_F_WHAT), "aicpu_error"))
-			continue;
-		row = hx_rec_row(d, rec);
-		return !row;
-	}
-	return false;
+	return rec != HX_NOREC && !hx_rec_row(d, rec);
 }
 
 /* The device's report of an AICPU kernel that ended on its own error
@@ -2473,19 +2479,16 @@ static bool aicpu_code_unknown(const struct hangdx_diagnosis *d)
  * taken. */
 static bool aicpu_returned(struct hx_signals *s, const struct hangdx_diagnosis *d)
 {
-	uint32_t rep = HX_NOREC;
+	uint32_t rep = first_aicpu_error(d);
 	const struct hx_vocab *row;
 	size_t i;
 
-	for (i = 0; i < d->norder; i++) {
+	for (i = 0; rep != HX_NOREC && i < d->norder; i++) {
 		uint32_t rec = d->order[i];
-		int k = d->ev->recs[rec].kind;
-		const char *w = hx_dstr(d, rec, HX_F_WHAT);
 
-		if (k == HX_K_AICPU_KERNEL_FAIL && eq(w, "hccl_kernel"))
+		if (d->ev->recs[rec].kind == HX_K_AICPU_KERNEL_FAIL &&
+		    eq(hx_dstr(d, rec, HX_F_WHAT), "hccl_kernel"))
 			return false;   /* a kernel of HCCL's, named */
-		if (k == HX_K_RT_TASK_FAIL && eq(w, "aicpu_error") && rep == HX_NOREC)
-			rep = rec;
 	}
 	if (rep == HX_NOREC || ordinary_launch(d) == 0)
 		return false;
