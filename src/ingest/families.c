@@ -2486,6 +2486,8 @@ int hx_families_file(struct hx_reader *r)
 	r->ffts_trail = false;
 	r->last_rt_timeout = 0;
 	r->warn_timeouts = 0;
+	r->clk_seen = false;            /* its lines have a clock of their own */
+	r->silence = -1;
 	return HANGDX_OK;
 }
 

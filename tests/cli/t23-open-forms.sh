@@ -930,6 +930,12 @@ silent() { printf '%s\n' "INFO $1 [__init__.py:212] Platform plugin ascend is ac
 check "an engine that failed to start after 5 minutes of silence" "true unknown" "$(silent '05-19 14:27:19' '05-19 14:32:24')"
 check "the same one second after the line before" "null other" "$(silent '05-19 14:27:19' '05-19 14:27:20')"
 check "the same days after the line before" "null other" "$(silent '05-16 14:27:19' '05-19 14:32:24')"
+# two files pasted as tail prints them: each has a clock of its own, so
+# the gap between the first file's last line and the second's first is
+# no silence; within the second file it is
+tails() { printf '%s\n' "==> a/worker0.log <==" "INFO 05-19 14:27:19 [__init__.py:212] Platform plugin ascend is activated" "==> a/worker1.log <==" "(EngineCore_DP1 pid=7) INFO $1 [core.py:1090] Shutting down." "(EngineCore_DP1 pid=7) ERROR $2 [core.py:1100] EngineCore failed to start."; }
+check "a failure in the next file tail printed, minutes after the file before" "null other" "$(tails '05-19 14:32:24' '05-19 14:32:24')"
+check "the same failure minutes after its own file's line before" "true unknown" "$(tails '05-19 14:27:19' '05-19 14:32:24')"
 printf '%s\n' "$(silent '05-19 14:27:19' '05-19 14:32:24')" > "$T/silent.log"
 t_ok "the silence is said, with its assumption" \
 	sh -c "'$HANGDX' diagnose '$T/silent.log' | tr '\n' ' ' | grep -q 'printed nothing for 305 s.*It assumes that the 305 s'"
