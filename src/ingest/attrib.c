@@ -82,6 +82,32 @@ static bool prefix_num(const char *c, size_t n, const char *pre,
 	return *k > 0;
 }
 
+/* A CANN log's own name inside a longer one, as a copy renamed it
+ * ("node3_plog-4242_20251103100005000.log",
+ * "rank-0-device-0-device-4242_20251103100005000.log"): pre after a
+ * separator, the pid, '_' and the file's start time (8 digits or more). */
+static bool inner_pid(const char *c, size_t n, const char *pre, int64_t *v)
+{
+	size_t m = strlen(pre), k, t;
+	const char *q = c, *end = c + n;
+	int64_t ts;
+
+	while ((q = hx_find(q, (size_t)(end - q), pre)) != NULL) {
+		const char *d = q + m;
+
+		if (q > c && (q[-1] == '-' || q[-1] == '_' || q[-1] == '.')) {
+			k = num_at(d, (size_t)(end - d), v);
+			if (k && d + k < end && d[k] == '_') {
+				t = num_at(d + k + 1, (size_t)(end - d - k - 1), &ts);
+				if (t >= 8)
+					return true;
+			}
+		}
+		q = d;
+	}
+	return false;
+}
+
 /* "10.0.0.12", "10.0.0.12_logs": a dotted quad at the start. */
 static bool ipv4_at(const char *c, size_t n)
 {
@@ -173,6 +199,11 @@ static void comp_attr(const char *path, const char *c, size_t n, bool last,
 	else if (prefix_num(c, n, "device-app-", &v, &k) ||
 		 (prefix_num(c, n, "device-", &v, &k) && c[7 + k] == '_' &&
 		  num_at(c + 8 + k, n - 8 - k, &v2))) {
+		pa->pid = v;
+		pa->device_log = true;
+	} else if (inner_pid(c, n, "plog-", &v)) {
+		pa->pid = v;
+	} else if (inner_pid(c, n, "device-", &v)) {
 		pa->pid = v;
 		pa->device_log = true;
 	}

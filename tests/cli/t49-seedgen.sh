@@ -9,7 +9,8 @@
 # one more stream, six victims; 64 ranks, two roots among 62 victims and
 # 200,000 ordinary lines) and variants: 16 to 256 ranks, 1 to 3 roots, a
 # server's clock 2 s off or 0.3 s off, a stale plog of an earlier run, 4 AICPU cores, the run log's lines, notify ids,
-# no environment echo, a plog cut mid-line, every stream dumped.
+# no environment echo, a plog cut mid-line, every stream dumped, the files
+# copied flat into one directory under longer names.
 . tests/cli/lib.sh
 
 G="python3 $ROOT/tests/gen/seedgen.py"
@@ -44,6 +45,13 @@ gen skew-ahead --shape eight --skew 1:300
 gen skew-behind --shape two --skew 1:-300
 gen stale --shape eight --stale 3
 gen mixed --ranks 8 --per-node 4 --roots 2,5 --first 1 --skew 1:300 --stale 1 --cut 6 --seed 3
+# a collection copied flat: every file of the mixed bundle in one
+# directory, renamed "rank-N-DIR-NAME" (the pid and start time stay in the
+# name, after the prefix the copy put before them)
+mkdir "$T/flat" && cp "$T/mixed/expected.json" "$T/flat/" &&
+	(cd "$T/mixed" && find rank-* -name '*.log' | while read -r f; do
+		d=$(dirname "$f"); cp "$f" "$T/flat/${f%%/*}-${d##*/}-${f##*/}"; done) &&
+	echo "$T/flat" >> "$T/bundles"
 
 t_ok "the bundles are in the real layout, no run log by default" sh -c "
 	test -d $T/two/rank-1/ascend/log/debug/plog && test -d $T/two/rank-1/ascend/log/debug/device-0 &&
@@ -60,7 +68,7 @@ assert not e('two')['proven'] and e('runlog-ids')['proven']"
 python3 "$ROOT/tests/gen/seedcheck.py" "$HANGDX" $(cat "$T/bundles") > "$T/check.tap" 2>&1
 rc=$?
 cat "$T/check.tap" | sed 's/^/# /'
-t_ok "every bundle checked (18)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 18"
+t_ok "every bundle checked (19)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 19"
 t_ok "every bundle: exact roots, first failing rank, category, proven (seedcheck exit $rc)" \
 	sh -c "test $rc -eq 0 && ! grep -q '^not ok' $T/check.tap"
 

@@ -464,6 +464,32 @@ static void test_path_nodes(void **state)
 	}
 }
 
+/* A CANN log's own name inside a longer one that a copy gave it: the pid
+ * after a separator, with the file's start time; not a name that only
+ * holds the word. */
+static void test_path_inner_names(void **state)
+{
+	static const struct { const char *path; int64_t pid; bool dev; } cases[] = {
+		{ "flat/rank-0-device-0-device-4242_20251103100005000.log", 4242, true },
+		{ "flat/node3_plog-77_20251103100005000.log", 77, false },
+		{ "flat/a.plog-9_20251103.log", 9, false },
+		{ "flat/myplog-77_20251103100005000.log", -1, false },
+		{ "flat/x-plog-77.log", -1, false },
+		{ "flat/x-device-5_12.log", -1, false },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct hx_pathattr pa;
+
+		hx_path_attr(cases[i].path, &pa);
+		if (pa.pid != cases[i].pid || pa.device_log != cases[i].dev)
+			fail_msg("%s: pid %lld device log %d", cases[i].path,
+				 (long long)pa.pid, pa.device_log);
+	}
+}
+
 /* A rank from the path: only below the input root (its first skip
  * bytes), only as a whole name. */
 static void test_path_ranks(void **state)
@@ -1160,6 +1186,7 @@ int main(void)
 		cmocka_unit_test(test_nul_binary_empty),
 		cmocka_unit_test(test_directory_loop),
 		cmocka_unit_test(test_path_nodes),
+		cmocka_unit_test(test_path_inner_names),
 		cmocka_unit_test(test_path_ranks),
 		cmocka_unit_test(test_root_len),
 		cmocka_unit_test(test_two_threads),
