@@ -260,7 +260,13 @@ struct hx_group {
 	uint8_t role;             /* enum hx_role of its ranks */
 	int32_t *waits;           /* roots its victims wait on, ascending */
 	uint32_t nwaits;
+	/* ranks its victims wait on whose waits lead to no root these logs
+	 * show (a rank without logs): the first HX_GROUP_LEAD, ascending,
+	 * and how many more */
+	int32_t *lead;
+	uint32_t nlead, lead_more;
 };
+#define HX_GROUP_LEAD 16
 
 /* A file left out of timing (timing.c): why, and what decided it. */
 enum hx_leftout_why {

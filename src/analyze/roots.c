@@ -218,6 +218,21 @@ static int nearest_roots(const struct hangdx_diagnosis *d, int32_t *near)
 	return HANGDX_OK;
 }
 
+/* A rank waited on that leads to no root: kept once, the first
+ * HX_GROUP_LEAD of them, the rest counted. */
+static void put_lead(struct hx_group *gr, int32_t peer)
+{
+	uint32_t i;
+
+	for (i = 0; i < gr->nlead; i++)
+		if (gr->lead[i] == peer)
+			return;
+	if (gr->nlead < HX_GROUP_LEAD)
+		gr->lead[gr->nlead++] = peer;
+	else
+		gr->lead_more++;
+}
+
 static void put_wait(struct hx_group *gr, int32_t root)
 {
 	uint32_t i;
@@ -244,6 +259,8 @@ int hx_roots_groups(struct hangdx_diagnosis *d)
 		gr->role = gr->nranks ? d->ranks[gr->ranks[0]].role : HX_ROLE_NONE;
 		gr->nwaits = 0;
 		gr->waits = NULL;
+		gr->nlead = gr->lead_more = 0;
+		gr->lead = NULL;
 	}
 	if (!d->nroots)
 		return HANGDX_OK;
@@ -257,16 +274,22 @@ int hx_roots_groups(struct hangdx_diagnosis *d)
 			continue;
 		gr->waits = hx_arena_alloc(&d->arena,
 					   (d->nroots + 1) * sizeof *gr->waits);
-		if (!gr->waits) {
+		gr->lead = hx_arena_alloc(&d->arena, HX_GROUP_LEAD * sizeof *gr->lead);
+		if (!gr->waits || !gr->lead) {
 			err = HANGDX_ENOMEM;
 			break;
 		}
 		for (k = 0; k < gr->nranks; k++) {
 			const struct hx_rankinfo *ri = &d->ranks[gr->ranks[k]];
-			for (i = 0; i < ri->npeers; i++)
-				put_wait(gr, near[ri->peers[i]]);
+			for (i = 0; i < ri->npeers; i++) {
+				if (near[ri->peers[i]] < 0)
+					put_lead(gr, ri->peers[i]);
+				else
+					put_wait(gr, near[ri->peers[i]]);
+			}
 		}
 		qsort(gr->waits, gr->nwaits, sizeof *gr->waits, cmp_i32);
+		qsort(gr->lead, gr->nlead, sizeof *gr->lead, cmp_i32);
 	}
 	hx_free(d->ctx, near);
 	return err;

@@ -3116,15 +3116,50 @@ static void missing_device_logs(struct hangdx_diagnosis *d)
 		MISSING("... and %u more ranks without a device log", without - 16);
 }
 
+/* The ranks whose failures name rank r as the peer they wait on, as
+ * "1, 3, 7" (the first 8, then "..."); 0 when none. */
+static size_t waiters_of(const struct hangdx_diagnosis *d, uint32_t r,
+			 char *out, size_t cap)
+{
+	size_t len = 0, n = 0;
+	uint32_t k;
+	uint8_t i;
+
+	out[0] = '\0';
+	for (k = 0; k < d->nranks; k++)
+		for (i = 0; i < d->ranks[k].npeers; i++) {
+			if (d->ranks[k].peers[i] != (int32_t)r)
+				continue;
+			if (n < 8 && len < cap)
+				len += (size_t)snprintf(out + len, cap - len, "%s%u",
+							n ? ", " : "", k);
+			else if (n == 8 && len < cap)
+				len += (size_t)snprintf(out + len, cap - len, ", ...");
+			n++;
+			break;
+		}
+	return n;
+}
+
 static void missing(struct hangdx_diagnosis *d)
 {
 	uint32_t r, unseen = 0;
+	size_t n;
+	char who[96];
 
 	/* past a ceiling, a rank without kept records may have logs among
 	 * the records not kept: none is named as without logs */
-	for (r = 0; r < d->nranks && !d->partial; r++)
-		if (!d->ranks[r].seen && unseen++ < 16)
+	for (r = 0; r < d->nranks && !d->partial; r++) {
+		if (d->ranks[r].seen || unseen++ >= 16)
+			continue;
+		n = waiters_of(d, r, who, sizeof who);
+		if (n == 1)
+			MISSING("no logs for rank %u, which rank %s waits on", r, who);
+		else if (n)
+			MISSING("no logs for rank %u, which ranks %s wait on", r, who);
+		else
 			MISSING("no logs for rank %u", r);
+	}
 	if (unseen > 16)
 		MISSING("... and %u more ranks without logs", unseen - 16);
 	missing_device_logs(d);

@@ -281,16 +281,29 @@ void hx_rank_ranges(FILE *fp, const int32_t *r, uint32_t n, uint32_t max,
 		fprintf(fp, _("%s... (%u more)"), sep, n - i);
 }
 
-/* Under a group of victims: the roots their named peers lead to. */
+/* Under a group of victims: the roots their named peers lead to, and the
+ * peers that lead to none these logs show. */
 static void text_waits(const struct out *o, const struct hx_group *gr)
 {
-	if (gr->role != HX_ROLE_VICTIM || !gr->nwaits)
+	if (gr->role != HX_ROLE_VICTIM)
 		return;
-	fprintf(o->fp, "               ");
-	fputs(gr->nwaits == 1 ? _("waiting on root rank ") : _("waiting on root ranks "),
-	      o->fp);
-	hx_rank_ranges(o->fp, gr->waits, gr->nwaits, 12, ",", "-");
-	fputc('\n', o->fp);
+	if (gr->nwaits) {
+		fprintf(o->fp, "               ");
+		fputs(gr->nwaits == 1 ? _("waiting on root rank ")
+		      : _("waiting on root ranks "), o->fp);
+		hx_rank_ranges(o->fp, gr->waits, gr->nwaits, 12, ",", "-");
+		fputc('\n', o->fp);
+	}
+	if (gr->nlead) {
+		fprintf(o->fp, "               ");
+		fputs(gr->nlead == 1 && !gr->lead_more
+		      ? _("waiting on rank ") : _("waiting on ranks "), o->fp);
+		hx_rank_ranges(o->fp, gr->lead, gr->nlead, 12, ",", "-");
+		if (gr->lead_more)
+			fprintf(o->fp, _(" and %u more"), gr->lead_more);
+		fputs(_(", not shown by these logs to be a root or to wait on one"), o->fp);
+		fputc('\n', o->fp);
+	}
 }
 
 static void text_groups(const struct hangdx_diagnosis *d, const struct out *o)
@@ -487,6 +500,15 @@ static void json_groups(const struct hangdx_diagnosis *d, FILE *fp)
 			for (i = 0; i < gr->nwaits; i++)
 				fprintf(fp, "%s%d", i ? "," : "", gr->waits[i]);
 			fputc(']', fp);
+		}
+		if (gr->role == HX_ROLE_VICTIM && gr->nlead) {
+			fprintf(fp, ", \"waits_on_unrooted\": [");
+			for (i = 0; i < gr->nlead; i++)
+				fprintf(fp, "%s%d", i ? "," : "", gr->lead[i]);
+			fputc(']', fp);
+			if (gr->lead_more)
+				fprintf(fp, ", \"waits_on_unrooted_more\": %u",
+					gr->lead_more);
 		}
 		fputc('}', fp);
 	}

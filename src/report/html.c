@@ -561,6 +561,17 @@ static void sec_groups(const struct page *pg)
 				       "\xe2\x80\x93");
 			fputs("</small>", pg->fp);
 		}
+		if (gr->role == HX_ROLE_VICTIM && gr->nlead) {
+			fputs(gr->nlead == 1 && !gr->lead_more
+			      ? _("<br><small>waiting on rank ")
+			      : _("<br><small>waiting on ranks "), pg->fp);
+			hx_rank_ranges(pg->fp, gr->lead, gr->nlead, 24, ", ",
+				       "\xe2\x80\x93");
+			if (gr->lead_more)
+				fprintf(pg->fp, _(" and %u more"), gr->lead_more);
+			fputs(_(", not shown by these logs to be a root or to wait on one</small>"),
+			      pg->fp);
+		}
 		fputs("</td><td class=\"mono\">", pg->fp);
 		hx_rank_ranges(pg->fp, gr->ranks, gr->nranks, 24, ", ", "\xe2\x80\x93");
 		fputs("</td></tr>\n", pg->fp);

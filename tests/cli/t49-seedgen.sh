@@ -97,4 +97,20 @@ import json, subprocess
 for b in open('$T/bundles').read().split():
     d=json.loads(subprocess.run(['$HANGDX', 'diagnose', '--json', b], stdout=subprocess.PIPE).stdout)
     assert d['chain'] and all(h['kind'] for h in d['chain']), (b, d['chain'])"
+# a root's logs missing (rank 5 of the eight): the other root stays the
+# only one named, and the victims that wait on rank 5 are said to wait on
+# a rank the logs show nothing of, not on root 2
+mkdir "$T/no5" && cp -r "$T/eight"/rank-[0-4] "$T/eight"/rank-[6-7] "$T/no5/"
+$HANGDX diagnose "$T/no5" > "$T/no5.txt" 2>&1
+$HANGDX diagnose --json "$T/no5" > "$T/no5.json" 2>/dev/null
+$HANGDX diagnose --html "$T/no5.html" "$T/no5" > /dev/null 2>&1
+t_ok "a root without logs: the other root alone is named" python3 -c "
+import json; d=json.load(open('$T/no5.json'))
+assert d['roots']==[2], d['roots']
+v=[g for g in d['groups'] if g.get('role')=='victim']
+assert len(v)==1 and v[0]['waits_on']==[2] and v[0]['waits_on_unrooted']==[5], v"
+t_ok "a root without logs: text says which victims wait on it" sh -c "
+	grep -q '^               waiting on rank 5, not shown by these logs to be a root or to wait on one' $T/no5.txt &&
+	grep -q '^  - no logs for rank 5, which ranks 1, 3, 7 wait on' $T/no5.txt"
+t_ok "a root without logs: the HTML says it too" grep -q 'waiting on rank 5, not shown by these logs' "$T/no5.html"
 t_done
