@@ -304,6 +304,13 @@ struct hangdx_diagnosis {
 					       used (a cut line), timing.c */
 	struct hx_leftout *left;            /* files left out of timing */
 	size_t nleft, capleft;
+	/* processes that read as an earlier run by their times but are the
+	 * only ones of their rank: kept, their clock taken to be off (the
+	 * first HX_CLOCK_OFF_NOTED, and how many) */
+	struct hx_clockoff {
+		int64_t pid, rank, gap;
+	} clockoff[4];
+	uint32_t nclockoff;
 	uint32_t pseudo_base, npseudo;      /* pseudo ranks: [base, base + n) */
 	uint32_t real_ranks;                /* ranks the logs attribute or name */
 	int64_t *pseudo_pids;

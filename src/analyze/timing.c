@@ -20,6 +20,7 @@ struct tproc {
 	uint8_t why;            /* enum hx_leftout_why, 0 kept */
 	int64_t gap, other;     /* earlier run: its gap; else the later pid */
 	uint32_t first_rec, last_rec;   /* the records of first and last */
+	int64_t world;          /* ranks of its first communicator, 0 none */
 };
 
 struct tstate {
@@ -78,7 +79,7 @@ static uint32_t proc_key(struct tstate *t, const struct hx_attr *a, int *err)
 			return UINT32_MAX;
 		t->p = v;
 		t->p[k] = (struct tproc){ a->pid, -1, a->node, HX_NONE, HX_NONE,
-					  false, 0, 0, -1, HX_NOREC, HX_NOREC };
+					  false, 0, 0, -1, HX_NOREC, HX_NOREC, 0 };
 	}
 	return (uint32_t)k;
 }
@@ -147,6 +148,8 @@ static int gather(struct tstate *t)
 		if (fi >= 0)
 			span(&p->first, &p->last, ev->files[fi].first_ts,
 			     ev->files[fi].last_ts);
+		if (r->kind == HX_K_COMM_INIT && !p->init)     /* pinned */
+			p->world = hx_dnum(d, rec, HX_F_RANK_SIZE, 0);
 		p->init |= r->kind == HX_K_COMM_INIT;
 		if (a.rank >= 0 && p->rank == -1)
 			p->rank = a.rank;
@@ -221,6 +224,61 @@ static int32_t *slot_of(struct tstate *t, struct hx_map *m, uint64_t key,
 	struct hx_map_slot *sl = hx_map_slot(t->d->ctx, m, hx_map_key(key), err);
 
 	return sl ? &sl->val : NULL;
+}
+
+/* A process that read as an earlier run, of a rank no process of the job
+ * has (and of the job's ranks: below its communicators' size, or its
+ * highest rank): the only logs of that rank, on a server whose clock is
+ * hours off (a time zone), not an earlier run.  Of several such of one
+ * rank, the one that ends last.  It is kept and noted; the offset is
+ * corrected at the communicator creation where the logs hold it. */
+static int clock_off(struct tstate *t)
+{
+	struct hangdx_diagnosis *d = t->d;
+	struct hx_map best = { 0 };
+	size_t i, n = t->keys.n;
+	int64_t world = 0, maxr = -1;
+	int32_t *v;
+	int err = HANGDX_OK;
+
+	for (i = 0; i < n; i++) {
+		const struct tproc *p = &t->p[i];
+
+		if (p->why || p->rank < 0)
+			continue;
+		if (p->world > world)
+			world = p->world;
+		if (p->rank > maxr)
+			maxr = p->rank;
+		if ((v = slot_of(t, &best, (uint64_t)p->rank, &err)))
+			*v = INT32_MAX;         /* covered by the job */
+	}
+	if (world < maxr + 1)
+		world = maxr + 1;
+	for (i = 0; i < n && !err; i++) {
+		const struct tproc *p = &t->p[i];
+
+		if (p->why != HX_LEFT_EARLIER_RUN || p->rank < 0 || p->rank >= world ||
+		    !(v = slot_of(t, &best, (uint64_t)p->rank, &err)) ||
+		    *v == INT32_MAX)
+			continue;
+		if (*v < 0 || t->p[*v].last < p->last)
+			*v = (int32_t)i;
+	}
+	for (i = 0; i < n && !err; i++) {
+		struct tproc *p = &t->p[i];
+
+		if (p->why != HX_LEFT_EARLIER_RUN || p->rank < 0 ||
+		    hx_map_find(&best, hx_map_key((uint64_t)p->rank)) != (int32_t)i)
+			continue;
+		p->why = 0;
+		if (d->nclockoff < HX_ARRAY_LEN(d->clockoff))
+			d->clockoff[d->nclockoff] = (struct hx_clockoff){
+				p->pid, p->rank, p->gap };
+		d->nclockoff++;
+	}
+	hx_map_free(d->ctx, &best);
+	return err;
 }
 
 static uint64_t node_key(const char *node)
@@ -423,6 +481,8 @@ int hx_timing_exclude(struct hangdx_diagnosis *d)
 	if (!err)       /* again, without the earlier processes */
 		err = earlier_runs(&t);
 	if (!err)
+		err = clock_off(&t);
+	if (!err)
 		err = apply(&t);
 	hx_intern_free(&t.keys);
 	hx_free(d->ctx, t.p);
@@ -481,6 +541,20 @@ int hx_timing_notes(struct hangdx_diagnosis *d)
 				(long long)l->pid, (long long)l->other,
 				l->rank >= 0 ? _("rank") : _("node"));
 	}
+	for (i = 0; i < d->nclockoff && i < HX_ARRAY_LEN(d->clockoff) && !err; i++)
+		err = hx_dlist_add(d, &d->facts, &d->nfacts, &d->capfacts,
+			"Taken as the job's: the logs of process %lld, the only "
+			"ones of rank %lld, end %.1f h before the job's other logs "
+			"began; its server's clock is taken to be hours off (a "
+			"time zone), not an earlier run; the offset is corrected "
+			"at the communicator creation where the logs hold it.",
+			(long long)d->clockoff[i].pid,
+			(long long)d->clockoff[i].rank,
+			(double)d->clockoff[i].gap / 3.6e9);
+	if (!err && d->nclockoff > HX_ARRAY_LEN(d->clockoff))
+		err = hx_dlist_add(d, &d->facts, &d->nfacts, &d->capfacts,
+			"%u more processes were taken as the job's with a clock "
+			"hours off.", d->nclockoff - (uint32_t)HX_ARRAY_LEN(d->clockoff));
 	if (!err && d->nleft > HX_LEFT_NOTED)
 		err = hx_dlist_add(d, &d->facts, &d->nfacts, &d->capfacts,
 			"%zu more files were left out of timing (JSON "

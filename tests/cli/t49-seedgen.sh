@@ -10,7 +10,8 @@
 # 200,000 ordinary lines) and variants: 16 to 256 ranks, 1 to 3 roots, a
 # server's clock 2 s off or 0.3 s off, a stale plog of an earlier run, 4 AICPU cores, the run log's lines, notify ids,
 # no environment echo, a plog cut mid-line, every stream dumped, the files
-# copied flat into one directory under longer names.
+# copied flat into one directory under longer names, a server 8 h off, an
+# earlier run's plog of a rank beyond the job's.
 . tests/cli/lib.sh
 
 G="python3 $ROOT/tests/gen/seedgen.py"
@@ -45,6 +46,18 @@ gen skew-ahead --shape eight --skew 1:300
 gen skew-behind --shape two --skew 1:-300
 gen stale --shape eight --stale 3
 gen mixed --ranks 8 --per-node 4 --roots 2,5 --first 1 --skew 1:300 --stale 1 --cut 6 --seed 3
+# a server's clock 8 h off (a time zone), ahead or behind: by their times
+# its ranks' logs read as an earlier run, but they are the only logs of
+# those ranks: kept, their offset corrected at the communicator creation
+gen tz-ahead --ranks 8 --per-node 4 --roots 2,5 --first 1 --skew 1:28800000 --seed 3
+gen tz-behind --ranks 8 --per-node 4 --roots 2,5 --first 1 --skew 1:-28800000 --seed 3
+# an earlier run's plog of a rank this job does not have (rank 12 of 16,
+# beside the eight ranks' stale bundle): still an earlier run, left out
+gen beyond --shape eight --stale 3
+old=$(ls "$T/beyond/rank-3/ascend/log/debug/plog/" | sort | head -1)
+mkdir -p "$T/beyond/rank-12/ascend/log/debug/plog" &&
+	sed 's/ranks\[8\], rank\[3\]/ranks[16], rank[12]/' "$T/beyond/rank-3/ascend/log/debug/plog/$old" \
+	> "$T/beyond/rank-12/ascend/log/debug/plog/plog-9999_20251103050005000.log"
 # a collection copied flat: every file of the mixed bundle in one
 # directory, renamed "rank-N-DIR-NAME" (the pid and start time stay in the
 # name, after the prefix the copy put before them)
@@ -68,10 +81,16 @@ assert not e('two')['proven'] and e('runlog-ids')['proven']"
 python3 "$ROOT/tests/gen/seedcheck.py" "$HANGDX" $(cat "$T/bundles") > "$T/check.tap" 2>&1
 rc=$?
 cat "$T/check.tap" | sed 's/^/# /'
-t_ok "every bundle checked (19)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 19"
+t_ok "every bundle checked (22)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 22"
 t_ok "every bundle: exact roots, first failing rank, category, proven (seedcheck exit $rc)" \
 	sh -c "test $rc -eq 0 && ! grep -q '^not ok' $T/check.tap"
 
+$HANGDX diagnose "$T/tz-ahead" > "$T/tz.txt" 2>&1
+t_ok "a server 8 h off: its ranks taken as the job's, said so" sh -c "
+	tr '\n' ' ' < $T/tz.txt | tr -s ' ' | grep -q 'Taken as the job.s: the logs of process [0-9]*, the only ones of rank 0,'"
+$HANGDX diagnose "$T/beyond" > "$T/beyond.txt" 2>&1
+t_ok "an earlier run's rank beyond the job's ranks: left out" sh -c "
+	tr '\n' ' ' < $T/beyond.txt | tr -s ' ' | grep -q 'rank-12/ascend/log/debug/plog/plog-9999_20251103050005000.log, of process 9999, which ended'"
 # the text: the inferred exhaustion, what would prove it, the real fix
 $HANGDX diagnose "$T/eight" > "$T/eight.txt" 2>&1
 t_ok "text: inferred AICPU exhaustion deadlock" grep -q "^hangdx: DEADLOCK — AICPU exhaustion deadlock (inferred)" "$T/eight.txt"
