@@ -351,6 +351,12 @@ struct hangdx_diagnosis {
 	int32_t tie_rank;                   /* failed earlier than first_rank,
 					       within HX_TIE_US, -1 */
 	int64_t tie_us;                     /* by how much */
+	bool clocks_unaligned;              /* no creation exits measured an
+					       offset (facts.c) */
+	int32_t margin_rank;                /* failed within
+					       HX_UNALIGNED_MARGIN_US after
+					       first_rank, clocks unaligned, -1 */
+	int64_t margin_us;                  /* how long after */
 	char summary[2560];
 	int hang;                           /* 1 hung, 0 not a hang, -1 the
 					       text cannot tell */

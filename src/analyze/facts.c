@@ -1374,6 +1374,7 @@ static void estimate_skew(struct facts *f)
 	no = ref >= 0 ? differences(m, n, ref, o) : 0;
 	if (no)
 		agreed_offsets(d, o, no, v);
+	d->clocks_unaligned = no == 0;
 out_free:
 	hx_free(d->ctx, o);
 	hx_free(d->ctx, v);

@@ -174,6 +174,38 @@ static bool earlier(const struct hangdx_diagnosis *d,
 	return a->rank < b->rank;
 }
 
+/* With no creation exits to align the clocks, the next rank's failure
+ * within HX_UNALIGNED_MARGIN_US of the first: the order is the servers'
+ * clocks' (a note says so). */
+static void unaligned_margin(struct hangdx_diagnosis *d,
+			     const struct hx_rankinfo *best)
+{
+	uint32_t r;
+
+	d->margin_rank = -1;
+	if (!best || !d->clocks_unaligned)
+		return;
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+
+		if (ri == best || ri->fail_rec == HX_NOREC ||
+		    ri->first_err_ts == HX_NONE ||
+		    ri->first_err_ts < best->first_err_ts ||
+		    ri->first_err_ts - best->first_err_ts >= HX_UNALIGNED_MARGIN_US)
+			continue;
+		if (ri->index >= 0 && best->index >= 0 && ri->index != best->index &&
+		    ri->group && best->group && strcmp(ri->group, best->group) == 0)
+			continue;       /* logical progress decides, not time */
+		if (d->margin_rank < 0 ||
+		    ri->first_err_ts - best->first_err_ts < d->margin_us) {
+			d->margin_rank = ri->rank;
+			d->margin_us = ri->first_err_ts - best->first_err_ts;
+		}
+	}
+	if (d->margin_rank >= 0)
+		d->thr_hits |= HX_THR_UNALIGNED;
+}
+
 static void first_failing(struct hangdx_diagnosis *d)
 {
 	const struct hx_rankinfo *best = NULL;
@@ -188,6 +220,7 @@ static void first_failing(struct hangdx_diagnosis *d)
 	}
 	d->first_rank = best ? best->rank : -1;
 	d->first_ts = best ? best->first_err_ts : HX_NONE;
+	unaligned_margin(d, best);
 	/* the tie window decided when a rank that failed earlier, within it,
 	 * was passed over for the one waiting on a lost rank */
 	d->tie_rank = -1;
@@ -1191,9 +1224,14 @@ static bool chain_end(const struct hangdx_diagnosis *d, long h, long *end)
 			next = hx_state_head(&d->st, d->st.tasks[t->dep].stream);
 		} else if (t->kind == HX_T_NOTIFY_WAIT) {
 			rec = t->notify >= 0 ? local_record(d, t->notify) : -1;
+			/* a peer named by its global rank, or only as a
+			 * rank of its communicator (logs at level error
+			 * hold no creation lines to map it) */
 			if (rec < 0)
 				return t->notify >= 0 ||
-				       (rank < d->nranks && d->ranks[rank].npeers > 0);
+				       (rank < d->nranks &&
+					(d->ranks[rank].npeers > 0 ||
+					 d->ranks[rank].wait_crank >= 0));
 			next = hx_state_head(&d->st, d->st.tasks[rec].stream);
 		}
 		if (next < 0 || next == h)
@@ -3395,6 +3433,14 @@ static int thr_notes(struct hangdx_diagnosis *d)
 			   "an SDMA copy's exception in the same process was taken as its "
 			   "report of that exception, not as a wait that ran out.",
 			   (int)(HX_WAIT_TIE_US / 1000000));
+	if (!err && (h & HX_THR_UNALIGNED) && d->margin_rank >= 0 &&
+	    d->first_rank >= 0)
+		err = NOTE("The first failing rank is by the servers' own clocks: no "
+			   "communicator creation exits (HcclCommInitRootInfo success, at "
+			   "INFO level or in the run log) were in the logs to align them, "
+			   "and rank %d failed %.3f s after rank %d; servers' clocks that "
+			   "far apart would change which failed first.", d->margin_rank,
+			   (double)d->margin_us / 1e6, d->first_rank);
 	if (!err && (h & HX_THR_SKEW_MIN))
 		err = NOTE("Clock offsets between ranks under %d ms at communicator "
 			   "creation were taken as noise and not corrected.",

@@ -61,6 +61,12 @@
  * members measures its members' offsets from each other. */
 #define HX_SKEW_MIN_US 250000
 
+/* When no creation barrier's exits align the ranks' clocks (logs at level
+ * error), a first failing rank that failed less than this before the next
+ * rank is said to be by the servers' own clocks (a note; it is still
+ * named). */
+#define HX_UNALIGNED_MARGIN_US (10 * 1000000LL)
+
 /* A process whose logs all end this long before the job's logs begin is
  * of an earlier run and left out (twice the largest HCCL_EXEC_TIMEOUT the
  * logs echo when that is longer: a rank that died waits that long for
@@ -135,7 +141,8 @@ enum {
 	HX_THR_CORES_WIDE = 1u << 7,
 	HX_THR_GROUPS_CUT = 1u << 8,
 	HX_THR_PEERS_CUT = 1u << 9,
-	HX_THR_SDMA_REPORT = 1u << 10
+	HX_THR_SDMA_REPORT = 1u << 10,
+	HX_THR_UNALIGNED = 1u << 11
 };
 
 #endif

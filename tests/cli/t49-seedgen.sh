@@ -91,6 +91,23 @@ t_ok "a server 8 h off: its ranks taken as the job's, said so" sh -c "
 $HANGDX diagnose "$T/beyond" > "$T/beyond.txt" 2>&1
 t_ok "an earlier run's rank beyond the job's ranks: left out" sh -c "
 	tr '\n' ' ' < $T/beyond.txt | tr -s ' ' | grep -q 'rank-12/ascend/log/debug/plog/plog-9999_20251103050005000.log, of process 9999, which ended'"
+# the eight at log level error alone (no INFO line: no environment echo,
+# no creation): a victim's chain ends at a notify wait whose id the dump
+# does not print, and its failures name the peer only as a rank of its
+# communicator (no creation lines map it): still a victim's chain, so the
+# roots are 2 and 5 alone; with a server 2 s off, the first failing rank
+# is by the servers' own clocks, and the report says so
+mkdir "$T/err" && cp -r "$T/eight"/rank-* "$T/err/" && find "$T/err" -name '*.log' -exec sed -i '/^\[INFO\]/d' {} +
+mkdir "$T/errskew" && cp -r "$T/skew-2s"/rank-* "$T/errskew/" && find "$T/errskew" -name '*.log' -exec sed -i '/^\[INFO\]/d' {} +
+t_ok "level error alone: roots 2 and 5, not a victim's own chain" python3 -c "
+import json, subprocess
+d=json.loads(subprocess.run(['$HANGDX', 'diagnose', '--json', '$T/err'], stdout=subprocess.PIPE).stdout)
+assert sorted(d['roots'])==[2, 5] and d['category']=='event_wait_chain', (d['roots'], d['category'])"
+$HANGDX diagnose "$T/errskew" > "$T/errskew.txt" 2>&1
+t_ok "level error alone, a server 2 s off: the first failing rank is said to be by the servers' clocks" sh -c "
+	tr '\n' ' ' < $T/errskew.txt | tr -s ' ' | grep -q 'The first failing rank is by the servers. own clocks: no communicator creation exits'"
+$HANGDX diagnose "$T/skew-2s" > "$T/skew.txt" 2>&1
+t_ok "with the creation lines, no such note" absent "servers' own clocks" "$T/skew.txt"
 # the text: the inferred exhaustion, what would prove it, the real fix
 $HANGDX diagnose "$T/eight" > "$T/eight.txt" 2>&1
 t_ok "text: inferred AICPU exhaustion deadlock" grep -q "^hangdx: DEADLOCK — AICPU exhaustion deadlock (inferred)" "$T/eight.txt"
