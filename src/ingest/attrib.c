@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 #include "ingest.h"
 #include "../core/thresholds.h"
@@ -56,6 +57,13 @@ static void comp_rank(const char *c, size_t n, struct hx_pathattr *pa)
 		q = c + 4 + (c[4] == '-' || c[4] == '_');
 		k = num_at(q, (size_t)(c + stem - q), &v);
 		if (k && q + k == c + stem) {
+			pa->rank = v;
+			return;
+		}
+		/* "rank-3-plog.log", "rank_3_device.log": the rank, then a
+		 * separator and a word (a copy named the files by rank) */
+		if (k && q + k + 1 < c + stem && (q[k] == '-' || q[k] == '_') &&
+		    isalpha((unsigned char)q[k + 1])) {
 			pa->rank = v;
 			return;
 		}

@@ -10,7 +10,8 @@
 # 200,000 ordinary lines) and variants: 16 to 256 ranks, 1 to 3 roots, a
 # server's clock 2 s off or 0.3 s off, a stale plog of an earlier run, 4 AICPU cores, the run log's lines, notify ids,
 # no environment echo, a plog cut mid-line, every stream dumped, the files
-# copied flat into one directory under longer names, a server 8 h off, an
+# copied flat into one directory under longer names or by rank alone, a
+# server 8 h off, an
 # earlier run's plog of a rank beyond the job's.
 . tests/cli/lib.sh
 
@@ -65,6 +66,13 @@ mkdir "$T/flat" && cp "$T/mixed/expected.json" "$T/flat/" &&
 	(cd "$T/mixed" && find rank-* -name '*.log' | while read -r f; do
 		d=$(dirname "$f"); cp "$f" "$T/flat/${f%%/*}-${d##*/}-${f##*/}"; done) &&
 	echo "$T/flat" >> "$T/bundles"
+# and renamed by rank alone, the pid and start time gone
+# ("rank-3-plog.log", "rank-3-device.log")
+mkdir "$T/byrank" && cp "$T/mixed/expected.json" "$T/byrank/" &&
+	for r in 0 1 2 3 4 5 6 7; do
+		cp "$T/mixed/rank-$r"/ascend/log/debug/device-*/device-*.log "$T/byrank/rank-$r-device.log" &&
+		cp "$(ls "$T/mixed/rank-$r"/ascend/log/debug/plog/*.log | sort | tail -1)" "$T/byrank/rank-$r-plog.log"; done &&
+	echo "$T/byrank" >> "$T/bundles"
 
 t_ok "the bundles are in the real layout, no run log by default" sh -c "
 	test -d $T/two/rank-1/ascend/log/debug/plog && test -d $T/two/rank-1/ascend/log/debug/device-0 &&
@@ -81,7 +89,7 @@ assert not e('two')['proven'] and e('runlog-ids')['proven']"
 python3 "$ROOT/tests/gen/seedcheck.py" "$HANGDX" $(cat "$T/bundles") > "$T/check.tap" 2>&1
 rc=$?
 cat "$T/check.tap" | sed 's/^/# /'
-t_ok "every bundle checked (22)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 22"
+t_ok "every bundle checked (23)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 23"
 t_ok "every bundle: exact roots, first failing rank, category, proven (seedcheck exit $rc)" \
 	sh -c "test $rc -eq 0 && ! grep -q '^not ok' $T/check.tap"
 

@@ -507,6 +507,10 @@ static void test_path_ranks(void **state)
 		{ "d/rank-5x/plog-1_2.log", "d", -1, 1 },
 		{ "/x/rank-3/plog-9_1.log", "/x/rank-3/plog-9_1.log", -1, 9 },
 		{ "st/job-proc-rank-2-device-2.txt", "st", 2, -1 },
+		{ "d/rank-3-plog.log", "d", 3, -1 },
+		{ "d/rank_3_device.log", "d", 3, -1 },
+		{ "d/rank-3-logs/plog-1_2.log", "d", 3, 1 },
+		{ "d/rank-3-0.log", "d", -1, -1 },
 	};
 	size_t i;
 
