@@ -1083,7 +1083,8 @@ static int clean_line(struct hx_reader *r, const char *s, size_t n)
  * A paste indented as a whole (a Markdown code block by indentation, a
  * page's <pre> inside a list): the first line's blanks (two or more, or
  * a tab) go from every line that starts with them, up to the first line
- * that does not; blank lines and '#' lines do not count.
+ * that does not; a line with fewer of the same blanks (two or more, or a
+ * tab) makes those the paste's; blank lines and '#' lines do not count.
  */
 static void dedent(struct hx_reader *r, const char **s, size_t *n)
 {
@@ -1104,6 +1105,12 @@ static void dedent(struct hx_reader *r, const char **s, size_t *n)
 		r->nindent = (uint8_t)k;
 		r->dedent = 1;
 	}
+	/* fewer blanks than the first line had, and the same ones: the
+	 * first line was indented further than the paste (a traceback's code
+	 * line), the paste's own indentation is these */
+	if (k < r->nindent && (k >= 2 || (*s)[0] == '\t') &&
+	    memcmp(*s, r->indent, k) == 0)
+		r->nindent = (uint8_t)k;
 	if (k < r->nindent || memcmp(*s, r->indent, r->nindent) != 0) {
 		r->dedent = -1;
 		return;

@@ -77,6 +77,16 @@ t_ok "a bold, indented block: an event wait that ran out" \
 	test "$(cat_of "$T/blk.log")" = "True event_wait_chain"
 t_ok "the same block quoted with '> ' reads the same" test "$(cat_of "$T/blkq.log")" = "$(cat_of "$T/blk.log")"
 t_ok "the same block quoted with '>' reads the same" test "$(cat_of "$T/blkt.log")" = "$(cat_of "$T/blk.log")"
+# the same block after a traceback's code line (indented further), the
+# paste indented as a whole by four blanks or a tab: the paste's own
+# indentation is the smaller one, so the block reads as it does unindented
+{ printf '%s\n' '    cuda_grad_buffer = grad_buffer.to(grad_partition.device, non_blocking=True)'; cat "$T/blk.log"; } > "$T/code.log"
+sed 's/^/    /' "$T/code.log" > "$T/code4.log"
+sed 's/^/\t/' "$T/code.log" > "$T/codet.log"
+t_ok "a code line, then the block: an event wait that ran out" \
+	test "$(cat_of "$T/code.log")" = "True event_wait_chain"
+t_ok "the same indented by four blanks reads the same" test "$(cat_of "$T/code4.log")" = "$(cat_of "$T/code.log")"
+t_ok "the same indented by a tab reads the same" test "$(cat_of "$T/codet.log")" = "$(cat_of "$T/code.log")"
 
 # a device log's error line that a page wrapped after its source location,
 # with the blanks a paste left at each line's end: one message, as without
