@@ -87,6 +87,10 @@ t_ok "a code line, then the block: an event wait that ran out" \
 	test "$(cat_of "$T/code.log")" = "True event_wait_chain"
 t_ok "the same indented by four blanks reads the same" test "$(cat_of "$T/code4.log")" = "$(cat_of "$T/code.log")"
 t_ok "the same indented by a tab reads the same" test "$(cat_of "$T/codet.log")" = "$(cat_of "$T/code.log")"
+# the block as grep -n prints it ("3:**EL0004: ..."): the bold after
+# grep's line number goes too
+awk '{ print NR ":" $0 }' "$T/blk.log" > "$T/blkn.log"
+t_ok "the bold block behind grep -n's numbers reads the same" test "$(cat_of "$T/blkn.log")" = "$(cat_of "$T/blk.log")"
 
 # a device log's error line that a page wrapped after its source location,
 # with the blanks a paste left at each line's end: one message, as without
