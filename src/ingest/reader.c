@@ -1088,7 +1088,8 @@ static int clean_line(struct hx_reader *r, const char *s, size_t n)
  * page's <pre> inside a list): the first line's blanks (two or more, or
  * a tab) go from every line that starts with them, up to the first line
  * that does not; a line with fewer of the same blanks (two or more, or a
- * tab) makes those the paste's; blank lines and '#' lines do not count.
+ * tab) makes those the paste's; blank lines, '#' lines and Markdown's
+ * fences do not count.
  */
 static void dedent(struct hx_reader *r, const char **s, size_t *n)
 {
@@ -1100,6 +1101,9 @@ static void dedent(struct hx_reader *r, const char **s, size_t *n)
 		k++;
 	if (k == *n)
 		return;         /* blanks only */
+	if (*n - k >= 3 && (memcmp(*s + k, "```", 3) == 0 ||
+			    memcmp(*s + k, "~~~", 3) == 0))
+		return;         /* a Markdown fence, not the paste's text */
 	if (r->dedent == 0) {
 		if (k == 0 || k == sizeof r->indent || (k == 1 && (*s)[0] != '\t')) {
 			r->dedent = -1;

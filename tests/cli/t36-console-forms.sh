@@ -87,6 +87,10 @@ t_ok "a code line, then the block: an event wait that ran out" \
 	test "$(cat_of "$T/code.log")" = "True event_wait_chain"
 t_ok "the same indented by four blanks reads the same" test "$(cat_of "$T/code4.log")" = "$(cat_of "$T/code.log")"
 t_ok "the same indented by a tab reads the same" test "$(cat_of "$T/codet.log")" = "$(cat_of "$T/code.log")"
+# and inside a Markdown fence at the margin: the fence is not the paste's
+# text, the indentation is still taken off
+{ echo '```text'; cat "$T/code4.log"; echo '```'; } > "$T/codef.log"
+t_ok "the same indented inside a fence reads the same" test "$(cat_of "$T/codef.log")" = "$(cat_of "$T/code.log")"
 # the block as grep -n prints it ("3:**EL0004: ..."): the bold after
 # grep's line number goes too
 awk '{ print NR ":" $0 }' "$T/blk.log" > "$T/blkn.log"
