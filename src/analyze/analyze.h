@@ -306,7 +306,7 @@ struct hangdx_diagnosis {
 	size_t nleft, capleft;
 	/* processes that read as an earlier run by their times but are the
 	 * only ones of their rank: kept, their clock taken to be off (the
-	 * first HX_CLOCK_OFF_NOTED, and how many) */
+	 * first four, and how many) */
 	struct hx_clockoff {
 		int64_t pid, rank, gap;
 	} clockoff[4];

@@ -156,13 +156,20 @@ static bool waits_on_lost(const struct hangdx_diagnosis *d,
 	       d->ranks[a->wait_peer].lost;
 }
 
+/* Two ranks at different op indexes of one communicator: their logical
+ * progress orders them, not their clocks. */
+static bool progress_orders(const struct hx_rankinfo *a, const struct hx_rankinfo *b)
+{
+	return a->index >= 0 && b->index >= 0 && a->index != b->index &&
+	       a->group && b->group && strcmp(a->group, b->group) == 0;
+}
+
 static bool earlier(const struct hangdx_diagnosis *d,
 		    const struct hx_rankinfo *a, const struct hx_rankinfo *b)
 {
 	int64_t dt = a->first_err_ts - b->first_err_ts;
 
-	if (a->index >= 0 && b->index >= 0 && a->index != b->index &&
-	    a->group && b->group && strcmp(a->group, b->group) == 0)
+	if (progress_orders(a, b))
 		return a->index < b->index;
 	if (dt > HX_TIE_US || dt < -HX_TIE_US)
 		return dt < 0;
@@ -193,8 +200,7 @@ static void unaligned_margin(struct hangdx_diagnosis *d,
 		    ri->first_err_ts < best->first_err_ts ||
 		    ri->first_err_ts - best->first_err_ts >= HX_UNALIGNED_MARGIN_US)
 			continue;
-		if (ri->index >= 0 && best->index >= 0 && ri->index != best->index &&
-		    ri->group && best->group && strcmp(ri->group, best->group) == 0)
+		if (progress_orders(ri, best))
 			continue;       /* logical progress decides, not time */
 		if (d->margin_rank < 0 ||
 		    ri->first_err_ts - best->first_err_ts < d->margin_us) {
@@ -235,8 +241,7 @@ static void first_failing(struct hangdx_diagnosis *d)
 		if (ri->first_err_ts < best->first_err_ts - HX_TIE_US)
 			continue;       /* (no subtraction of two far-apart times) */
 		dt = ri->first_err_ts - best->first_err_ts;
-		if (ri->index >= 0 && best->index >= 0 && ri->index != best->index &&
-		    ri->group && best->group && strcmp(ri->group, best->group) == 0)
+		if (progress_orders(ri, best))
 			continue;       /* logical progress decided, not time */
 		d->tie_rank = ri->rank;
 		d->tie_us = -dt;

@@ -12,7 +12,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <ctype.h>
 #include <string.h>
 #include "ingest.h"
 #include "../core/thresholds.h"
@@ -63,7 +62,7 @@ static void comp_rank(const char *c, size_t n, struct hx_pathattr *pa)
 		/* "rank-3-plog.log", "rank_3_device.log": the rank, then a
 		 * separator and a word (a copy named the files by rank) */
 		if (k && q + k + 1 < c + stem && (q[k] == '-' || q[k] == '_') &&
-		    isalpha((unsigned char)q[k + 1])) {
+		    (q[k + 1] | 0x20) >= 'a' && (q[k + 1] | 0x20) <= 'z') {
 			pa->rank = v;
 			return;
 		}

@@ -604,18 +604,17 @@ static size_t ray_repeat(const char *s, size_t n)
 	return (size_t)(b - 1 - s);
 }
 
+static void bold(const char **s, size_t *n);
+
 /* A line behind a grep prefix: a line of the file grep names (vpath) at
  * the line it printed (vline); grep prints file after file, so a new
  * path begins a file. */
-static void bold(const char **s, size_t *n);
-
 static int grep_line(struct hx_reader *r, const char *s, size_t n)
 {
 	uint32_t saved = r->vpath;
 	int err = HANGDX_OK;
 
 	bold(&s, &n);           /* "3:**EL0004: ...": the bold after grep's */
-
 	if (r->env.gpathlen) {
 		uint32_t id = hx_ev_intern(r->ev, r->env.gpath,
 					   r->env.gpathlen, &err);
