@@ -1980,6 +1980,68 @@ static int hccl_retcode(struct hx_reader *r, const char *s, size_t n)
 	return code_record(r, NULL, "hccl_api", NULL, 0, v, vl, s, n);
 }
 
+/* hccl_test's ACLCHECK macro (hicann/oam-tools,
+ * src/hccl_test/common/src/hccl_test_common.h): "acl interface return err
+ * FILE:LINE, retcode: N.", N an ACL or runtime code (507033, 207018). */
+static int acl_retcode(struct hx_reader *r, const char *s, size_t n)
+{
+	const char *v;
+	size_t vl;
+
+	if (n < 25 || memcmp(s, "acl interface return err ", 25) != 0 ||
+	    !hx_after(s, n, "retcode: ", " ,.", &v, &vl))
+		return HANGDX_OK;
+	return code_record(r, NULL, "acl_api", NULL, 0, v, vl, s, n);
+}
+
+/* hccl_test's root rank, as it creates its communicator: "the minbytes is
+ * 8192, maxbytes is 67108864, iters is 20, warmup_iters is 5"
+ * (hccl_test_common.cc, HcclTest::init_hcclComm). */
+static int hccl_test_start(struct hx_reader *r, const char *s, size_t n)
+{
+	const char *v;
+	size_t vl;
+	int64_t max;
+
+	if (n > 16 && memcmp(s, "the minbytes is ", 16) == 0 &&
+	    hx_after(s, n, "maxbytes is ", " ,", &v, &vl) &&
+	    hx_parse_i64(v, vl, &max) && max > 0)
+		r->ht_max = (uint64_t)max;
+	return HANGDX_OK;
+}
+
+/* A row of hccl_test's result table, "67108864          |    2630.20    |
+ * 23.76245        | success" (hccl_opbase_rootinfo_base.cc,
+ * print_execution_time: success, NULL unchecked, failed): the row of the
+ * maxbytes its start line printed, not failed, is the test run to its
+ * end. */
+static int hccl_test_row(struct hx_reader *r, const char *s, size_t n)
+{
+	const char *bar = memchr(s, '|', n), *last = NULL, *t;
+	struct hx_recb b;
+	int64_t size;
+	size_t k = 0, tl;
+
+	if (!r->ht_max || !bar || r->ended)
+		return HANGDX_OK;
+	while (k < (size_t)(bar - s) && s[k] >= '0' && s[k] <= '9')
+		k++;
+	if (!hx_parse_i64(s, k, &size) || (uint64_t)size < r->ht_max)
+		return HANGDX_OK;
+	for (t = bar; t; t = memchr(t + 1, '|', n - (size_t)(t + 1 - s)))
+		last = t;
+	for (t = last + 1; t < s + n && *t == ' '; t++)
+		;
+	tl = n - (size_t)(t - s);
+	if (!((tl == 7 && memcmp(t, "success", 7) == 0) ||
+	      (tl == 4 && memcmp(t, "NULL", 4) == 0)))
+		return HANGDX_OK;
+	r->ended = true;
+	rb_start(r, &b, HX_K_NORMAL_END, NULL);
+	put_lit(&b, HX_F_WHAT, "hccl_test_done");
+	return emit(r, &b);
+}
+
 /* "[ERROR] 2025-06-25-10:45:23 (PID:13075, Device:0, RankID:8) ERR00100 text" */
 static int torch_screen(struct hx_reader *r, const char *s, size_t n)
 {
@@ -2488,6 +2550,7 @@ int hx_families_file(struct hx_reader *r)
 	r->warn_timeouts = 0;
 	r->clk_seen = false;            /* its lines have a clock of their own */
 	r->silence = -1;
+	r->ht_max = 0;
 	return HANGDX_OK;
 }
 
@@ -3669,6 +3732,13 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 		return framework_code(r, NULL, "torch_npu", s, n);
 	case 'h':
 		return hccl_retcode(r, s, n);
+	case 'a':
+		return acl_retcode(r, s, n);
+	case 't':
+		return hccl_test_start(r, s, n);
+	case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9':
+		return hccl_test_row(r, s, n);
 	case '=':
 		/* tail's and head's "==> PATH <==" before each file's lines */
 		if (n > 8 && memcmp(s, "==> ", 4) == 0 &&

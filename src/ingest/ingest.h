@@ -843,6 +843,7 @@ struct hx_reader {
 				     * the worker's */
 	bool no_fold;               /* an ERROR line was seen: keep all */
 	bool ended;                 /* a normal end was recorded */
+	uint64_t ht_max;            /* hccl_test's maxbytes, 0: none seen */
 	bool taken;                 /* a family took the current line */
 	struct hx_prefix lastp;     /* the plog prefix of the line below, */
 	const char *lastp_at;       /* parsed once by hx_families_line */

@@ -665,6 +665,21 @@ bool hx_pytest_passed(const char *s, size_t n)
 	       hx_find(in, (size_t)(s + n - in), "s ") != NULL;
 }
 
+/* A row of hccl_test's result table: "8192   |  764.55  |  0.00998  |
+ * success", its size, blanks and a bar. */
+static bool hccl_test_row(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && k < 20 && s[k] >= '0' && s[k] <= '9')
+		k++;
+	if (k == 0 || k == 20)
+		return false;
+	while (k < n && s[k] == ' ')
+		k++;
+	return k < n && s[k] == '|';
+}
+
 static int classify_line(const char *s, size_t n)
 {
 	const char *b;
@@ -707,6 +722,13 @@ static int classify_line(const char *s, size_t n)
 		if (n > 26 && memcmp(s, "hccl interface return err ", 26) == 0)
 			return HX_CL_BARE;
 		break;
+	case 'a':       /* hccl_test: an ACL call failed */
+		if (n > 25 && memcmp(s, "acl interface return err ", 25) == 0)
+			return HX_CL_BARE;
+		break;
+	case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9':
+		return hccl_test_row(s, n) ? HX_CL_BARE : HX_CL_NOISE;
 	case 'l':       /* llama.cpp's timings as its program exits */
 		return hx_llama_total(s, n) ? HX_CL_BARE : HX_CL_NOISE;
 	case 'P':       /* vLLM's offline generate, every prompt done */
@@ -727,6 +749,7 @@ static int classify_line(const char *s, size_t n)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	case 't':       /* C++'s "terminate called after throwing ..." too */
 		return (n > 13 && memcmp(s, "there are(is)", 13) == 0) ||
+		       (n > 16 && memcmp(s, "the minbytes is ", 16) == 0) ||
 		       (n > 6 && memcmp(s, "torch.", 6) == 0) ||
 		       (n > 16 && memcmp(s, "terminate called", 16) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
@@ -1766,6 +1789,16 @@ static size_t env_syslog(const char *s, size_t n, struct hx_envelope *e)
 	return k + 2;
 }
 
+static bool all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!is_digit((unsigned char)s[i]))
+			return false;
+	return n > 0;
+}
+
 /* A word at the start: "worker-1: ", "service  | ", "ERROR 03-25 ...". */
 static size_t env_word(const char *s, size_t n, size_t i, bool first,
 		       struct hx_envelope *e)
@@ -1785,7 +1818,9 @@ static size_t env_word(const char *s, size_t n, size_t i, bool first,
 		k = t;
 		while (k < n && s[k] == ' ')
 			k++;
-		if (first && k < n && s[k] == '|' &&
+		/* a number before the bar is a table's cell (hccl_test's
+		 * "8192   |  764.55  | ..."), not a service */
+		if (first && k < n && s[k] == '|' && !all_digits(s + i, t - i) &&
 		    (k + 1 == n || s[k + 1] == ' ')) {
 			e->worker = s + i;
 			e->workerlen = t - i;

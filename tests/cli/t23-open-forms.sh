@@ -85,6 +85,24 @@ check "an HCCL call that returned HCCL_E_UNAVAIL (hccl_test)" "false not_a_hang"
 	"hccl interface return err ./common/src/hccl_test_common.cc:538, retcode: 7 "
 check "the same call returning HCCL_E_TIMEOUT" "true other" \
 	"hccl interface return err ./common/src/hccl_test_common.cc:538, retcode: 9 "
+# hccl_test's own lines (hicann/oam-tools, src/hccl_test): the row of the
+# maxbytes its start line printed ends the test; a row short of it does not;
+# an ACL call's code (ACLCHECK) is the runtime's
+check "hccl_test's table up to its maxbytes" "false none" \
+	"the minbytes is 8192, maxbytes is 16384, iters is 20, warmup_iters is 5" \
+	"data_size(Bytes): |   avg_time(us): | alg_bandwidth(GB/s): | check_result:" \
+	"8192              |     764.55    |       0.00998        | success" \
+	"16384             |     858.80    |       0.01777        | success"
+check "the same table stopped before its maxbytes" "null not_determined" \
+	"the minbytes is 8192, maxbytes is 67108864, iters is 20, warmup_iters is 5" \
+	"data_size(Bytes): |   avg_time(us): | alg_bandwidth(GB/s): | check_result:" \
+	"8192              |     764.55    |       0.00998        | success" \
+	"16384             |     858.80    |       0.01777        | success"
+check "hccl_test's unchecked rows (NULL) up to its maxbytes" "false none" \
+	"the minbytes is 8192, maxbytes is 8192, iters is 20, warmup_iters is 5" \
+	"8192              |     764.55    |       0.00998        | NULL"
+check "hccl_test's ACL call that returned a stream's failure" "false not_a_hang" \
+	"acl interface return err ./common/src/hccl_test_common.cc:340, retcode: 507015."
 # a client's own connection that timed out (ETIMEDOUT's words): a hang
 # at set-up; the same call refused returned at once
 check "a client's connection that timed out" "true connect_timeout" \
