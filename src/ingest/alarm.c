@@ -64,6 +64,7 @@ int hangdx_line_alarm(const char *line, size_t n)
 
 	if (!line || n == 0)
 		return 0;
+	e.srun_indent = false;
 	skip = hx_parse_envelope(line, n, &e);
 	if (hx_parse_prefix(line + skip, n - skip, &p) && p.level != HX_LV_NONE)
 		return by_level(p.level, p.body, p.bodylen);

@@ -554,7 +554,8 @@ enum {
 	HX_EV_QUOTE = 1u << 8,      /* "> " a pasted Markdown quote, "- " a
 				     * list item, "`" a line quoted as code */
 	HX_EV_LABEL = 1u << 9,      /* "[default0]:", "[TP0] ", srun's "0: " */
-	HX_EV_KUBE = 1u << 10       /* "[pod/P/C] ", "2025-01-01T00:00:08.1Z " */
+	HX_EV_KUBE = 1u << 10,      /* "[pod/P/C] ", "2025-01-01T00:00:08.1Z " */
+	HX_EV_SRUN = 1u << 11       /* srun's "0: " (with HX_EV_LABEL) */
 };
 
 struct hx_envelope {
@@ -570,6 +571,10 @@ struct hx_envelope {
 	int64_t gline;              /* the line number grep printed, HX_NONE
 				     * (set with HX_EV_GREP only) */
 	int level;                  /* from the logger prefix, HX_LV_NONE */
+	bool srun_indent;           /* in, kept: srun's label may come before
+				     * a line's own blanks (the caller saw a
+				     * label before text in the same file);
+				     * else "4:    text" is grep -n's */
 };
 size_t hx_parse_envelope(const char *s, size_t n, struct hx_envelope *e);
 
@@ -883,6 +888,7 @@ struct hx_reader {
 	int join_how;
 	int8_t dedent;              /* 0 not yet known, 1 on, -1 off */
 	int8_t numbered;            /* cat -n's numbers: 0 not yet, 1 on, -1 off */
+	bool srun_seen;             /* a line behind srun's label, text after it */
 	uint64_t number;            /* the last line's number (numbered) */
 	uint8_t nindent;            /* the indentation every line had */
 	char indent[16];

@@ -1577,9 +1577,12 @@ static size_t env_label(const char *s, size_t n, size_t i,
 }
 
 /* Slurm's srun --label: the task's number (up to three digits), a colon
- * and a blank, then a line that does not start with a blank (grep -n's
- * "N:" has no blank) nor with what follows an error-manager code ("9999:
- * Inner Error!", "99: [PID: 7] ...": the tail of a wrapped "EE9999:"). */
+ * and a blank (grep -n's "N:" has none), then the task's line: not a
+ * blank unless the file had the label before text (e->srun_indent; an
+ * error-manager block's body, a traceback's frames keep their indentation
+ * behind it; else "4:    text" is grep -n's), nor what follows an
+ * error-manager code ("9999: Inner Error!", "99: [PID: 7] ...": the tail
+ * of a wrapped "EE9999:"). */
 static size_t env_srun(const char *s, size_t n, struct hx_envelope *e)
 {
 	size_t k = 0;
@@ -1587,13 +1590,13 @@ static size_t env_srun(const char *s, size_t n, struct hx_envelope *e)
 	while (k < n && k < 4 && is_digit((unsigned char)s[k]))
 		k++;
 	if (k == 0 || k > 3 || k + 2 >= n || s[k] != ':' || s[k + 1] != ' ' ||
-	    s[k + 2] == ' ' || s[k + 2] == '\t' ||
+	    ((s[k + 2] == ' ' || s[k + 2] == '\t') && !e->srun_indent) ||
 	    (n - k - 2 >= 5 && (memcmp(s + k + 2, "[PID:", 5) == 0 ||
 				memcmp(s + k + 2, "Inner", 5) == 0)))
 		return 0;
 	e->worker = s;
 	e->workerlen = k;
-	e->forms |= HX_EV_LABEL;
+	e->forms |= HX_EV_LABEL | HX_EV_SRUN;
 	return k + 2;
 }
 
@@ -1944,8 +1947,9 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 			return k;
 		if (i + 1 < n && s[i + 1] == 'p' && (k = env_kube(s, n, i, e)) != 0)
 			return k;
-		if (first && i == 0 && n > 6 && s[5] == '-' && (k = env_time(s, n, e)) != 0)
-			return k;
+		if ((!first || i == 0) && n - i > 6 && s[i + 5] == '-' &&
+		    (k = env_time(s + i, n - i, e)) != 0)
+			return i + k;   /* a logger's time, also after a label */
 		if (i + 1 < n && is_digit((unsigned char)s[i + 1]))
 			return env_mpi(s, n, i, e);
 		if (i + 1 < n && s[i + 1] >= 'A' && s[i + 1] <= 'Z' &&
@@ -1960,6 +1964,9 @@ static size_t env_one(const char *s, size_t n, size_t i, bool first,
 		    ((k = env_srun(s, n, e)) != 0 || (k = env_utc(s, n, e)) != 0 ||
 		     (k = env_time(s, n, e)) != 0))
 			return k;
+		if (!first && is_digit((unsigned char)s[i]) &&
+		    (k = env_time(s + i, n - i, e)) != 0)
+			return i + k;   /* "0: 2025-09-29 07:21:54,670 - ..." */
 		if (first && i == 0 && s[0] >= 'A' && s[0] <= 'S' &&
 		    (k = env_syslog(s, n, e)) != 0)
 			return k;
@@ -2353,6 +2360,7 @@ int hangdx_line_time(const char *line, size_t n, int64_t *us)
 
 	if (!line || !us)
 		return HANGDX_EINVAL;
+	e.srun_indent = false;
 	skip = hx_parse_envelope(line, n, &e);
 	if ((hx_parse_prefix(line + skip, n - skip, &p) && p.ts != HX_NONE) ||
 	    (skip && hx_parse_prefix(line, n, &p) && p.ts != HX_NONE)) {

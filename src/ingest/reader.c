@@ -666,7 +666,11 @@ static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 		n = ray_repeat(s, n);
 	if (r->env.forms & HX_EV_GREP)
 		return grep_line(r, s + k, n - k);
-	return message(r, s + k, n - k);
+	s += k;
+	n -= k;
+	if (k)
+		bold(&s, &n);   /* "0: **EL0004: ...": the bold after a launcher's */
+	return message(r, s, n);
 }
 
 /*
@@ -750,7 +754,10 @@ static int text_line(struct hx_reader *r, const char *s, size_t n)
 		return message(r, s, n);
 	}
 	for (;;) {
+		r->env.srun_indent = r->srun_seen;
 		k = hx_parse_envelope(s, n, &r->env);
+		if (r->env.forms & HX_EV_SRUN)
+			r->srun_seen = true;
 		cut = k ? glued(s, n, &r->env) : 0;
 		if (!cut && k < n && (cut = glue_cut(s + k, n - k)) != 0) {
 			if ((err = one_line(r, s, k + glue_head(s + k, cut), k)) != 0)
@@ -876,15 +883,14 @@ static int logical_line(struct hx_reader *r, const char *s, size_t n)
 #define HX_WRAP_MAX 64
 enum { J_NONE, J_FOLD, J_BRACKET, J_DEVICE, J_SOURCE };
 
-/* An ERROR plog line that ends at its source location ("... (cpuid:0)
- * ai_core_dispatcher.c:1012"): its message was wrapped onto the lines
- * after it by a page (the device log's lines of a vendor document). */
-static bool source_tail(const char *s, size_t n)
+static uint64_t wrap_env(const char *s, size_t n, size_t *skip);
+
+/* A line that ends at a source location ("... (cpuid:0)
+ * ai_core_dispatcher.c:1012"). */
+static bool file_tail(const char *s, size_t n)
 {
 	size_t k = n;
 
-	if (n < 24 || memcmp(s, "[ERROR] ", 8) != 0)
-		return false;
 	while (k > 8 && s[k - 1] >= '0' && s[k - 1] <= '9')
 		k--;
 	if (k == n || k < 12 || s[k - 1] != ':')
@@ -893,6 +899,23 @@ static bool source_tail(const char *s, size_t n)
 	return (s[k - 2] == '.' && (s[k - 1] == 'c' || s[k - 1] == 'h')) ||
 	       (s[k - 3] == '.' && memcmp(s + k - 2, "cc", 2) == 0) ||
 	       (s[k - 4] == '.' && memcmp(s + k - 3, "cpp", 3) == 0);
+}
+
+/* An ERROR plog line that ends at its source location: its message was
+ * wrapped onto the lines after it by a page (the device log's lines of a
+ * vendor document). */
+static bool source_tail(const char *s, size_t n)
+{
+	return n >= 24 && memcmp(s, "[ERROR] ", 8) == 0 && file_tail(s, n);
+}
+
+/* The same behind a launcher's envelope ("0: ", "[1,0]<stdout>:"). */
+static bool source_tail_env(const char *s, size_t n)
+{
+	size_t skip;
+
+	return n >= 24 && file_tail(s, n) && wrap_env(s, n, &skip) &&
+	       skip < n && source_tail(s + skip, n - skip);
 }
 
 static bool open_bracket(const char *s, size_t n)
@@ -915,6 +938,7 @@ static bool device_head(const char *s, size_t n)
 	if (s[0] == 'T')
 		return n > sizeof head && memcmp(s, head, sizeof head - 1) == 0 &&
 		       !hx_find(s, n, "[LINE:");
+	e.srun_indent = false;
 	if (s[0] != 'E')
 		k = hx_parse_envelope(s, n, &e);
 	if (k && n - k > sizeof head && s[k] == 'T')  /* "> The error ..." */
@@ -937,8 +961,8 @@ static int hold_kind(const char *s, size_t n)
 	if (s[n - 1] == ' ' || s[n - 1] == '\t')
 		while (m > 8 && (s[m - 1] == ' ' || s[m - 1] == '\t'))
 			m--;
-	if (plog && s[1] == 'E' && s[m - 1] >= '0' && s[m - 1] <= '9' &&
-	    source_tail(s, m))
+	if (s[m - 1] >= '0' && s[m - 1] <= '9' &&
+	    (plog ? s[1] == 'E' && source_tail(s, m) : source_tail_env(s, m)))
 		return J_SOURCE;
 	if (!plog && s[m - 1] != ']' && device_head(s, m))
 		return J_DEVICE;
@@ -990,6 +1014,7 @@ static bool line_start(const char *s, size_t n)
 		       memcmp(s, "[FILE:", 6) == 0 ||
 		       memcmp(s, "[LINE:", 6) == 0))
 		return false;
+	e.srun_indent = false;
 	if (hx_parse_envelope(s, n, &e) &&
 	    (!(e.forms & HX_EV_GREP) || (e.gpathlen && e.gline != HX_NONE)))
 		return true;
@@ -1040,6 +1065,7 @@ static uint64_t wrap_env(const char *s, size_t n, size_t *skip)
 {
 	struct hx_envelope e;
 
+	e.srun_indent = false;
 	*skip = hx_parse_envelope(s, n, &e);
 	return *skip ? (env_key(&e) ^ e.forms) | 1 : 0;
 }

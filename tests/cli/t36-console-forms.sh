@@ -106,4 +106,24 @@ t_ok "a wrapped device line: a device task that ran out of time" \
 t_ok "the same with blanks at the lines' ends reads the same" \
 	test "$(cat_of "$T/tswt.log")" = "$(cat_of "$T/tsw.log")"
 
+# the same behind a launcher's label on every line (srun --label, Open
+# MPI's --tag-output, torchrun --tee): the block's body keeps its
+# indentation after the label, its bold goes after it, and the wrapped
+# device line goes on behind the same label
+for pre in '0: ' '[1,0]<stdout>:' '[default0]:'; do
+	sed "s/^/$pre/" "$T/blk.log" > "$T/blkl.log"
+	t_ok "the bold block behind '$pre' reads the same" \
+		test "$(cat_of "$T/blkl.log")" = "$(cat_of "$T/blk.log")"
+	sed "s/^/$pre/" "$T/tsw.log" > "$T/tswl.log"
+	t_ok "the wrapped device line behind '$pre' reads the same" \
+		test "$(cat_of "$T/tswl.log")" = "$(cat_of "$T/tsw.log")"
+done
+# a logger's time after a label is the line's clock: the silence before a
+# failure is measured by it
+S=$DATA/../field/sglang-11057-910b3-deepseek-r1-1.5b-warmup-no-response.log
+grep -v '^# ' "$S" > "$T/sil.log"
+sed 's/^/0: /' "$T/sil.log" > "$T/sill.log"
+t_ok "a silence, then a failure: a hang (inferred)" test "$(cat_of "$T/sil.log")" = "True unknown"
+t_ok "the same behind srun's label reads the same" test "$(cat_of "$T/sill.log")" = "$(cat_of "$T/sil.log")"
+
 t_done

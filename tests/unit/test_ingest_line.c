@@ -478,6 +478,7 @@ static void test_numbers(void **state)
 
 static size_t env(const char *line, struct hx_envelope *e)
 {
+	e->srun_indent = false;
 	return hx_parse_envelope(line, strlen(line), e);
 }
 
@@ -624,6 +625,32 @@ static void test_env_labels(void **state)
 	for (i = 0; i < HX_ARRAY_LEN(none); i++)
 		if (env(none[i], &e) != 0 && (e.forms & HX_EV_LABEL))
 			fail_msg("label in \"%s\"", none[i]);
+	/* in a file whose lines had srun's label before text, the label
+	 * before a line's own blanks is srun's too (a block's body) */
+	e.srun_indent = true;
+	assert_int_equal(hx_parse_envelope("7:         Possible Cause: x", 27, &e), 3);
+	assert_true(e.forms & HX_EV_SRUN);
+	assert_true(str_is(e.worker, e.workerlen, "7"));
+	/* ... but never the tail of a wrapped error-manager code */
+	e.srun_indent = true;
+	assert_false(hx_parse_envelope("99: [PID: 7] 2024-07-03 x", 25, &e) &&
+		     (e.forms & HX_EV_LABEL));
+}
+
+/* A logger's time head after a launcher's label: the line's clock. */
+static void test_env_label_time(void **state)
+{
+	struct hx_envelope e;
+	const char *l1 = "0: [2025-09-29 07:27:30] Initialization failed.";
+	const char *l2 = "[default0]:2025-03-26 13:49:01,670 - root - ERROR - EI0002: x";
+
+	(void)state;
+	env(l1, &e);
+	assert_true(e.forms & HX_EV_SRUN);
+	assert_true(text_is(l1, &e, "Initialization failed."));
+	env(l2, &e);
+	assert_true(e.forms & HX_EV_LABEL);
+	assert_true(text_is(l2, &e, "EI0002: x"));
 }
 
 /* A logger's time head: Python logging's, loguru's, a bracketed time;
@@ -1231,6 +1258,7 @@ int main(void)
 		cmocka_unit_test(test_env_grep_and_indent),
 		cmocka_unit_test(test_env_not_fooled),
 		cmocka_unit_test(test_env_labels),
+		cmocka_unit_test(test_env_label_time),
 		cmocka_unit_test(test_env_kube_syslog),
 		cmocka_unit_test(test_env_markdown),
 		cmocka_unit_test(test_env_time),
