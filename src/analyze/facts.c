@@ -1135,6 +1135,12 @@ static void on_record(struct facts *f, uint32_t rec)
 	case HX_K_NORMAL_END:
 		ri->ended = true;
 		break;
+	case HX_K_FRAMEWORK_ERROR:
+		/* torch elastic's "Root Cause (first observed failure)": the
+		 * launcher's time of the worker's failure */
+		if (eq(hx_dstr(d, rec, HX_F_WHAT), "elastic_root"))
+			note_fail(d, ri, rec);
+		break;
 	case HX_K_TIMEOUT_TEXT: case HX_K_UNKNOWN_ERROR: case HX_K_CODED:
 		if (ri->open_rec == HX_NOREC &&
 		    hx_dnum(d, rec, HX_F_REPEATS, 0) <= 0)

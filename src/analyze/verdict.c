@@ -2265,7 +2265,7 @@ static bool field_failure(struct hangdx_diagnosis *d)
 		char mb[256];
 
 		/* a framework's line that says its cause is elsewhere */
-		field_set(d, HX_CAT_OTHER, -1, s->stopped, -1,
+		field_set(d, HX_CAT_OTHER, -1, s->stopped, fail_rank(d, s->stopped),
 			  N_("Failure, hang not determined: %s (%s). The text does not say "
 			     "whether a wait on another rank caused it."),
 			  row && row->family == HX_VF_FRAMEWORK ? meaning(row, mb, sizeof mb)

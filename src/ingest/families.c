@@ -2551,6 +2551,7 @@ int hx_families_file(struct hx_reader *r)
 	r->clk_seen = false;            /* its lines have a clock of their own */
 	r->silence = -1;
 	r->ht_max = 0;
+	r->el_root = 0;
 	return HANGDX_OK;
 }
 
@@ -3678,12 +3679,61 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 
 static int framework_end(struct hx_reader *r, const char *s, size_t n);
 
+/*
+ * torch elastic's summary of a failed run (torchrun, the launcher's
+ * ChildFailedError, torch/distributed/elastic/multiprocessing/errors):
+ * "Root Cause (first observed failure):", "[0]:", then "  time      :
+ * 2024-05-31_13:24:51", "  host      : ...", "  rank      : 2 (local_rank:
+ * 2)", "  exitcode  : 1 (pid: 1345689)": the rank that failed first as
+ * the launcher saw it, at that time, a record of that worker's failure
+ * at its rank line (the row of ChildFailedError: its cause is in the
+ * worker's output; a paste may end there).
+ */
+static int elastic_root(struct hx_reader *r, const char *s, size_t n)
+{
+	const char *v;
+	size_t vl, i;
+	char ts[19];
+	struct hx_recb b;
+	int64_t x;
+
+	if (r->line > r->el_root + 8) {
+		r->el_root = 0;
+		return HANGDX_OK;
+	}
+	if (n > 20 && memcmp(s, "time", 4) == 0 &&
+	    hx_after(s, n, ": ", " ", &v, &vl) && vl == 19) {
+		for (i = 0; i < 19; i++)
+			ts[i] = v[i] == '_' ? ' ' : v[i];
+		r->el_ts = hx_parse_ts(ts, 19);
+		return HANGDX_OK;
+	}
+	if (n < 12 || memcmp(s, "rank ", 5) != 0 ||
+	    !hx_after(s, n, ": ", " (", &v, &vl) || !hx_parse_i64(v, vl, &x) ||
+	    x < 0)
+		return HANGDX_OK;
+	r->el_root = 0;
+	rb_start(r, &b, HX_K_FRAMEWORK_ERROR, NULL);
+	b.rec.ts = r->el_ts;
+	b.rec.level = HX_LV_ERROR;
+	put_lit(&b, HX_F_WHAT, "elastic_root");
+	hx_rb_num(&b, HX_F_GLOBAL_RANK, x);
+	/* the launcher names the worker's global rank, as a "[rankN]:"
+	 * prefix does the printer's (attrib.c) */
+	hx_rb_num(&b, HX_F_CONSOLE_RANK, x);
+	put_lit(&b, HX_F_CODE, "ChildFailedError");
+	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	return emit(r, &b);
+}
+
 static int indented(struct hx_reader *r, const char *s, size_t n)
 {
 	while (n && (*s == ' ' || *s == '\t')) {
 		s++;
 		n--;
 	}
+	if (r->el_root)
+		return elastic_root(r, s, n);
 	if (n < 8)
 		return HANGDX_OK;
 	if (hx_bench_banner(s, n))
@@ -3729,6 +3779,11 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 			return torch_screen(r, s, n);
 		return framework_code(r, NULL, "torch_npu", s, n);
 	case 'R':
+		if (n >= 36 && memcmp(s, "Root Cause (first observed failure):", 36) == 0) {
+			r->el_root = r->line;
+			r->el_ts = HX_NONE;
+			return HANGDX_OK;
+		}
 		return framework_code(r, NULL, "torch_npu", s, n);
 	case 'h':
 		return hccl_retcode(r, s, n);

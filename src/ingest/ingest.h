@@ -849,6 +849,9 @@ struct hx_reader {
 	bool no_fold;               /* an ERROR line was seen: keep all */
 	bool ended;                 /* a normal end was recorded */
 	uint64_t ht_max;            /* hccl_test's maxbytes, 0: none seen */
+	uint64_t el_root;           /* the line of torch elastic's "Root Cause
+				     * (first observed failure):", 0 none */
+	int64_t el_ts;              /* its time, HX_NONE */
 	bool taken;                 /* a family took the current line */
 	struct hx_prefix lastp;     /* the plog prefix of the line below, */
 	const char *lastp_at;       /* parsed once by hx_families_line */
@@ -889,6 +892,9 @@ struct hx_reader {
 	int8_t dedent;              /* 0 not yet known, 1 on, -1 off */
 	int8_t numbered;            /* cat -n's numbers: 0 not yet, 1 on, -1 off */
 	bool srun_seen;             /* a line behind srun's label, text after it */
+	int64_t c10_rank;           /* the rank of a "[rankN]:[W...] Warning:
+				     * EZ9999: ..." line whose message goes on
+				     * unprefixed (an error-manager block), -1 */
 	uint64_t number;            /* the last line's number (numbered) */
 	uint8_t nindent;            /* the indentation every line had */
 	char indent[16];

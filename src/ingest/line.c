@@ -744,8 +744,9 @@ static int classify_line(const char *s, size_t n)
 	case 's':
 		return n > 10 && memcmp(s, "stream_id=", 10) == 0
 			       ? HX_CL_BARE : HX_CL_NOISE;
-	case 'R':
-		return n > 13 && memcmp(s, "RuntimeError:", 13) == 0
+	case 'R':       /* torch elastic's summary: the rank that failed */
+		return (n > 13 && memcmp(s, "RuntimeError:", 13) == 0) ||
+		       (n >= 36 && memcmp(s, "Root Cause (first observed failure):", 36) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	case 't':       /* C++'s "terminate called after throwing ..." too */
 		return (n > 13 && memcmp(s, "there are(is)", 13) == 0) ||

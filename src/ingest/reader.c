@@ -261,8 +261,13 @@ void hx_env_stamp(struct hx_reader *r, struct hx_recb *b)
 {
 	const struct hx_envelope *e = &r->env;
 
-	if (r->replaying || !e->skip)
+	if (r->replaying)
 		return;
+	if (!e->skip) {         /* a c10 message's unprefixed lines */
+		if (r->c10_rank >= 0)
+			hx_rb_num(b, HX_F_CONSOLE_RANK, r->c10_rank);
+		return;
+	}
 	if (e->rank >= 0)
 		hx_rb_num(b, HX_F_CONSOLE_RANK, e->rank);
 	if (e->workerlen)
@@ -655,9 +660,40 @@ static void line_silence(struct hx_reader *r, const char *s, size_t n)
 	r->clk_seen = true;
 }
 
+/* c10's log line behind torch's "[rankN]:" ("[W1031 21:35:04.838006795
+ * compiler_depend.ts:57] Warning: EZ9999: Inner Error!"): the message is
+ * the error manager's, and its lines after the first, an error-manager
+ * block ("EZ9999: [PID: 696742] ...", its indented body), come without
+ * the prefix: they are that rank's (c10_rank) up to a line that is none
+ * of them. */
+static void c10_carry(struct hx_reader *r, const char *s, size_t n, size_t k)
+{
+	const char *m = s + k, *e;
+	size_t left = n - k;
+
+	if (k) {
+		r->c10_rank = -1;
+		if (!(r->env.forms & HX_EV_RANK) || left < 16 || m[0] != '[' ||
+		    (m[1] != 'W' && m[1] != 'E') ||
+		    !(e = memchr(m, ']', left < 64 ? left : 64)))
+			return;
+		for (e++; (e = memchr(e, 'E', (size_t)(m + left - e))) != NULL; e++)
+			if (e[-1] == ' ' && em_code(e, (size_t)(m + left - e)) &&
+			    e[6] == ':') {
+				r->c10_rank = r->env.rank;
+				return;
+			}
+		return;
+	}
+	if (r->c10_rank >= 0 && (n == 0 || !(s[0] == ' ' || s[0] == '\t' ||
+					      em_form(s, n) != EM_NONE)))
+		r->c10_rank = -1;
+}
+
 /* One logical line: its envelope, then its message. */
 static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 {
+	c10_carry(r, s, n, k);
 	/* a console's clock: a plog's (its own or through grep) is not, a
 	 * plog at its default level being silent while the job is well */
 	if (!(r->env.forms & HX_EV_GREP) && !hx_plog_start(s + k, n - k))
@@ -744,6 +780,7 @@ static int text_line(struct hx_reader *r, const char *s, size_t n)
 	while (n > 8 && s[1] == 'E' && memcmp(s, "[ERROR] ", 8) == 0 &&
 	       (cut = glue_cut(s, n)) != 0) {
 		no_envelope(&r->env);
+		r->c10_rank = -1;
 		if ((err = message(r, s, glue_head(s, cut))) != 0)
 			return err;
 		s += cut;
@@ -751,6 +788,7 @@ static int text_line(struct hx_reader *r, const char *s, size_t n)
 	}
 	if (hx_plog_start(s, n)) {      /* no envelope: straight on */
 		no_envelope(&r->env);
+		r->c10_rank = -1;
 		return message(r, s, n);
 	}
 	for (;;) {
@@ -1395,6 +1433,7 @@ static void reader_begin(struct hx_reader *r, struct worker *w,
 	r->file = r->vpath = file;
 	r->rec0 = w->ev->nrec;
 	r->gfile = HX_NOSTR;
+	r->c10_rank = -1;
 	r->path = hx_ev_str(w->ev, file);
 	r->carry = w->carry;
 	r->join = w->join;

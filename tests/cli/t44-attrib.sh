@@ -153,6 +153,60 @@ import json; d=json.load(open('$T/g15.json'))
 assert not any('communicators:' in n for n in d['notes']), d['notes']"
 t_ok "rank ? in the chain: no rank number on a hop of an unknown rank" absent -E '^ +[0-9]+\. rank[0-9]' "$T/dv.txt"
 
+# c10's warning behind torch's "[rank3]:" carries the error manager's
+# message; its block comes on the lines after it without the prefix and is
+# rank 3's (its process too); a line of another source ends that
+c10='[rank3]:[W1031 21:35:04.838006795 compiler_depend.ts:57] Warning: EZ9999: Inner Error!'
+blk='EZ9999: [PID: 696742] 2025-10-31-21:35:03.992.057 The error from device(chipId:7, dieId:0), serial number is 2, there is an exception of aivec error, core id is 9, error code = 0.[FUNC:ProcessStarsCoreErrorInfo][FILE:device_error_proc.cc][LINE:1539]'
+body='        TraceBack (most recent call last):'
+printf '%s\n%s\n%s\n' "$c10" "$blk" "$body" > "$T/c10.log"
+$HANGDX diagnose --json "$T/c10.log" > "$T/c10.json"
+t_ok "a c10 warning's block without the prefix: rank 3 failed first" test "$(jv first_failing_rank "$T/c10.json")" = 3
+t_ok "... and is the root cause rank" test "$(jv root_rank "$T/c10.json")" = 3
+printf '%s\n%s\n%s\n%s\n' "$c10" 'some other output' "$blk" "$body" > "$T/c10b.log"
+$HANGDX diagnose --json "$T/c10b.log" > "$T/c10b.json"
+t_ok "a line of another source between: the block is not rank 3's" test "$(jv first_failing_rank "$T/c10b.json")" != 3
+printf '%s\n%s\n' "${c10%%Warning*}Warning: something else" "$blk" > "$T/c10c.log"
+$HANGDX diagnose --json "$T/c10c.log" > "$T/c10c.json"
+t_ok "a c10 warning that carries no error-manager code: the block is not rank 3's" test "$(jv first_failing_rank "$T/c10c.json")" != 3
+
+# torch elastic's summary (torchrun's ChildFailedError): the rank its
+# "Root Cause (first observed failure)" names failed first, at its time;
+# also when the paste ends at that rank's line
+cat > "$T/el.log" <<'EOF'
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Failures:
+[1]:
+  time      : 2024-05-31_13:24:59
+  host      : node-1
+  rank      : 0 (local_rank: 0)
+  exitcode  : -15 (pid: 1345687)
+  error_file: <N/A>
+  traceback : Signal 15 (SIGTERM) received by PID 1345687
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2024-05-31_13:24:51
+  host      : node-1
+  rank      : 2 (local_rank: 2)
+  exitcode  : 1 (pid: 1345689)
+  error_file: <N/A>
+EOF
+$HANGDX diagnose --json "$T/el.log" > "$T/el.json"
+t_ok "torch elastic's root cause: rank 2 failed first" test "$(jv first_failing_rank "$T/el.json")" = 2
+t_ok "... and is named as the failure's rank" test "$(jv root_rank "$T/el.json")" = 2
+t_ok "... still a failure whose hang is not determined" test "$(jv category "$T/el.json")" = other
+head -18 "$T/el.log" > "$T/elc.log"
+$HANGDX diagnose --json "$T/elc.log" > "$T/elc.json"
+t_ok "the summary cut after the root cause's rank line: rank 2" test "$(jv first_failing_rank "$T/elc.json")" = 2
+head -13 "$T/el.log" > "$T/eln.log"
+$HANGDX diagnose --json "$T/eln.log" > "$T/eln.json"
+t_ok "the failures without the root cause: no rank named (a worker killed after it)" \
+	test "$(jv first_failing_rank "$T/eln.json")" = -1
+
 # simulate -o DIR/ (a trailing slash)
 t_exit 1 "simulate -o DIR/: written" $HANGDX simulate -q -o "$T/slash/" "$T/tp.yaml"
 t_ok "simulate -o DIR/: the logs are in DIR" test -d "$T/slash/rank-0/ascend/log"
