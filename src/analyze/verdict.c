@@ -1437,6 +1437,8 @@ static bool try_aicpu_timeout(struct hangdx_diagnosis *d)
 		d->verdict = HANGDX_V_HANG;
 		d->cat = HX_CAT_AICPU_TIMEOUT;
 		d->root_rank = ri->rank;
+		/* its ids: the task the lines around it name (json_ids) */
+		d->id_rec = ri->aicpu_timeout_rec;
 		hx_dwhere(d, ri->aicpu_timeout_rec, where, sizeof where);
 		hx_hop_add(d, ri->rank, ri->aicpu_timeout_rec, "",
 			   "rank%d: an AICPU operator exceeded its time limit", ri->rank);
@@ -2427,11 +2429,14 @@ static void try_field(struct hangdx_diagnosis *d)
 		const struct hx_rankinfo *f = d->first_rank >= 0
 			? &d->ranks[d->first_rank] : NULL;
 
-		d->id_rec = f && f->wait_rec != HX_NOREC ? f->wait_rec
-			    : f && f->fail_rec != HX_NOREC ? f->fail_rec
-			    : s->notify_wait != HX_NOREC ? s->notify_wait
-			    : s->fftsplus != HX_NOREC ? s->fftsplus
-			    : s->event_wait != HX_NOREC ? s->event_wait : s->connect;
+		uint32_t id = f && f->wait_rec != HX_NOREC ? f->wait_rec
+			      : f && f->fail_rec != HX_NOREC ? f->fail_rec
+			      : s->notify_wait != HX_NOREC ? s->notify_wait
+			      : s->fftsplus != HX_NOREC ? s->fftsplus
+			      : s->event_wait != HX_NOREC ? s->event_wait : s->connect;
+
+		if (id != HX_NOREC)     /* else the ids the verdict took */
+			d->id_rec = id;
 	}
 	if (d->cat == HX_CAT_LINK && d->sig.connect != HX_NOREC) {
 		d->cat = HX_CAT_CONNECT;

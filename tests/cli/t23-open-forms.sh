@@ -982,4 +982,11 @@ check "C++'s terminate on an exception" "false not_a_hang" \
 	"terminate called after throwing an instance of 'gloo::EnforceNotMet'"
 check "a line that only starts with the word" "null not_determined" \
 	"terminate callbacks registered: 3"
+# an AICPU operator's timeout (E30008) with the kernel the runtime names as
+# failed under it: its stream and task are the ids
+printf '%s\n' "E30008: AI CPU operator execution time out." \
+	"TraceBack (most recent call last):" \
+	"Aicpu kernel execute failed, device_id=0, stream_id=2, task_id=7, fault op_name=aicpu_getnext_IteratorGetNext[FUNC:GetError][FILE:stream.cc][LINE:1133]" > "$T/e3.log"
+t_ok "E30008 with its failed kernel: stream 2, task 7" sh -c "
+	'$HANGDX' diagnose --json '$T/e3.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); i=d[\"ids\"]; assert d[\"category\"] == \"aicpu_op_timeout\" and i[\"stream\"] == 2 and i[\"task\"] == 7, i'"
 t_done
