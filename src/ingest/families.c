@@ -1965,33 +1965,26 @@ static int framework_code(struct hx_reader *r, const struct hx_prefix *p,
 			   v, vl, s, n);
 }
 
-/* HCCL's examples and hccl_test (hicann/hccl, examples/.../main.cc, the
- * HCCLCHECK macro): "hccl interface return err FILE:LINE, retcode: N", N
- * an HcclResult: the call returned its failure, as torch_npu's
- * HCCL_CHECK_ERROR says it. */
-static int hccl_retcode(struct hx_reader *r, const char *s, size_t n)
+/* A call's code as HCCL's examples and hccl_test print it (the HCCLCHECK
+ * and ACLCHECK macros: hicann/hccl, examples/.../main.cc; hicann/oam-tools,
+ * src/hccl_test/common/src/hccl_test_common.h): "hccl interface return
+ * err FILE:LINE, retcode: N", N an HcclResult, the call returned its
+ * failure as torch_npu's HCCL_CHECK_ERROR says it; "acl interface return
+ * err FILE:LINE, retcode: N.", N an ACL or runtime code (507033). */
+static int call_retcode(struct hx_reader *r, const char *s, size_t n)
 {
+	static const char *const head[] = {
+		"hccl interface return err ", "acl interface return err ",
+	};
+	static const char *const what[] = { "hccl_api", "acl_api" };
 	const char *v;
-	size_t vl;
+	size_t vl, i;
 
-	if (n < 26 || memcmp(s, "hccl interface return err ", 26) != 0 ||
-	    !hx_after(s, n, "retcode: ", " ,.", &v, &vl))
-		return HANGDX_OK;
-	return code_record(r, NULL, "hccl_api", NULL, 0, v, vl, s, n);
-}
-
-/* hccl_test's ACLCHECK macro (hicann/oam-tools,
- * src/hccl_test/common/src/hccl_test_common.h): "acl interface return err
- * FILE:LINE, retcode: N.", N an ACL or runtime code (507033, 207018). */
-static int acl_retcode(struct hx_reader *r, const char *s, size_t n)
-{
-	const char *v;
-	size_t vl;
-
-	if (n < 25 || memcmp(s, "acl interface return err ", 25) != 0 ||
-	    !hx_after(s, n, "retcode: ", " ,.", &v, &vl))
-		return HANGDX_OK;
-	return code_record(r, NULL, "acl_api", NULL, 0, v, vl, s, n);
+	for (i = 0; i < 2; i++)
+		if (n > strlen(head[i]) && memcmp(s, head[i], strlen(head[i])) == 0 &&
+		    hx_after(s, n, "retcode: ", " ,.", &v, &vl))
+			return code_record(r, NULL, what[i], NULL, 0, v, vl, s, n);
+	return HANGDX_OK;
 }
 
 /* hccl_test's root rank, as it creates its communicator: "the minbytes is
@@ -3786,9 +3779,8 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 		}
 		return framework_code(r, NULL, "torch_npu", s, n);
 	case 'h':
-		return hccl_retcode(r, s, n);
 	case 'a':
-		return acl_retcode(r, s, n);
+		return call_retcode(r, s, n);
 	case 't':
 		return hccl_test_start(r, s, n);
 	case '0': case '1': case '2': case '3': case '4':

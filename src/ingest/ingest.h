@@ -688,6 +688,8 @@ const struct hx_kv *hx_kv_get(const struct hx_kv *kv, size_t n, int key,
  * ellipsis follows it ("87…", "0x…": a reporter cut it, it is unknown). */
 bool hx_parse_u64(const char *s, size_t n, uint64_t *out);
 bool hx_parse_i64(const char *s, size_t n, int64_t *out);
+/* n > 0 bytes at s, every one an ASCII digit. */
+bool hx_all_digits(const char *s, size_t n);
 /* "…" (U+2026) or ".." at s: text a reporter left out. */
 bool hx_ellipsis(const char *s, size_t n);
 /* A benchmark's result banner, "==== Serving Benchmark Result ====". */

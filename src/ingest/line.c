@@ -97,6 +97,16 @@ bool hx_after(const char *s, size_t n, const char *lit, const char *stop,
 	return true;
 }
 
+bool hx_all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!is_digit((unsigned char)s[i]))
+			return false;
+	return n > 0;
+}
+
 bool hx_ellipsis(const char *s, size_t n)
 {
 	return (n >= 2 && s[0] == '.' && s[1] == '.') ||
@@ -1793,16 +1803,6 @@ static size_t env_syslog(const char *s, size_t n, struct hx_envelope *e)
 	return k + 2;
 }
 
-static bool all_digits(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!is_digit((unsigned char)s[i]))
-			return false;
-	return n > 0;
-}
-
 /* A word at the start: "worker-1: ", "service  | ", "ERROR 03-25 ...". */
 static size_t env_word(const char *s, size_t n, size_t i, bool first,
 		       struct hx_envelope *e)
@@ -1824,7 +1824,7 @@ static size_t env_word(const char *s, size_t n, size_t i, bool first,
 			k++;
 		/* a number before the bar is a table's cell (hccl_test's
 		 * "8192   |  764.55  | ..."), not a service */
-		if (first && k < n && s[k] == '|' && !all_digits(s + i, t - i) &&
+		if (first && k < n && s[k] == '|' && !hx_all_digits(s + i, t - i) &&
 		    (k + 1 == n || s[k + 1] == ' ')) {
 			e->worker = s + i;
 			e->workerlen = t - i;

@@ -186,33 +186,23 @@ const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
 	return NULL;
 }
 
-static bool all_digits(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!is_digit((unsigned char)s[i]))
-			return false;
-	return n > 0;
-}
-
 const struct hx_vocab *hx_vocab_key(const char *c)
 {
 	size_t n = c ? strlen(c) : 0;
 
 	if (n == 0)
 		return NULL;
-	if (n == 6 && all_digits(c, n))
+	if (n == 6 && hx_all_digits(c, n))
 		return hx_vocab_code(HX_VF_RUNTIME, c, n);
-	if (n == 8 && memcmp(c, "ERR", 3) == 0 && all_digits(c + 3, 5))
+	if (n == 8 && memcmp(c, "ERR", 3) == 0 && hx_all_digits(c + 3, 5))
 		return hx_vocab_code(HX_VF_TORCH_NPU, c, n);
-	if (n == 6 && c[0] == 'E' && all_digits(c + 2, 4))
+	if (n == 6 && c[0] == 'E' && hx_all_digits(c + 2, 4))
 		return hx_vocab_code(HX_VF_ERRMGR, c, n);
 	if (n > 2 && n <= 5 && c[0] == '0' && (c[1] == 'x' || c[1] == 'X'))
 		return hx_vocab_code(HX_VF_TS, c, n);   /* up to 0xfff */
 	if (n > 2 && c[0] == '0' && (c[1] == 'x' || c[1] == 'X'))
 		return hx_vocab_code(HX_VF_RT_INNER, c, n);
-	if ((n == 5 || n == 6) && c[0] == '-' && all_digits(c + 1, n - 1))
+	if ((n == 5 || n == 6) && c[0] == '-' && hx_all_digits(c + 1, n - 1))
 		return hx_vocab_code(HX_VF_DCMI, c, n);
 	return hx_vocab_code(HX_VF_FRAMEWORK, c, n);
 }
