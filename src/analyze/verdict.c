@@ -1779,6 +1779,9 @@ static const char *not_hang_name(const struct hangdx_diagnosis *d, uint32_t rec)
 		return N_("an invalid device id");
 	if (w && strcmp(w, "init_failed") == 0)
 		return N_("a failed communicator initialisation");
+	if (w && strcmp(w, "hccl_test_check") == 0)
+		return N_("a collective whose result did not check (hccl_test: it "
+			  "completed with wrong data)");
 	return N_("a failed operator call (aclnn error; check that the CANN, driver "
 	          "and framework versions match)");
 }
@@ -1795,6 +1798,10 @@ static void not_hang_fix(struct hangdx_diagnosis *d, uint32_t rec)
 	else if (strncmp(what, "a failed start of the HCCP", 26) == 0)
 		FIX("Stop the process that still holds the device (npu-smi info lists "
 		    "it), wait about 10 s, then start again.");
+	else if (strncmp(what, "a collective whose result", 25) == 0)
+		FIX("Find the link that corrupts data: run hccl_test between pairs of "
+		    "ranks, check each NPU's links and optical modules (hccn_tool -i N "
+		    "-link -g, -optical -g) and their error counters (-stat -g).");
 	else if (strncmp(what, "a failed operator", 17) == 0)
 		FIX("Check that the CANN toolkit, the driver and the framework plugin "
 		    "(torch_npu, vllm-ascend) are versions made for each other.");

@@ -2003,6 +2003,38 @@ static int hccl_test_start(struct hx_reader *r, const char *s, size_t n)
 	return HANGDX_OK;
 }
 
+/* hccl_test's check of a collective's result that failed: "local rank_id
+ * 3, check result failed, 8192 | 764.55 | 0.00998 | failed" (that rank's,
+ * rank_id its MPI rank) or the root rank's row ending "failed"
+ * (hccl_opbase_rootinfo_base.cc, print_execution_time): the collective
+ * completed with wrong data, no wait ran out. */
+static int hccl_test_check(struct hx_reader *r, const char *s, size_t n,
+			   int64_t rank)
+{
+	struct hx_recb b;
+
+	rb_start(r, &b, HX_K_FAILURE, NULL);
+	b.rec.level = HX_LV_ERROR;
+	put_lit(&b, HX_F_WHAT, "hccl_test_check");
+	if (rank >= 0)
+		hx_rb_num(&b, HX_F_CONSOLE_RANK, rank);
+	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	return emit(r, &b);
+}
+
+static int hccl_test_local(struct hx_reader *r, const char *s, size_t n)
+{
+	const char *v;
+	size_t vl;
+	int64_t rank;
+
+	if (n > 40 && memcmp(s, "local rank_id ", 14) == 0 &&
+	    hx_find(s, n, ", check result failed,") &&
+	    hx_after(s, n, "rank_id ", ",", &v, &vl) && hx_parse_i64(v, vl, &rank))
+		return hccl_test_check(r, s, n, rank);
+	return HANGDX_OK;
+}
+
 /* A row of hccl_test's result table, "67108864          |    2630.20    |
  * 23.76245        | success" (hccl_opbase_rootinfo_base.cc,
  * print_execution_time: success, NULL unchecked, failed): the row of the
@@ -2015,18 +2047,21 @@ static int hccl_test_row(struct hx_reader *r, const char *s, size_t n)
 	int64_t size;
 	size_t k = 0, tl;
 
-	if (!r->ht_max || !bar || r->ended)
+	if (!r->ht_max || !bar)
 		return HANGDX_OK;
 	while (k < (size_t)(bar - s) && s[k] >= '0' && s[k] <= '9')
 		k++;
-	if (!hx_parse_i64(s, k, &size) || (uint64_t)size < r->ht_max)
-		return HANGDX_OK;
 	for (t = bar; t; t = memchr(t + 1, '|', n - (size_t)(t + 1 - s)))
 		last = t;
 	for (t = last + 1; t < s + n && *t == ' '; t++)
 		;
 	tl = n - (size_t)(t - s);
-	if (!((tl == 7 && memcmp(t, "success", 7) == 0) ||
+	if (!hx_parse_i64(s, k, &size))
+		return HANGDX_OK;
+	if (tl == 6 && memcmp(t, "failed", 6) == 0)
+		return hccl_test_check(r, s, n, -1);
+	if ((uint64_t)size < r->ht_max || r->ended ||
+	    !((tl == 7 && memcmp(t, "success", 7) == 0) ||
 	      (tl == 4 && memcmp(t, "NULL", 4) == 0)))
 		return HANGDX_OK;
 	r->ended = true;
@@ -3792,11 +3827,14 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 		    memcmp(s + n - 4, " <==", 4) == 0)
 			return file_marker(r, s + 4, n - 8);
 		return framework_end(r, s, n);
+	case 'l':
+		if (s[1] == 'o')
+			return hccl_test_local(r, s, n);
+		return framework_end(r, s, n);
 	case 'T':
 	case 'F':
 	case '(':
 	case 'P':
-	case 'l':
 		return framework_end(r, s, n);
 	default:
 		return HANGDX_OK;

@@ -739,8 +739,11 @@ static int classify_line(const char *s, size_t n)
 	case '0': case '1': case '2': case '3': case '4':
 	case '5': case '6': case '7': case '8': case '9':
 		return hccl_test_row(s, n) ? HX_CL_BARE : HX_CL_NOISE;
-	case 'l':       /* llama.cpp's timings as its program exits */
-		return hx_llama_total(s, n) ? HX_CL_BARE : HX_CL_NOISE;
+	case 'l':       /* llama.cpp's timings as its program exits; a
+			 * rank's failed check of hccl_test */
+		return hx_llama_total(s, n) ||
+		       (n > 40 && memcmp(s, "local rank_id ", 14) == 0)
+			       ? HX_CL_BARE : HX_CL_NOISE;
 	case 'P':       /* vLLM's offline generate, every prompt done */
 		if (n > 24 && memcmp(s, "Processed prompts: 100%|", 24) == 0)
 			return HX_CL_BARE;

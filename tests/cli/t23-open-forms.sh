@@ -101,6 +101,12 @@ check "the same table stopped before its maxbytes" "null not_determined" \
 check "hccl_test's unchecked rows (NULL) up to its maxbytes" "false none" \
 	"the minbytes is 8192, maxbytes is 8192, iters is 20, warmup_iters is 5" \
 	"8192              |     764.55    |       0.00998        | NULL"
+check "hccl_test's check of a rank's result that failed: completed, wrong data" "false not_a_hang" \
+	"the minbytes is 8192, maxbytes is 16384, iters is 20, warmup_iters is 5" \
+	"local rank_id 3, check result failed, 8192              | 764.55         | 0.00998              | failed"
+check "the root rank's row that failed the same" "false not_a_hang" \
+	"the minbytes is 8192, maxbytes is 16384, iters is 20, warmup_iters is 5" \
+	"8192              |     764.55    |       0.00998        | failed"
 check "hccl_test's ACL call that returned a stream's failure" "false not_a_hang" \
 	"acl interface return err ./common/src/hccl_test_common.cc:340, retcode: 507015."
 # a client's own connection that timed out (ETIMEDOUT's words): a hang
