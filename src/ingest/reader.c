@@ -619,7 +619,6 @@ static int grep_line(struct hx_reader *r, const char *s, size_t n)
 	uint32_t saved = r->vpath;
 	int err = HANGDX_OK;
 
-	bold(&s, &n);           /* "3:**EL0004: ...": the bold after grep's */
 	if (r->env.gpathlen) {
 		uint32_t id = hx_ev_intern(r->ev, r->env.gpath,
 					   r->env.gpathlen, &err);
@@ -700,12 +699,13 @@ static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 		line_silence(r, s, k ? k : n < 40 ? n : 40);
 	if (r->env.forms & HX_EV_WORKER)
 		n = ray_repeat(s, n);
-	if (r->env.forms & HX_EV_GREP)
-		return grep_line(r, s + k, n - k);
 	s += k;
 	n -= k;
-	if (k)
-		bold(&s, &n);   /* "0: **EL0004: ...": the bold after a launcher's */
+	if (k)          /* "3:**EL0004: ...", "0: **EL0004: ...": the bold
+			 * after grep's number or a launcher's prefix */
+		bold(&s, &n);
+	if (r->env.forms & HX_EV_GREP)
+		return grep_line(r, s, n);
 	return message(r, s, n);
 }
 
