@@ -38,7 +38,7 @@ for src in fuzz/fuzz_*.c; do
 	# for the targets that read logs
 	dicts=fuzz/$name.dict
 	case $name in
-	fuzz_archive|fuzz_diagnose) dicts="$dicts fuzz/fuzz_line.dict" ;;
+	fuzz_archive|fuzz_diagnose|fuzz_grow) dicts="$dicts fuzz/fuzz_line.dict" ;;
 	esac
 	cat $dicts > "fuzz/out/$name/dict" || exit 1
 	dict="-dict=fuzz/out/$name/dict"

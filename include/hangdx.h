@@ -302,18 +302,25 @@ int hangdx_ingest_path(struct hangdx_evidence *ev, const char *path,
  * it gave then is merged in its place, in walk order.  The evidence is
  * the same as a reading without the cache gives; past the record ceiling
  * the inputs are read again without it, so that the ceiling cuts where
- * it would.  Diagnostics of a file come only when it is read.  Files a
- * reading does not meet leave the cache at its end, so it holds the
- * evidence of the files of the last reading.  The cache is the caller's
- * (hangdx_ingest_cache_free); it borrows ctx; one reading at a time.
+ * it would.  A plain text file that changed after it was read is read
+ * whole once more, and its reader is kept, stopped before the file's
+ * end: while it only grows (same device and inode, the bytes read still
+ * there, first and last compared), later readings read only what was
+ * added and end a copy (up to 256 such files; a rotated, truncated or
+ * rewritten file is read whole again).  Diagnostics of a file come only
+ * when it is read (of what is read).  Files a reading does not meet
+ * leave the cache at its end, so it holds the evidence of the files of
+ * the last reading.  The cache is the caller's (hangdx_ingest_cache_free);
+ * it borrows ctx; one reading at a time.
  */
 struct hangdx_ingest_cache;
 int hangdx_ingest_cache_new(struct hangdx_ctx *ctx,
 			    struct hangdx_ingest_cache **out);
 void hangdx_ingest_cache_free(struct hangdx_ingest_cache *c);
-/* Of the last reading: files read, and files taken from the cache. */
+/* Of the last reading: files read whole, files read on from where the
+ * reading before stopped, and files taken from the cache as they were. */
 void hangdx_ingest_cache_stats(const struct hangdx_ingest_cache *c,
-			       size_t *read, size_t *kept);
+			       size_t *read, size_t *resumed, size_t *kept);
 
 /* The same for log text in memory (plain or compressed); name is used as
  * its path.  data is only borrowed for the call. */

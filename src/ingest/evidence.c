@@ -525,6 +525,28 @@ int hangdx_evidence_merge(struct hangdx_evidence *dst,
 	return hx_ev_merge_sel(dst, src, NULL, NULL);
 }
 
+int hx_ev_clone(const struct hangdx_evidence *src,
+		struct hangdx_evidence **out)
+{
+	struct hangdx_evidence *ev;
+	int err = hangdx_evidence_new(src->ctx, &ev);
+
+	if (err)
+		return err;
+	err = hangdx_evidence_merge(ev, src);
+	if (!err && (ev->strs.n != src->strs.n || ev->nrec != src->nrec ||
+		     ev->nfile != src->nfile))
+		err = HANGDX_EINVAL;    /* a merge into nothing renames nothing */
+	if (err) {
+		hangdx_evidence_free(ev);
+		return err;
+	}
+	ev->maxrec = src->maxrec;
+	ev->limit_warned = src->limit_warned;
+	*out = ev;
+	return HANGDX_OK;
+}
+
 int hx_ev_merge_sel(struct hangdx_evidence *dst,
 		    const struct hangdx_evidence *src, const uint8_t *keep_rec,
 		    const uint8_t *keep_file)

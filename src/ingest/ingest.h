@@ -370,6 +370,11 @@ int hx_rb_commit(struct hx_recb *b);
  * instead of a chain of doublings. */
 int hx_ev_reserve(struct hangdx_evidence *ev, size_t nrec, size_t nfield);
 
+/* A copy of src whose string ids, records, fields and files are src's
+ * own (a reading stopped before its end is ended on the copy: reader.c). */
+int hx_ev_clone(const struct hangdx_evidence *src,
+		struct hangdx_evidence **out);
+
 /* hangdx_evidence_merge with a choice: only the records of src with
  * keep_rec[i] set and the files with keep_file[i] set (NULL: all); a file
  * left out counts as one dst already holds. */

@@ -7,7 +7,8 @@
  * threads share several inputs, each with its own evidence merged at the
  * end; a compressed input is inflated on one while the other parses.
  * With a cache (watch), each file is read alone and what it said is kept
- * for the next reading of the same paths.
+ * for the next reading of the same paths; a file that grows is read on
+ * from where the last reading stopped.
  */
 #define _GNU_SOURCE
 #include <archive.h>
@@ -171,6 +172,8 @@ struct seg {
 	size_t seq, rec0;
 };
 
+struct live;
+
 struct worker {
 	struct job *job;
 	struct hangdx_evidence *ev;
@@ -184,6 +187,8 @@ struct worker {
 	int last_status;        /* enum hx_fstatus of the last file */
 	char *pipebuf[PIPE_BUFS];       /* for the pipeline, made once */
 	struct hx_rawline *held;        /* held kernel runs (families.c) */
+	struct live *keep;      /* NULL, or where read_text leaves a plain
+				 * file's reading stopped before its end */
 	int err;
 	pthread_t th;
 	uint64_t unreported;    /* bytes read since the last progress call */
@@ -2019,6 +2024,8 @@ out_free:
 }
 
 /* Plain text: sniff for binary, then stream through the reader. */
+static int live_begin(struct worker *w, const struct hx_reader *r, int fd);
+
 static int read_text(struct worker *w, const char *display, struct src *src,
 		     char *first, size_t nfirst, struct arsrc *outer)
 {
@@ -2071,6 +2078,9 @@ static int read_text(struct worker *w, const char *display, struct src *src,
 			 src->errmsg ? src->errmsg : "truncated input");
 		w->ev->c.skipped[HX_S_TRUNCATED]++;
 	}
+	if (!err && w->keep && !u && !outer && status == HX_FS_OK &&
+	    !src->limited && !src->mem && src->seekable)
+		err = live_begin(w, &r, src->fd);
 	if (!err)
 		err = reader_end(&r, status);
 	w->last_status = status;
@@ -2902,14 +2912,239 @@ int hangdx_ingest_paths(struct hangdx_evidence *ev, const char *const *paths,
 	return job_finish(&j, crew_finish(&j, ev, &c, err));
 }
 
+/*
+ * ---- a growing file read on from where the last reading stopped ----
+ * The reader as it stood after the last byte read (its line being carried,
+ * the hard wrap being joined, the kernel runs being held: what its buffers
+ * held) and the evidence then, before the file's end was read into it.
+ * The next reading of the file, grown, goes on from there and ends a copy;
+ * what it gives is what a reading of the whole file gives.
+ */
+#define LIVE_EDGE 64            /* bytes compared at each end of what was read */
+
+struct live {
+	struct hx_reader r;     /* its pointers are set again on resuming */
+	struct hangdx_evidence *ev;
+	char *carry, *join;     /* r.ncarry, r.njoin bytes */
+	struct hx_rawline *held;        /* each slot's nheld lines in slot order */
+	size_t used;            /* the record budget then */
+	bool warned;
+	dev_t dev;
+	ino_t ino;
+	uint64_t size;          /* bytes read */
+	unsigned char edge[2][LIVE_EDGE];       /* the first, the last read */
+	size_t nedge[2];
+};
+
+static void live_free(struct hangdx_ctx *ctx, struct live *l)
+{
+	if (!l)
+		return;
+	hangdx_evidence_free(l->ev);
+	hx_free(ctx, l->carry);
+	hx_free(ctx, l->join);
+	hx_free(ctx, l->held);
+	hx_free(ctx, l);
+}
+
+static size_t held_count(const struct hx_reader *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < HX_KRUN_SLOTS; i++)
+		n += r->krun[i].nheld;
+	return n;
+}
+
+static char *dup_bytes(struct hangdx_ctx *ctx, const void *s, size_t n,
+		       int *err)
+{
+	char *p;
+
+	if (!n)
+		return NULL;
+	p = hx_alloc(ctx, n);
+	if (!p)
+		*err = HANGDX_ENOMEM;
+	else
+		memcpy(p, s, n);
+	return p;
+}
+
+/* The file's first and last bytes read, to know it again. */
+static bool live_edges(int fd, uint64_t size,
+		       unsigned char edge[2][LIVE_EDGE], size_t nedge[2])
+{
+	nedge[0] = nedge[1] = size < LIVE_EDGE ? (size_t)size : LIVE_EDGE;
+	return pread(fd, edge[0], nedge[0], 0) == (ssize_t)nedge[0] &&
+	       pread(fd, edge[1], nedge[1], (off_t)(size - nedge[1])) ==
+	       (ssize_t)nedge[1];
+}
+
+/* Keep reader r, stopped at the end of what fd gave, in l (its evidence
+ * is l->ev's or put there by the caller). */
+static int live_put(struct worker *w, struct live *l,
+		    const struct hx_reader *r, int fd)
+{
+	struct hangdx_ctx *ctx = w->job->ctx;
+	struct stat st;
+	off_t size = lseek(fd, 0, SEEK_CUR);
+	size_t i, k = 0;
+	int err = HANGDX_OK;
+
+	if (size < 0 || fstat(fd, &st) != 0 ||
+	    !live_edges(fd, (uint64_t)size, l->edge, l->nedge))
+		return HANGDX_EIO;
+	l->dev = st.st_dev;
+	l->ino = st.st_ino;
+	l->size = (uint64_t)size;
+	l->r = *r;
+	hx_free(ctx, l->carry);
+	hx_free(ctx, l->join);
+	hx_free(ctx, l->held);
+	l->carry = dup_bytes(ctx, r->carry, r->skipping ? 0 : r->ncarry, &err);
+	l->join = dup_bytes(ctx, r->join, r->njoin, &err);
+	l->held = NULL;
+	if (!err && held_count(r) &&
+	    !(l->held = hx_alloc(ctx, held_count(r) * sizeof *l->held)))
+		err = HANGDX_ENOMEM;
+	for (i = 0; !err && l->held && i < HX_KRUN_SLOTS; i++) {
+		memcpy(l->held + k, r->held + HX_HELD_PER_SLOT * i,
+		       r->krun[i].nheld * sizeof *l->held);
+		k += r->krun[i].nheld;
+	}
+	l->used = atomic_load(&w->job->budget.used);
+	l->warned = atomic_load(&w->job->budget.warned);
+	return err;
+}
+
+/* A whole reading stops here too (read_text, before the end): its
+ * reader and a copy of its evidence go to w->keep. */
+static int live_begin(struct worker *w, const struct hx_reader *r, int fd)
+{
+	struct live *l = w->keep;
+	int err = live_put(w, l, r, fd);
+
+	if (err == HANGDX_EIO)
+		return HANGDX_OK;       /* not kept: read whole next time */
+	if (!err)
+		err = hx_ev_clone(r->ev, &l->ev);
+	return err;
+}
+
+/* The reader of l, on w's buffers, reading into l->ev. */
+static void live_reader(struct worker *w, const struct live *l,
+			struct hx_reader *r)
+{
+	size_t i, k = 0;
+
+	*r = l->r;
+	r->ev = l->ev;
+	r->ctx = w->job->ctx;
+	r->lim = &w->job->lim;
+	r->path = hx_ev_str(l->ev, r->file);
+	r->pend.b.ev = l->ev;
+	r->curblk = NULL;       /* these are of one line */
+	r->cur = r->lastp_at = r->lastpre_ptr = NULL;
+	r->carry = w->carry;
+	r->join = w->join;
+	r->clean = w->clean;
+	r->held = w->held;
+	if (r->ncarry && !r->skipping)
+		memcpy(r->carry, l->carry, r->ncarry);
+	if (r->njoin)
+		memcpy(r->join, l->join, r->njoin);
+	for (i = 0; l->held && i < HX_KRUN_SLOTS; i++) {
+		memcpy(r->held + HX_HELD_PER_SLOT * i, l->held + k,
+		       r->krun[i].nheld * sizeof *l->held);
+		k += r->krun[i].nheld;
+	}
+}
+
+/* fd is l's file, grown or as it was, with the bytes read unchanged. */
+static bool live_same(const struct live *l, int fd)
+{
+	unsigned char edge[2][LIVE_EDGE];
+	size_t nedge[2];
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       st.st_dev == l->dev && st.st_ino == l->ino &&
+	       (uint64_t)st.st_size >= l->size &&
+	       live_edges(fd, l->size, edge, nedge) &&
+	       memcmp(edge[0], l->edge[0], nedge[0]) == 0 &&
+	       memcmp(edge[1], l->edge[1], nedge[1]) == 0;
+}
+
+/*
+ * Read task t on from where l stopped, into l->ev, keep the reader again,
+ * then end a copy: *out, the evidence of the whole file.  *resumed false
+ * (and nothing read): the file is not l's any more, or a read failed.
+ */
+static int live_resume(struct worker *w, const struct task *t,
+		       struct live *l, size_t maxrec,
+		       struct hangdx_evidence **out, bool *resumed)
+{
+	struct job *j = w->job;
+	struct hx_reader r;
+	int fd, err = HANGDX_OK;
+	ssize_t k;
+
+	*resumed = false;
+	fd = open(t->fspath, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return HANGDX_OK;
+	if (!live_same(l, fd) || lseek(fd, (off_t)l->size, SEEK_SET) < 0)
+		goto close_fd;
+	j->budget.max = maxrec;
+	atomic_store(&j->budget.used, l->used);
+	atomic_store(&j->budget.warned, l->warned);
+	l->ev->budget = &j->budget;
+	live_reader(w, l, &r);
+	while (!err && (k = read(fd, w->buf, BUFSZ)) != 0) {
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			goto lost;      /* l->ev is past l->r now */
+		err = reader_feed(&r, w->buf, (size_t)k);
+	}
+	if (!err)
+		err = live_put(w, l, &r, fd);
+	if (err == HANGDX_EIO)
+		goto lost;
+	if (!err)
+		err = hx_ev_clone(l->ev, out);
+	l->ev->budget = NULL;
+	if (err)
+		goto close_fd;
+	r.ev = r.pend.b.ev = *out;
+	r.path = hx_ev_str(*out, r.file);
+	(*out)->budget = &j->budget;
+	err = reader_end(&r, HX_FS_OK);
+	(*out)->budget = NULL;
+	*resumed = true;
+	goto close_fd;
+lost:
+	l->ev->budget = NULL;
+	hangdx_evidence_free(l->ev);
+	l->ev = NULL;
+close_fd:
+	close(fd);
+	return err;
+}
+
 /* ---- the cache of a reading done again (watch) ---- */
 
 #define CACHE_MAX_FILES ((size_t)1 << 20)
+
+#define CACHE_MAX_LIVE 256        /* growing files read on, not again */
 
 struct cent {
 	char *path;             /* as displayed: the records' file name */
 	struct stat st;         /* device, inode, size and times read at */
 	struct hangdx_evidence *ev;
+	struct live *live;      /* a file that changed: its reading stopped
+				 * before the end, NULL */
 	bool ok, met;           /* something in it was read; met this time */
 };
 
@@ -2918,7 +3153,8 @@ struct hangdx_ingest_cache {
 	struct cent *v;
 	size_t n, cap;
 	struct hx_map map;      /* hash of the path -> index in v */
-	size_t read, kept;      /* files of the last reading, each way */
+	size_t nlive;           /* entries with live */
+	size_t read, resumed, kept;     /* files of the last reading, each way */
 };
 
 int hangdx_ingest_cache_new(struct hangdx_ctx *ctx,
@@ -2933,10 +3169,13 @@ int hangdx_ingest_cache_new(struct hangdx_ctx *ctx,
 	return HANGDX_OK;
 }
 
-static void cent_free(struct hangdx_ctx *ctx, struct cent *e)
+static void cent_free(struct hangdx_ingest_cache *c, struct cent *e)
 {
-	hx_free(ctx, e->path);
+	hx_free(c->ctx, e->path);
 	hangdx_evidence_free(e->ev);
+	if (e->live)
+		c->nlive--;
+	live_free(c->ctx, e->live);
 }
 
 void hangdx_ingest_cache_free(struct hangdx_ingest_cache *c)
@@ -2946,16 +3185,17 @@ void hangdx_ingest_cache_free(struct hangdx_ingest_cache *c)
 	if (!c)
 		return;
 	for (i = 0; i < c->n; i++)
-		cent_free(c->ctx, &c->v[i]);
+		cent_free(c, &c->v[i]);
 	hx_free(c->ctx, c->v);
 	hx_map_free(c->ctx, &c->map);
 	hx_free(c->ctx, c);
 }
 
 void hangdx_ingest_cache_stats(const struct hangdx_ingest_cache *c,
-			       size_t *read, size_t *kept)
+			       size_t *read, size_t *resumed, size_t *kept)
 {
 	*read = c ? c->read : 0;
+	*resumed = c ? c->resumed : 0;
 	*kept = c ? c->kept : 0;
 }
 
@@ -2986,7 +3226,7 @@ static int cache_sweep(struct hangdx_ingest_cache *c)
 			c->v[i].met = false;
 			c->v[k++] = c->v[i];
 		} else {
-			cent_free(c->ctx, &c->v[i]);
+			cent_free(c, &c->v[i]);
 		}
 	}
 	c->n = k;
@@ -3000,7 +3240,7 @@ static int cache_sweep(struct hangdx_ingest_cache *c)
 	}
 	if (err) {              /* no map: the next reading reads them all */
 		for (i = 0; i < c->n; i++)
-			cent_free(c->ctx, &c->v[i]);
+			cent_free(c, &c->v[i]);
 		c->n = 0;
 		hx_map_free(c->ctx, &c->map);
 	}
@@ -3030,6 +3270,33 @@ static int read_alone(struct worker *w, const struct task *t, size_t maxrec,
 	return err;
 }
 
+/* A file read on (e->live), grown or as it was: its copy ended is the
+ * caller's (the cache keeps the reading, not its end).  *done false: it
+ * is to be read whole (the reading is dropped). */
+static int cache_live(struct hangdx_ingest_cache *c, struct worker *w,
+		      const struct task *t, struct cent *e,
+		      const struct stat *st, size_t maxrec,
+		      struct hangdx_evidence **out, bool *ok, bool *done)
+{
+	bool same = same_file(&e->st, st);
+	int err = live_resume(w, t, e->live, maxrec, out, done);
+
+	if (*done) {
+		if (same)
+			c->kept++;
+		else
+			c->resumed++;
+		e->st = *st;
+		e->ok = *ok = true;
+		e->met = true;
+		return err;
+	}
+	live_free(c->ctx, e->live);
+	e->live = NULL;
+	c->nlive--;
+	return err;
+}
+
 /* The evidence of task t: the cache's when the file is as it was read,
  * else read now (and kept, a regular file).  *own: the caller frees it. */
 static int cache_task(struct hangdx_ingest_cache *c, struct worker *w,
@@ -3048,7 +3315,14 @@ static int cache_task(struct hangdx_ingest_cache *c, struct worker *w,
 		return err;
 	if (s && s->val >= 0 && strcmp(c->v[s->val].path, t->display) == 0)
 		e = &c->v[s->val];
-	if (e && !e->met && same_file(&e->st, &st)) {
+	if (e && !e->met && e->live) {
+		bool done;
+
+		err = cache_live(c, w, t, e, &st, maxrec, out, ok, &done);
+		if (done || err)
+			return err;
+	}
+	if (e && !e->met && e->ev && same_file(&e->st, &st)) {
 		e->met = true;
 		c->kept++;
 		*out = e->ev;
@@ -3056,8 +3330,18 @@ static int cache_task(struct hangdx_ingest_cache *c, struct worker *w,
 		*own = false;
 		return HANGDX_OK;
 	}
+	/* a file that changed since it was read: the reading is kept */
+	if (e && !e->met && !e->live && c->nlive < CACHE_MAX_LIVE)
+		w->keep = hx_calloc(c->ctx, 1, sizeof *w->keep);
 	c->read++;
 	err = read_alone(w, t, maxrec, out, ok);
+	if (w->keep && !err && w->keep->ev) {
+		e->live = w->keep;
+		c->nlive++;
+	} else {
+		live_free(c->ctx, w->keep);
+	}
+	w->keep = NULL;
 	if (err || !s || (e && e->met))
 		return err;     /* not kept: no stat, or a path met twice */
 	if (!e && s->val < 0 && c->n < CACHE_MAX_FILES) {
@@ -3079,50 +3363,42 @@ static int cache_task(struct hangdx_ingest_cache *c, struct worker *w,
 		return HANGDX_OK;       /* a hash another path holds */
 	hangdx_evidence_free(e->ev);
 	e->st = st;
-	e->ev = *out;
+	e->ev = e->live ? NULL : *out;  /* read on: a copy ended each time */
 	e->ok = *ok;
 	e->met = true;
-	*own = false;
+	*own = e->live != NULL;
 	return HANGDX_OK;
 }
 
-struct part {
-	struct hangdx_evidence *ev;
-	bool own;
-};
-
-/* The parts in walk order into dst, when together they keep under the
- * ceiling (room records more) and none was cut; *over when they would
- * not. */
-static int cache_merge(struct hangdx_evidence *dst, const struct part *p,
-		       size_t n, size_t room, int *over)
+/* One file's evidence into dst (it is freed at once when it is not the
+ * cache's), unless with the files before it (*total records) it would
+ * pass the ceiling (room records more) or was cut itself: *over. */
+static int cache_merge(struct hangdx_evidence *dst, struct hangdx_evidence *ev,
+		       bool own, size_t room, size_t *total, int *over)
 {
-	size_t i, total = 0;
 	int err = HANGDX_OK;
 
-	*over = 0;
-	for (i = 0; i < n; i++) {
-		total += p[i].ev->nrec;
-		if (p[i].ev->c.skipped[HX_S_RECORDS] || total > room)
-			*over = 1;
-	}
-	for (i = 0; i < n && !err && !*over; i++)
-		err = hangdx_evidence_merge(dst, p[i].ev);
+	*total += ev->nrec;
+	if (ev->c.skipped[HX_S_RECORDS] || *total > room)
+		*over = 1;
+	if (!*over)
+		err = hangdx_evidence_merge(dst, ev);
+	if (own)
+		hangdx_evidence_free(ev);
 	return err;
 }
 
 /* The walk, then each file on this thread, from the cache or read alone,
- * merged in walk order into tmp (the reading's roots, inputs and skipped
- * files too); *over as cache_merge. */
+ * merged in walk order into tmp as it comes (the reading's roots, inputs
+ * and skipped files too); *over as cache_merge. */
 static int cached_read(struct hangdx_evidence *tmp, size_t room,
 		       const char *const *paths, size_t n,
 		       const struct hangdx_ingest_opts *opts, int *over)
 {
 	struct hangdx_ingest_cache *c = opts->cache;
-	struct part *parts = NULL;
 	struct worker w;
 	struct job j;
-	size_t i;
+	size_t i, total = 0;
 	int err;
 	bool ok = false;
 
@@ -3136,22 +3412,22 @@ static int cached_read(struct hangdx_evidence *tmp, size_t room,
 		tmp->c.inputs++;
 		err = add_path(&j, tmp, paths[i]);
 	}
-	c->read = c->kept = 0;
+	c->read = c->resumed = c->kept = 0;
 	if (!err)
 		err = worker_init(&w, &j, tmp);
-	if (!err && j.ntask && !(parts = hx_calloc(j.ctx, j.ntask, sizeof *parts)))
-		err = HANGDX_ENOMEM;
+	*over = 0;
 	for (i = 0; i < j.ntask && !err; i++) {
-		err = cache_task(c, &w, &j.tasks[i], tmp->maxrec, &parts[i].ev,
-				 &ok, &parts[i].own);
+		struct hangdx_evidence *part = NULL;
+		bool own = true;
+
+		err = cache_task(c, &w, &j.tasks[i], tmp->maxrec, &part, &ok,
+				 &own);
 		j.inputs_ok += ok;
+		if (!err)
+			err = cache_merge(tmp, part, own, room, &total, over);
+		else if (own)
+			hangdx_evidence_free(part);
 	}
-	if (!err)
-		err = cache_merge(tmp, parts, j.ntask, room, over);
-	for (i = 0; parts && i < j.ntask; i++)
-		if (parts[i].own)
-			hangdx_evidence_free(parts[i].ev);
-	hx_free(j.ctx, parts);
 	if (w.job)
 		worker_free(&w);
 	if (cache_sweep(c) && !err)     /* also after a failure: met again */

@@ -18,12 +18,12 @@
 #include "ingest/ingest.h"
 
 static const char *const texts[3] = {
-	"[INFO] HCCL(69395,python3):2024-04-07-18:35:53.327.288 [topoinfo_detect.cc:208][69395][HCCL_TRACE]SetupAgent rankNum[4], rank[0], rootInfo identifier[g1], server[s], logicDevId[0], phydevId[0], deviceIp[1.2.3.4]\n"
+	("[INFO] HCCL(69395,python3):2024-04-07-18:35:53.327.288 [topoinfo_detect.cc:208][69395][HCCL_TRACE]SetupAgent rankNum[4], rank[0], rootInfo identifier[g1], server[s], logicDevId[0], phydevId[0], deviceIp[1.2.3.4]\n"
 	"[ERROR] HCCL(69395,python3):2024-04-08-02:55:04.903.511 [task_exception_handler.cc:452][69395][TaskExceptionHandler][Callback]Task run failed, base information is streamID:[3], taskID[77726298], taskType[Notify Wait], tag[AllReduce_g1], index[3], AlgType(level 0-1-2):[null-null-ring].\n"
-	"[ERROR] HCCL(69395,python3):2024-04-08-02:55:04.903.554 [task_exception_handler.cc:454][69395][TaskExceptionHandler][Callback]Task run failed, para information is notify id:[0x0000000000000050], stage:[ffffffff], remote rank:[3].\n",
+	"[ERROR] HCCL(69395,python3):2024-04-08-02:55:04.903.554 [task_exception_handler.cc:454][69395][TaskExceptionHandler][Callback]Task run failed, para information is notify id:[0x0000000000000050], stage:[ffffffff], remote rank:[3].\n"),
 	"[ERROR] RUNTIME(8142,):2026-06-04-15:41:40.617.065 [device_error_proc.cc:1593]8602 ProcessStarsWaitTimeoutErrorInfo:The error from device(chipId:6, dieId:0), serial number is 1, event wait timeout occurred during task execution, stream_id:41, sq_id:8, task_id:30091, event_id=127, timeout=234s.\n",
-	"EI0002: [PID: 7277] 2024-11-28-11:59:30.645.648 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [unknown].base information: [streamID:[9], taskID[5], tag[AllReduce_g1]] task information: [\n"
-	"    Cluster Exception Location[IP/ID]:[90.90.92.240/1], Arrival Time:[Thu Nov 28 11:56:34 2024], Discoverer:[90.90.92.240/0], ExceptionType:[Heartbeat Lost Occurred]\n",
+	("EI0002: [PID: 7277] 2024-11-28-11:59:30.645.648 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [unknown].base information: [streamID:[9], taskID[5], tag[AllReduce_g1]] task information: [\n"
+	"    Cluster Exception Location[IP/ID]:[90.90.92.240/1], Arrival Time:[Thu Nov 28 11:56:34 2024], Discoverer:[90.90.92.240/0], ExceptionType:[Heartbeat Lost Occurred]\n"),
 };
 static const char *const names[3] = {
 	"w/worker-0/plog/plog-69395_1.log", "w/worker-1/plog/plog-8142_1.log",
@@ -187,7 +187,21 @@ static void test_merge_dedup(void **state)
 }
 
 static char g_saved[64];        /* evidence saved as JSON Lines, loaded */
+static int g_bad_resume;        /* a file that grew was read whole */
 static char g_dir[64];          /* a directory of logs, walked and read */
+
+/* g_dir's growing file written anew or appended to: s, or n bytes of it */
+static void grow_file(bool anew, const char *s, size_t n)
+{
+	char path[96];
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/worker-0/plog-100_2.log", g_dir);
+	fp = fopen(path, anew ? "w" : "a");
+	assert_non_null(fp);
+	fwrite(s, 1, n ? n : strlen(s), fp);
+	fclose(fp);
+}
 
 /* One run of everything public, under an allocator failing the Nth call. */
 static int run_all(struct hangdx_ctx *ctx)
@@ -230,6 +244,27 @@ static int run_all(struct hangdx_ctx *ctx)
 		err = hangdx_ingest_path(ev, g_dir, &oc);
 		if (!err)
 			err = hangdx_ingest_path(ev, g_dir, &oc);
+		/* a file that grows: read, read whole again and kept, read on
+		 * twice (a line cut in two between them) */
+		grow_file(true, texts[2], 0);
+		if (!err)
+			err = hangdx_ingest_path(ev, g_dir, &oc);
+		grow_file(false, texts[0], 40);
+		if (!err)
+			err = hangdx_ingest_path(ev, g_dir, &oc);
+		grow_file(false, texts[0] + 40, 0);
+		if (!err)
+			err = hangdx_ingest_path(ev, g_dir, &oc);
+		grow_file(false, texts[1], 0);
+		if (!err)
+			err = hangdx_ingest_path(ev, g_dir, &oc);
+		if (!err) {     /* the last reading read on */
+			size_t read, resumed, kept;
+
+			hangdx_ingest_cache_stats(cache, &read, &resumed, &kept);
+			if (resumed != 1 || read != 0)
+				g_bad_resume++;
+		}
 	}
 	hangdx_ingest_cache_free(cache);
 	if (!err) {
@@ -319,6 +354,7 @@ static void test_alloc_failure(void **state)
 	}
 	assert_true(n > 20);
 	assert_int_equal(g_bad_joins, 0);
+	assert_int_equal(g_bad_resume, 0);
 	unlink(g_saved);
 	g_saved[0] = '\0';
 	remove_dir();

@@ -4,10 +4,14 @@
  * paths, and hostile input: truncated and corrupt archives, decompression
  * bombs (size and ratio ceilings), lines longer than the ceiling across
  * chunk boundaries, NUL bytes, binary and empty files, directories with
- * symlink loops.  Each gives a diagnostic and reading goes on.
+ * symlink loops.  Each gives a diagnostic and reading goes on.  With the
+ * cache of watch: the same evidence as a reading without it, files grown
+ * in pieces included.
  */
+#define _GNU_SOURCE
 #include <archive.h>
 #include <archive_entry.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -642,8 +646,11 @@ static void same_cached(struct hangdx_ctx *ctx, const char *dir,
 	struct hangdx_ingest_opts oc = { .cache = c };
 
 	oc.max_records = max_records;
+	size_t resumed;
+
 	same_as_one_thread(ctx, dir, &oc);
-	hangdx_ingest_cache_stats(c, read, kept);
+	hangdx_ingest_cache_stats(c, read, &resumed, kept);
+	*read += resumed;
 }
 
 static void test_cache(void **state)
@@ -704,6 +711,171 @@ static void test_cache(void **state)
 	snprintf(p, sizeof p, "rm -rf '%s'", dir);
 	assert_int_equal(system(p), 0);
 	hangdx_ctx_free(ctx);
+}
+
+/*
+ * A file that grows (watch): every text file of the repository's corpora
+ * written in pieces cut at places a writer could leave them (mid-line
+ * too), each piece appended and the whole read with the cache, then
+ * without: the same evidence each time.  From the third reading on the
+ * cache reads on from where it stopped.
+ */
+struct grow {
+	struct hangdx_ctx *ctx;
+	struct hangdx_ingest_cache *c;
+	char dir[64];
+	size_t files, resumed;
+	char *buf;
+};
+
+static struct grow *g_grow;
+
+static void grow_append(const char *path, const char *s, size_t n)
+{
+	FILE *fp = fopen(path, "ab");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(s, 1, n, fp), n);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static void grow_compare(struct grow *g)
+{
+	struct hangdx_ingest_opts oc = { .cache = g->c };
+	struct hangdx_ingest_opts o1 = { .threads = 1 };
+	struct hangdx_evidence *a, *b;
+	const char *paths[1] = { g->dir };
+	size_t read, resumed, kept;
+	char *sa, *sb;
+
+	assert_int_equal(hangdx_evidence_new(g->ctx, &a), HANGDX_OK);
+	assert_int_equal(hangdx_evidence_new(g->ctx, &b), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_paths(a, paths, 1, &o1), HANGDX_OK);
+	assert_int_equal(hangdx_ingest_paths(b, paths, 1, &oc), HANGDX_OK);
+	hangdx_ingest_cache_stats(g->c, &read, &resumed, &kept);
+	g->resumed += resumed;
+	sa = jsonl(a);
+	sb = jsonl(b);
+	assert_string_equal(sa, sb);
+	free(sa);
+	free(sb);
+	hangdx_evidence_free(a);
+	hangdx_evidence_free(b);
+}
+
+/* s written in ncut pieces, each cut[i] bytes long in all, each read */
+static void grow_pieces(struct grow *g, const char *s, const size_t *cut,
+			size_t ncut)
+{
+	char path[128];
+	size_t at = 0, i;
+
+	snprintf(path, sizeof path, "%s/device-1_20250101000000000.log", g->dir);
+	unlink(path);
+	for (i = 0; i < ncut; i++) {
+		grow_append(path, s + at, cut[i] - at);
+		at = cut[i];
+		grow_compare(g);
+	}
+	g->files++;
+}
+
+static int grow_one(const char *fpath, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	struct grow *g = g_grow;
+	size_t n, cut[6];
+	FILE *fp;
+
+	(void)ftw;
+	if (type != FTW_F || st->st_size < 64 || st->st_size > (1 << 20) ||
+	    strstr(fpath, ".gz") || strstr(fpath, ".zst") ||
+	    strstr(fpath, ".tar") || strstr(fpath, ".zip"))
+		return 0;
+	fp = fopen(fpath, "rb");
+	assert_non_null(fp);
+	n = fread(g->buf, 1, 1 << 20, fp);
+	fclose(fp);
+	/* a quarter, a line cut in two, half, a byte more, the rest */
+	cut[0] = n / 4;
+	cut[1] = n / 3;
+	while (cut[1] < n && g->buf[cut[1]] != '\n')
+		cut[1]++;
+	cut[1] = cut[1] + 7 < n ? cut[1] + 7 : n;
+	cut[2] = n / 2 > cut[1] ? n / 2 : cut[1];
+	cut[3] = cut[2] + 1 < n ? cut[2] + 1 : n;
+	cut[4] = (n * 4) / 5 > cut[3] ? (n * 4) / 5 : cut[3];
+	cut[5] = n;
+	grow_pieces(g, g->buf, cut, 6);
+	return 0;
+}
+
+/* A healthy device log: kernel start/end pairs on three streams (held
+ * and folded as they come), a start without its end now and then. */
+static size_t kernel_log(char *buf, size_t cap)
+{
+	static const char head[] = "[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:00:%02d.%03d.%03d [aicpu_communicator.cc:%d] [%d][HcclCommAicpu][Orchestrate]kernel %s, tag[AllReduce_g%d], index[%d], streamId:%d, %s.\n";
+	size_t n = 0;
+	int i, s;
+
+	for (i = 0; i < 40; i++)
+		for (s = 0; s < 3; s++) {
+			n += (size_t)snprintf(buf + n, cap - n, head, i, s, 1, 2378,
+					      5017 + s, "start", s, i, 5 + 3 * s, "core[0]");
+			if ((i + s) % 7 == 3)
+				continue;
+			n += (size_t)snprintf(buf + n, cap - n, head, i, s, 9, 2561,
+					      5017 + s, "end", s, i, 5 + 3 * s, "state[ok]");
+		}
+	return n;
+}
+
+static void grow_kernel_runs(struct grow *g)
+{
+	size_t n = kernel_log(g->buf, 1 << 20), cut[64], i;
+
+	for (i = 0; i < 64; i++)
+		cut[i] = i == 63 ? n : n / 64 * (i + 1) - (i % 5);
+	grow_pieces(g, g->buf, cut, 64);
+}
+
+static void test_cache_grow(void **state)
+{
+	static const char *const trees[] = {
+		"tests/field", "tests/data/samples", "tests/data/peer/ascend-fd",
+	};
+	struct grow g = { 0 };
+	char p[160];
+	size_t i, resumed;
+
+	(void)state;
+	g.ctx = new_ctx();
+	g.buf = malloc(1 << 20);
+	assert_non_null(g.buf);
+	snprintf(g.dir, sizeof g.dir, "/tmp/hx-grow-XXXXXX");
+	assert_non_null(mkdtemp(g.dir));
+	assert_int_equal(hangdx_ingest_cache_new(g.ctx, &g.c), HANGDX_OK);
+	g_grow = &g;
+	for (i = 0; i < sizeof trees / sizeof trees[0]; i++)
+		assert_int_equal(nftw(trees[i], grow_one, 16, FTW_PHYS), 0);
+	assert_true(g.files > 500);
+	assert_true(g.resumed >= 3 * g.files);
+	grow_kernel_runs(&g);
+	/* rewritten in place, longer: read whole, not read on */
+	snprintf(p, sizeof p, "%s/device-1_20250101000000000.log", g.dir);
+	resumed = g.resumed;
+	write_file(p, plog);
+	grow_append(p, plog, sizeof plog - 1);
+	grow_compare(&g);
+	assert_int_equal(g.resumed, resumed);
+	grow_append(p, console_log, sizeof console_log - 1);
+	grow_compare(&g);
+	assert_int_equal(g.resumed, resumed + 1);
+	hangdx_ingest_cache_free(g.c);
+	snprintf(p, sizeof p, "rm -rf '%s'", g.dir);
+	assert_int_equal(system(p), 0);
+	free(g.buf);
+	hangdx_ctx_free(g.ctx);
 }
 
 /* ---- console output as pasted (docs/EVIDENCE.md, "Console envelope") ---- */
@@ -1195,6 +1367,7 @@ int main(void)
 		cmocka_unit_test(test_root_len),
 		cmocka_unit_test(test_two_threads),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_grow),
 		cmocka_unit_test(test_console_em_block),
 		cmocka_unit_test(test_console_unindented_body),
 		cmocka_unit_test(test_console_launchers_interleaved),

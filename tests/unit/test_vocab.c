@@ -598,8 +598,8 @@ static void test_every_row(void **state)
 		[HX_VF_ERRMGR] = "%s: text",
 		[HX_VF_HCCL] = "HcclAllReduce failed, ret = %s",
 		[HX_VF_DRV] = "GetDeviceCount:Call drvGetDevNum, drvRetCode=%s.",
-		[HX_VF_AICPU] = "an exception occurred during AICPU execution, "
-				"stream_id:2, task_id:19, errcode:%s, msg:x.",
+		[HX_VF_AICPU] = ("an exception occurred during AICPU execution, "
+				 "stream_id:2, task_id:19, errcode:%s, msg:x."),
 		[HX_VF_TS] = "Kernel task happen error, retCode=%s, [x].",
 		[HX_VF_DCMI] = "dcmi model initialized failed. ret is %s",
 		[HX_VF_TORCH_NPU] = "(PID:1, Device:0, RankID:0) %s text",
