@@ -15,7 +15,8 @@
 # measured in the same run: one `hangdx diagnose` of the grown logs (what
 # a decision would cost if it read every file again).  Then the wall
 # time from a first error line, written at speed 1 by hangdx replay, to
-# watch's event.
+# watch's event.  And a console log of 256 MB that grows a line at a
+# time, every change decided: a decision reads what the file gained.
 . bench/lib.sh
 out=${BENCH_OUT:-bench/out}/watch
 secs=${BENCH_WATCH_S:-60}
@@ -130,6 +131,43 @@ wait $stress
 /usr/bin/time -f "%U %S %M" -o "$out/base.time" \
 	"$HANGDX" diagnose "$out/live" > /dev/null 2> /dev/null
 
+# a console log already large (BENCH_WATCH_CONSOLE_MB, default 256 MB of a
+# trainer's progress lines) that gains a line every 0.2 s, every change
+# decided (--cpu 0, -i 1): a decision reads what the file gained, not the
+# file; its first look (the whole file) measured apart
+cbig=${BENCH_WATCH_CONSOLE_MB:-256}
+mkdir -p "$out/console"
+python3 - "$out/console/console.log" "$cbig" <<'PY'
+import sys
+path, mb = sys.argv[1], int(sys.argv[2])
+line = ("2026-12-06 10:%02d:%02d,123 - INFO - trainer.py:412 - step %d/500000 "
+        "loss=%.4f lr=1.0e-05 grad_norm=0.87 tokens/s=41234\n")
+with open(path, "w") as f:
+    n = size = 0
+    while size < mb << 20:
+        s = line % ((n // 60) % 60, n % 60, n, 2.0 / (1 + n * 1e-4))
+        f.write(s)
+        size += len(s)
+        n += 1
+PY
+/usr/bin/time -f "%U %S %M" -o "$out/console-once.time" \
+	"$HANGDX" watch --for 0 "$out/console" > /dev/null 2> /dev/null
+/usr/bin/time -f "%U %S %M" -o "$out/console.time" \
+	"$HANGDX" watch -i 1 --cpu 0 --for "$secs" "$out/console" > /dev/null 2> /dev/null &
+cwatch=$!
+python3 - "$out/console/console.log" "$secs" <<'PY'
+import sys, time
+path, secs = sys.argv[1], float(sys.argv[2])
+start, n = time.monotonic(), 0
+while time.monotonic() - start < secs - 2:
+    with open(path, "a") as f:
+        f.write("2026-12-06 11:00:00,000 - INFO - trainer.py:412 - step %d/500000 "
+                "loss=1.0000 lr=1.0e-05 grad_norm=0.87 tokens/s=41234\n" % n)
+    n += 1
+    time.sleep(0.2)
+PY
+wait $cwatch
+
 # the last line of time's output ("Command exited with non-zero status"
 # may come first: a watch that saw a hang exits 1)
 # the time from a first error line to its event, at speed 1: the
@@ -173,6 +211,10 @@ printf '%-34s %12s %10s %12s\n' "stress: lines again ($cmb MB)" "$(cpu "$out/cyc
 printf '%-34s %12s %10s %12s\n' "idle (first look apart)" "$idle" "$(rss "$out/idle.time")" "$(cs "$out/idle.time")"
 printf '%-34s %12s %10s %12s\n' "one look (--for 0)" "-" "$(rss "$out/once.time")" "$(cs "$out/once.time")"
 printf '%-34s %12s %10s %12s\n' "baseline: one diagnose of the end" "-" "$(rss "$out/base.time")" "$(cs "$out/base.time")"
+cgrow=$(awk -v a="$(cs "$out/console.time")" -v b="$(cs "$out/console-once.time")" -v s="$secs" \
+	'BEGIN { v = (a - b) / s * 100; printf "%.2f", (v < 0 ? 0 : v) }')
+printf '%-34s %12s %10s %12s\n' "console $cbig MB + a line/0.2 s, --cpu 0" "$cgrow" "$(rss "$out/console.time")" "$(cs "$out/console.time")"
+printf '%-34s %12s %10s %12s\n' "  its first look (the whole file)" "-" "$(rss "$out/console-once.time")" "$(cs "$out/console-once.time")"
 printf '%-34s %12s\n' "growing / baseline (CPU)" "$ratio"
 printf '%-34s %12s\n' "error line to event, -i 1 (s)" "$lat1"
 printf '%-34s %12s\n' "error line to event, -i 5 (s)" "$lat5"
@@ -182,5 +224,6 @@ limit "growing: deadlock or failure events on the healthy job" \
 limit "growing: CPU share of one core (%)" "$grow" "<" 5
 limit "growing: peak memory (MB)" "$(rss "$out/grow.time")" "<" 100
 limit "idle: CPU share of one core (%)" "$idle" "<" 0.5
+limit "a large console log that grows, every change decided: CPU share of one core (%)" "$cgrow" "<" 5
 limit "first error line to its event at speed 1, -i 1 (s)" "$lat1" "<" 5
 limits_done

@@ -72,9 +72,10 @@ const struct cli_cmd cmd_watch = {
 	"                        --on-hang ran, the files' offsets) and start from\n"
 	"                        it: a restarted watch says an event again only\n"
 	"                        when it changed, and decides once a file changed\n"
-	"      --batch SIZE      logs of more than SIZE bytes (1G) are read\n"
-	"                        SIZE/8 at a time, each part reduced to facts\n"
-	"                        (0: all in one pass), as diagnose --batch\n"
+	"      --batch SIZE      logs of more than SIZE bytes are read SIZE/8\n"
+	"                        at a time, each part reduced to facts, as\n"
+	"                        diagnose --batch (default 0: one pass, a file\n"
+	"                        that grows read on from where it stopped)\n"
 	"      --max-records N   records kept (4194304; about 250 bytes each)\n"
 	"      --cores N         AICPU cores per device (default 6: Atlas A2/A3)\n"
 	"  -h, --help            this help\n"
@@ -893,7 +894,7 @@ static int parse_args(int argc, char **argv, struct wargs *a)
 	a->interval = 5;
 	a->cpu = 3;
 	a->limit = -1;
-	a->dense = (uint64_t)1 << 30;
+	a->dense = 0;           /* one pass: the cache reads what changed */
 	optind = 1;
 	while (!rc && (c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {

@@ -302,12 +302,13 @@ int hangdx_ingest_path(struct hangdx_evidence *ev, const char *path,
  * it gave then is merged in its place, in walk order.  The evidence is
  * the same as a reading without the cache gives; past the record ceiling
  * the inputs are read again without it, so that the ceiling cuts where
- * it would.  A plain text file that changed after it was read is read
- * whole once more, and its reader is kept, stopped before the file's
- * end: while it only grows (same device and inode, the bytes read still
- * there, first and last compared), later readings read only what was
- * added and end a copy (up to 256 such files; a rotated, truncated or
- * rewritten file is read whole again).  Diagnostics of a file come only
+ * it would.  Of a plain text file being written to (written to in the
+ * last five minutes, or changed since it was read) the reader is kept,
+ * stopped before the file's end: while the file only grows (same device
+ * and inode, the bytes read still there, first and last compared), later
+ * readings read only what was added and end a copy (up to 256 such
+ * files; a rotated, truncated or rewritten file is read whole again; one
+ * left alone for five minutes is kept as it ended).  Diagnostics of a file come only
  * when it is read (of what is read).  Files a reading does not meet
  * leave the cache at its end, so it holds the evidence of the files of
  * the last reading.  The cache is the caller's (hangdx_ingest_cache_free);

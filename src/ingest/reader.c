@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "ingest.h"
 
@@ -3138,6 +3139,11 @@ close_fd:
 #define CACHE_MAX_FILES ((size_t)1 << 20)
 
 #define CACHE_MAX_LIVE 256        /* growing files read on, not again */
+/* A file written to in the last 5 minutes is taken to be growing: its
+ * reading is kept from the first; one not written to for as long is
+ * taken to have stopped (a plog rotated away): its ended copy is kept
+ * instead. */
+#define LIVE_RECENT_S 300
 
 struct cent {
 	char *path;             /* as displayed: the records' file name */
@@ -3271,12 +3277,19 @@ static int read_alone(struct worker *w, const struct task *t, size_t maxrec,
 }
 
 /* A file read on (e->live), grown or as it was: its copy ended is the
- * caller's (the cache keeps the reading, not its end).  *done false: it
- * is to be read whole (the reading is dropped). */
+ * caller's (*own; the cache keeps the reading, not its end), or, when it
+ * has not changed for LIVE_RECENT_S, the cache's in place of the reading.
+ * *done false: it is to be read whole (the reading is dropped). */
+static bool recent(const struct stat *st)
+{
+	return st->st_mtim.tv_sec >= time(NULL) - LIVE_RECENT_S;
+}
+
 static int cache_live(struct hangdx_ingest_cache *c, struct worker *w,
 		      const struct task *t, struct cent *e,
 		      const struct stat *st, size_t maxrec,
-		      struct hangdx_evidence **out, bool *ok, bool *done)
+		      struct hangdx_evidence **out, bool *ok, bool *own,
+		      bool *done)
 {
 	bool same = same_file(&e->st, st);
 	int err = live_resume(w, t, e->live, maxrec, out, done);
@@ -3289,12 +3302,53 @@ static int cache_live(struct hangdx_ingest_cache *c, struct worker *w,
 		e->st = *st;
 		e->ok = *ok = true;
 		e->met = true;
-		return err;
+		if (err || !same || recent(st))
+			return err;
+		e->ev = *out;   /* it stopped growing: its end is kept */
+		*own = false;
 	}
 	live_free(c->ctx, e->live);
 	e->live = NULL;
 	c->nlive--;
 	return err;
+}
+
+/* What a whole reading of task t gave (ev, and its reading l kept before
+ * the end, or NULL) into the cache: into e, or a new entry when e is
+ * NULL and there is room.  *own: ev is still the caller's. */
+static void cache_keep(struct hangdx_ingest_cache *c, struct hx_map_slot *s,
+		       struct cent *e, const struct task *t,
+		       const struct stat *st, struct live *l,
+		       struct hangdx_evidence *ev, bool ok, bool *own)
+{
+	if (!e && s->val < 0 && c->n < CACHE_MAX_FILES) {
+		void *v = c->v;
+		char *path = hx_strdup(c->ctx, t->display);
+
+		if (!path || hx_vec_reserve(c->ctx, &v, &c->cap, c->n + 1,
+					    sizeof *c->v, CACHE_MAX_FILES)) {
+			hx_free(c->ctx, path);
+			live_free(c->ctx, l);
+			return;         /* read, not kept */
+		}
+		c->v = v;
+		s->val = (int32_t)c->n;
+		e = &c->v[c->n++];
+		memset(e, 0, sizeof *e);
+		e->path = path;
+	}
+	if (!e) {               /* a hash another path holds */
+		live_free(c->ctx, l);
+		return;
+	}
+	hangdx_evidence_free(e->ev);
+	e->st = *st;
+	e->live = l;
+	c->nlive += l != NULL;
+	e->ev = l ? NULL : ev;  /* read on: a copy ended each time */
+	e->ok = ok;
+	e->met = true;
+	*own = l != NULL;
 }
 
 /* The evidence of task t: the cache's when the file is as it was read,
@@ -3306,6 +3360,7 @@ static int cache_task(struct hangdx_ingest_cache *c, struct worker *w,
 	struct hx_map_slot *s = NULL;
 	struct stat st;
 	struct cent *e = NULL;
+	struct live *l;
 	int err = HANGDX_OK;
 
 	*own = true;
@@ -3318,7 +3373,7 @@ static int cache_task(struct hangdx_ingest_cache *c, struct worker *w,
 	if (e && !e->met && e->live) {
 		bool done;
 
-		err = cache_live(c, w, t, e, &st, maxrec, out, ok, &done);
+		err = cache_live(c, w, t, e, &st, maxrec, out, ok, own, &done);
 		if (done || err)
 			return err;
 	}
@@ -3330,43 +3385,22 @@ static int cache_task(struct hangdx_ingest_cache *c, struct worker *w,
 		*own = false;
 		return HANGDX_OK;
 	}
-	/* a file that changed since it was read: the reading is kept */
-	if (e && !e->met && !e->live && c->nlive < CACHE_MAX_LIVE)
+	/* a file that changed since it was read, or is being written to:
+	 * the reading is kept */
+	if (s && !(e && e->met) && (e || recent(&st)) &&
+	    c->nlive < CACHE_MAX_LIVE)
 		w->keep = hx_calloc(c->ctx, 1, sizeof *w->keep);
 	c->read++;
 	err = read_alone(w, t, maxrec, out, ok);
-	if (w->keep && !err && w->keep->ev) {
-		e->live = w->keep;
-		c->nlive++;
-	} else {
-		live_free(c->ctx, w->keep);
-	}
+	l = w->keep;
 	w->keep = NULL;
+	if (l && (err || !l->ev || !s || (e && e->met))) {
+		live_free(c->ctx, l);
+		l = NULL;
+	}
 	if (err || !s || (e && e->met))
 		return err;     /* not kept: no stat, or a path met twice */
-	if (!e && s->val < 0 && c->n < CACHE_MAX_FILES) {
-		void *v = c->v;
-		char *path = hx_strdup(c->ctx, t->display);
-
-		if (!path || hx_vec_reserve(c->ctx, &v, &c->cap, c->n + 1,
-					    sizeof *c->v, CACHE_MAX_FILES)) {
-			hx_free(c->ctx, path);
-			return HANGDX_OK;       /* read, not kept */
-		}
-		c->v = v;
-		s->val = (int32_t)c->n;
-		e = &c->v[c->n++];
-		memset(e, 0, sizeof *e);
-		e->path = path;
-	}
-	if (!e)
-		return HANGDX_OK;       /* a hash another path holds */
-	hangdx_evidence_free(e->ev);
-	e->st = st;
-	e->ev = e->live ? NULL : *out;  /* read on: a copy ended each time */
-	e->ok = *ok;
-	e->met = true;
-	*own = e->live != NULL;
+	cache_keep(c, s, e, t, &st, l, *out, *ok, own);
 	return HANGDX_OK;
 }
 

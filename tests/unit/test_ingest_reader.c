@@ -11,9 +11,11 @@
 #define _GNU_SOURCE
 #include <archive.h>
 #include <archive_entry.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "testutil.h"
 #include "core/core.h"
@@ -713,6 +715,65 @@ static void test_cache(void **state)
 	hangdx_ctx_free(ctx);
 }
 
+/* One cached reading of dir, checked against a plain one; the files it
+ * read whole, read on and took as they were. */
+static void cached3(struct hangdx_ctx *ctx, const char *dir,
+		    struct hangdx_ingest_cache *c, size_t want_read,
+		    size_t want_resumed, size_t want_kept)
+{
+	struct hangdx_ingest_opts oc = { .cache = c };
+	size_t read, resumed, kept;
+
+	same_as_one_thread(ctx, dir, &oc);
+	hangdx_ingest_cache_stats(c, &read, &resumed, &kept);
+	assert_int_equal(read, want_read);
+	assert_int_equal(resumed, want_resumed);
+	assert_int_equal(kept, want_kept);
+}
+
+/* A file written to recently is read on from its first change; one left
+ * alone for five minutes is kept as it ended, and read whole when it
+ * changes again. */
+static void test_cache_age(void **state)
+{
+	char dir[] = "/tmp/hx-reader-XXXXXX", p[512];
+	struct timespec old[2] = { { 0, 0 }, { 0, 0 } };
+	struct hangdx_ctx *ctx = new_ctx();
+	struct hangdx_ingest_cache *c;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof p, "%s/plog-72_1.log", dir);
+	write_file(p, plog);
+	assert_int_equal(hangdx_ingest_cache_new(ctx, &c), HANGDX_OK);
+	cached3(ctx, dir, c, 1, 0, 0);
+	fp = fopen(p, "a");
+	assert_non_null(fp);
+	fputs(console_log, fp);
+	fclose(fp);
+	cached3(ctx, dir, c, 0, 1, 0);          /* read on at once */
+	old[0].tv_sec = old[1].tv_sec = time(NULL) - 3600;
+	assert_int_equal(utimensat(AT_FDCWD, p, old, 0), 0);
+	cached3(ctx, dir, c, 0, 1, 0);          /* its times changed */
+	cached3(ctx, dir, c, 0, 0, 1);          /* an hour old: kept ended */
+	cached3(ctx, dir, c, 0, 0, 1);
+	fp = fopen(p, "a");
+	assert_non_null(fp);
+	fputs(console_log, fp);
+	fclose(fp);
+	cached3(ctx, dir, c, 1, 0, 0);          /* written again: whole */
+	fp = fopen(p, "a");
+	assert_non_null(fp);
+	fputs(plog, fp);
+	fclose(fp);
+	cached3(ctx, dir, c, 0, 1, 0);
+	hangdx_ingest_cache_free(c);
+	snprintf(p, sizeof p, "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+	hangdx_ctx_free(ctx);
+}
+
 /*
  * A file that grows (watch): every text file of the repository's corpora
  * written in pieces cut at places a writer could leave them (mid-line
@@ -1368,6 +1429,7 @@ int main(void)
 		cmocka_unit_test(test_two_threads),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_cache_grow),
+		cmocka_unit_test(test_cache_age),
 		cmocka_unit_test(test_console_em_block),
 		cmocka_unit_test(test_console_unindented_body),
 		cmocka_unit_test(test_console_launchers_interleaved),
