@@ -3033,6 +3033,17 @@ static int live_begin(struct worker *w, const struct hx_reader *r, int fd)
 	return err;
 }
 
+/* The job's record budget for one file read alone into ev: up to maxrec,
+ * used and warned as a reading stopped before left them. */
+static void budget_for(struct job *j, struct hangdx_evidence *ev,
+		       size_t maxrec, size_t used, bool warned)
+{
+	j->budget.max = maxrec;
+	atomic_store(&j->budget.used, used);
+	atomic_store(&j->budget.warned, warned);
+	ev->budget = &j->budget;
+}
+
 /* The reader of l, on w's buffers, reading into l->ev. */
 static void live_reader(struct worker *w, const struct live *l,
 			struct hx_reader *r)
@@ -3086,31 +3097,26 @@ static int live_resume(struct worker *w, const struct task *t,
 		       struct live *l, size_t maxrec,
 		       struct hangdx_evidence **out, bool *resumed)
 {
-	struct job *j = w->job;
+	struct src src = { .read = fd_read };
 	struct hx_reader r;
-	int fd, err = HANGDX_OK;
+	int err = HANGDX_OK;
 	ssize_t k;
 
 	*resumed = false;
-	fd = open(t->fspath, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	src.fd = open(t->fspath, O_RDONLY | O_CLOEXEC);
+	if (src.fd < 0)
 		return HANGDX_OK;
-	if (!live_same(l, fd) || lseek(fd, (off_t)l->size, SEEK_SET) < 0)
+	if (!live_same(l, src.fd) || lseek(src.fd, (off_t)l->size, SEEK_SET) < 0)
 		goto close_fd;
-	j->budget.max = maxrec;
-	atomic_store(&j->budget.used, l->used);
-	atomic_store(&j->budget.warned, l->warned);
-	l->ev->budget = &j->budget;
+	budget_for(w->job, l->ev, maxrec, l->used, l->warned);
 	live_reader(w, l, &r);
-	while (!err && (k = read(fd, w->buf, BUFSZ)) != 0) {
-		if (k < 0 && errno == EINTR)
-			continue;
+	while (!err && (k = src.read(&src, w->buf, BUFSZ)) != 0) {
 		if (k < 0)
 			goto lost;      /* l->ev is past l->r now */
 		err = reader_feed(&r, w->buf, (size_t)k);
 	}
 	if (!err)
-		err = live_put(w, l, &r, fd);
+		err = live_put(w, l, &r, src.fd);
 	if (err == HANGDX_EIO)
 		goto lost;
 	if (!err)
@@ -3120,7 +3126,7 @@ static int live_resume(struct worker *w, const struct task *t,
 		goto close_fd;
 	r.ev = r.pend.b.ev = *out;
 	r.path = hx_ev_str(*out, r.file);
-	(*out)->budget = &j->budget;
+	(*out)->budget = &w->job->budget;
 	err = reader_end(&r, HX_FS_OK);
 	(*out)->budget = NULL;
 	*resumed = true;
@@ -3130,7 +3136,7 @@ lost:
 	hangdx_evidence_free(l->ev);
 	l->ev = NULL;
 close_fd:
-	close(fd);
+	close(src.fd);
 	return err;
 }
 
@@ -3265,10 +3271,7 @@ static int read_alone(struct worker *w, const struct task *t, size_t maxrec,
 	if (err)
 		return err;
 	(*out)->maxrec = maxrec;
-	j->budget.max = maxrec;
-	atomic_store(&j->budget.used, 0);
-	atomic_store(&j->budget.warned, false);
-	(*out)->budget = &j->budget;
+	budget_for(j, *out, maxrec, 0, false);
 	w->ev = *out;
 	err = run_task(w, &copy);
 	(*out)->budget = NULL;
