@@ -2174,6 +2174,14 @@ static bool first_of(const struct hangdx_diagnosis *d, uint32_t a, uint32_t b,
 	return false;
 }
 
+/* A stall report (vLLM's shared-memory broadcast waiting 60 s) before
+ * the failure rec in reading order: the job waited before it failed. */
+static bool stalled_before(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	return d->sig.stall != HX_NOREC && rec != HX_NOREC &&
+	       first_of(d, d->sig.stall, rec, HX_NOREC);
+}
+
 /* Failures that are not hangs, and failures that do not say. */
 static bool field_failure(struct hangdx_diagnosis *d)
 {
@@ -2468,6 +2476,27 @@ static void try_field(struct hangdx_diagnosis *d)
 	if (d->cat != HX_CAT_NONE && d->cat != HX_CAT_UNKNOWN)
 		return;
 	if (d->fault_first && field_failure(d)) {
+		if (d->hang == 0 && stalled_before(d, d->id_rec)) {
+			char where[512], at[512];
+
+			/* waiting for a minute before the failure: the job was
+			 * already held up when it failed, never "no hang" */
+			d->hang = -1;
+			d->verdict = HANGDX_V_HANG;
+			d->cat = HX_CAT_OTHER;
+			hx_dwhere(d, d->id_rec, where, sizeof where);
+			int64_t ms = hx_dnum(d, s->stall, HX_F_TIMEOUT_MS, 60000);
+
+			hx_dwhere(d, s->stall, at, sizeof at);
+			snprintf(d->summary, sizeof d->summary,
+				 _("Failure, hang not determined: the job stopped on %s at "
+				   "%s, after the vLLM engine had found no free "
+				   "shared-memory broadcast block for %lld s (%s): a worker "
+				   "was held up before the failure, so a hang is not ruled "
+				   "out."),
+				 d->nhops ? d->hops[0].what : _("a failure"), where,
+				 (long long)(ms / 1000), at);
+		}
 		if (d->hang == 0 && any_wait_ran_out(d)) {
 			char where[512];
 

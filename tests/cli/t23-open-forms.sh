@@ -131,6 +131,15 @@ check "the engine's shared-memory notice alone" "true silent_hang" \
 check "the same notice, then a failed model stream" "null other" \
 	"(EngineCore_DP0 pid=100) INFO 06-12 10:00:01 [shm_broadcast.py:466] No available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization)." \
 	"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:575 NPU function error: c10_npu::acl::AclrtSynchronizeDeviceWithTimeout, error code is 507011"
+# a failure that returned at once (the tables' out of memory), after the
+# notice: a worker was held up for a minute before it, not "no hang"; its
+# twin, the notice after the failure (its echo), names the failure
+check "the notice, then out of device memory" "null other" \
+	"(EngineCore_DP0 pid=100) INFO 06-12 10:00:01 [shm_broadcast.py:466] No available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization)." \
+	"[rank0]: RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.10 GiB already allocated). EL0004: [PID: 200] 2026-06-12-10:00:40.000.001 Failed to allocate memory. Possible Cause: Available memory is insufficient. ret = 207001"
+check "out of device memory, then the notice" "false not_a_hang" \
+	"[rank0]: RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.10 GiB already allocated). EL0004: [PID: 200] 2026-06-12-10:00:40.000.001 Failed to allocate memory. Possible Cause: Available memory is insufficient. ret = 207001" \
+	"(EngineCore_DP0 pid=100) INFO 06-12 10:01:41 [shm_broadcast.py:466] No available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization)."
 check "a vector core exception" "false not_a_hang" \
 	"[ERROR] RUNTIME(100,python):2026-06-12-10:00:01.000.001 [device_error_proc.cc:1]101 ProcessStarsCoreErrorInfo:The error from device(chipId:0, dieId:0), serial number is 1, there is an exception of fftsplus aivector error, core id is 2, error code = 0x10"
 check "the same with the device's 'timeout or trap' extend info" "true device_timeout" \

@@ -9,7 +9,7 @@
 # one more stream, six victims; 64 ranks, two roots among 62 victims and
 # 200,000 ordinary lines) and variants: 16 to 256 ranks, 1 to 3 roots, a
 # server's clock 2 s off or 0.3 s off, a stale plog of an earlier run, 4 AICPU cores, the run log's lines, notify ids,
-# no environment echo, a plog cut mid-line, every stream dumped, the files
+# no environment echo (with and without the run log), retry echoed off, a plog cut mid-line, every stream dumped, the files
 # copied flat into one directory under longer names or by rank alone, a
 # server 8 h off, an
 # earlier run's plog of a rank beyond the job's.
@@ -36,6 +36,11 @@ gen runlog-ids --shape eight --runlog --notify-ids
 # no environment echo: nothing says the kernels stay; each root's own
 # event-wait chain to its AICPU operator, the victims' chains lead away
 gen no-env --shape eight --no-env
+# no echo, but the run log's lines of kernels waiting for their ops: they
+# say the kernels stay, the exhaustion inferred; retry echoed off: a
+# kernel returns at once, so the chain alone, whatever the run log says
+gen no-env-runlog --shape eight --no-env --runlog
+gen retry-off --shape two --retry L1:0,L2:0 --runlog --notify-ids
 # a plog cut mid-line (the first failing rank's own)
 gen cut --shape eight --cut 6
 # the kernel streams and the order stream dumped too
@@ -89,7 +94,7 @@ assert not e('two')['proven'] and e('runlog-ids')['proven']"
 python3 "$ROOT/tests/gen/seedcheck.py" "$HANGDX" $(cat "$T/bundles") > "$T/check.tap" 2>&1
 rc=$?
 cat "$T/check.tap" | sed 's/^/# /'
-t_ok "every bundle checked (23)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 23"
+t_ok "every bundle checked (25)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 25"
 t_ok "every bundle: exact roots, first failing rank, category, proven (seedcheck exit $rc)" \
 	sh -c "test $rc -eq 0 && ! grep -q '^not ok' $T/check.tap"
 
