@@ -18,7 +18,7 @@ exec python3 - "$@" <<'EOF'
 import json, os, re, subprocess, sys
 
 FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "drv", "aicpu", "ts", "dcmi", "torch_npu",
-            "framework"]
+            "mindie", "framework"]
 CLASSES = ["wait_timeout", "device_exception", "resource", "parameter",
            "comm_setup", "lost", "unknown"]
 KEY_SHAPE = {
@@ -31,6 +31,7 @@ KEY_SHAPE = {
     "ts": r"0x[1-9a-f][0-9a-f]{0,2}",
     "dcmi": r"-[89][0-9]{3,4}",
     "torch_npu": r"ERR[0-9]{5}|[A-Z]{2,8}",
+    "mindie": r"MIE[0-9]{2}(?:[EWCI][0-9A-F]{6}|\*[0-9A-F]{2})",
     "framework": r"[^\s*][^*]{2,}(?:\*[^*]+)?[^\s*]",
 }
 CODE_RE = {
@@ -42,6 +43,7 @@ CODE_RE = {
     "aicpu": re.compile(r"=\s*(0x[0-9A-Fa-f]+|[0-9]+)"),
     "ts": re.compile(r"=\s*0x([0-9A-Fa-f]+)"),
     "dcmi": re.compile(r"^(-[0-9]+):"),
+    "mindie": re.compile(r'"(MIE[0-9]{2}[EWCI][0-9A-F]{6}|[0-9A-F]{2})"'),
 }
 failures = []
 
@@ -123,6 +125,8 @@ def codes_of(src):
             c = str(int(c, 16))     # AICPU_TIMEOUT_RAW_ERRCODE = 0x21007U
         elif fam == "ts":
             c = "0x%x" % int(c, 16)  # TS_ERROR_AICPU_EXCEPTION = 0x2A -> 0x2a
+        elif fam == "mindie" and len(c) == 2:
+            c = src.get("prefix", "") + c   # an error type: MIE04*1C
         out.append("0x" + c.lower() if fam == "rt_inner" else c)
     return out
 
@@ -319,7 +323,8 @@ def extract(src, text, tabs):
 
 
 def header_line(src, commit):
-    keys = [k for k in ("id", "family", "role", "names", "repo", "commit", "path", "start", "stmt")
+    keys = [k for k in ("id", "family", "role", "prefix", "names", "repo", "commit", "path", "start",
+                        "stmt")
             if k in src]
     vals = dict(src, commit=commit)
     return "# vocab-source " + " ".join("%s=%s" % (k, vals[k]) for k in keys) + \

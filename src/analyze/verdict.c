@@ -2578,9 +2578,24 @@ static void unknown_lines(struct hangdx_diagnosis *d)
 	const struct hx_signals *s = &d->sig;
 	const char *w = hx_dstr(d, s->unknown_err, HX_F_WHAT);
 
+	const struct hx_vocab *row = hx_rec_row(d, s->unknown_err);
+
 	field_set(d, HX_CAT_OTHER, -1, s->unknown_err, -1, "%s%s",
 		  N_("an error line hangdx has no family for"));
-	if (w && strcmp(w, "traceback") == 0)
+	if (row && row->family != HX_VF_FRAMEWORK) {    /* a code, not words */
+		char what[400], mb[256], where[512];
+		const char *code = hx_dstr(d, s->unknown_err, HX_F_CODE);
+
+		snprintf(what, sizeof what, "%s (%s %s)", meaning(row, mb, sizeof mb),
+			 code ? code : row->key, row->name);
+		hx_dwhere(d, s->unknown_err, where, sizeof where);
+		snprintf(d->summary, sizeof d->summary,
+			 _("Failure, hang not determined: %s at %s. The code says what "
+			   "failed, not why: its cause is in the lines before it, or not "
+			   "in the input, and whether a wait on another rank caused it "
+			   "cannot be told."),
+			 what, where);
+	} else if (w && strcmp(w, "traceback") == 0)
 		quote_set(d, s->unknown_err,
 			  N_("Failure, hang not determined: a traceback was logged at "
 			     "error level, its head and its exception not in the input "

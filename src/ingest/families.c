@@ -4446,6 +4446,7 @@ static int open_record(struct hx_reader *r, int kind,
 		       const struct hx_vocab *row, const char *cls)
 {
 	struct hx_recb b;
+	const char *mie;
 
 	if (r->open_kept >= HX_OPEN_PER_FILE) {
 		r->open_more++;
@@ -4457,7 +4458,12 @@ static int open_record(struct hx_reader *r, int kind,
 		b.rec.level = HX_LV_ERROR;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
 		n--;
-	if (row) {
+	if (row && row->family == HX_VF_MINDIE && row->keylen == 8 &&
+	    (mie = hx_findn(s, n, row->key, 5)) != NULL && mie + 12 <= s + n) {
+		hx_rb_str(&b, HX_F_CODE, mie, 12);      /* the line's own code */
+		put_lit(&b, HX_F_WHAT, hx_vocab_class_id(row->cls));
+		put_lit(&b, HX_F_NAME, row->name);
+	} else if (row) {
 		hx_rb_str(&b, HX_F_CODE, row->key, row->keylen);
 		put_lit(&b, HX_F_WHAT, hx_vocab_class_id(row->cls));
 		put_lit(&b, HX_F_NAME, row->name);

@@ -959,6 +959,7 @@ void hx_ingest_diag_unlock(void);
 	XX(TS, "ts")                /* the task scheduler's ts_error_t: 0x2a */ \
 	XX(DCMI, "dcmi")            /* DCMI's (npu-smi's) codes: -8020 */ \
 	XX(TORCH_NPU, "torch_npu")  /* ERR02200, sub-modules: DIST */    \
+	XX(MINDIE, "mindie")        /* MindIE: MIE05E010019, MIE04*1C */ \
 	XX(FRAMEWORK, "framework")  /* phrases: c10d, Gloo, vLLM, Ray */
 
 enum hx_vocab_family {

@@ -150,6 +150,18 @@ static bool norm_ts(const char *s, size_t n, char out[11])
 	return true;
 }
 
+/* A MindIE code ("MIE04E02011C") that has no row of its own: the row of
+ * its component's error type, its last two hex digits ("MIE04*1C"). */
+static const struct hx_vocab *mie_type(const char *key)
+{
+	char t[8];
+
+	memcpy(t, key, 5);
+	t[5] = '*';
+	memcpy(t + 6, key + 10, 2);
+	return hx_vocab_code(HX_VF_MINDIE, t, 8);
+}
+
 const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
 				     size_t n)
 {
@@ -183,7 +195,7 @@ const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
 		else
 			lo = mid + 1;
 	}
-	return NULL;
+	return f == HX_VF_MINDIE && n == 12 ? mie_type(key) : NULL;
 }
 
 const struct hx_vocab *hx_vocab_key(const char *c)
@@ -204,6 +216,8 @@ const struct hx_vocab *hx_vocab_key(const char *c)
 		return hx_vocab_code(HX_VF_RT_INNER, c, n);
 	if ((n == 5 || n == 6) && c[0] == '-' && hx_all_digits(c + 1, n - 1))
 		return hx_vocab_code(HX_VF_DCMI, c, n);
+	if ((n == 12 || n == 8) && memcmp(c, "MIE", 3) == 0)
+		return hx_vocab_code(HX_VF_MINDIE, c, n);
 	return hx_vocab_code(HX_VF_FRAMEWORK, c, n);
 }
 
@@ -506,15 +520,44 @@ static void err_at(struct scan *sc, size_t i)
 			w - j, HX_VH_CODE);
 }
 
+static bool is_uhex(int c) { return is_digit(c) || (c >= 'A' && c <= 'F'); }
+
+/*
+ * A MindIE code whose "MIE" ends at the 'E' at i: "MIE", the component
+ * (two digits), the level, six hex digits (MindIE's log definitions:
+ * product, component, level, then the component's own code).  An error
+ * (E) or a critical one (C) is looked up whole, else by its component and
+ * error type, the last two hex digits ("MIE04*1C", the server's); an info
+ * or warning line's code is no failure.
+ */
+__attribute__((noinline))
+static void mie_at(struct scan *sc, size_t i)
+{
+	const char *s = sc->s;
+	size_t a = i - 2, k;
+
+	if (a + 12 > sc->n || (a > 0 && is_word((unsigned char)s[a - 1])) ||
+	    (a + 12 < sc->n && is_word((unsigned char)s[a + 12])) ||
+	    !digits_at(s, sc->n, a + 3, 2) || (s[a + 5] != 'E' && s[a + 5] != 'C'))
+		return;
+	for (k = a + 6; k < a + 12; k++)
+		if (!is_uhex((unsigned char)s[k]))
+			return;
+	add_hit(sc, hx_vocab_code(HX_VF_MINDIE, s + a, 12), a, 12, HX_VH_CODE);
+}
+
 /* An error-manager code at i ("EI0002", "E30008", "WE0001"), or "ERR"
- * and five digits. */
+ * and five digits; or the end of a MindIE code's "MIE". */
 static void em_at(struct scan *sc, size_t i)
 {
 	const char *s = sc->s;
 	size_t n = sc->n;
 
-	if (i > 0 && is_word((unsigned char)s[i - 1]))
+	if (i > 0 && is_word((unsigned char)s[i - 1])) {
+		if (i >= 2 && s[i - 1] == 'I' && s[i - 2] == 'M' && s[i] == 'E')
+			mie_at(sc, i);
 		return;
+	}
 	if (s[i] == 'E' && i + 8 <= n && s[i + 1] == 'R' && s[i + 2] == 'R' &&
 	    digits_at(s, n, i + 3, 5) &&
 	    (i + 8 == n || !is_word((unsigned char)s[i + 8]))) {

@@ -30,7 +30,7 @@ copy() {
 
 t_ok "the tables cover every code of vocab/sources" check
 t_ok "the check says how many rows and sources" sh -c \
-	'sh scripts/vocab-check.sh | grep -q "rows in 10 tables, [0-9]* sources, all codes covered"'
+	'sh scripts/vocab-check.sh | grep -q "rows in 11 tables, [0-9]* sources, all codes covered"'
 
 copy
 sed -i '/^507014	/d' "$T/v/runtime.tsv"
@@ -43,6 +43,14 @@ t_ok "an error-manager row removed: fails naming EI0002" fails_naming EI0002 --d
 copy
 sed -i '/^ERR02200	/d' "$T/v/torch_npu.tsv"
 t_ok "a torch_npu row removed: fails naming ERR02200" fails_naming ERR02200 --dir "$T/v"
+
+copy
+sed -i '/^MIE05E01001B	/d' "$T/v/mindie.tsv"
+t_ok "a MindIE code's row removed: fails naming MIE05E01001B" fails_naming MIE05E01001B --dir "$T/v"
+
+copy
+sed -i '/^MIE04\*1C	/d' "$T/v/mindie.tsv"
+t_ok "a MindIE server error type's row removed: fails naming MIE04*1C" fails_naming 'MIE04\*1C' --dir "$T/v"
 
 copy
 sed -i '/^21008	/d' "$T/v/aicpu.tsv"

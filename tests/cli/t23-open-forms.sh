@@ -1004,4 +1004,13 @@ printf '%s\n' "E30008: AI CPU operator execution time out." \
 	"Aicpu kernel execute failed, device_id=0, stream_id=2, task_id=7, fault op_name=aicpu_getnext_IteratorGetNext[FUNC:GetError][FILE:stream.cc][LINE:1133]" > "$T/e3.log"
 t_ok "E30008 with its failed kernel: stream 2, task 7" sh -c "
 	'$HANGDX' diagnose --json '$T/e3.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); i=d[\"ids\"]; assert d[\"category\"] == \"aicpu_op_timeout\" and i[\"stream\"] == 2 and i[\"task\"] == 7, i'"
+# MindIE's codes (vocab/mindie.tsv): the Server's by the error type in the
+# last two hex digits, named with the line's own code; a warning's code is
+# no failure, and the line is then an error line no table knows
+printf '%s\n' "[2025-12-05 13:26:00.197+08:00] [7887] [7889] [server] [ERROR] [endpoint.cpp:37] : [MIE04E02011C] [endpoint] Failed to init infer backend manager" > "$T/mie.log"
+sed 's/MIE04E02011C/MIE04W02011C/' "$T/mie.log" > "$T/miew.log"
+t_ok "a MindIE Server code named by its error type, its hang not determined" sh -c "
+	'$HANGDX' diagnose --json '$T/mie.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"hang\"] is None and \"MindIE Server: initialisation failed (MIE04E02011C INIT_ERROR)\" in d[\"summary\"], d[\"summary\"]'"
+t_ok "the same code at warning level: an error line no table knows" sh -c "
+	'$HANGDX' diagnose --json '$T/miew.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"hang\"] is None and \"does not know\" in d[\"summary\"], d[\"summary\"]'"
 t_done

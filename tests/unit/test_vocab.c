@@ -417,6 +417,31 @@ static void test_scan_phrases(void **state)
 		   at(l6, "Watchdog"), HX_VH_PHRASE);
 }
 
+/* MindIE's codes: whole, else by component and error type; an error or
+ * a critical one only, standing alone */
+static void test_scan_mindie(void **state)
+{
+	const char *l1 = "[2025-12-05 13:26:00.197+08:00] [7887] [7889] [server] [ERROR] [endpoint.cpp:37] : [MIE04E02011C] [endpoint] Failed to init infer backend manager";
+	const char *l2 = "[llm] [ERROR] [MIE05E01001B] link out of time";
+	const struct hx_vocab *r;
+
+	(void)state;
+	assert_one(l1, HX_VF_MINDIE, "MIE04*1C", at(l1, "MIE04"), HX_VH_CODE);
+	assert_one(l2, HX_VF_MINDIE, "MIE05E01001B", at(l2, "MIE05"), HX_VH_CODE);
+	assert_string_equal(hx_vocab_class_id(scan1(l2)->cls), "wait_timeout");
+	assert_non_null(r = hx_vocab_key("MIE04C07010F"));  /* critical */
+	assert_string_equal(r->key, "MIE04*0F");
+	assert_non_null(r = hx_vocab_key("MIE05E000005"));
+	assert_string_equal(hx_vocab_class_id(r->cls), "resource");
+	assert_null(hx_vocab_key("MIE05E01000F"));          /* reserved */
+	assert_null(hx_vocab_code(HX_VF_MINDIE, "MIE04E02011", 11));
+	assert_none("[MIE04I071120] normal");               /* info */
+	assert_none("[MIE04W01011A] subprocess exit");     /* warning */
+	assert_none("XMIE04E02011C MIE04E02011CX MIE04E02011c MIE4E02011C");
+	assert_none("[MIE99E000000] [MIE05E01000F]");      /* no row */
+	assert_none("MIE04E0201");                          /* cut */
+}
+
 /* numbers and shapes that are no codes */
 static void test_scan_misses(void **state)
 {
@@ -603,6 +628,7 @@ static void test_every_row(void **state)
 		[HX_VF_TS] = "Kernel task happen error, retCode=%s, [x].",
 		[HX_VF_DCMI] = "dcmi model initialized failed. ret is %s",
 		[HX_VF_TORCH_NPU] = "(PID:1, Device:0, RankID:0) %s text",
+		[HX_VF_MINDIE] = "[server] [ERROR] : [%s] [endpoint] x",
 	};
 	char line[512];
 	size_t f, i, n;
@@ -616,6 +642,9 @@ static void test_every_row(void **state)
 				phrase_line(&r[i], line, sizeof line);
 			else if (f == HX_VF_TORCH_NPU && strncmp(r[i].key, "ERR", 3))
 				snprintf(line, sizeof line, "[%s]:x", r[i].key);
+			else if (f == HX_VF_MINDIE && r[i].keylen == 8)   /* a type */
+				snprintf(line, sizeof line, "[%.5sE0201%s] x", r[i].key,
+					 r[i].key + 6);
 			else
 				snprintf(line, sizeof line, ctx[f], r[i].key);
 			assert_found(line, &r[i]);
@@ -666,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_scan_drv),
 		cmocka_unit_test(test_scan_codes_by_shape),
 		cmocka_unit_test(test_scan_phrases),
+		cmocka_unit_test(test_scan_mindie),
 		cmocka_unit_test(test_scan_misses),
 		cmocka_unit_test(test_scan_gap),
 		cmocka_unit_test(test_scan_hccl_line),
