@@ -2478,6 +2478,7 @@ static void try_field(struct hangdx_diagnosis *d)
 	if (d->fault_first && field_failure(d)) {
 		if (d->hang == 0 && stalled_before(d, d->id_rec)) {
 			char where[512], at[512];
+			int64_t ms = hx_dnum(d, s->stall, HX_F_TIMEOUT_MS, 60000);
 
 			/* waiting for a minute before the failure: the job was
 			 * already held up when it failed, never "no hang" */
@@ -2485,8 +2486,6 @@ static void try_field(struct hangdx_diagnosis *d)
 			d->verdict = HANGDX_V_HANG;
 			d->cat = HX_CAT_OTHER;
 			hx_dwhere(d, d->id_rec, where, sizeof where);
-			int64_t ms = hx_dnum(d, s->stall, HX_F_TIMEOUT_MS, 60000);
-
 			hx_dwhere(d, s->stall, at, sizeof at);
 			snprintf(d->summary, sizeof d->summary,
 				 _("Failure, hang not determined: the job stopped on %s at "
@@ -2577,7 +2576,6 @@ static void unknown_lines(struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
 	const char *w = hx_dstr(d, s->unknown_err, HX_F_WHAT);
-
 	const struct hx_vocab *row = hx_rec_row(d, s->unknown_err);
 
 	field_set(d, HX_CAT_OTHER, -1, s->unknown_err, -1, "%s%s",

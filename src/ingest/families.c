@@ -4441,6 +4441,23 @@ static void open_ids(struct hx_recb *b, const char *s, size_t n)
  * names the line, else the class cls alone (a coded line in words no row
  * holds), then the text.  Past HX_OPEN_PER_FILE a file's lines are only
  * counted. */
+/* The MindIE code of the line that a row of an error type ("MIE04*1C")
+ * stands for: "MIE04", an error or critical level, the type at its end. */
+static const char *mie_code(const char *s, size_t n, const struct hx_vocab *row)
+{
+	const char *p = s, *q;
+
+	if (row->family != HX_VF_MINDIE || row->keylen != 8)
+		return NULL;
+	while ((q = hx_findn(p, (size_t)(s + n - p), row->key, 5)) != NULL) {
+		if (q + 12 <= s + n && (q[5] == 'E' || q[5] == 'C') &&
+		    q[10] == row->key[6] && q[11] == row->key[7])
+			return q;
+		p = q + 5;
+	}
+	return NULL;
+}
+
 static int open_record(struct hx_reader *r, int kind,
 		       const struct hx_prefix *p, const char *s, size_t n,
 		       const struct hx_vocab *row, const char *cls)
@@ -4458,8 +4475,7 @@ static int open_record(struct hx_reader *r, int kind,
 		b.rec.level = HX_LV_ERROR;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
 		n--;
-	if (row && row->family == HX_VF_MINDIE && row->keylen == 8 &&
-	    (mie = hx_findn(s, n, row->key, 5)) != NULL && mie + 12 <= s + n) {
+	if (row && (mie = mie_code(s, n, row)) != NULL) {
 		hx_rb_str(&b, HX_F_CODE, mie, 12);      /* the line's own code */
 		put_lit(&b, HX_F_WHAT, hx_vocab_class_id(row->cls));
 		put_lit(&b, HX_F_NAME, row->name);

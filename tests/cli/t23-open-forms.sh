@@ -1011,6 +1011,9 @@ printf '%s\n' "[2025-12-05 13:26:00.197+08:00] [7887] [7889] [server] [ERROR] [e
 sed 's/MIE04E02011C/MIE04W02011C/' "$T/mie.log" > "$T/miew.log"
 t_ok "a MindIE Server code named by its error type, its hang not determined" sh -c "
 	'$HANGDX' diagnose --json '$T/mie.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"hang\"] is None and \"MindIE Server: initialisation failed (MIE04E02011C INIT_ERROR)\" in d[\"summary\"], d[\"summary\"]'"
+printf '%s\n' "[server] [ERROR] : [MIE04W02011C] a warning, then [MIE04E02011C] [endpoint] Failed to init" > "$T/mie2.log"
+t_ok "a MindIE warning of the same type before the error code: the error code named" sh -c "
+	'$HANGDX' diagnose --json '$T/mie2.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert \"(MIE04E02011C INIT_ERROR)\" in d[\"summary\"], d[\"summary\"]'"
 t_ok "the same code at warning level: an error line no table knows" sh -c "
 	'$HANGDX' diagnose --json '$T/miew.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"hang\"] is None and \"does not know\" in d[\"summary\"], d[\"summary\"]'"
 t_done
