@@ -3279,14 +3279,16 @@ static int read_alone(struct worker *w, const struct task *t, size_t maxrec,
 	return err;
 }
 
-/* A file read on (e->live), grown or as it was: its copy ended is the
- * caller's (*own; the cache keeps the reading, not its end), or, when it
- * has not changed for LIVE_RECENT_S, the cache's in place of the reading.
- * *done false: it is to be read whole (the reading is dropped). */
+/* Written to in the last LIVE_RECENT_S seconds. */
 static bool recent(const struct stat *st)
 {
 	return st->st_mtim.tv_sec >= time(NULL) - LIVE_RECENT_S;
 }
+
+/* A file read on (e->live), grown or as it was: its copy ended is the
+ * caller's (*own; the cache keeps the reading, not its end), or, when it
+ * has not changed for LIVE_RECENT_S, the cache's in place of the reading.
+ * *done false: it is to be read whole (the reading is dropped). */
 
 static int cache_live(struct hangdx_ingest_cache *c, struct worker *w,
 		      const struct task *t, struct cent *e,
@@ -3397,12 +3399,14 @@ static int cache_task(struct hangdx_ingest_cache *c, struct worker *w,
 	err = read_alone(w, t, maxrec, out, ok);
 	l = w->keep;
 	w->keep = NULL;
-	if (l && (err || !l->ev || !s || (e && e->met))) {
+	if (err || !s || (e && e->met)) {
+		live_free(c->ctx, l);
+		return err;     /* not kept: no stat, or a path met twice */
+	}
+	if (l && !l->ev) {      /* read to its end: nothing to read on */
 		live_free(c->ctx, l);
 		l = NULL;
 	}
-	if (err || !s || (e && e->met))
-		return err;     /* not kept: no stat, or a path met twice */
 	cache_keep(c, s, e, t, &st, l, *out, *ok, own);
 	return HANGDX_OK;
 }
