@@ -82,6 +82,10 @@ struct hx_rankinfo {
 	int64_t first_err_ts;     /* fail_rec's time corrected for clock skew */
 	int64_t last_ts;          /* last timestamp in its logs (raw) */
 	int64_t skew_us;          /* estimated clock offset */
+	int64_t skew_left_us;     /* measured offset minus skew_us (an
+				     offset under HX_SKEW_MIN_US is left) */
+	bool skew_known;          /* an offset was measured (the reference
+				     rank's too) */
 	/* its first HCCL wait failure */
 	uint32_t wait_rec;
 	int64_t wait_peer;        /* global rank waited on, -1 local/unknown */
@@ -268,6 +272,16 @@ struct hx_group {
 };
 #define HX_GROUP_LEAD 16
 
+/* Why the first failing rank and the next cannot be ordered by time
+ * (verdict.c): no creation exits aligned the clocks; the exits of one
+ * creation on one server spread that far; an offset under
+ * HX_SKEW_MIN_US was left uncorrected; a rank's offset was not measured
+ * (nor the spread). */
+enum hx_margin_why {
+	HX_MARGIN_UNALIGNED, HX_MARGIN_SPREAD, HX_MARGIN_LEFT,
+	HX_MARGIN_UNMEASURED
+};
+
 /* A file left out of timing (timing.c): why, and what decided it. */
 enum hx_leftout_why {
 	HX_LEFT_NONE, HX_LEFT_CUT_LINE, HX_LEFT_EARLIER_RUN,
@@ -353,10 +367,19 @@ struct hangdx_diagnosis {
 	int64_t tie_us;                     /* by how much */
 	bool clocks_unaligned;              /* no creation exits measured an
 					       offset (facts.c) */
-	int32_t margin_rank;                /* failed within
-					       HX_UNALIGNED_MARGIN_US after
-					       first_rank, clocks unaligned, -1 */
+	int64_t clock_spread_us;            /* exits of one creation on one
+					       server spread this far, -1
+					       none measured (facts.c) */
+	int64_t skew_floor_us;              /* offsets up to this are noise:
+					       that spread (at least
+					       HX_TIE_US), HX_SKEW_MIN_US at
+					       most or unmeasured */
+	int32_t margin_rank;                /* failed after first_rank within
+					       what the clocks can order
+					       (margin_within_us), -1 */
 	int64_t margin_us;                  /* how long after */
+	int64_t margin_within_us;           /* the precision it is within */
+	uint8_t margin_why;                 /* enum hx_margin_why */
 	char summary[2560];
 	int hang;                           /* 1 hung, 0 not a hang, -1 the
 					       text cannot tell */
@@ -513,6 +536,9 @@ int hx_fetch_local(const struct hangdx_facts *f, struct hx_notfetched *nf,
 
 /* facts.c */
 int hx_facts_collect(struct hangdx_diagnosis *d);
+/* The clock rank's lines are stamped by: the server its communicator
+ * creation names, else its node; NULL unknown. */
+const char *hx_rank_clock(const struct hangdx_diagnosis *d, int32_t rank);
 /* timing.c: the processes of earlier runs or earlier processes leave
  * d->order, cut lines are marked untimed, each in d->left; then the
  * notes that say so. */

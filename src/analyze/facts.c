@@ -1241,10 +1241,12 @@ static void setup_peer(struct facts *f, uint32_t rec)
  * of the middle two, else the lower), so that most ranks keep their
  * times: with two servers 0.3 s apart, the second one's ranks are moved
  * back, which a median of each group's exits (half on each clock) could
- * not tell.  Exits of one barrier on one clock still differ by up to
- * about 150 ms (samples/10), hence the floor.  Groups are taken in the
- * order of their names, so the
- * answer does not depend on the order the files were read in.
+ * not tell.  Exits of one barrier on one clock still differ (by up to
+ * 140 ms in samples/10), hence a floor: the spread measured between
+ * members of one server, HX_SKEW_MIN_US when not measured.  The ranks of
+ * one server then share one offset.  Groups are taken in the order of
+ * their names, so the answer does not depend on the order the files were
+ * read in.
  */
 
 static int exit_cmp(const void *a, const void *b)
@@ -1316,12 +1318,26 @@ static size_t differences(const struct xmember *m, size_t n, int32_t ref,
 	return no;
 }
 
+/* A rank's offset from the median's clock: applied past the floor, else
+ * noise (left, and said). */
+static void set_offset(struct hangdx_diagnosis *d, int32_t rank, int64_t mid)
+{
+	struct hx_rankinfo *ri = &d->ranks[rank];
+
+	ri->skew_known = true;
+	if (mid > d->skew_floor_us || mid < -d->skew_floor_us)
+		ri->skew_us = mid;
+	else if (mid != 0)
+		d->thr_hits |= HX_THR_SKEW_MIN;   /* noise */
+	ri->skew_left_us = mid - ri->skew_us;
+}
+
 /* Per rank: the offset every group agrees on (within the floor), then
  * all moved to the median rank's clock (of an even count, the reference
  * when it is one of the middle two, else the lower); offsets under the
  * floor are noise. */
-static void agreed_offsets(struct hangdx_diagnosis *d, struct offset *o,
-			   size_t n, int64_t *v)
+static void agreed_offsets(struct hangdx_diagnosis *d, int32_t ref,
+			   struct offset *o, size_t n, int64_t *v)
 {
 	size_t i = 0, j, nv = 1;
 	int64_t base;
@@ -1341,21 +1357,123 @@ static void agreed_offsets(struct hangdx_diagnosis *d, struct offset *o,
 	base = v[(nv - 1) / 2];
 	if (nv % 2 == 0 && (v[nv / 2 - 1] == 0 || v[nv / 2] == 0))
 		base = 0;
-	if (base > -HX_SKEW_MIN_US && base < HX_SKEW_MIN_US)
+	if (base >= -d->skew_floor_us && base <= d->skew_floor_us)
 		base = 0;               /* the reference is the median's clock */
+	set_offset(d, ref, -base);
 	for (i = 0; i < n; i = j) {
-		int64_t mid = o[i].us;
-
 		for (j = i; j < n && o[j].rank == o[i].rank; j++)
 			;
-		if (mid == INT64_MIN)
-			continue;
-		mid -= base;
-		if (mid > HX_SKEW_MIN_US || mid < -HX_SKEW_MIN_US)
-			d->ranks[o[i].rank].skew_us = mid;
-		else if (mid != 0)
-			d->thr_hits |= HX_THR_SKEW_MIN;   /* noise */
+		if (o[i].us != INT64_MIN)
+			set_offset(d, o[i].rank, o[i].us - base);
 	}
+}
+
+/* The one clock a rank's lines are stamped by: the server its creation
+ * names, else its node (a directory may hold one rank of a server);
+ * NULL unknown. */
+const char *hx_rank_clock(const struct hangdx_diagnosis *d, int32_t rank)
+{
+	const struct hx_rankinfo *ri = &d->ranks[rank];
+
+	return ri->server ? ri->server : ri->node;
+}
+
+struct clockexit {
+	const char *clock;
+	int64_t ts;
+};
+
+static int clockexit_cmp(const void *a, const void *b)
+{
+	const struct clockexit *x = a, *y = b;
+	int c = strcmp(x->clock, y->clock);
+
+	return c ? c : (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+struct clockoff {
+	const char *clock;
+	bool known;
+	int64_t us;
+	int32_t rank;
+};
+
+static int clockoff_cmp(const void *a, const void *b)
+{
+	const struct clockoff *x = a, *y = b;
+	int c = strcmp(x->clock, y->clock);
+
+	if (c)
+		return c;
+	if (x->known != y->known)
+		return x->known ? -1 : 1;
+	return (x->us > y->us) - (x->us < y->us);
+}
+
+/* Ranks of one clock share one offset: the median of their measured ones
+ * (of an even count, the lower middle), so that their failures keep the
+ * order their one clock gave them; a rank of that clock whose offset was
+ * not measured gets it too.  A rank measured further than the floor from
+ * it keeps its own (a server of virtual machines, each with its clock).
+ * co has room for every rank. */
+static void one_offset_per_clock(struct hangdx_diagnosis *d,
+				 struct clockoff *co)
+{
+	size_t nc = 0, k, l, nk, i;
+	int64_t mid;
+	uint32_t r;
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+		if (hx_rank_clock(d, (int32_t)r))
+			co[nc++] = (struct clockoff){ hx_rank_clock(d, (int32_t)r),
+				ri->skew_known, ri->skew_us + ri->skew_left_us,
+				(int32_t)r };
+	}
+	qsort(co, nc, sizeof *co, clockoff_cmp);
+	for (k = 0; k < nc; k = l) {
+		for (l = k, nk = 0; l < nc && strcmp(co[l].clock, co[k].clock) == 0; l++)
+			nk += co[l].known;
+		if (!nk)
+			continue;
+		mid = co[k + (nk - 1) / 2].us;
+		for (i = k; i < l; i++) {
+			if (co[i].known && (co[i].us - mid > d->skew_floor_us ||
+					    mid - co[i].us > d->skew_floor_us))
+				continue;
+			d->ranks[co[i].rank].skew_us = 0;
+			set_offset(d, co[i].rank, mid);
+		}
+	}
+}
+
+/* How far the exits of one creation spread on one clock (members of a
+ * group on one node or server): what aligning clocks by those exits can
+ * order; -1 when no group has two members on one clock.  m[0..n) is by
+ * group then rank; ce has room for n. */
+static int64_t exit_spread(const struct hangdx_diagnosis *d,
+			   const struct xmember *m, size_t n,
+			   struct clockexit *ce)
+{
+	size_t i, j, k, l, nc;
+	int64_t spread = -1;
+
+	for (i = 0; i < n; i = j) {
+		nc = 0;
+		for (j = i; j < n && strcmp(m[j].group, m[i].group) == 0; j++)
+			if ((uint32_t)m[j].rank < d->nranks &&
+			    hx_rank_clock(d, m[j].rank))
+				ce[nc++] = (struct clockexit){
+					hx_rank_clock(d, m[j].rank), m[j].ts };
+		qsort(ce, nc, sizeof *ce, clockexit_cmp);
+		for (k = 0; k < nc; k = l) {
+			for (l = k; l < nc && strcmp(ce[l].clock, ce[k].clock) == 0; l++)
+				;
+			if (l - k > 1 && ce[l - 1].ts - ce[k].ts > spread)
+				spread = ce[l - 1].ts - ce[k].ts;
+		}
+	}
+	return spread;
 }
 
 static void estimate_skew(struct facts *f)
@@ -1365,10 +1483,13 @@ static void estimate_skew(struct facts *f)
 	struct offset *o = hx_dcalloc(d, f->nx + 1, sizeof *o);
 	int64_t *v = hx_dcalloc(d, f->nx + 2, sizeof *v);
 	uint32_t *cnt = hx_dcalloc(d, d->nranks + 1, sizeof *cnt);
+	struct clockexit *ce = hx_dcalloc(d, f->nx + 1, sizeof *ce);
+	struct clockoff *co = hx_dcalloc(d, d->nranks + 1, sizeof *co);
 	size_t i, n = 0, no;
 	int32_t ref;
 
-	if (!o || !v || !cnt)
+	d->clock_spread_us = -1;
+	if (!o || !v || !cnt || !ce || !co)
 		goto out_free;
 	if (f->nx)
 		qsort(m, f->nx, sizeof *m, exit_cmp);
@@ -1378,13 +1499,22 @@ static void estimate_skew(struct facts *f)
 			m[n++] = m[i];
 	ref = reference_rank(d, m, n, cnt);
 	no = ref >= 0 ? differences(m, n, ref, o) : 0;
-	if (no)
-		agreed_offsets(d, o, no, v);
 	d->clocks_unaligned = no == 0;
+	if (no) {
+		d->clock_spread_us = exit_spread(d, m, n, ce);
+		d->skew_floor_us = d->clock_spread_us < 0 ? HX_SKEW_MIN_US
+			: d->clock_spread_us < HX_TIE_US ? HX_TIE_US
+			: d->clock_spread_us < HX_SKEW_MIN_US ? d->clock_spread_us
+			: HX_SKEW_MIN_US;
+		agreed_offsets(d, ref, o, no, v);
+		one_offset_per_clock(d, co);
+	}
 out_free:
 	hx_free(d->ctx, o);
 	hx_free(d->ctx, v);
 	hx_free(d->ctx, cnt);
+	hx_free(d->ctx, ce);
+	hx_free(d->ctx, co);
 	for (i = 0; i < d->nranks; i++) {
 		struct hx_rankinfo *ri = &d->ranks[i];
 		if (ri->fail_rec != HX_NOREC)

@@ -181,19 +181,57 @@ static bool earlier(const struct hangdx_diagnosis *d,
 	return a->rank < b->rank;
 }
 
-/* With no creation exits to align the clocks, the next rank's failure
- * within HX_UNALIGNED_MARGIN_US of the first: the order is the servers'
- * clocks' (a note says so). */
-static void unaligned_margin(struct hangdx_diagnosis *d,
-			     const struct hx_rankinfo *best)
+static int64_t abs64(int64_t x)
+{
+	return x < 0 ? -x : x;
+}
+
+/* How close after the first failing rank a failure of rank b is still
+ * not ordered by the clocks, and why: no creation exits aligned them;
+ * else (on another clock) the spread of one creation's exits on one
+ * clock, an offset left under the floor when it is larger, the floor
+ * when an offset or the spread was not measured.  0: one clock. */
+static int64_t order_within(const struct hangdx_diagnosis *d,
+			    const struct hx_rankinfo *a,
+			    const struct hx_rankinfo *b, uint8_t *why)
+{
+	const char *ca = hx_rank_clock(d, a->rank), *cb = hx_rank_clock(d, b->rank);
+	int64_t within = d->clock_spread_us, left;
+
+	*why = HX_MARGIN_UNALIGNED;
+	if (d->clocks_unaligned)
+		return HX_UNALIGNED_MARGIN_US;
+	if (ca && cb && strcmp(ca, cb) == 0 && a->skew_us == b->skew_us)
+		return 0;       /* one clock, one offset: its own order */
+	*why = HX_MARGIN_SPREAD;
+	left = abs64(a->skew_left_us - b->skew_left_us);
+	if (left > within) {
+		within = left;
+		*why = HX_MARGIN_LEFT;
+	}
+	if (!a->skew_known || !b->skew_known || d->clock_spread_us < 0) {
+		if (within < HX_SKEW_MIN_US)
+			within = HX_SKEW_MIN_US;
+		*why = HX_MARGIN_UNMEASURED;
+	}
+	return within;
+}
+
+/* The next rank's failure closer after the first's than the clocks can
+ * order (order_within): the order is not the logs' to tell (a note says
+ * so, naming the closest). */
+static void order_margin(struct hangdx_diagnosis *d,
+			 const struct hx_rankinfo *best)
 {
 	uint32_t r;
 
 	d->margin_rank = -1;
-	if (!best || !d->clocks_unaligned)
+	if (!best)
 		return;
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
+		int64_t within, gap;
+		uint8_t why;
 
 		if (ri == best || ri->fail_rec == HX_NOREC ||
 		    ri->first_err_ts == HX_NONE ||
@@ -202,14 +240,18 @@ static void unaligned_margin(struct hangdx_diagnosis *d,
 			continue;
 		if (progress_orders(ri, best))
 			continue;       /* logical progress decides, not time */
-		if (d->margin_rank < 0 ||
-		    ri->first_err_ts - best->first_err_ts < d->margin_us) {
-			d->margin_rank = ri->rank;
-			d->margin_us = ri->first_err_ts - best->first_err_ts;
-		}
+		gap = ri->first_err_ts - best->first_err_ts;
+		within = order_within(d, best, ri, &why);
+		if (gap >= within ||
+		    (d->margin_rank >= 0 && gap >= d->margin_us))
+			continue;
+		d->margin_rank = ri->rank;
+		d->margin_us = gap;
+		d->margin_within_us = within;
+		d->margin_why = why;
 	}
 	if (d->margin_rank >= 0)
-		d->thr_hits |= HX_THR_UNALIGNED;
+		d->thr_hits |= HX_THR_CLOCK_ORDER;
 }
 
 static void first_failing(struct hangdx_diagnosis *d)
@@ -226,7 +268,7 @@ static void first_failing(struct hangdx_diagnosis *d)
 	}
 	d->first_rank = best ? best->rank : -1;
 	d->first_ts = best ? best->first_err_ts : HX_NONE;
-	unaligned_margin(d, best);
+	order_margin(d, best);
 	/* the tie window decided when a rank that failed earlier, within it,
 	 * was passed over for the one waiting on a lost rank */
 	d->tie_rank = -1;
@@ -265,7 +307,8 @@ static void lost_first(struct hangdx_diagnosis *d)
 	d->first_ts = d->ranks[lost].last_ts != HX_NONE ? d->ranks[lost].last_ts
 		      : rec_ts(d, d->ranks[lost].lost_rec);
 	d->tie_rank = -1;
-	d->thr_hits &= ~(unsigned)HX_THR_TIE;
+	d->margin_rank = -1;
+	d->thr_hits &= ~(unsigned)(HX_THR_TIE | HX_THR_CLOCK_ORDER);
 }
 
 /* ---- categories ---- */
@@ -3466,6 +3509,40 @@ static int thr_note(struct hangdx_diagnosis *d, const char *fmt, ...)
 	return list_put(d, &d->facts, &d->nfacts, &d->capfacts, buf, HX_MAX_LIST);
 }
 
+/* The first failing rank and the next, closer than the clocks order. */
+static int clock_order_note(struct hangdx_diagnosis *d)
+{
+	double ms = (double)d->margin_us / 1e3, within = (double)d->margin_within_us / 1e3;
+
+	switch (d->margin_why) {
+	case HX_MARGIN_UNALIGNED:
+		return NOTE("The first failing rank is by the servers' own clocks: no "
+			    "communicator creation exits (HcclCommInitRootInfo success, at "
+			    "INFO level or in the run log) were in the logs to align them, "
+			    "and rank %d failed %.3f s after rank %d; servers' clocks that "
+			    "far apart would change which failed first.", d->margin_rank,
+			    ms / 1e3, d->first_rank);
+	case HX_MARGIN_SPREAD:
+		return NOTE("Rank %d failed %.3f ms after rank %d (clock-corrected), on "
+			    "another server: the clocks are aligned at communicator "
+			    "creation, whose exits on one server spread over %.3f ms here, "
+			    "so either may have failed first.", d->margin_rank, ms,
+			    d->first_rank, within);
+	case HX_MARGIN_LEFT:
+		return NOTE("Rank %d failed %.3f ms after rank %d (clock-corrected), on "
+			    "another server: their clocks differ by %.3f ms at communicator "
+			    "creation, under the %.3f ms taken as noise and not corrected, "
+			    "so either may have failed first.", d->margin_rank, ms,
+			    d->first_rank, within, (double)d->skew_floor_us / 1e3);
+	default:
+		return NOTE("Rank %d failed %.3f ms after rank %d (clock-corrected), on "
+			    "another server: no exits of one communicator creation on one "
+			    "server measured how closely the clocks are aligned, taken as "
+			    "%d ms, so either may have failed first.", d->margin_rank, ms,
+			    d->first_rank, HX_SKEW_MIN_US / 1000);
+	}
+}
+
 /* Say which thresholds (src/core/thresholds.h) decided something here. */
 static int thr_notes(struct hangdx_diagnosis *d)
 {
@@ -3492,18 +3569,18 @@ static int thr_notes(struct hangdx_diagnosis *d)
 			   "an SDMA copy's exception in the same process was taken as its "
 			   "report of that exception, not as a wait that ran out.",
 			   (int)(HX_WAIT_TIE_US / 1000000));
-	if (!err && (h & HX_THR_UNALIGNED) && d->margin_rank >= 0 &&
+	if (!err && (h & HX_THR_CLOCK_ORDER) && d->margin_rank >= 0 &&
 	    d->first_rank >= 0)
-		err = NOTE("The first failing rank is by the servers' own clocks: no "
-			   "communicator creation exits (HcclCommInitRootInfo success, at "
-			   "INFO level or in the run log) were in the logs to align them, "
-			   "and rank %d failed %.3f s after rank %d; servers' clocks that "
-			   "far apart would change which failed first.", d->margin_rank,
-			   (double)d->margin_us / 1e6, d->first_rank);
-	if (!err && (h & HX_THR_SKEW_MIN))
+		err = clock_order_note(d);
+	if (!err && (h & HX_THR_SKEW_MIN) && d->skew_floor_us >= HX_SKEW_MIN_US)
 		err = NOTE("Clock offsets between ranks under %d ms at communicator "
 			   "creation were taken as noise and not corrected.",
 			   HX_SKEW_MIN_US / 1000);
+	else if (!err && (h & HX_THR_SKEW_MIN))
+		err = NOTE("Clock offsets between ranks under %.3f ms at communicator "
+			   "creation were taken as noise and not corrected: the exits of "
+			   "one creation on one server spread that far.",
+			   (double)d->skew_floor_us / 1e3);
 	if (!err && d->verdict == HANGDX_V_NO_HANG && d->stall_under_us > 0)
 		err = NOTE("A resident HCCL kernel's main stream did not move for %.1f s, "
 			   "under the %lld s that makes a stall: not called a hang.",

@@ -55,16 +55,21 @@
  * fails first. */
 #define HX_TIE_US 1000
 
-/* Clock offsets from the communicator-creation barrier's exit lines below
- * this are noise and not corrected: exits of one barrier on one clock
- * already differ by about 150 ms (samples/10).  Any group of two or more
- * members measures its members' offsets from each other. */
+/* Clock offsets from the communicator-creation barrier's exit lines up to
+ * the spread of one creation's exits on one server (measured in the logs,
+ * at least HX_TIE_US) are noise and not corrected; this when that spread
+ * is not measured, and never more: exits of one barrier on one clock
+ * differ by up to 140 ms (samples/10).  Any group of two or more members
+ * measures its members' offsets from each other. */
 #define HX_SKEW_MIN_US 250000
 
 /* When no creation barrier's exits align the ranks' clocks (logs at level
  * error), a first failing rank that failed less than this before the next
  * rank is said to be by the servers' own clocks (a note; it is still
- * named). */
+ * named).  With the clocks aligned, the next rank of another server that
+ * failed closer than one creation's exits spread on one server (at least
+ * an offset left under HX_SKEW_MIN_US; HX_SKEW_MIN_US when not measured)
+ * gets the same note. */
 #define HX_UNALIGNED_MARGIN_US (10 * 1000000LL)
 
 /* A process whose logs all end this long before the job's logs begin is
@@ -142,7 +147,7 @@ enum {
 	HX_THR_GROUPS_CUT = 1u << 8,
 	HX_THR_PEERS_CUT = 1u << 9,
 	HX_THR_SDMA_REPORT = 1u << 10,
-	HX_THR_UNALIGNED = 1u << 11
+	HX_THR_CLOCK_ORDER = 1u << 11
 };
 
 #endif

@@ -738,6 +738,10 @@ int hangdx_diagnosis_write_json(const struct hangdx_diagnosis *d, FILE *fp)
 		hx_format_ts(d->first_ts, ts);
 		fprintf(fp, ",\n  \"first_error_time\": \"%s\"", ts);
 	}
+	if (d->margin_rank >= 0 && d->first_rank >= 0)  /* absent: ordered */
+		fprintf(fp, ",\n  \"first_failing_close\": {\"rank\": %d, "
+			    "\"after_ms\": %.3f, \"within_ms\": %.3f}", d->margin_rank,
+			(double)d->margin_us / 1e3, (double)d->margin_within_us / 1e3);
 	json_ids(d, fp);
 	json_root(d, fp);
 	json_first(d, fp);

@@ -12,7 +12,8 @@
 # no environment echo (with and without the run log), retry echoed off, a plog cut mid-line, every stream dumped, the files
 # copied flat into one directory under longer names or by rank alone, a
 # server 8 h off, an
-# earlier run's plog of a rank beyond the job's.
+# earlier run's plog of a rank beyond the job's; clocks aligned one offset
+# a server, two servers' failures closer than the alignment can order.
 . tests/cli/lib.sh
 
 G="python3 $ROOT/tests/gen/seedgen.py"
@@ -57,6 +58,16 @@ gen mixed --ranks 8 --per-node 4 --roots 2,5 --first 1 --skew 1:300 --stale 1 --
 # those ranks: kept, their offset corrected at the communicator creation
 gen tz-ahead --ranks 8 --per-node 4 --roots 2,5 --first 1 --skew 1:28800000 --seed 3
 gen tz-behind --ranks 8 --per-node 4 --roots 2,5 --first 1 --skew 1:-28800000 --seed 3
+# clocks aligned at the creation: one offset a server (its ranks keep
+# their one clock's order), an offset under 250 ms corrected when the
+# exits of one server spread less, the reference rank alone on its server
+# corrected too, and two ranks of two servers that failed closer than the
+# exits spread (the named first is not the true first: the report says
+# either may have failed first)
+gen one-clock --ranks 32 --per-node 8 --roots 1 --skew 2:-2000 --seed 5
+gen under-floor --ranks 16 --per-node 4 --roots 1,2 --cores 8 --comms 19 --skew 0:236 --first 3 --seed 222534467
+gen ref-alone --ranks 4 --per-node 1 --roots 1 --skew 0:2000 --first 0 --seed 3
+gen close --ranks 32 --per-node 8 --roots 4 --skew 1:-2000 --seed 6
 # an earlier run's plog of a rank this job does not have (rank 12 of 16,
 # beside the eight ranks' stale bundle): still an earlier run, left out
 gen beyond --shape eight --stale 3
@@ -94,10 +105,40 @@ assert not e('two')['proven'] and e('runlog-ids')['proven']"
 python3 "$ROOT/tests/gen/seedcheck.py" "$HANGDX" $(cat "$T/bundles") > "$T/check.tap" 2>&1
 rc=$?
 cat "$T/check.tap" | sed 's/^/# /'
-t_ok "every bundle checked (25)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 25"
+t_ok "every bundle checked (29)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 29"
 t_ok "every bundle: exact roots, first failing rank, category, proven (seedcheck exit $rc)" \
 	sh -c "test $rc -eq 0 && ! grep -q '^not ok' $T/check.tap"
 
+for b in one-clock under-floor ref-alone close; do
+	$HANGDX diagnose --json "$T/$b" > "$T/$b.json" 2>/dev/null
+done
+t_ok "one offset a server: every rank of the server 2 s behind moved by the same, the first failing rank exact" python3 -c "
+import json; d=json.load(open('$T/one-clock.json')); w=json.load(open('$T/one-clock/expected.json'))
+sk=[r['clock_skew_s'] for r in d['ranks']]
+assert len(set(sk[16:24]))==1 and abs(sk[16]+2.0)<0.01 and set(sk[:16]+sk[24:])=={0.0}, sk
+assert d['first_failing_rank']==w['first_failing_rank'], (d['first_failing_rank'], w)"
+t_ok "an offset of 236 ms, exits of a server spreading 20 ms: corrected, the first failing rank exact" python3 -c "
+import json; d=json.load(open('$T/under-floor.json')); w=json.load(open('$T/under-floor/expected.json'))
+sk=[r['clock_skew_s'] for r in d['ranks']]
+assert all(abs(x-0.236)<0.01 for x in sk[:4]) and set(sk[4:])=={0.0}, sk
+assert d['first_failing_rank']==w['first_failing_rank']==3, (d['first_failing_rank'], w)"
+t_ok "the reference rank alone on a server 2 s ahead: corrected, the first failing rank exact" python3 -c "
+import json; d=json.load(open('$T/ref-alone.json'))
+sk=[r['clock_skew_s'] for r in d['ranks']]
+assert abs(sk[0]-2.0)<0.01 and sk[1:]==[0.0]*3, sk
+assert d['first_failing_rank']==0, d['first_failing_rank']"
+t_ok "two servers' ranks 1 ms apart, exits spreading 19 ms: the true first is the one named as close" python3 -c "
+import json; d=json.load(open('$T/close.json')); w=json.load(open('$T/close/expected.json'))
+c=d['first_failing_close']
+assert d['first_failing_rank']!=w['first_failing_rank'], 'the case no longer shows a close call'
+assert c['rank']==w['first_failing_rank'] and 0<=c['after_ms']<c['within_ms']<25, (c, w)"
+$HANGDX diagnose "$T/close" > "$T/close.txt" 2>&1
+t_ok "two servers' ranks 1 ms apart: the text says either may have failed first" sh -c "
+	tr '\n' ' ' < $T/close.txt | tr -s ' ' | grep -q 'Rank 8 failed 1.049 ms after rank 25 (clock-corrected), on another server: the clocks are aligned at communicator creation, whose exits on one server spread over 19.291 ms here, so either may have failed first.'"
+t_ok "one server's ranks: no such note between them" python3 -c "
+import json; d=json.load(open('$T/one-clock.json'))
+c=d.get('first_failing_close'); f=d['first_failing_rank']
+assert c is None or c['rank']//8 != f//8, (f, c)"
 $HANGDX diagnose "$T/tz-ahead" > "$T/tz.txt" 2>&1
 t_ok "a server 8 h off: its ranks taken as the job's, said so" sh -c "
 	tr '\n' ' ' < $T/tz.txt | tr -s ' ' | grep -q 'Taken as the job.s: the logs of process [0-9]*, the only ones of rank 0,'"

@@ -548,6 +548,9 @@ def main():
             setattr(a, k, v)
     if not a.roots or any(r < 0 or r >= a.ranks for r in a.roots):
         p.error("roots must be ranks of the job")
+    if a.comms < a.cores:
+        p.error("the kernels of --cores communicators hold the cores: --comms must be "
+                "at least --cores")
     job = Job(a)
     for rk in job.rank:
         t_env = 5.0 + 0.5 * job.rng.random()
