@@ -4176,9 +4176,12 @@ static int open_level(const struct hx_reader *r, const char *s, size_t n,
 	if (prefixed && p->level != HX_LV_NONE)
 		return p->level;
 	/* a launcher's logger writes every line of a traceback at ERROR:
-	 * only its lower levels say something of one line */
+	 * its lower levels say something of one line, and ERROR of a
+	 * message of its own (hx_logger_error) */
 	if (r->env.level != HX_LV_NONE && r->env.level != HX_LV_ERROR &&
 	    r->env.level != HX_LV_CRITICAL)
+		return r->env.level;
+	if (!prefixed && hx_logger_error(r->env.level, s, n))
 		return r->env.level;
 	k = 0;
 	while (k < n && (s[k] == ' ' || s[k] == '\t'))
@@ -4857,7 +4860,8 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	unsigned a;
 	bool err, hccl = false, tsch = false;
 
-	if (r->sub > r->piece_sub || r->taken || n < 8 || s[0] == '#')
+	if (r->sub > r->piece_sub || r->taken || n < 8 || s[0] == '#' ||
+	    hx_traceback_link(s, n))
 		return HANGDX_OK;
 	if (prefixed) {
 		p = r->lastp;

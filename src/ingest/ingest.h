@@ -608,6 +608,28 @@ static inline bool hx_traceback_head(const char *s, size_t n)
 	return n >= sizeof tb - 1 && s[0] == 'T' && memcmp(s, tb, sizeof tb - 1) == 0;
 }
 
+/* Python's lines between two tracebacks of one chain ("The above
+ * exception was the direct cause of the following exception:", "During
+ * handling of the above exception, another exception occurred:"): no
+ * error of their own. */
+static inline bool hx_traceback_link(const char *s, size_t n)
+{
+	static const char a[] = "The above exception was the direct cause of";
+	static const char b[] = "During handling of the above exception";
+
+	return (n >= sizeof a - 1 && s[0] == 'T' && memcmp(s, a, sizeof a - 1) == 0) ||
+	       (n >= sizeof b - 1 && s[0] == 'D' && memcmp(s, b, sizeof b - 1) == 0);
+}
+
+/* A message its logger's prefix put at ERROR or CRITICAL (level), of
+ * its own: not indented (a traceback's frames and code are), not a
+ * traceback's link. */
+static inline bool hx_logger_error(int level, const char *s, size_t n)
+{
+	return (level == HX_LV_ERROR || level == HX_LV_CRITICAL) && n >= 8 &&
+	       s[0] != ' ' && s[0] != '\t' && !hx_traceback_link(s, n);
+}
+
 /* "[DEBUG] ...", "[ERROR] ...": a line that starts with capitals in
  * brackets, a plog level; no envelope is around it.  Most lines are. */
 static inline bool hx_plog_start(const char *s, size_t n)

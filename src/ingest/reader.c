@@ -568,6 +568,11 @@ static int message(struct hx_reader *r, const char *s, size_t n)
 			first_ts(r, s, n);
 	}
 	cl = hx_classify(s, n);
+	/* a logger's own message at ERROR ("ERROR 05-12 11:36:01 [x.py:704]
+	 * Engine core proc EngineCore died unexpectedly ..."), not a line of
+	 * a traceback it writes at that level (indented, or a link) */
+	if (cl == HX_CL_NOISE && hx_logger_error(r->env.level, s, n))
+		cl = HX_CL_BARE;
 	/* the AI Core error tool's report: its headings (a line of stars)
 	 * and, inside it, every line (families.c aicerr_report) */
 	if (cl == HX_CL_NOISE && (r->aicerr || (n > 8 && s[0] == '*' && s[1] == '*')))

@@ -1016,4 +1016,32 @@ t_ok "a MindIE warning of the same type before the error code: the error code na
 	'$HANGDX' diagnose --json '$T/mie2.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert \"(MIE04E02011C INIT_ERROR)\" in d[\"summary\"], d[\"summary\"]'"
 t_ok "the same code at warning level: an error line no table knows" sh -c "
 	'$HANGDX' diagnose --json '$T/miew.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"hang\"] is None and \"does not know\" in d[\"summary\"], d[\"summary\"]'"
+# a logger's own message at ERROR (vLLM's "ERROR mm-dd hh:mm:ss [file:N]"
+# prefix, in a worker's envelope or not) that no table knows is an error
+# line, quoted; a traceback's link lines between two tracebacks are not;
+# a line at INFO under the same prefix is no error
+check "vLLM's logger at ERROR, a message no table knows" "null other" \
+	"ERROR 05-12 11:36:01 [core_client.py:704] Engine core proc EngineCore died unexpectedly, shutting down client."
+check "the same in a worker's envelope" "null other" \
+	"(EngineCore_DP0 pid=1) ERROR 05-12 11:36:01 [core_client.py:704] Engine core proc EngineCore died unexpectedly, shutting down client."
+check "the same at INFO" "null not_determined" \
+	"INFO 05-12 11:36:01 [core_client.py:704] Engine core proc EngineCore died unexpectedly, shutting down client."
+printf '%s\n' "ERROR 05-12 11:36:01 [core.py:708] EngineCore failed to start." \
+	"ERROR 05-12 11:36:01 [core.py:708] Traceback (most recent call last):" \
+	"ERROR 05-12 11:36:01 [core.py:708]   File \"/x/core.py\", line 699, in run_engine_core" \
+	"ERROR 05-12 11:36:01 [core.py:708]     engine_core = EngineCoreProc(*args, **kwargs)" \
+	"ERROR 05-12 11:36:01 [core.py:708] The above exception was the direct cause of the following exception:" \
+	"ERROR 05-12 11:36:01 [core.py:708] ValueError: bad value" > "$T/link.log"
+t_ok "a traceback under vLLM's ERROR prefix: its frames, code and link are no error lines, its exception decides" sh -c "
+	'$HANGDX' diagnose --json '$T/link.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"hang\"] is False and \"ValueError\" in d[\"summary\"], d[\"summary\"]'"
+printf '%s\n' "SystemExit: 1" "" "During handling of the above exception, another exception occurred:" "" \
+	"Traceback (most recent call last):" > "$T/link2.log"
+t_ok "Python's link between two tracebacks is not quoted as an error line" sh -c "
+	! '$HANGDX' diagnose '$T/link2.log' | tr '\n' ' ' | tr -s ' ' | grep -q 'During handling'"
+# PyTorch's own check that an operator's tensors share a device
+# (adaption.cpp), inside load_state_dict's report of a parameter it could
+# not copy: named, a parameter fault, no hang
+printf '%s\n' "	While copying the parameter named \"w\", whose dimensions in the model are torch.Size([8]) and whose dimensions in the checkpoint are torch.Size([8]), an exception occurred : ('Expected all tensors to be on the same device, but found at least two devices, npu:1 and npu:0! (when checking argument for argument src in method wrapper__npu_dtype_cast_)',)." > "$T/dev.log"
+t_ok "tensors on two devices: named, a parameter fault, no hang" sh -c "
+	'$HANGDX' diagnose --json '$T/dev.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"hang\"] is False and \"tensors on two different devices\" in d[\"summary\"], d[\"summary\"]'"
 t_done
