@@ -1378,19 +1378,7 @@ const char *hx_rank_clock(const struct hangdx_diagnosis *d, int32_t rank)
 	return ri->server ? ri->server : ri->node;
 }
 
-struct clockexit {
-	const char *clock;
-	int64_t ts;
-};
-
-static int clockexit_cmp(const void *a, const void *b)
-{
-	const struct clockexit *x = a, *y = b;
-	int c = strcmp(x->clock, y->clock);
-
-	return c ? c : (x->ts > y->ts) - (x->ts < y->ts);
-}
-
+/* A time on one clock: a rank's offset (known: measured) or an exit. */
 struct clockoff {
 	const char *clock;
 	bool known;
@@ -1415,7 +1403,7 @@ static int clockoff_cmp(const void *a, const void *b)
  * order their one clock gave them; a rank of that clock whose offset was
  * not measured gets it too.  A rank measured further than the floor from
  * it keeps its own (a server of virtual machines, each with its clock).
- * co has room for every rank. */
+ * co has room for every rank (its contents are scratch). */
 static void one_offset_per_clock(struct hangdx_diagnosis *d,
 				 struct clockoff *co)
 {
@@ -1450,10 +1438,10 @@ static void one_offset_per_clock(struct hangdx_diagnosis *d,
 /* How far the exits of one creation spread on one clock (members of a
  * group on one node or server): what aligning clocks by those exits can
  * order; -1 when no group has two members on one clock.  m[0..n) is by
- * group then rank; ce has room for n. */
+ * group then rank; ce has room for n (its contents are scratch). */
 static int64_t exit_spread(const struct hangdx_diagnosis *d,
 			   const struct xmember *m, size_t n,
-			   struct clockexit *ce)
+			   struct clockoff *ce)
 {
 	size_t i, j, k, l, nc;
 	int64_t spread = -1;
@@ -1463,14 +1451,15 @@ static int64_t exit_spread(const struct hangdx_diagnosis *d,
 		for (j = i; j < n && strcmp(m[j].group, m[i].group) == 0; j++)
 			if ((uint32_t)m[j].rank < d->nranks &&
 			    hx_rank_clock(d, m[j].rank))
-				ce[nc++] = (struct clockexit){
-					hx_rank_clock(d, m[j].rank), m[j].ts };
-		qsort(ce, nc, sizeof *ce, clockexit_cmp);
+				ce[nc++] = (struct clockoff){
+					hx_rank_clock(d, m[j].rank), true, m[j].ts,
+					m[j].rank };
+		qsort(ce, nc, sizeof *ce, clockoff_cmp);
 		for (k = 0; k < nc; k = l) {
 			for (l = k; l < nc && strcmp(ce[l].clock, ce[k].clock) == 0; l++)
 				;
-			if (l - k > 1 && ce[l - 1].ts - ce[k].ts > spread)
-				spread = ce[l - 1].ts - ce[k].ts;
+			if (l - k > 1 && ce[l - 1].us - ce[k].us > spread)
+				spread = ce[l - 1].us - ce[k].us;
 		}
 	}
 	return spread;
@@ -1483,13 +1472,13 @@ static void estimate_skew(struct facts *f)
 	struct offset *o = hx_dcalloc(d, f->nx + 1, sizeof *o);
 	int64_t *v = hx_dcalloc(d, f->nx + 2, sizeof *v);
 	uint32_t *cnt = hx_dcalloc(d, d->nranks + 1, sizeof *cnt);
-	struct clockexit *ce = hx_dcalloc(d, f->nx + 1, sizeof *ce);
-	struct clockoff *co = hx_dcalloc(d, d->nranks + 1, sizeof *co);
+	struct clockoff *co = hx_dcalloc(d, (f->nx > d->nranks ? f->nx
+					     : d->nranks) + 1, sizeof *co);
 	size_t i, n = 0, no;
 	int32_t ref;
 
 	d->clock_spread_us = -1;
-	if (!o || !v || !cnt || !ce || !co)
+	if (!o || !v || !cnt || !co)
 		goto out_free;
 	if (f->nx)
 		qsort(m, f->nx, sizeof *m, exit_cmp);
@@ -1501,7 +1490,7 @@ static void estimate_skew(struct facts *f)
 	no = ref >= 0 ? differences(m, n, ref, o) : 0;
 	d->clocks_unaligned = no == 0;
 	if (no) {
-		d->clock_spread_us = exit_spread(d, m, n, ce);
+		d->clock_spread_us = exit_spread(d, m, n, co);
 		d->skew_floor_us = d->clock_spread_us < 0 ? HX_SKEW_MIN_US
 			: d->clock_spread_us < HX_TIE_US ? HX_TIE_US
 			: d->clock_spread_us < HX_SKEW_MIN_US ? d->clock_spread_us
@@ -1513,7 +1502,6 @@ out_free:
 	hx_free(d->ctx, o);
 	hx_free(d->ctx, v);
 	hx_free(d->ctx, cnt);
-	hx_free(d->ctx, ce);
 	hx_free(d->ctx, co);
 	for (i = 0; i < d->nranks; i++) {
 		struct hx_rankinfo *ri = &d->ranks[i];

@@ -4440,10 +4440,6 @@ static void open_ids(struct hx_recb *b, const char *s, size_t n)
 			put_u64(b, keys[slot], val[slot], vlen[slot]);
 }
 
-/* One open-world record: the row's code and class when a table row
- * names the line, else the class cls alone (a coded line in words no row
- * holds), then the text.  Past HX_OPEN_PER_FILE a file's lines are only
- * counted. */
 /* The MindIE code of the line that a row of an error type ("MIE04*1C")
  * stands for: "MIE04", an error or critical level, the type at its end. */
 static const char *mie_code(const char *s, size_t n, const struct hx_vocab *row)
@@ -4461,6 +4457,10 @@ static const char *mie_code(const char *s, size_t n, const struct hx_vocab *row)
 	return NULL;
 }
 
+/* One open-world record: the row's code and class when a table row
+ * names the line, else the class cls alone (a coded line in words no row
+ * holds), then the text.  Past HX_OPEN_PER_FILE a file's lines are only
+ * counted. */
 static int open_record(struct hx_reader *r, int kind,
 		       const struct hx_prefix *p, const char *s, size_t n,
 		       const struct hx_vocab *row, const char *cls)

@@ -622,12 +622,12 @@ static inline bool hx_traceback_link(const char *s, size_t n)
 }
 
 /* A message its logger's prefix put at ERROR or CRITICAL (level), of
- * its own: not indented (a traceback's frames and code are), not a
- * traceback's link. */
+ * its own: not indented (a traceback's frames and code are; its links
+ * are no error line anywhere, hx_families_open). */
 static inline bool hx_logger_error(int level, const char *s, size_t n)
 {
 	return (level == HX_LV_ERROR || level == HX_LV_CRITICAL) && n >= 8 &&
-	       s[0] != ' ' && s[0] != '\t' && !hx_traceback_link(s, n);
+	       s[0] != ' ' && s[0] != '\t';
 }
 
 /* "[DEBUG] ...", "[ERROR] ...": a line that starts with capitals in

@@ -569,8 +569,8 @@ static int message(struct hx_reader *r, const char *s, size_t n)
 	}
 	cl = hx_classify(s, n);
 	/* a logger's own message at ERROR ("ERROR 05-12 11:36:01 [x.py:704]
-	 * Engine core proc EngineCore died unexpectedly ..."), not a line of
-	 * a traceback it writes at that level (indented, or a link) */
+	 * Engine core proc EngineCore died unexpectedly ..."), not an
+	 * indented line of a traceback it writes at that level */
 	if (cl == HX_CL_NOISE && hx_logger_error(r->env.level, s, n))
 		cl = HX_CL_BARE;
 	/* the AI Core error tool's report: its headings (a line of stars)
@@ -3294,7 +3294,6 @@ static bool recent(const struct stat *st)
  * caller's (*own; the cache keeps the reading, not its end), or, when it
  * has not changed for LIVE_RECENT_S, the cache's in place of the reading.
  * *done false: it is to be read whole (the reading is dropped). */
-
 static int cache_live(struct hangdx_ingest_cache *c, struct worker *w,
 		      const struct task *t, struct cent *e,
 		      const struct stat *st, size_t maxrec,
