@@ -247,7 +247,7 @@ def check_provenance(srcs, tabs):
 
 # ---- (c) fresh sources ----
 
-def repo_file(root, repo, path):
+def repo_file(root, repo, path, pinned=None):
     """(text, commit) of path in repo under root, or (None, None)"""
     owner_name = repo.replace("/", "+")
     for cand in (os.path.join(root, owner_name, "repo"), os.path.join(root, owner_name),
@@ -258,14 +258,18 @@ def repo_file(root, repo, path):
             git = ["git", "-C", cand]
         else:
             continue
-        try:
-            commit = subprocess.run(git + ["rev-parse", "HEAD"], check=True,
-                                    capture_output=True, text=True).stdout.strip()
-            text = subprocess.run(git + ["show", "HEAD:" + path], check=True,
-                                  capture_output=True).stdout.decode("utf-8", "replace")
-            return text, commit
-        except subprocess.CalledProcessError:
-            return None, None
+        # HEAD, else the commit the source was taken from (a file the
+        # vendor has since moved or removed keeps its last public text)
+        for rev in ("HEAD", pinned) if pinned else ("HEAD",):
+            try:
+                commit = subprocess.run(git + ["rev-parse", rev], check=True,
+                                        capture_output=True, text=True).stdout.strip()
+                text = subprocess.run(git + ["show", commit + ":" + path], check=True,
+                                      capture_output=True).stdout.decode("utf-8", "replace")
+                return text, commit
+            except subprocess.CalledProcessError:
+                continue
+        return None, None
     return None, None
 
 
@@ -333,7 +337,7 @@ def header_line(src, commit):
 
 def fresh(vdir, root, srcs, tabs, update):
     for sid, s in sorted(srcs.items()):
-        text, commit = repo_file(root, s["repo"], s["path"])
+        text, commit = repo_file(root, s["repo"], s["path"], s.get("commit"))
         if text is None:
             print("vocab-check: %s: %s:%s not under %s, skipped" % (sid, s["repo"], s["path"], root))
             continue

@@ -32,6 +32,21 @@ check "E30008 in a plog line of an unranked process" "true aicpu_op_timeout" \
 	"[ERROR] RUNTIME(12345,python):2025-03-01-10:00:00.123.456 [error_manager.cc:300] 12345 E30008: [PID: 12345] 2025-03-01-10:00:00.123.456 AI CPU operator execution timed out. Operator NonZero ran past its limit."
 check "the same words without the code" "true unknown" \
 	"[ERROR] RUNTIME(12345,python):2025-03-01-10:00:00.123.456 [error_manager.cc:300] 12345 [PID: 12345] 2025-03-01-10:00:00.123.456 AI CPU operator execution timed out. Operator NonZero ran past its limit."
+# the graph engine's codes (E1xxxx, metadef error_code.json): an argument
+# the model converter refused is a failure that returned at once; the
+# DVPP operator's own timeout (EN0007) is a wait that ran out (a device-side
+# timeout whose cause the text does not show: other); without their codes
+# they are error lines hangdx does not know
+check "GE's E10001 after ATC's failure line" "false not_a_hang" \
+	"ATC run failed, Please check the detail log, Try 'atc --help' for more information" \
+	"E10001: Value [1,3,224] for parameter [--input_shape] is invalid. Reason: the shape has three dimensions."
+check "the same refusal without E10001" "null other" \
+	"ATC run failed, Please check the detail log, Try 'atc --help' for more information" \
+	"Value [1,3,224] for parameter [--input_shape] is invalid. Reason: the shape has three dimensions."
+check "DVPP's operator timeout EN0007" "true other" \
+	"[ERROR] DVPP(2201,main):2025-03-01-10:00:00.123.456 [dvpp_api.cpp:88] EN0007: acldvppJpegDecodeAsync times out. Reason: the channel did not answer."
+check "the same DVPP call failed, no code, no timeout" "null other" \
+	"[ERROR] DVPP(2201,main):2025-03-01-10:00:00.123.456 [dvpp_api.cpp:88] acldvppJpegDecodeAsync failed. Reason: the channel did not answer."
 check "a deadlock declared" "true unknown" \
 	"report_deadlock: FATAL: Task Allocator Deadlock - Ring Full!"
 check "a deadlock only named in a setting" "null not_determined" \
