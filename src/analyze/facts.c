@@ -1323,13 +1323,13 @@ static size_t differences(const struct xmember *m, size_t n, int32_t ref,
 static void set_offset(struct hangdx_diagnosis *d, int32_t rank, int64_t mid)
 {
 	struct hx_rankinfo *ri = &d->ranks[rank];
+	bool noise = mid <= d->skew_floor_us && mid >= -d->skew_floor_us;
 
 	ri->skew_known = true;
-	if (mid > d->skew_floor_us || mid < -d->skew_floor_us)
-		ri->skew_us = mid;
-	else if (mid != 0)
-		d->thr_hits |= HX_THR_SKEW_MIN;   /* noise */
+	ri->skew_us = noise ? 0 : mid;
 	ri->skew_left_us = mid - ri->skew_us;
+	if (noise && mid != 0)
+		d->thr_hits |= HX_THR_SKEW_MIN;
 }
 
 /* Per rank: the offset every group agrees on (within the floor), then
@@ -1413,10 +1413,11 @@ static void one_offset_per_clock(struct hangdx_diagnosis *d,
 
 	for (r = 0; r < d->nranks; r++) {
 		const struct hx_rankinfo *ri = &d->ranks[r];
-		if (hx_rank_clock(d, (int32_t)r))
-			co[nc++] = (struct clockoff){ hx_rank_clock(d, (int32_t)r),
-				ri->skew_known, ri->skew_us + ri->skew_left_us,
-				(int32_t)r };
+		const char *clock = hx_rank_clock(d, (int32_t)r);
+
+		if (clock)
+			co[nc++] = (struct clockoff){ clock, ri->skew_known,
+				ri->skew_us + ri->skew_left_us, (int32_t)r };
 	}
 	qsort(co, nc, sizeof *co, clockoff_cmp);
 	for (k = 0; k < nc; k = l) {
@@ -1429,7 +1430,6 @@ static void one_offset_per_clock(struct hangdx_diagnosis *d,
 			if (co[i].known && (co[i].us - mid > d->skew_floor_us ||
 					    mid - co[i].us > d->skew_floor_us))
 				continue;
-			d->ranks[co[i].rank].skew_us = 0;
 			set_offset(d, co[i].rank, mid);
 		}
 	}
