@@ -10,11 +10,11 @@ the envelope, not outside it.  TAP on stdout; exit 1 on a change.
 The envelopes are those hangdx reads as such (docs/DIAGNOSIS.md, "The
 console envelope"): Windows line ends, page indentation, a Markdown
 quote, docker compose's "service  | ", Ray's "(Name pid=N, ip=X) ", pdsh's
-"host: ", and vLLM's colour codes whose ESC byte a paste lost.  Left out
-on purpose: grep's "path:N:" (the lines between are filtered out, so the
-silence between two lines is not the log's) and Open MPI's
-"[1,3]<stderr>:" (it names a rank for every line, which changes what an
-excerpt of several ranks says).
+"host: ", vLLM's colour codes whose ESC byte a paste lost, and grep's
+"path:N:" over every line of a file (numbers that follow each other:
+nothing filtered out, so a silence between two lines is the log's).
+Left out on purpose: Open MPI's "[1,3]<stderr>:" (it names a rank for
+every line, which changes what an excerpt of several ranks says).
 """
 import glob
 import json
@@ -30,6 +30,7 @@ ENVELOPES = [
     ("ray", lambda ls: ["(RayWorkerWrapper pid=4321, ip=10.0.0.7) " + l for l in ls]),
     ("pdsh", lambda ls: ["worker-3: " + l for l in ls]),
     ("colour", lambda ls: ["[0;36m(EngineCore_DP0 pid=7)[0;0m " + l for l in ls]),
+    ("grep", lambda ls: ["logs/worker-0.log:%d:%s" % (i + 1, l) for i, l in enumerate(ls)]),
 ]
 
 

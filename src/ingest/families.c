@@ -3835,6 +3835,8 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 	case 'F':
 	case '(':
 	case 'P':
+	case 'S':
+	case '|':
 		return framework_end(r, s, n);
 	default:
 		return HANGDX_OK;
@@ -3889,9 +3891,14 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	bool prompts = s[0] == 'P' && prompts_done(s, n);
 	bool pytest = s[0] == '=' && hx_pytest_passed(s, n);
 	bool llama = s[0] == 'l' && hx_llama_total(s, n);
+	/* the first row of the serving benchmark's result, pasted without
+	 * its banner (vllm, benchmarks/serve.py; sglang's bench_serving) */
+	bool served = n > 21 && memcmp(s, "Successful requests: ", 21) == 0;
+	bool lm_eval = s[0] == '|' && hx_lm_eval_table(s, n);
 
 	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
-	      hx_bench_banner(s, n) || verl || prompts || pytest || llama))
+	      hx_bench_banner(s, n) || verl || prompts || pytest || llama ||
+	      served || lm_eval))
 		return HANGDX_OK;
 	if (r->ended) {
 		r->taken = true;
@@ -3903,6 +3910,7 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 			      : prompts ? "prompts_done"
 			      : pytest ? "pytest_passed"
 			      : llama ? "llama_perf"
+			      : lm_eval ? "lm_eval_results"
 			      : memcmp(s, "Training completed", 18) == 0
 			      ? "training_completed" : "benchmark_result");
 	return emit(r, &b);
@@ -4468,6 +4476,7 @@ static int open_record(struct hx_reader *r, int kind,
 	struct hx_recb b;
 	const char *mie;
 
+	r->open_line = r->line;
 	if (r->open_kept >= HX_OPEN_PER_FILE) {
 		r->open_more++;
 		return HANGDX_OK;
@@ -4603,6 +4612,33 @@ static bool no_words(const char *s, size_t n)
 		n--;
 	}
 	return letters < 8 || (n && strchr("|_-={\"", s[0]));
+}
+
+/* A summary's row that counts failures and counts none ("Failed
+ * requests:                         0", "errors = 0"): a label of a few
+ * words with no colon of its own, then ':' or '=' or a column's blanks,
+ * then 0.  Not an error. */
+static bool zero_tally(const char *s, size_t n)
+{
+	size_t i, words = 1;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n < 4 || s[n - 1] != '0' || hx_name_byte(s[n - 2]) || s[n - 2] == '.')
+		return false;
+	for (i = n - 1; i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'); i--)
+		;
+	if (i == 0 || (s[i - 1] != ':' && s[i - 1] != '=' && n - 1 - i < 2))
+		return false;
+	if (s[i - 1] == ':' || s[i - 1] == '=')
+		i--;
+	while (i && s[i - 1] == ' ')
+		i--;
+	if (i == 0 || i > 48 || memchr(s, ':', i) || memchr(s, '=', i))
+		return false;
+	for (n = 0; n < i; n++)
+		words += s[n] == ' ' && n && s[n - 1] != ' ';
+	return words <= 5;
 }
 
 /* The device's own words for an exception of a task on an AI Core or a
@@ -4900,7 +4936,8 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	if (mn < 8 || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
 	    lv == HX_LV_TRACE || lv == HX_LV_EVENT || lv == HX_LV_WARNING ||
 	    advice(m, mn) || no_words(m, mn) || heading(m, mn) ||
-	    (lv != HX_LV_ERROR && lv != HX_LV_CRITICAL && intro(m, mn)))
+	    (lv != HX_LV_ERROR && lv != HX_LV_CRITICAL &&
+	     (intro(m, mn) || zero_tally(m, mn))))
 		return HANGDX_OK;
 	a = field_anchors(m, mn);
 	/* a Python traceback's first line: an exception was raised (its
@@ -4924,9 +4961,13 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 				   ? HX_K_TIMEOUT_TEXT : HX_K_CODED,
 				   prefixed ? &p : NULL, m, mn, row, NULL);
 	/* a line of an error-manager block ("EI9999: Inner Error!" and the
-	 * lines under it) is the error's own text: a timeout it names ran out */
+	 * lines under it) is the error's own text: a timeout it names ran
+	 * out; so is the line right under an error line ("PTO2 runtime
+	 * failed: ...", then "PTO2 scheduler timeout ...") */
 	if (timeout_words(m, mn) ||
-	    ((a & A_TIMEOUT) && (err || r->curblk) && timeout_word(m, mn)) ||
+	    ((a & A_TIMEOUT) && (err || r->curblk ||
+				 (r->open_line && r->open_line + 1 == r->line)) &&
+	     timeout_word(m, mn)) ||
 	    (tsch && err && handler_timeout(m, mn)) ||
 	    /* a watchdog that fired (SGLang's scheduler) */
 	    ((a & A_WATCHDOG) && HAS(m, mn, "atchdog timeout")))

@@ -730,6 +730,10 @@ bool hx_llama_total(const char *s, size_t n);
 /* pytest's summary of a session in which no test failed ("=== 6 passed in
  * 42.17s ==="): a normal end. */
 bool hx_pytest_passed(const char *s, size_t n);
+/* The head of lm-evaluation-harness's table of results ("|  Tasks
+ * |Version|Filter|n-shot|Metric|   |Value |   |Stderr|", lm_eval/utils.py
+ * make_table), printed once every task was evaluated. */
+bool hx_lm_eval_table(const char *s, size_t n);
 /* Like memmem; ASCII case-insensitive variant too.  hx_findn takes the
  * literal's length (a line is short: the first byte by memchr, then a
  * compare, costs less than memmem's set-up). */
@@ -827,6 +831,8 @@ struct hx_reader {
 	const char *path;           /* display path (interned string) */
 	uint32_t file, vpath;
 	uint32_t gfile;             /* the file of the last grep prefix */
+	int64_t gprev;              /* and the line number it gave, 0 none, */
+	uint64_t gprev_at;          /* on the reader's line gprev_at */
 	uint64_t vline;             /* the line number a grep prefix gave
 				     * the line being handled, 0 none */
 	uint64_t line, off;         /* of the line being handled */
@@ -885,6 +891,7 @@ struct hx_reader {
 	struct hx_prefix lastp;     /* the plog prefix of the line below, */
 	const char *lastp_at;       /* parsed once by hx_families_line */
 	uint32_t open_kept;         /* open-world records of this file */
+	uint64_t open_line;         /* the line of the last one, 0 none */
 	/* the console's clock (hx_line_clock) of the last line that had one,
 	 * and the seconds no line was printed before the current line's
 	 * (silence, for records of line silence_line only) */

@@ -690,6 +690,12 @@ static bool hccl_test_row(const char *s, size_t n)
 	return k < n && s[k] == '|';
 }
 
+bool hx_lm_eval_table(const char *s, size_t n)
+{
+	return n > 40 && s[0] == '|' && hx_find(s, n < 160 ? n : 160,
+						"|Version|Filter|n-shot|Metric|") != NULL;
+}
+
 static int classify_line(const char *s, size_t n)
 {
 	const char *b;
@@ -744,6 +750,14 @@ static int classify_line(const char *s, size_t n)
 		return hx_llama_total(s, n) ||
 		       (n > 40 && memcmp(s, "local rank_id ", 14) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
+	case '|':       /* lm-evaluation-harness's results */
+		if (hx_lm_eval_table(s, n))
+			return HX_CL_BARE;
+		break;
+	case 'S':       /* a serving benchmark's result, its first row */
+		if (n > 21 && memcmp(s, "Successful requests: ", 21) == 0)
+			return HX_CL_BARE;
+		break;
 	case 'P':       /* vLLM's offline generate, every prompt done */
 		if (n > 24 && memcmp(s, "Processed prompts: 100%|", 24) == 0)
 			return HX_CL_BARE;

@@ -621,11 +621,34 @@ static size_t ray_repeat(const char *s, size_t n)
 }
 
 static void bold(const char **s, size_t *n);
+static void line_silence(struct hx_reader *r, const char *s, size_t n);
+
+/* A silence between grep's lines only where grep printed the lines of
+ * the file between them (the numbers advance with the paste's lines:
+ * nothing was filtered out), of a console, not of a plog; the clock is read on
+ * s[0..n), the line after grep's prefix (its envelope or first bytes). */
+static void grep_silence(struct hx_reader *r, const char *s, size_t n)
+{
+	int64_t g = r->env.gline;
+	/* lines between whose prefix was not read as grep's (an empty
+	 * line's) count: the numbers advance as the lines of the paste do */
+	bool next = g > 1 && r->gprev > 0 && g > r->gprev &&
+		    (uint64_t)(g - r->gprev) == r->line - r->gprev_at;
+
+	r->gprev = g > 0 ? g : 0;
+	r->gprev_at = r->line;
+	if (hx_plog_start(s, n))
+		return;
+	if (!next)
+		r->clk_seen = false;
+	line_silence(r, s, n);
+}
 
 /* A line behind a grep prefix: a line of the file grep names (vpath) at
  * the line it printed (vline); grep prints file after file, so a new
  * path begins a file. */
-static int grep_line(struct hx_reader *r, const char *s, size_t n)
+static int grep_line(struct hx_reader *r, const char *s, size_t n,
+		     const char *c, size_t cn)
 {
 	uint32_t saved = r->vpath;
 	int err = HANGDX_OK;
@@ -638,10 +661,13 @@ static int grep_line(struct hx_reader *r, const char *s, size_t n)
 			return r->err = err;
 		if (id != r->gfile && (err = hx_families_file(r)) != 0)
 			return err;
+		if (id != r->gfile)
+			r->gprev = 0;
 		r->gfile = id;
 		r->vpath = id;
 	}
 	r->vline = r->env.gline > 0 ? (uint64_t)r->env.gline : 0;
+	grep_silence(r, c, cn);
 	err = message(r, s, n);
 	r->vpath = saved;
 	r->vline = 0;
@@ -703,11 +729,17 @@ static void c10_carry(struct hx_reader *r, const char *s, size_t n, size_t k)
 /* One logical line: its envelope, then its message. */
 static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 {
+	/* a console's clock, on the envelope or the line's first 40 bytes
+	 * (past grep's prefix: grep_silence): a plog's (its own or through
+	 * grep) is not, a plog at its default level being silent while the
+	 * job is well */
+	size_t g = r->env.forms & HX_EV_GREP ? r->env.first : 0;
+	size_t ck = k > g ? k - g : n - g < 40 ? n - g : 40;
+	const char *c = s + g;
+
 	c10_carry(r, s, n, k);
-	/* a console's clock: a plog's (its own or through grep) is not, a
-	 * plog at its default level being silent while the job is well */
-	if (!(r->env.forms & HX_EV_GREP) && !hx_plog_start(s + k, n - k))
-		line_silence(r, s, k ? k : n < 40 ? n : 40);
+	if (!g && !hx_plog_start(s + k, n - k))
+		line_silence(r, s, ck);
 	if (r->env.forms & HX_EV_WORKER)
 		n = ray_repeat(s, n);
 	s += k;
@@ -716,7 +748,7 @@ static int one_line(struct hx_reader *r, const char *s, size_t n, size_t k)
 			 * after grep's number or a launcher's prefix */
 		bold(&s, &n);
 	if (r->env.forms & HX_EV_GREP)
-		return grep_line(r, s, n);
+		return grep_line(r, s, n, c, ck);
 	return message(r, s, n);
 }
 

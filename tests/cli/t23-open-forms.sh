@@ -970,6 +970,47 @@ check "pybind11's 'Invoked with:' under an ERROR logger" "false not_a_hang" \
 	"(EngineCore_0 pid=381) ERROR 05-22 11:41:54 [core.py:396] Invoked with: <PrefixStore object at 0xfffe05d1b230>, 0, 2"
 check "the same line under an INFO logger" "null not_determined" \
 	"(EngineCore_0 pid=381) INFO 05-22 11:41:54 [core.py:396] Invoked with: <PrefixStore object at 0xfffe05d1b230>, 0, 2"
+# a serving benchmark's result pasted without its banner ends the run; a
+# summary's count of failures that is zero is no error line, one that is
+# not zero is, and a line that only ends in a zero after its own colon is
+check "a serving benchmark's result without its banner" "false none" \
+	"Successful requests:                     10        " "Failed requests:                         0         " \
+	"Benchmark duration (s):                  325.16    "
+check "lm-evaluation-harness's table of results" "false none" \
+	'|                 Tasks                 |Version|Filter|n-shot|Metric|   |Value |   |Stderr|' \
+	'|---------------------------------------|-------|------|-----:|------|---|-----:|---|-----:|' \
+	'|mmlu                                   |N/A    |none  |     0|acc   |↑  |0.4336|±  |0.0041|'
+check "a table of the same shape with other heads" "null not_determined" \
+	'|                 Tasks                 |Version|Filter|n-shot|Step  |   |Value |   |Stderr|' \
+	'|mmlu                                   |N/A    |none  |     0|acc   |↑  |0.4336|±  |0.0041|'
+check "a summary's count of failures that is zero" "null not_determined" "Failed requests:                         0"
+check "the same count at 3" "null other" "Failed requests:                         3"
+check "an exception whose text ends in ': 0'" "false not_a_hang" "RuntimeError: failed to open the device: 0"
+# "timeout" as a word on the line right under an error line is a wait
+# that ran out; above it, with no error before, it is not
+check "a scheduler's timeout under its runtime's failure" "true unknown" \
+	'PTO2 runtime failed: orch_error_code=0 sched_error_code=100 runtime_status=-100' \
+	'PTO2 scheduler timeout sub_class=S1:running-stalled (detail=1)'
+check "the same two lines the other way round" "null other" \
+	'PTO2 scheduler timeout sub_class=S1:running-stalled (detail=1)' \
+	'PTO2 runtime failed: orch_error_code=0 sched_error_code=100 runtime_status=-100'
+# c10's failed internal assert (TORCH_INTERNAL_ASSERT, torch_npu's too)
+# raises at once: under vLLM's engine that failed to start, a failure
+# that is not a hang; without c10's words, not determined
+eng() { printf '%s\n' 'ERROR 08-02 05:46:18 [core.py:586] EngineCore failed to start.' \
+	'ERROR 08-02 05:46:18 [core.py:586] Traceback (most recent call last):' \
+	"ERROR 08-02 05:46:18 [core.py:586] RuntimeError: status == aclmdlRICaptureStatus::ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE$1 \"build/CMakeFiles/torch_npu.dir/compiler_depend.ts\":162$2."; }
+check "c10's INTERNAL ASSERT FAILED" "false not_a_hang" "$(eng ' INTERNAL ASSERT FAILED at' ', please report a bug to PyTorch')"
+check "the same exception without c10's words" "null other" "$(eng ' at' '')"
+# aclnn's "<op> do tiling failed" (nnopbase) under an error-manager
+# block's trace: the operator rejected its inputs, at once
+check "an operator's tiling failed" "false not_a_hang" \
+	'(Worker_TP0 pid=85) ERROR 03-11 08:33:36 [multiproc_executor.py:863]         TraceBack (most recent call last):' \
+	'(Worker_TP0 pid=85) ERROR 03-11 08:33:36 [multiproc_executor.py:863]        MoeGatingTopK do tiling failed, ret is -1.' \
+	'(EngineCore_DP0 pid=73) ERROR 03-11 08:33:36 [core.py:1006] EngineCore failed to start.'
+check "the same without the tiling line" "null other" \
+	'(Worker_TP0 pid=85) ERROR 03-11 08:33:36 [multiproc_executor.py:863]         TraceBack (most recent call last):' \
+	'(EngineCore_DP0 pid=73) ERROR 03-11 08:33:36 [core.py:1006] EngineCore failed to start.'
 # a failure whose hang is not determined, printed after minutes in which
 # the log printed nothing: a wait that ran out (inferred); the same one
 # second after the line before, or days after it (two runs pasted one
@@ -984,6 +1025,14 @@ check "the same days after the line before" "null other" "$(silent '05-16 14:27:
 tails() { printf '%s\n' "==> a/worker0.log <==" "INFO 05-19 14:27:19 [__init__.py:212] Platform plugin ascend is activated" "==> a/worker1.log <==" "(EngineCore_DP1 pid=7) INFO $1 [core.py:1090] Shutting down." "(EngineCore_DP1 pid=7) ERROR $2 [core.py:1100] EngineCore failed to start."; }
 check "a failure in the next file tail printed, minutes after the file before" "null other" "$(tails '05-19 14:32:24' '05-19 14:32:24')"
 check "the same failure minutes after its own file's line before" "true unknown" "$(tails '05-19 14:27:19' '05-19 14:32:24')"
+# grep's output: the silence between two lines grep printed with no line
+# of the file between them (numbers that advance with the paste's lines,
+# an empty line not read as grep's among them) is the log's; across a
+# gap in the numbers, filtered lines may fill it
+grepped() { silent '05-19 14:27:19' '05-19 14:32:24' | awk -v a="$1" -v b="$2" -v c="$3" '{ n = NR == 1 ? a : NR == 2 ? b : c; print "logs/engine.log:" n ":" $0 }'; }
+check "grep's lines 40-42 of a file, minutes between 40 and 41" "true unknown" "$(grepped 40 41 42)"
+check "grep's lines 40, 97, 98: lines filtered out between" "null other" "$(grepped 40 97 98)"
+check "grep's lines 40, 42 around an empty line" "true unknown" "$(printf '%s\n' "$(grepped 40 42 43 | sed -n 1p)" 'logs/engine.log:41:' "$(grepped 40 42 43 | sed -n '2,3p')")"
 printf '%s\n' "$(silent '05-19 14:27:19' '05-19 14:32:24')" > "$T/silent.log"
 t_ok "the silence is said, with its assumption" \
 	sh -c "'$HANGDX' diagnose '$T/silent.log' | tr '\n' ' ' | grep -q 'printed nothing for 305 s.*It assumes that the 305 s'"
