@@ -2710,6 +2710,44 @@ static void aicpu_named(struct hx_signals *s, const struct hangdx_diagnosis *d)
 	}
 }
 
+/* The core's extend info "errorStr: timeout or trap error" does not say
+ * which of the two; the runtime's own words for the task's code do
+ * ("retCode=0x31, [vector core exception]", 507035): where a line of the
+ * same process names an exception of the core and none a timeout of it,
+ * the task trapped, and failed at once. */
+static void trap_not_timeout(struct hx_signals *s, const struct hangdx_diagnosis *d)
+{
+	const struct hx_rec *t0;
+	const char *t;
+	uint32_t exc = HX_NOREC;
+	size_t i;
+
+	if (s->dev_timeout == HX_NOREC)
+		return;
+	t = hx_dstr(d, s->dev_timeout, HX_F_TEXT);
+	if (!has(t, "timeout or trap") || has(t, "core timeout") || has(t, "task timeout"))
+		return;
+	t0 = &d->ev->recs[s->dev_timeout];
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+		const char *x = hx_dstr(d, rec, HX_F_TEXT);
+
+		if (rec == s->dev_timeout || d->ev->recs[rec].pid != t0->pid || !x)
+			continue;
+		if (has(x, "core timeout") || has(x, "aivec timeout") ||
+		    has(x, "task timeout"))
+			return;
+		if (exc == HX_NOREC && (has(x, "[vector core exception]") ||
+					has(x, "[aicore exception]")))
+			exc = rec;
+	}
+	if (exc == HX_NOREC)
+		return;
+	s->dev_timeout = HX_NOREC;
+	if (s->coded_fail == HX_NOREC)
+		s->coded_fail = exc;
+}
+
 void hx_signals_collect(struct hangdx_diagnosis *d)
 {
 	struct hx_signals *s = &d->sig;
@@ -2723,6 +2761,7 @@ void hx_signals_collect(struct hangdx_diagnosis *d)
 	s->nunknown = 0;
 	for (i = 0; i < d->norder; i++)
 		sig_record(s, d, d->order[i]);
+	trap_not_timeout(s, d);
 	missing_rank(s, d);
 	if (s->stopped != HX_NOREC)
 		aicpu_named(s, d);

@@ -3764,7 +3764,7 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 		return elastic_root(r, s, n);
 	if (n < 8)
 		return HANGDX_OK;
-	if (hx_bench_banner(s, n))
+	if (hx_bench_banner(s, n) || hx_acl_end(s, n))
 		return framework_end(r, s, n);  /* a centred banner */
 	if (HAS(s, n, "Cluster Exception Location") ||
 	    HAS(s, n, "Heartbeat Lost Occurred"))
@@ -3803,6 +3803,8 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 	case '[':
 		if (n > 6 && memcmp(s, "[PID: ", 6) == 0)
 			return em_message(r, NULL, s, n);
+		if (hx_acl_end(s, n))
+			return framework_end(r, s, n);
 		if (n > 10 && s[1] == 'E' && memchr(s, '(', n < 40 ? n : 40))
 			return torch_screen(r, s, n);
 		return framework_code(r, NULL, "torch_npu", s, n);
@@ -3837,6 +3839,7 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 	case 'P':
 	case 'S':
 	case '|':
+	case 'A':
 		return framework_end(r, s, n);
 	default:
 		return HANGDX_OK;
@@ -3895,10 +3898,12 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	 * its banner (vllm, benchmarks/serve.py; sglang's bench_serving) */
 	bool served = n > 21 && memcmp(s, "Successful requests: ", 21) == 0;
 	bool lm_eval = s[0] == '|' && hx_lm_eval_table(s, n);
+	bool acl = s[0] == '[' && hx_acl_end(s, n);
+	bool atc = s[0] == 'A' && hx_atc_success(s, n);
 
 	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
 	      hx_bench_banner(s, n) || verl || prompts || pytest || llama ||
-	      served || lm_eval))
+	      served || lm_eval || acl || atc))
 		return HANGDX_OK;
 	if (r->ended) {
 		r->taken = true;
@@ -3911,6 +3916,8 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 			      : pytest ? "pytest_passed"
 			      : llama ? "llama_perf"
 			      : lm_eval ? "lm_eval_results"
+			      : acl ? "acl_finalized"
+			      : atc ? "atc_success"
 			      : memcmp(s, "Training completed", 18) == 0
 			      ? "training_completed" : "benchmark_result");
 	return emit(r, &b);
@@ -4652,6 +4659,9 @@ bool hx_device_exception_words(const char *s, size_t n)
 		"aivector error", "aivector exception",
 		"vector core exception", "hwts_task_exception",
 		"exception of aivec", "exception of aicore",
+		/* the task scheduler's HWTS interrupt of an AI Core or a vector
+		 * core ("int_process_hwts_aic_exception: hwts aic exception") */
+		"hwts aic exception", "hwts aiv exception",
 	};
 
 	return !HAS(s, n, "timeout") && has_any(s, n, w, sizeof w / sizeof w[0]);

@@ -734,6 +734,13 @@ bool hx_pytest_passed(const char *s, size_t n);
  * |Version|Filter|n-shot|Metric|   |Value |   |Stderr|", lm_eval/utils.py
  * make_table), printed once every task was evaluated. */
 bool hx_lm_eval_table(const char *s, size_t n);
+/* The last line of the vendor's ACL samples and the tools built on them
+ * (msame, ais_bench, msit benchmark) as they release the device:
+ * "[INFO] end to finalize acl" (Ascend/samples sample_process.cpp,
+ * DestroyResource); and ATC's "ATC run success, welcome to the next use."
+ * (hicann/ge api/atc/main_impl.cc).  Normal ends of their programs. */
+bool hx_acl_end(const char *s, size_t n);
+bool hx_atc_success(const char *s, size_t n);
 /* Like memmem; ASCII case-insensitive variant too.  hx_findn takes the
  * literal's length (a line is short: the first byte by memchr, then a
  * compare, costs less than memmem's set-up). */

@@ -500,6 +500,8 @@ static bool ccecpu_interesting(const char *s, size_t n)
  * level). */
 static int classify_info(const char *s, size_t n, size_t i)
 {
+	if (s[0] == '[' && hx_acl_end(s, n))
+		return HX_CL_BARE;
 	while (i < n && s[i] == ' ')
 		i++;
 	if (n - i > 7 && memcmp(s + i, "CCECPU(", 7) == 0)
@@ -696,6 +698,25 @@ bool hx_lm_eval_table(const char *s, size_t n)
 						"|Version|Filter|n-shot|Metric|") != NULL;
 }
 
+bool hx_acl_end(const char *s, size_t n)
+{
+	static const char end[] = "end to finalize acl";
+	size_t k = 6, m = sizeof end - 1;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n < k + 1 + m || memcmp(s, "[INFO]", k) != 0 || s[k] != ' ')
+		return false;
+	while (k < n && s[k] == ' ')
+		k++;
+	return n - k == m && memcmp(s + k, end, m) == 0;
+}
+
+bool hx_atc_success(const char *s, size_t n)
+{
+	return n >= 41 && memcmp(s, "ATC run success, welcome to the next use", 40) == 0;
+}
+
 static int classify_line(const char *s, size_t n)
 {
 	const char *b;
@@ -750,6 +771,10 @@ static int classify_line(const char *s, size_t n)
 		return hx_llama_total(s, n) ||
 		       (n > 40 && memcmp(s, "local rank_id ", 14) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
+	case 'A':       /* ATC's end */
+		if (hx_atc_success(s, n))
+			return HX_CL_BARE;
+		break;
 	case '|':       /* lm-evaluation-harness's results */
 		if (hx_lm_eval_table(s, n))
 			return HX_CL_BARE;

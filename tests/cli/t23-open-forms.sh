@@ -983,6 +983,33 @@ check "lm-evaluation-harness's table of results" "false none" \
 check "a table of the same shape with other heads" "null not_determined" \
 	'|                 Tasks                 |Version|Filter|n-shot|Step  |   |Value |   |Stderr|' \
 	'|mmlu                                   |N/A    |none  |     0|acc   |↑  |0.4336|±  |0.0041|'
+# the core's "timeout or trap error" is a trap where the runtime names the
+# task's code an exception of the core, and a timeout where it names one
+trapped() { printf '%s\n' \
+	'[ERROR] RUNTIME(155320,python3):2025-05-08-09:56:18.526.855 [device_error_proc.cc:1647]155320 ProcessStarsCoreErrorInfo:[INIT][DEFAULT]The extend info: errcode:(0, 0, 0) errorStr: timeout or trap error. fixp_error0 info: 0x0' \
+	"[ERROR] RUNTIME(155320,python3):2025-05-08-09:56:18.527.376 [davinci_kernel_task.cc:1470]155320 PreCheckTaskErr:[INIT][DEFAULT]Kernel task happen error, retCode=$1."; }
+check "'timeout or trap' with a vector core exception's code" "false not_a_hang" "$(trapped '0x31, [vector core exception]')"
+check "'timeout or trap' with an AI Core timeout's code" "true device_timeout" "$(trapped '0x25, [aicore timeout]')"
+# the task scheduler's HWTS interrupt of an AI Core: a device exception;
+# its register dump alone is not
+check "the task scheduler's 'hwts aic exception'" "false not_a_hang" \
+	'[ERROR] TSCH(-1,null):2020-09-09-15:22:37.884.851 9693 (cpuid:0) hwts_plat.c:1059 int_process_hwts_aic_exception: hwts aic exception, bitmap=0x20000000' \
+	'<exception_print>HWS_REG_GLB_CTRL0=0xff1f0037012a'
+check "the same scheduler's line of another interrupt" "null other" \
+	'[ERROR] TSCH(-1,null):2020-09-09-15:22:37.884.851 9693 (cpuid:0) hwts_plat.c:1059 int_process_hwts_sq_error: hwts sq error, bitmap=0x20000000' \
+	'<exception_print>HWS_REG_GLB_CTRL0=0xff1f0037012a'
+# the ACL samples' last line as they release the device (msame,
+# ais_bench, msit benchmark print it too) and ATC's success end a run; the
+# line before the last is no end
+check "an ACL sample's last line" "false none" \
+	'[INFO] unload model success, model Id is 1' '[INFO] Execute sample success' \
+	'[INFO] end to destroy context' '[INFO] end to reset device is 0' '    [INFO]  end to finalize acl'
+check "the same without its last line" "null not_determined" \
+	'[INFO] unload model success, model Id is 1' '[INFO] end to destroy context' '[INFO] end to reset device is 0'
+check "ATC's success" "false none" 'ATC start working now, please wait for a moment.' \
+	'ATC run success, welcome to the next use.' \
+	'W11001: Op [Slice_29] does not hit the high-priority operator information library, which might result in compromised performance.'
+check "ATC's start alone" "null not_determined" 'ATC start working now, please wait for a moment.'
 check "a summary's count of failures that is zero" "null not_determined" "Failed requests:                         0"
 check "the same count at 3" "null other" "Failed requests:                         3"
 check "an exception whose text ends in ': 0'" "false not_a_hang" "RuntimeError: failed to open the device: 0"
