@@ -625,8 +625,9 @@ static void line_silence(struct hx_reader *r, const char *s, size_t n);
 
 /* A silence between grep's lines only where grep printed the lines of
  * the file between them (the numbers advance with the paste's lines:
- * nothing was filtered out), of a console, not of a plog; the clock is read on
- * s[0..n), the line after grep's prefix (its envelope or first bytes). */
+ * nothing was filtered out), of a console, not of a plog; the clock is
+ * read on s[0..n), the line after grep's prefix (its envelope or first
+ * bytes). */
 static void grep_silence(struct hx_reader *r, const char *s, size_t n)
 {
 	int64_t g = r->env.gline;
@@ -659,10 +660,11 @@ static int grep_line(struct hx_reader *r, const char *s, size_t n,
 
 		if (err)
 			return r->err = err;
-		if (id != r->gfile && (err = hx_families_file(r)) != 0)
-			return err;
-		if (id != r->gfile)
-			r->gprev = 0;
+		if (id != r->gfile) {
+			if ((err = hx_families_file(r)) != 0)
+				return err;
+			r->gprev = 0;   /* no silence across two files */
+		}
 		r->gfile = id;
 		r->vpath = id;
 	}
