@@ -67,6 +67,8 @@ struct snap {
 	struct hx_map notifies;        /* (rank, rt id) -> notify */
 	struct hx_map records;         /* (rank, event) -> first record task */
 	struct hx_map kmap;            /* (rank, group or stream) -> kern */
+	struct hx_map local;           /* (rank, stream): a notify wait HCCL
+					  says timed out on a local notify */
 	struct hx_map tmap;            /* (rank, thread) -> tidrun */
 	struct tidrun *runs;
 	size_t nrun, caprun;
@@ -473,6 +475,32 @@ static int64_t event_index(struct snap *s, int64_t id)
 	return (int64_t)s->nevent++;
 }
 
+/* HCCL's failed-task block names the stream whose notify wait ran out and
+ * the rank that records the notify: "local" (or the rank id's all-ones)
+ * puts the record on this rank. */
+static void collect_local(struct snap *s, uint32_t rec)
+{
+	struct hangdx_diagnosis *d = s->d;
+	const char *raw = hx_dstr(d, rec, HX_F_REMOTE_RANK);
+	int64_t sid = hx_dnum(d, rec, HX_F_STREAM, -1);
+	int32_t rank = hx_drank(d, rec);
+	struct hx_map_slot *sl;
+
+	if (!raw || (strcmp(raw, "local") && strcmp(raw, "4294967295")) ||
+	    sid < 0 || sid > UINT32_MAX || rank < 0)
+		return;
+	sl = hx_map_slot(d->ctx, &s->local,
+			 hx_map_key((uint64_t)rank << 32 | (uint64_t)sid), &s->err);
+	if (sl)
+		sl->val = 1;
+}
+
+static bool waits_local(const struct snap *s, uint32_t rank, uint32_t sid)
+{
+	return hx_map_find(&s->local,
+			   hx_map_key((uint64_t)rank << 32 | sid)) == 1;
+}
+
 static void collect(struct snap *s)
 {
 	struct hangdx_diagnosis *d = s->d;
@@ -505,6 +533,8 @@ static void collect(struct snap *s)
 			collect_comm(s, rec);
 		else if (s->k_task >= 0 && k == s->k_task)
 			collect_task(s, rec);
+		else if (k == HX_K_HCCL_TASK_FAIL || k == HX_K_EI0002)
+			collect_local(s, rec);
 		else if (k == HX_K_TSCH_SQE) {
 			collect_sqe(s, rec);
 			if (hx_dnum(d, rec, HX_F_EVENT, -1) >= 0)
@@ -1044,8 +1074,12 @@ static void place_kernels(struct snap *s)
  * the next notify record queued on the launching stream: the host launch
  * line's mainStreamId, else the one stream of the rank, not itself stuck
  * on a notify wait, with notify records of unknown id queued (of several,
- * the one held at its head by an event wait, if one alone is).  The notify
- * is marked H0: the proof then says it was inferred.
+ * the one held at its head by an event wait, if one alone is).  How it
+ * was found is kept on the notify: named by the launch line; alone, where
+ * HCCL's failed-task block says that wait's notify is local and one
+ * stream alone can hold its record (every other dumped stream of the rank
+ * that holds records is itself stuck at its head on a notify wait); else
+ * inferred, which the proof then says.
  */
 static bool unknown_wait(const struct hangdx_diagnosis *d, uint32_t sid)
 {
@@ -1070,7 +1104,8 @@ static long unlinked_record(const struct hangdx_diagnosis *d, uint32_t u)
 	return -1;
 }
 
-static long launch_stream(struct snap *s, uint32_t rank)
+static long launch_stream(struct snap *s, uint32_t rank,
+			  enum hx_notify_link *how)
 {
 	struct hangdx_diagnosis *d = s->d;
 	long u = -1, found = -1, behind = -1;
@@ -1078,6 +1113,7 @@ static long launch_stream(struct snap *s, uint32_t rank)
 	uint32_t k, nrs;
 	const uint32_t *rs = rank_streams(s, rank, &nrs);
 
+	*how = HX_NL_NAMED;
 	for (j = 0; j < s->nkern; j++)
 		if (s->kerns[j].rank == (int32_t)rank && s->kerns[j].ustream >= 0 &&
 		    (u = find_stream(s, (int32_t)rank, s->kerns[j].ustream, false)) >= 0)
@@ -1100,11 +1136,14 @@ static long launch_stream(struct snap *s, uint32_t rank)
 	}
 	/* two candidates: the one stuck behind an event wait, if one alone is
 	 * (the launching stream of the incident); else none */
+	*how = nfound == 1 ? HX_NL_ALONE : HX_NL_INFERRED;
 	return nfound == 1 ? found : nbehind == 1 ? behind : -1;
 }
 
-/* Link main stream m's head to the next unlinked record on stream u. */
-static bool link_one(struct snap *s, uint32_t m, uint32_t u)
+/* Link main stream m's head to the next unlinked record on stream u;
+ * found alone only for a wait HCCL says is local. */
+static bool link_one(struct snap *s, uint32_t m, uint32_t u,
+		     enum hx_notify_link how)
 {
 	struct hangdx_diagnosis *d = s->d;
 	long h = hx_state_head(&d->st, m), j;
@@ -1117,7 +1156,11 @@ static bool link_one(struct snap *s, uint32_t m, uint32_t u)
 		s->err = HANGDX_ENOMEM;
 		return false;
 	}
+	if (how == HX_NL_ALONE &&
+	    !waits_local(s, d->st.streams[m].rank, d->st.streams[m].id))
+		how = HX_NL_INFERRED;
 	d->st.notifies[n].rt_id = UINT32_MAX;
+	d->st.notifies[n].link = (uint8_t)how;
 	d->st.tasks[j].notify = n;
 	d->st.tasks[h].notify = n;
 	return true;
@@ -1128,6 +1171,7 @@ static void link_rank(struct snap *s, uint32_t rank)
 	struct hangdx_diagnosis *d = s->d;
 	const struct hx_rankinfo *ri = &d->ranks[rank];
 	long u = -1;
+	enum hx_notify_link how = HX_NL_INFERRED;
 	uint32_t k, nrs;
 	const uint32_t *rs = rank_streams(s, rank, &nrs);
 
@@ -1137,9 +1181,9 @@ static void link_rank(struct snap *s, uint32_t rank)
 		bool first = ri->stream >= 0 && st->id == ri->stream && ri->wait_peer < 0;
 		if ((st->role != HX_SR_MAIN && !first) || !unknown_wait(d, i))
 			continue;
-		if (u < 0 && (u = launch_stream(s, rank)) < 0)
+		if (u < 0 && (u = launch_stream(s, rank, &how)) < 0)
 			return;
-		link_one(s, i, (uint32_t)u);
+		link_one(s, i, (uint32_t)u, how);
 	}
 }
 
@@ -1147,6 +1191,7 @@ static void link_rank(struct snap *s, uint32_t rank)
 static void link_h0(struct snap *s)
 {
 	struct hangdx_diagnosis *d = s->d;
+	enum hx_notify_link how;
 	uint32_t r, k, nrs;
 
 	for (r = 0; r < d->nranks && r < d->st.nranks && !s->err; r++) {
@@ -1155,8 +1200,9 @@ static void link_h0(struct snap *s)
 		long u;
 		for (k = 0; ri->stream >= 0 && ri->wait_peer < 0 && k < nrs; k++)
 			if (d->st.streams[rs[k]].id == ri->stream &&
-			    unknown_wait(d, rs[k]) && (u = launch_stream(s, r)) >= 0)
-				link_one(s, rs[k], (uint32_t)u);
+			    unknown_wait(d, rs[k]) &&
+			    (u = launch_stream(s, r, &how)) >= 0)
+				link_one(s, rs[k], (uint32_t)u, how);
 		link_rank(s, r);
 	}
 }
@@ -1241,7 +1287,7 @@ static long next_main_unknown(struct snap *s, uint32_t rank, uint32_t *from,
 
 	for (; u >= 0 && *from < nrs; (*from)++)
 		if (d->st.streams[rs[*from]].role == HX_SR_USER &&
-		    link_one(s, rs[*from], (uint32_t)u)) {
+		    link_one(s, rs[*from], (uint32_t)u, HX_NL_INFERRED)) {
 			d->st.streams[rs[*from]].role = HX_SR_MAIN;
 			return (long)rs[(*from)++];
 		}
@@ -1337,6 +1383,7 @@ static void infer_config(struct snap *s, const int32_t *rstream, uint32_t rank,
 	struct hangdx_diagnosis *d = s->d;
 	struct hx_device *dev = &d->st.dev[rank];
 	uint32_t need = dev->pool.cap - dev->pool.busy, from = 0, from2 = 0, j, nrs;
+	enum hx_notify_link how;
 	const uint32_t *rs = rank_streams(s, rank, &nrs);
 	int32_t u = -1;
 	long ms;
@@ -1349,7 +1396,7 @@ static void infer_config(struct snap *s, const int32_t *rstream, uint32_t rank,
 		if (d->st.streams[rs[j]].id == (uint32_t)d->ranks[rank].stream)
 			u = recorder(d, rstream, rs[j]);
 	if (u < 0)
-		u = (int32_t)launch_stream(s, rank);
+		u = (int32_t)launch_stream(s, rank, &how);
 	if (u < 0 || count_mains(s, rstream, rank, u) < need)
 		return;
 	while (dev->pool.busy < dev->pool.cap && !s->err &&
@@ -1485,6 +1532,7 @@ out_free:
 	hx_map_free(d->ctx, &s.notifies);
 	hx_map_free(d->ctx, &s.records);
 	hx_map_free(d->ctx, &s.kmap);
+	hx_map_free(d->ctx, &s.local);
 	hx_map_free(d->ctx, &s.byid);
 	hx_map_free(d->ctx, &s.bysq);
 	return err;

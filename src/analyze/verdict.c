@@ -442,7 +442,7 @@ static size_t h0_inferred(const struct hangdx_diagnosis *d)
 		const struct hx_task *t = cycle_task(d, i);
 		if (t && t->kind == HX_T_NOTIFY_WAIT && t->notify >= 0 &&
 		    d->st.notifies[t->notify].role == HX_NR_H0 &&
-		    d->st.notifies[t->notify].rt_id == UINT32_MAX)
+		    d->st.notifies[t->notify].link == HX_NL_INFERRED)
 			return i;
 	}
 	return d->wg.ncycle;
@@ -3543,6 +3543,42 @@ static int clock_order_note(struct hangdx_diagnosis *d)
 	}
 }
 
+/* How the cycle's first notify wait without an id (snapshot.c link_h0)
+ * was tied to its record, when the logs determined it. */
+static int h0_note(struct hangdx_diagnosis *d)
+{
+	size_t i;
+
+	if (d->verdict != HANGDX_V_DEADLOCK)
+		return 0;
+	for (i = 0; i < d->wg.ncycle; i++) {
+		const struct hx_task *t = cycle_task(d, i);
+		const struct hx_notify *no;
+		uint32_t m, u;
+		if (!t || t->kind != HX_T_NOTIFY_WAIT || t->notify < 0)
+			continue;
+		no = &d->st.notifies[t->notify];
+		if (no->role != HX_NR_H0 || no->rt_id != UINT32_MAX)
+			return 0;
+		m = d->st.streams[t->stream].id;
+		u = h0_recorder(d, t->notify);
+		if (no->link == HX_NL_NAMED)
+			return NOTE("Main stream %u of rank %u waits at its head on a notify "
+				    "the TS dump prints no id for; it is tied to stream %u, the "
+				    "op's launching stream the host launch line names.", m,
+				    no->rank, u);
+		if (no->link == HX_NL_ALONE)
+			return NOTE("Main stream %u of rank %u waits at its head on a notify "
+				    "the TS dump prints no id for; HCCL's failed-task block "
+				    "says that notify is local, and stream %u is the one "
+				    "stream of the rank's dumps that holds notify records and "
+				    "is not itself stuck at a notify wait: its record is "
+				    "there, behind the stream's head.", m, no->rank, u);
+		return 0;
+	}
+	return 0;
+}
+
 /* Say which thresholds (src/core/thresholds.h) decided something here. */
 static int thr_notes(struct hangdx_diagnosis *d)
 {
@@ -3729,5 +3765,7 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	err = group_ranks(d);
 	if (!err)
 		err = hx_roots_groups(d);
-	return err ? err : thr_notes(d);
+	if (!err)
+		err = thr_notes(d);
+	return err ? err : h0_note(d);
 }

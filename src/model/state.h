@@ -48,6 +48,15 @@ enum hx_notify_role {
 	HX_NR_PEER      /* transport notify written by a peer (TxAck/RxAck) */
 };
 
+/* How a notify rebuilt from logs without its id was tied to its record
+ * (the analyzer's; a notify the model made has its id). */
+enum hx_notify_link {
+	HX_NL_ID,       /* by its id, or made by the model */
+	HX_NL_INFERRED, /* to the likeliest stream: an assumption */
+	HX_NL_NAMED,    /* to the launching stream a log line names */
+	HX_NL_ALONE     /* to the one stream of the rank that can hold it */
+};
+
 struct hx_task {
 	uint8_t kind;            /* enum hx_task_kind */
 	uint8_t state;           /* enum hx_task_state */
@@ -96,6 +105,7 @@ struct hx_notify {
 	uint32_t rank;           /* device that owns (waits on) it */
 	uint8_t role;            /* enum hx_notify_role */
 	uint8_t value;           /* latched record */
+	uint8_t link;            /* enum hx_notify_link */
 	int32_t comm;
 	int32_t peer;            /* PEER: the rank that records it */
 	int32_t user;            /* USER: scenario notify index */

@@ -35,17 +35,46 @@ assert not any('Danger zone' in w for w in d['warnings']), d['warnings']
 assert any('this deadlock' in n for n in d['notes']), d['notes']"
 
 # verified fidelity at log level error: no invented line at all; the dumps
-# print no notify id, so the first hop's record is inferred
+# print no notify id, but HCCL's failed-task block says the first wait's
+# notify is local and one dumped stream alone can hold its record: proven,
+# the elimination said in a note
 $HANGDX simulate -q --preset reference --log-fidelity verified --set log_level=error \
 	-o "$T/ve" > /dev/null 2>&1
 $HANGDX diagnose --json "$T/ve" > "$T/ve.json"
-t_ok "verified lines: the same category and chain, inferred, the assumption stated" python3 -c "
+t_ok "verified lines: the same category and chain, proven, the record's stream by elimination" python3 -c "
 import json; d=json.load(open('$T/ve.json')); f=json.load(open('$T/fe.json'))
 key=lambda d: [(h['kind'], h['rank'], h.get('stream_id'), h.get('task_id')) for h in d['chain']]
 assert d['category']==f['category'] and key(d)==key(f), (d['category'], key(d), key(f))
-assert not d['proven'] and 'whose id the TS dump does not print' in d['summary'], d['summary']
+assert d['proven'] and 'whose id the TS dump does not print' not in d['summary'], d['summary']
+assert any('says that notify is local, and stream 3 is the one stream' in n for n in d['notes']), d['notes']
 k=[h for h in d['chain'] if h['kind']=='KERNEL_HCCL'][0]
 assert '/run/device-' in k['evidence'], k"
+
+# twins: a second dumped stream that holds notify records and is not stuck
+# at a notify wait (either may hold the record), or no line saying the
+# notify is local: the link is inferred again, the assumption stated
+cp -r "$T/ve" "$T/v2"
+cat >> "$(ls "$T"/v2/rank-0/ascend/log/debug/device-0/*.log)" <<'EOF'
+[ERROR] TSCH(-1,null):2026-11-01-07:30:36.000.300 1099 (dieid:0,cpuid:0) stars_interrupt.c:1221 stars_proc_wait_timeout: wait task timeout, rtsq_id=90, type=0, sq_pid=100003
+################################################################
+stream_id=99, rtsq_id=90, sq_fsm=0x9, cur_wait_time=1836, head=0, tail=2, is_model=0, model_id=65535, exe_times=65535, sq_en=1, swap_in=0, cq_head=0, cq_tail=0, pid=100003, vf_id=0, is_mc2_sq=0
+stream_id=99, overflow_en=0, ge_op_tag=4294967295, has_overflow=0
+pos=0: stream_id=99, task_id=0, sqe_type=0, FFTS
+pos=1: stream_id=99, task_id=1, sqe_type=6
+################################################################
+EOF
+cp -r "$T/ve" "$T/v3"
+sed -i 's/, remote rank:\[local\]//; s/Waiting peer rank: 4294967295; //; s/rankId\[0 4294967295\]/rankId[0]/' \
+	"$T"/v3/rank-0/ascend/log/debug/plog/*.log
+for v in v2 v3; do $HANGDX diagnose --json "$T/$v" > "$T/$v.json"; done
+t_ok "verified lines, two streams that may hold the record: inferred, the assumption stated" python3 -c "
+import json; d=json.load(open('$T/v2.json'))
+assert d['category']=='aicpu_exhaustion_deadlock' and not d['proven'], (d['category'], d['proven'])
+assert 'whose id the TS dump does not print' in d['summary'], d['summary']"
+t_ok "verified lines, no line says the notify is local: inferred, the assumption stated" python3 -c "
+import json; d=json.load(open('$T/v3.json'))
+assert d['category']=='aicpu_exhaustion_deadlock' and not d['proven'], (d['category'], d['proven'])
+assert 'whose id the TS dump does not print' in d['summary'], d['summary']"
 
 # without the device run log: the holders inferred from the TS dumps
 rm -rf "$T/ve"/rank-*/ascend/log/run/device-*
@@ -53,7 +82,7 @@ $HANGDX diagnose --json "$T/ve" > "$T/vd.json"
 t_ok "no device run log: the deadlock inferred, the assumption stated" python3 -c "
 import json; d=json.load(open('$T/vd.json'))
 assert d['category']=='aicpu_exhaustion_deadlock' and not d['proven'], (d['category'], d['proven'])
-assert 'Which kernels held the cores is inferred too' in d['summary'], d['summary']
+assert 'are HCCL kernels holding the AICPU cores' in d['summary'] and 'WaitFinishWhileLoop' in d['summary'], d['summary']
 assert any('device run log' in m for m in d['missing']), d['missing']
 assert d['chain'][0]['kind']=='NOTIFY_WAIT' and d['chain'][-2]['kind']=='AICPU_POOL', d['chain']"
 t_ok "no device run log: the fix is not 'collect INFO logs'" python3 -c "

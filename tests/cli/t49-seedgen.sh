@@ -38,7 +38,7 @@ gen runlog-ids --shape eight --runlog --notify-ids
 # event-wait chain to its AICPU operator, the victims' chains lead away
 gen no-env --shape eight --no-env
 # no echo, but the run log's lines of kernels waiting for their ops: they
-# say the kernels stay, the exhaustion inferred; retry echoed off: a
+# say the kernels stay, the exhaustion proven; retry echoed off: a
 # kernel returns at once, so the chain alone, whatever the run log says
 gen no-env-runlog --shape eight --no-env --runlog
 gen retry-off --shape two --retry L1:0,L2:0 --runlog --notify-ids
