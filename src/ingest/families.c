@@ -3897,13 +3897,15 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	/* the first row of the serving benchmark's result, pasted without
 	 * its banner (vllm, benchmarks/serve.py; sglang's bench_serving) */
 	bool served = n > 21 && memcmp(s, "Successful requests: ", 21) == 0;
-	bool lm_eval = s[0] == '|' && hx_lm_eval_table(s, n);
+	bool lm_eval = (s[0] == '|' || s[0] == 'T' || s[0] == 'G') &&
+		       hx_lm_eval_table(s, n);
 	bool acl = s[0] == '[' && hx_acl_end(s, n);
 	bool atc = s[0] == 'A' && hx_atc_success(s, n);
+	bool eval = s[0] == 'T' && hx_eval_latency(s, n);
 
 	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
 	      hx_bench_banner(s, n) || verl || prompts || pytest || llama ||
-	      served || lm_eval || acl || atc))
+	      served || lm_eval || acl || atc || eval))
 		return HANGDX_OK;
 	if (r->ended) {
 		r->taken = true;

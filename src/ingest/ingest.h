@@ -732,7 +732,9 @@ bool hx_llama_total(const char *s, size_t n);
 bool hx_pytest_passed(const char *s, size_t n);
 /* The head of lm-evaluation-harness's table of results ("|  Tasks
  * |Version|Filter|n-shot|Metric|   |Value |   |Stderr|", lm_eval/utils.py
- * make_table), printed once every task was evaluated. */
+ * make_table; "Groups" for its table of groups), printed once every task
+ * was evaluated.  pytablewriter pads each head to its column's width
+ * ("|     Filter     |"); a paste may lose the first bar. */
 bool hx_lm_eval_table(const char *s, size_t n);
 /* The last line of the vendor's ACL samples and the tools built on them
  * (msame, ais_bench, msit benchmark) as they release the device:
@@ -741,6 +743,10 @@ bool hx_lm_eval_table(const char *s, size_t n);
  * (hicann/ge api/atc/main_impl.cc).  Normal ends of their programs. */
 bool hx_acl_end(const char *s, size_t n);
 bool hx_atc_success(const char *s, size_t n);
+/* An evaluation's result as it ends: "Total latency: 315.435 s", the
+ * line sglang's simple evals print last but one or two (test/run_eval.py,
+ * its Score or throughput after it), a whole line, three decimals. */
+bool hx_eval_latency(const char *s, size_t n);
 /* Like memmem; ASCII case-insensitive variant too.  hx_findn takes the
  * literal's length (a line is short: the first byte by memchr, then a
  * compare, costs less than memmem's set-up). */

@@ -694,8 +694,26 @@ static bool hccl_test_row(const char *s, size_t n)
 
 bool hx_lm_eval_table(const char *s, size_t n)
 {
-	return n > 40 && s[0] == '|' && hx_find(s, n < 160 ? n : 160,
-						"|Version|Filter|n-shot|Metric|") != NULL;
+	static const char head[] = "|Version|Filter|n-shot|Metric|";
+	char b[sizeof head + 8];
+	size_t i, k = 0, m = sizeof head - 1;
+
+	if (n < 40)
+		return false;
+	if (s[0] == '|')        /* the first cell: its padding, its name */
+		s++, n--;
+	for (i = 0; i < n && s[i] == ' '; i++)
+		;
+	if (n - i > 6 && memcmp(s + i, "Tasks", 5) == 0)
+		i += 5;
+	else if (n - i > 7 && memcmp(s + i, "Groups", 6) == 0)
+		i += 6;
+	else
+		return false;
+	for (; i < n && k < m; i++)     /* the heads, padded to their columns */
+		if (s[i] != ' ')
+			b[k++] = s[i];
+	return k == m && memcmp(b, head, m) == 0;
 }
 
 bool hx_acl_end(const char *s, size_t n)
@@ -717,6 +735,24 @@ bool hx_atc_success(const char *s, size_t n)
 	return n >= 41 && memcmp(s, "ATC run success, welcome to the next use", 40) == 0;
 }
 
+bool hx_eval_latency(const char *s, size_t n)
+{
+	size_t k = 15, d;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	if (n < 22 || memcmp(s, "Total latency: ", 15) != 0)
+		return false;
+	for (d = k; d < n && s[d] >= '0' && s[d] <= '9'; d++)
+		;
+	if (d == k || d + 6 != n || s[d] != '.' || memcmp(s + d + 4, " s", 2) != 0)
+		return false;
+	for (k = d + 1; k < d + 4; k++)
+		if (s[k] < '0' || s[k] > '9')
+			return false;
+	return true;
+}
+
 static int classify_line(const char *s, size_t n)
 {
 	const char *b;
@@ -736,9 +772,11 @@ static int classify_line(const char *s, size_t n)
 			return HX_CL_BARE;
 		return classify_lost(s, n);
 	case 'T':       /* the Hugging Face Trainer's end of training; a
-			 * Python traceback's first line */
+			 * Python traceback's first line; lm-eval's table
+			 * whose first bar the paste lost; an eval's result */
 		if ((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
-		    hx_traceback_head(s, n))
+		    hx_traceback_head(s, n) || hx_lm_eval_table(s, n) ||
+		    hx_eval_latency(s, n))
 			return HX_CL_BARE;
 		return classify_lost(s, n);
 	case 'F':       /* verl's trainers: the last validation, at the end */

@@ -983,6 +983,19 @@ check "lm-evaluation-harness's table of results" "false none" \
 check "a table of the same shape with other heads" "null not_determined" \
 	'|                 Tasks                 |Version|Filter|n-shot|Step  |   |Value |   |Stderr|' \
 	'|mmlu                                   |N/A    |none  |     0|acc   |↑  |0.4336|±  |0.0041|'
+# pytablewriter pads each head to its column; a paste may lose the first bar
+check "lm-eval's table, its heads padded, its first bar lost" "false none" \
+	'Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |   |Stderr|' \
+	'|-----|------:|----------------|-----:|-----------|---|-----:|---|-----:|' \
+	'|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.1653|±  |0.0102|'
+check "the padded shape with another head" "null not_determined" \
+	'Tasks|Version|     Filter     |n-shot|  Stage    |   |Value |   |Stderr|' \
+	'|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.1653|±  |0.0102|'
+# sglang's simple evals end on their latency and score (test/run_eval.py)
+check "an evaluation's total latency as it ends" "false none" \
+	'100%|██████████| 200/200 [05:15<00:00,  1.58s/it]' 'Total latency: 315.435 s' 'Score: 0.955'
+check "a latency that is a step's, words after it" "null not_determined" \
+	'100%|██████████| 200/200 [05:15<00:00,  1.58s/it]' 'Total latency: 315.435 s for step 3' 'Score: 0.955'
 # the core's "timeout or trap error" is a trap where the runtime names the
 # task's code an exception of the core, and a timeout where it names one
 trapped() { printf '%s\n' \
