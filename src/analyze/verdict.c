@@ -1557,6 +1557,28 @@ static bool try_chain(struct hangdx_diagnosis *d)
 }
 
 static bool retry_on(const char *env);
+static bool any_failure(const struct hangdx_diagnosis *d);
+
+/* The verdict of a pool held by resident kernels (try_pool_held,
+ * try_pool_failed): inferred, best's rank the root. */
+static void pool_deadlock(struct hangdx_diagnosis *d,
+			  const struct hx_rankinfo *best)
+{
+	d->verdict = HANGDX_V_DEADLOCK;
+	d->cat = HX_CAT_AICPU_DEADLOCK;
+	d->proven = false;
+	d->pool_held = true;
+	d->root_rank = best->rank;
+}
+
+static void pool_hop(struct hangdx_diagnosis *d, const struct hx_rankinfo *best)
+{
+	hx_hop_add(d, best->rank, best->pool_rec, "", "rank%d AICPU pool: %u resident HCCL "
+		   "kernels on %u cores, main streams not moving for %.0f s or more",
+		   best->rank, best->pool_held, hx_rank_cores(d, best->rank),
+		   (double)best->pool_held_us / 1e6);
+	snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "AICPU_POOL");
+}
 
 /*
  * No error line yet, and on some rank every AICPU core held by a resident
@@ -1593,16 +1615,9 @@ static bool try_pool_held(struct hangdx_diagnosis *d)
 	}
 	if (!best)
 		return false;
-	d->verdict = HANGDX_V_DEADLOCK;
-	d->cat = HX_CAT_AICPU_DEADLOCK;
-	d->proven = false;
-	d->pool_held = true;
-	d->root_rank = best->rank;
+	pool_deadlock(d, best);
 	hx_dwhere(d, best->pool_rec, where, sizeof where);
-	hx_hop_add(d, best->rank, best->pool_rec, "", "rank%d AICPU pool: %u resident HCCL "
-		   "kernels on %u cores, main streams not moving for %.0f s or more",
-		   best->rank, best->pool_held, cores, (double)best->pool_held_us / 1e6);
-	snprintf(d->hops[d->nhops - 1].kind, sizeof d->hops->kind, "AICPU_POOL");
+	pool_hop(d, best);
 	snprintf(d->assumption, sizeof d->assumption,
 		 _("It assumes that what these kernels' ops wait on needs the AICPU (an "
 		 "ordinary AICPU operator, as in the reference incident), not a peer that "
@@ -1616,6 +1631,74 @@ static bool try_pool_held(struct hangdx_diagnosis *d)
 		 "that waits on one never ends. Inferred, not proven. %s"),
 		 n, n == 1 ? "" : "s", best->rank, best->pool_held, cores, where,
 		 d->assumption);
+	return true;
+}
+
+/* The rank's first wait ran out on a notify HCCL says is recorded on this
+ * rank ("remote rank:[local]", EI0002's 4294967295): nothing of a peer's
+ * can release it. */
+static bool wait_local(const struct hangdx_diagnosis *d,
+		       const struct hx_rankinfo *ri)
+{
+	const char *raw;
+
+	if (ri->wait_rec == HX_NOREC || ri->wait_peer >= 0 || ri->wait_crank >= 0)
+		return false;
+	raw = hx_dstr(d, ri->wait_rec, HX_F_REMOTE_RANK);
+	return raw && (!strcmp(raw, "local") || !strcmp(raw, "4294967295"));
+}
+
+/*
+ * A wait ran out and no stream dump is at hand, but on some rank every
+ * AICPU core is held by a resident HCCL kernel whose main stream has not
+ * moved between two of its 30-second status lines (op retry keeps them),
+ * and that rank's first failure is a notify wait on a local notify: its
+ * record never ran on the rank itself.  The AICPU exhaustion deadlock,
+ * inferred: what the record waits behind is not in these logs.  Each such
+ * rank is a root; a rank whose wait names a peer is a victim.
+ */
+static bool try_pool_failed(struct hangdx_diagnosis *d)
+{
+	const struct hx_rankinfo *best = NULL;
+	uint32_t r, n = 0;
+	char where[512], first[512];
+
+	for (r = 0; r < d->nranks; r++) {
+		const struct hx_rankinfo *ri = &d->ranks[r];
+
+		if (!ri->pool_held || ri->pool_held < hx_rank_cores(d, r) ||
+		    !wait_local(d, ri))
+			continue;
+		n++;
+		if (d->local_cycle)
+			d->local_cycle[r] = 1;
+		if (!best || (int32_t)r == d->first_rank)
+			best = ri;
+	}
+	if (!best)
+		return false;
+	pool_deadlock(d, best);
+	hx_dwhere(d, best->wait_rec, first, sizeof first);
+	hx_dwhere(d, best->pool_rec, where, sizeof where);
+	hx_hop_add(d, best->rank, best->wait_rec, "", "rank%d: a notify wait on a local "
+		   "notify ran out (stream %lld)", best->rank,
+		   (long long)hx_dnum(d, best->wait_rec, HX_F_STREAM, -1));
+	pool_hop(d, best);
+	snprintf(d->assumption, sizeof d->assumption,
+		 _("It assumes that the local notify's record waits behind an ordinary "
+		 "AICPU operator that needs a core, as in the reference incident: no TS "
+		 "stream dump is in these logs (the device logs' dumps printed at "
+		 "HCCL_EXEC_TIMEOUT, ascend/log/debug/device-N/, would show the launching "
+		 "stream and what it waits on)."));
+	snprintf(d->summary, sizeof d->summary,
+		 _("Deadlock, inferred: on %u rank%s every AICPU core is held by a resident "
+		 "HCCL kernel (op retry on) whose main stream has not moved between two of "
+		 "its 30-second status lines (rank %d: %u kernels on %u cores, %s), and the "
+		 "first failure is a notify wait on a notify recorded on the rank itself "
+		 "(%s): nothing of a peer's can release it, and no ordinary AICPU operator "
+		 "can run there. Inferred, not proven. %s"),
+		 n, n == 1 ? "" : "s", best->rank, best->pool_held,
+		 hx_rank_cores(d, best->rank), where, first, d->assumption);
 	return true;
 }
 
@@ -3047,7 +3130,7 @@ static void fixes(struct hangdx_diagnosis *d)
 
 	hx_rank_label(d, r, rl, sizeof rl);
 	if ((d->cat == HX_CAT_SILENT && r >= 0 && d->ranks[r].stalled >= hx_rank_cores(d, r) &&
-	     retry_on(d->ranks[r].retry_env)) || d->pool_held) {
+	     retry_on(d->ranks[r].retry_env)) || (d->pool_held && !any_failure(d))) {
 		aicpu_fixes(d);
 		FIX("To prove it now rather than after HCCL_EXEC_TIMEOUT: collect the TS "
 		    "stream dumps (device logs) of a stuck rank, or wait for the timeout "
@@ -3745,7 +3828,7 @@ int hx_verdict(struct hangdx_diagnosis *d)
 	    !try_link(d) && !try_mismatch(d) &&
 	    !try_behind(d) && !try_sq_full(d) && !try_aicpu_timeout(d) &&
 	    !(any_failure(d) && !d->fault_first &&
-	      (try_event_chain(d) || try_chain(d))) &&
+	      (try_event_chain(d) || try_pool_failed(d) || try_chain(d))) &&
 	    !try_pool_held(d) && !try_stalled(d) && !try_silent(d))
 		d->summary[0] = '\0';
 	d->hang = d->verdict == HANGDX_V_NO_HANG ? 0 : 1;

@@ -59,8 +59,16 @@ t_ok "evidence files as PATHs alone: the same JSON" sh -c \
 	"$HANGDX diagnose --json $T/h0.jsonl $T/h1.jsonl 2>/dev/null | cmp -s - $T/ev2.out"
 t_ok "the evidence of the halves finds the deadlock" grep -q '"category": "aicpu_exhaustion_deadlock"' "$T/ev2.out"
 
-# without device logs: no proof claimed, the missing evidence named
-mkdir -p "$T/hostonly" && cp -r "$T/ref/rank-0" "$T/ref/rank-1" "$T/hostonly/" && rm -rf "$T"/hostonly/rank-*/ascend/log/debug/device-*
+# without the device debug logs (no stream dumps) but with the run log:
+# the exhaustion inferred from the resident kernels and the local wait
+mkdir -p "$T/hostrun" && cp -r "$T/ref/rank-0" "$T/ref/rank-1" "$T/hostrun/" && rm -rf "$T"/hostrun/rank-*/ascend/log/debug/device-*
+$HANGDX diagnose --json "$T/hostrun" > "$T/hr.json"
+t_ok "host logs and the run log: the exhaustion inferred, not proven, the dumps named as missing" python3 -c "
+import json; d=json.load(open('$T/hr.json'))
+assert d['category']=='aicpu_exhaustion_deadlock' and not d['proven'], (d['category'], d['proven'])
+assert 'no TS stream dump is in these logs' in d['summary'], d['summary']"
+# host logs alone: no deadlock claimed, the missing evidence named
+mkdir -p "$T/hostonly" && cp -r "$T/hostrun"/rank-* "$T/hostonly/" && rm -rf "$T"/hostonly/rank-*/ascend/log/run
 $HANGDX diagnose --json "$T/hostonly" > "$T/ho.json"
 t_ok "host logs only: no deadlock claimed" python3 -c "
 import json; d=json.load(open('$T/ho.json')); assert d['verdict']=='hang' and not d['proven'], d['verdict']"

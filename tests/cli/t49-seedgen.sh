@@ -9,7 +9,7 @@
 # one more stream, six victims; 64 ranks, two roots among 62 victims and
 # 200,000 ordinary lines) and variants: 16 to 256 ranks, 1 to 3 roots, a
 # server's clock 2 s off or 0.3 s off, a stale plog of an earlier run, 4 AICPU cores, the run log's lines, notify ids,
-# no environment echo (with and without the run log), retry echoed off, a plog cut mid-line, every stream dumped, the files
+# no environment echo (with and without the run log), retry echoed off, a plog cut mid-line, every stream dumped, no stream dumps at all, the files
 # copied flat into one directory under longer names or by rank alone, a
 # server 8 h off, an
 # earlier run's plog of a rank beyond the job's; clocks aligned one offset
@@ -42,6 +42,13 @@ gen no-env --shape eight --no-env
 # kernel returns at once, so the chain alone, whatever the run log says
 gen no-env-runlog --shape eight --no-env --runlog
 gen retry-off --shape two --retry L1:0,L2:0 --runlog --notify-ids
+# no stream dumps at all (the device debug logs not collected), the run
+# log's resident kernels and the local notify waits on the roots: the
+# exhaustion inferred, the roots exact, the victims (waits naming a peer)
+# not roots; at 16 ranks with one server 0.3 s ahead too
+gen nodump-two --shape two --runlog --no-dumps
+gen nodump-eight --shape eight --runlog --no-dumps
+gen nodump-16 --ranks 16 --per-node 8 --roots 3,12 --first 12 --skew 1:300 --runlog --no-dumps --seed 11
 # a plog cut mid-line (the first failing rank's own)
 gen cut --shape eight --cut 6
 # the kernel streams and the order stream dumped too
@@ -105,7 +112,7 @@ assert not e('two')['proven'] and e('runlog-ids')['proven']"
 python3 "$ROOT/tests/gen/seedcheck.py" "$HANGDX" $(cat "$T/bundles") > "$T/check.tap" 2>&1
 rc=$?
 cat "$T/check.tap" | sed 's/^/# /'
-t_ok "every bundle checked (29)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 29"
+t_ok "every bundle checked (32)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 32"
 t_ok "every bundle: exact roots, first failing rank, category, proven (seedcheck exit $rc)" \
 	sh -c "test $rc -eq 0 && ! grep -q '^not ok' $T/check.tap"
 
@@ -162,6 +169,18 @@ t_ok "level error alone, a server 2 s off: the first failing rank is said to be 
 	tr '\n' ' ' < $T/errskew.txt | tr -s ' ' | grep -q 'The first failing rank is by the servers. own clocks: no communicator creation exits'"
 $HANGDX diagnose "$T/skew-2s" > "$T/skew.txt" 2>&1
 t_ok "with the creation lines, no such note" absent "servers' own clocks" "$T/skew.txt"
+# no dumps: the text says what it inferred from; without the run log
+# either, nothing shows the pool, and no deadlock is claimed
+$HANGDX diagnose "$T/nodump-eight" > "$T/nodump.txt" 2>&1
+t_ok "no dumps: the inferred exhaustion from the resident kernels and the local wait" sh -c "
+	grep -q '^hangdx: DEADLOCK — AICPU exhaustion deadlock (inferred)' $T/nodump.txt &&
+	tr '\n' ' ' < $T/nodump.txt | tr -s ' ' | grep -q 'the first failure is a notify wait on a notify recorded on the rank itself' &&
+	tr '\n' ' ' < $T/nodump.txt | tr -s ' ' | grep -q 'no TS stream dump is in these logs'"
+mkdir "$T/nodump-norun" && cp -r "$T/nodump-eight"/rank-* "$T/nodump-norun/" && rm -rf "$T"/nodump-norun/rank-*/ascend/log/run
+t_ok "no dumps, no run log: no deadlock claimed" python3 -c "
+import json, subprocess
+d=json.loads(subprocess.run(['$HANGDX', 'diagnose', '--json', '$T/nodump-norun'], stdout=subprocess.PIPE).stdout)
+assert d['verdict']!='deadlock' and d['category']!='aicpu_exhaustion_deadlock', (d['verdict'], d['category'])"
 # the text: the inferred exhaustion, what would prove it, the real fix
 $HANGDX diagnose "$T/eight" > "$T/eight.txt" 2>&1
 t_ok "text: inferred AICPU exhaustion deadlock" grep -q "^hangdx: DEADLOCK — AICPU exhaustion deadlock (inferred)" "$T/eight.txt"

@@ -31,6 +31,7 @@ whatever the servers' clocks say), category, proven.
 Usage: seedgen.py OUT [--ranks N] [--per-node K] [--roots 0,5] [--comms C]
        [--cores 6] [--unique R] [--skew NODE:MS ...] [--noise N]
        [--runlog] [--notify-ids] [--no-env] [--first R] [--cut R] [--stale R]
+       [--no-dumps]
        [--seed S]
        seedgen.py OUT --shape two|eight|sixtyfour
 """
@@ -457,6 +458,7 @@ class Job:
         self.first = a.first
         self.cut, self.stale = a.cut, a.stale
         self.dump_all = a.dump_all
+        self.no_dumps = a.no_dumps
         self.rng = random.Random(a.seed)
         self.rank = [Rank(self, r) for r in range(self.ranks)]
 
@@ -488,9 +490,10 @@ def write(job, out):
         base = os.path.join(out, "rank-%d" % rk.r, "ascend", "log")
         t_file = T0 + 5.0 + rk.skew
         files = [(os.path.join(base, "debug", "plog", "plog-%d_%s.log" % (rk.pid, fname_ts(t_file))),
-                  rk.plog),
-                 (os.path.join(base, "debug", "device-%d" % rk.dev,
-                               "device-%d_%s.log" % (rk.pid, fname_ts(t_file))), rk.devlog)]
+                  rk.plog)]
+        if not job.no_dumps:
+            files.append((os.path.join(base, "debug", "device-%d" % rk.dev,
+                                       "device-%d_%s.log" % (rk.pid, fname_ts(t_file))), rk.devlog))
         if rk.r == job.stale:
             files.append(stale_plog(job, rk, base))
         if rk.runlog:
@@ -540,6 +543,8 @@ def main():
                    help="this rank's plog directory also holds a plog of an earlier run")
     p.add_argument("--dump-all", action="store_true",
                    help="also dump the kernel streams and the order stream")
+    p.add_argument("--no-dumps", action="store_true",
+                   help="no device debug log (no TS stream dumps); needs --runlog, retry on")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     a.roots = [int(x) for x in a.roots.split(",") if x != ""]
@@ -551,6 +556,10 @@ def main():
     if a.comms < a.cores:
         p.error("the kernels of --cores communicators hold the cores: --comms must be "
                 "at least --cores")
+    retry_on = any(v.strip().endswith(":1") for v in a.retry.split(","))
+    if a.no_dumps and not (a.runlog and (retry_on or a.no_env)):
+        p.error("--no-dumps: only the run log's kernels can show the pool: give --runlog, "
+                "retry on")
     job = Job(a)
     for rk in job.rank:
         t_env = 5.0 + 0.5 * job.rng.random()
@@ -567,13 +576,12 @@ def main():
     # finish; else the chain to the AICPU operator that never started is
     # all a reader can show (with retry echoed off, the run log's lines
     # contradict the echo: a kernel returns at once, so it is not taken)
-    retry_on = any(v.strip().endswith(":1") for v in a.retry.split(","))
     stay = (not a.no_env and retry_on) or (a.no_env and a.runlog)
     cat = "aicpu_exhaustion_deadlock" if stay else "event_wait_chain"
     with open(os.path.join(a.out, "expected.json"), "w") as f:
         json.dump({"roots": job.roots, "first_failing_rank": fr,
                    "category": cat,
-                   "proven": bool(stay and a.runlog),
+                   "proven": bool(stay and a.runlog and not a.no_dumps),
                    "ranks": a.ranks, "cores": a.cores}, f, indent=1)
         f.write("\n")
     return 0

@@ -3,7 +3,7 @@
 checked by seedcheck.py: ranks 2-256, 1-3 roots, 4-8 cores, 7-40
 communicators, a server's clock off by -2 s to +2.5 s, noise, a cut plog,
 a stale plog, the run log, notify ids, every stream dumped, no environment
-echo, retry values.  Not part of make test (minutes per hundred bundles):
+echo, retry values, no stream dumps (with the run log).  Not part of make test (minutes per hundred bundles):
     python3 tests/gen/sweep.py ./hangdx N [SEED]
 Prints each failing bundle's seedgen arguments and seedcheck's reasons;
 exit 1 when one fails.  Bundles are written under a temporary directory
@@ -38,6 +38,9 @@ def args_for(rng):
             a.append(flag)
     if rng.random() < 0.15:
         a += ["--retry", rng.choice(["L1:0,L2:0", "L1:1,L2:0", "L1:0,L2:1"])]
+    retry = a[a.index("--retry") + 1] if "--retry" in a else "L1:1,L2:1"
+    if "--runlog" in a and ("--no-env" in a or ":1" in retry) and rng.random() < 0.3:
+        a.append("--no-dumps")
     for flag in ("--cut", "--stale", "--first"):
         if rng.random() < 0.25:
             a += [flag, str(rng.randrange(ranks))]
