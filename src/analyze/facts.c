@@ -1435,6 +1435,132 @@ static void one_offset_per_clock(struct hangdx_diagnosis *d,
 	}
 }
 
+/* The median of ce[k..l) (one clock's exits in one group, sorted). */
+static int64_t clock_median(const struct clockoff *ce, size_t k, size_t l)
+{
+	return ce[k + (l - k - 1) / 2].us;
+}
+
+/* One group's exits by clock (m[i..j)), sorted into ce; its count. */
+static size_t group_clocks(const struct hangdx_diagnosis *d,
+			   const struct xmember *m, size_t i, size_t j,
+			   struct clockoff *ce)
+{
+	size_t nc = 0;
+
+	for (; i < j; i++)
+		if ((uint32_t)m[i].rank < d->nranks && hx_rank_clock(d, m[i].rank))
+			ce[nc++] = (struct clockoff){ hx_rank_clock(d, m[i].rank),
+				true, m[i].ts, m[i].rank };
+	qsort(ce, nc, sizeof *ce, clockoff_cmp);
+	return nc;
+}
+
+/* Each other clock's median exit minus the reference clock's, in every
+ * group that has both, into od (clock, difference). */
+static size_t clock_differences(const struct hangdx_diagnosis *d,
+				const struct xmember *m, size_t n,
+				const char *rclock, struct clockoff *ce,
+				struct clockoff *od)
+{
+	size_t i, j, k, l, nc, no = 0;
+
+	for (i = 0; i < n; i = j) {
+		int64_t at = HX_NONE;
+
+		for (j = i; j < n && strcmp(m[j].group, m[i].group) == 0; j++)
+			;
+		nc = group_clocks(d, m, i, j, ce);
+		for (k = 0; k < nc; k = l) {
+			for (l = k; l < nc && strcmp(ce[l].clock, ce[k].clock) == 0; l++)
+				;
+			if (strcmp(ce[k].clock, rclock) == 0)
+				at = clock_median(ce, k, l);
+		}
+		for (k = 0; at != HX_NONE && k < nc; k = l) {
+			for (l = k; l < nc && strcmp(ce[l].clock, ce[k].clock) == 0; l++)
+				;
+			if (strcmp(ce[k].clock, rclock) != 0)
+				od[no++] = (struct clockoff){ ce[k].clock, true,
+					clock_median(ce, k, l) - at, ce[k].rank };
+		}
+	}
+	return no;
+}
+
+/* The ranks rc[0..n) of one clock get mid, if they all share one offset
+ * now and mid moves it by no more than the floor. */
+static void clock_offset(struct hangdx_diagnosis *d, const struct clockoff *rc,
+			 size_t n, int64_t mid)
+{
+	const struct hx_rankinfo *r0 = &d->ranks[rc[0].rank];
+	int64_t now = r0->skew_us + r0->skew_left_us;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (d->ranks[rc[i].rank].skew_us + d->ranks[rc[i].rank].skew_left_us != now)
+			return;         /* a rank with a clock of its own */
+	if (mid - now > d->skew_floor_us || now - mid > d->skew_floor_us)
+		return;
+	for (i = 0; i < n; i++)
+		set_offset(d, rc[i].rank, mid);
+}
+
+/* The ranks with a clock, sorted by it, into rc; their count. */
+static size_t ranks_by_clock(const struct hangdx_diagnosis *d,
+			     struct clockoff *rc)
+{
+	size_t n = 0;
+	uint32_t r;
+
+	for (r = 0; r < d->nranks; r++)
+		if (hx_rank_clock(d, (int32_t)r))
+			rc[n++] = (struct clockoff){ hx_rank_clock(d, (int32_t)r),
+						     true, 0, (int32_t)r };
+	qsort(rc, n, sizeof *rc, clockoff_cmp);
+	return n;
+}
+
+/*
+ * A clock's offset from the reference rank's clock, measured between the
+ * two clocks' median exits of each group they share (the median over the
+ * groups): one rank's late exit from a barrier moves neither median, where
+ * the offsets one_offset_per_clock took, each rank's against the reference
+ * rank's own exit, all carry that rank's lateness.  Applied to a clock
+ * whose ranks share one offset, when it moves that offset by less than the
+ * floor.  ce has room for n.
+ */
+static void refine_clocks(struct hangdx_diagnosis *d, const struct xmember *m,
+			  size_t n, int32_t ref, struct clockoff *ce)
+{
+	const char *rclock = hx_rank_clock(d, ref);
+	const struct hx_rankinfo *rr = &d->ranks[ref];
+	struct clockoff *od = NULL, *rc = NULL;
+	size_t no, nr, i, j, p = 0, q;
+
+	if (!rclock || !(od = hx_dcalloc(d, n + 1, sizeof *od)) ||
+	    !(rc = hx_dcalloc(d, d->nranks + 1, sizeof *rc)))
+		goto out_free;
+	no = clock_differences(d, m, n, rclock, ce, od);
+	qsort(od, no, sizeof *od, clockoff_cmp);
+	nr = ranks_by_clock(d, rc);
+	for (i = 0; i < no; i = j) {
+		for (j = i; j < no && strcmp(od[j].clock, od[i].clock) == 0; j++)
+			;
+		while (p < nr && strcmp(rc[p].clock, od[i].clock) < 0)
+			p++;
+		for (q = p; q < nr && strcmp(rc[q].clock, od[i].clock) == 0; q++)
+			;
+		if (q > p)
+			clock_offset(d, rc + p, q - p, rr->skew_us + rr->skew_left_us +
+				     od[i + (j - i - 1) / 2].us);
+		p = q;
+	}
+out_free:
+	hx_free(d->ctx, od);
+	hx_free(d->ctx, rc);
+}
+
 /* How far the exits of one creation spread on one clock (members of a
  * group on one node or server): what aligning clocks by those exits can
  * order; -1 when no group has two members on one clock.  m[0..n) is by
@@ -1497,6 +1623,7 @@ static void estimate_skew(struct facts *f)
 			: HX_SKEW_MIN_US;
 		agreed_offsets(d, ref, o, no, v);
 		one_offset_per_clock(d, co);
+		refine_clocks(d, m, n, ref, co);
 	}
 out_free:
 	hx_free(d->ctx, o);

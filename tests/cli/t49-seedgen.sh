@@ -74,7 +74,11 @@ gen tz-behind --ranks 8 --per-node 4 --roots 2,5 --first 1 --skew 1:-28800000 --
 gen one-clock --ranks 32 --per-node 8 --roots 1 --skew 2:-2000 --seed 5
 gen under-floor --ranks 16 --per-node 4 --roots 1,2 --cores 8 --comms 19 --skew 0:236 --first 3 --seed 222534467
 gen ref-alone --ranks 4 --per-node 1 --roots 1 --skew 0:2000 --first 0 --seed 3
-gen close --ranks 32 --per-node 8 --roots 4 --skew 1:-2000 --seed 6
+gen close --ranks 32 --per-node 8 --roots 4 --skew 1:-2000 --seed 12
+# a server's offset between the medians of the clocks' exits in each
+# group, not each rank's against the reference rank's own exit: a case
+# the reference's lateness made a close call is ordered
+gen medians --ranks 32 --per-node 8 --roots 4 --skew 1:-2000 --seed 6
 # an earlier run's plog of a rank this job does not have (rank 12 of 16,
 # beside the eight ranks' stale bundle): still an earlier run, left out
 gen beyond --shape eight --stale 3
@@ -112,11 +116,11 @@ assert not e('two')['proven'] and e('runlog-ids')['proven']"
 python3 "$ROOT/tests/gen/seedcheck.py" "$HANGDX" $(cat "$T/bundles") > "$T/check.tap" 2>&1
 rc=$?
 cat "$T/check.tap" | sed 's/^/# /'
-t_ok "every bundle checked (32)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 32"
+t_ok "every bundle checked (33)" sh -c "test \$(grep -c '^ok\|^not ok' $T/check.tap) -eq 33"
 t_ok "every bundle: exact roots, first failing rank, category, proven (seedcheck exit $rc)" \
 	sh -c "test $rc -eq 0 && ! grep -q '^not ok' $T/check.tap"
 
-for b in one-clock under-floor ref-alone close; do
+for b in one-clock under-floor ref-alone close medians; do
 	$HANGDX diagnose --json "$T/$b" > "$T/$b.json" 2>/dev/null
 done
 t_ok "one offset a server: every rank of the server 2 s behind moved by the same, the first failing rank exact" python3 -c "
@@ -134,14 +138,17 @@ import json; d=json.load(open('$T/ref-alone.json'))
 sk=[r['clock_skew_s'] for r in d['ranks']]
 assert abs(sk[0]-2.0)<0.01 and sk[1:]==[0.0]*3, sk
 assert d['first_failing_rank']==0, d['first_failing_rank']"
-t_ok "two servers' ranks 1 ms apart, exits spreading 19 ms: the true first is the one named as close" python3 -c "
+t_ok "two servers' ranks 0.5 ms apart, exits spreading 20 ms: the true first is the one named as close" python3 -c "
 import json; d=json.load(open('$T/close.json')); w=json.load(open('$T/close/expected.json'))
 c=d['first_failing_close']
 assert d['first_failing_rank']!=w['first_failing_rank'], 'the case no longer shows a close call'
 assert c['rank']==w['first_failing_rank'] and 0<=c['after_ms']<c['within_ms']<25, (c, w)"
+t_ok "a server's offset by the clocks' median exits: the first failing rank exact" python3 -c "
+import json; d=json.load(open('$T/medians.json')); w=json.load(open('$T/medians/expected.json'))
+assert d['first_failing_rank']==w['first_failing_rank']==8, (d['first_failing_rank'], w)"
 $HANGDX diagnose "$T/close" > "$T/close.txt" 2>&1
-t_ok "two servers' ranks 1 ms apart: the text says either may have failed first" sh -c "
-	tr '\n' ' ' < $T/close.txt | tr -s ' ' | grep -q 'Rank 8 failed 1.049 ms after rank 25 (clock-corrected), on another server: the clocks are aligned at communicator creation, whose exits on one server spread over 19.291 ms here, so either may have failed first.'"
+t_ok "two servers' ranks 0.5 ms apart: the text says either may have failed first" sh -c "
+	tr '\n' ' ' < $T/close.txt | tr -s ' ' | grep -q 'Rank 8 failed 0.490 ms after rank 1 (clock-corrected), on another server: the clocks are aligned at communicator creation, whose exits on one server spread over 19.891 ms here, so either may have failed first.'"
 t_ok "one server's ranks: no such note between them" python3 -c "
 import json; d=json.load(open('$T/one-clock.json'))
 c=d.get('first_failing_close'); f=d['first_failing_rank']
