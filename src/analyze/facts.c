@@ -1573,14 +1573,9 @@ static int64_t exit_spread(const struct hangdx_diagnosis *d,
 	int64_t spread = -1;
 
 	for (i = 0; i < n; i = j) {
-		nc = 0;
 		for (j = i; j < n && strcmp(m[j].group, m[i].group) == 0; j++)
-			if ((uint32_t)m[j].rank < d->nranks &&
-			    hx_rank_clock(d, m[j].rank))
-				ce[nc++] = (struct clockoff){
-					hx_rank_clock(d, m[j].rank), true, m[j].ts,
-					m[j].rank };
-		qsort(ce, nc, sizeof *ce, clockoff_cmp);
+			;
+		nc = group_clocks(d, m, i, j, ce);
 		for (k = 0; k < nc; k = l) {
 			for (l = k; l < nc && strcmp(ce[l].clock, ce[k].clock) == 0; l++)
 				;
