@@ -550,6 +550,10 @@ const struct hx_field *hx_df(const struct hangdx_diagnosis *d, uint32_t rec,
 int64_t hx_dnum(const struct hangdx_diagnosis *d, uint32_t rec, int key,
 		int64_t dflt);
 const char *hx_dstr(const struct hangdx_diagnosis *d, uint32_t rec, int key);
+/* Record rec's remote rank is this rank's own: HCCL's "remote
+ * rank:[local]" or EI0002's all-ones "4294967295" (its notify is
+ * recorded here). */
+bool hx_remote_local(const struct hangdx_diagnosis *d, uint32_t rec);
 /* "rank 3", or "rank ? (process P on NODE)" for a pseudo rank; where a
  * pseudo rank's evidence comes from ("process P on NODE", "file F"). */
 void hx_rank_where(const struct hangdx_diagnosis *d, int64_t r, char *buf,

@@ -38,6 +38,13 @@ const char *hx_dstr(const struct hangdx_diagnosis *d, uint32_t rec, int key)
 	return f ? hx_ev_str(d->ev, f->str) : NULL;
 }
 
+bool hx_remote_local(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	const char *raw = hx_dstr(d, rec, HX_F_REMOTE_RANK);
+
+	return raw && (!strcmp(raw, "local") || !strcmp(raw, "4294967295"));
+}
+
 static bool eq(const char *s, const char *lit);
 static bool timed(const struct hangdx_diagnosis *d, uint32_t rec);
 

@@ -481,13 +481,11 @@ static int64_t event_index(struct snap *s, int64_t id)
 static void collect_local(struct snap *s, uint32_t rec)
 {
 	struct hangdx_diagnosis *d = s->d;
-	const char *raw = hx_dstr(d, rec, HX_F_REMOTE_RANK);
 	int64_t sid = hx_dnum(d, rec, HX_F_STREAM, -1);
 	int32_t rank = hx_drank(d, rec);
 	struct hx_map_slot *sl;
 
-	if (!raw || (strcmp(raw, "local") && strcmp(raw, "4294967295")) ||
-	    sid < 0 || sid > UINT32_MAX || rank < 0)
+	if (!hx_remote_local(d, rec) || sid < 0 || sid > UINT32_MAX || rank < 0)
 		return;
 	sl = hx_map_slot(d->ctx, &s->local,
 			 hx_map_key((uint64_t)rank << 32 | (uint64_t)sid), &s->err);

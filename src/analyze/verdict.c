@@ -1640,12 +1640,8 @@ static bool try_pool_held(struct hangdx_diagnosis *d)
 static bool wait_local(const struct hangdx_diagnosis *d,
 		       const struct hx_rankinfo *ri)
 {
-	const char *raw;
-
-	if (ri->wait_rec == HX_NOREC || ri->wait_peer >= 0 || ri->wait_crank >= 0)
-		return false;
-	raw = hx_dstr(d, ri->wait_rec, HX_F_REMOTE_RANK);
-	return raw && (!strcmp(raw, "local") || !strcmp(raw, "4294967295"));
+	return ri->wait_rec != HX_NOREC && ri->wait_peer < 0 &&
+	       ri->wait_crank < 0 && hx_remote_local(d, ri->wait_rec);
 }
 
 /*
