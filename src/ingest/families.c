@@ -3894,9 +3894,7 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	bool prompts = s[0] == 'P' && prompts_done(s, n);
 	bool pytest = s[0] == '=' && hx_pytest_passed(s, n);
 	bool llama = s[0] == 'l' && hx_llama_total(s, n);
-	/* the first row of the serving benchmark's result, pasted without
-	 * its banner (vllm, benchmarks/serve.py; sglang's bench_serving) */
-	bool served = n > 21 && memcmp(s, "Successful requests: ", 21) == 0;
+	bool served = hx_served_row(s, n);
 	bool lm_eval = (s[0] == '|' || s[0] == 'T' || s[0] == 'G') &&
 		       hx_lm_eval_table(s, n);
 	bool acl = s[0] == '[' && hx_acl_end(s, n);

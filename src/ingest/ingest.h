@@ -743,6 +743,10 @@ bool hx_lm_eval_table(const char *s, size_t n);
  * (hicann/ge api/atc/main_impl.cc).  Normal ends of their programs. */
 bool hx_acl_end(const char *s, size_t n);
 bool hx_atc_success(const char *s, size_t n);
+/* The first row of a serving benchmark's result, "Successful requests:",
+ * pasted without its banner (vllm benchmarks/serve.py; sglang's
+ * bench_serving): a normal end. */
+bool hx_served_row(const char *s, size_t n);
 /* An evaluation's result as it ends: "Total latency: 315.435 s", the
  * line sglang's simple evals print last but one or two (test/run_eval.py,
  * its Score or throughput after it), a whole line, three decimals. */

@@ -730,6 +730,11 @@ bool hx_acl_end(const char *s, size_t n)
 	return n - k == m && memcmp(s + k, end, m) == 0;
 }
 
+bool hx_served_row(const char *s, size_t n)
+{
+	return n > 21 && memcmp(s, "Successful requests: ", 21) == 0;
+}
+
 bool hx_atc_success(const char *s, size_t n)
 {
 	return n >= 41 && memcmp(s, "ATC run success, welcome to the next use", 40) == 0;
@@ -818,7 +823,7 @@ static int classify_line(const char *s, size_t n)
 			return HX_CL_BARE;
 		break;
 	case 'S':       /* a serving benchmark's result, its first row */
-		if (n > 21 && memcmp(s, "Successful requests: ", 21) == 0)
+		if (hx_served_row(s, n))
 			return HX_CL_BARE;
 		break;
 	case 'P':       /* vLLM's offline generate, every prompt done */
