@@ -17,7 +17,7 @@
 exec python3 - "$@" <<'EOF'
 import json, os, re, subprocess, sys
 
-FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "drv", "aicpu", "ts", "dcmi", "torch_npu",
+FAMILIES = ["runtime", "rt_inner", "errmgr", "hccl", "drv", "aicpu", "ts", "dcmi", "errno", "torch_npu",
             "mindie", "framework"]
 CLASSES = ["wait_timeout", "device_exception", "resource", "parameter",
            "comm_setup", "lost", "unknown"]
@@ -30,6 +30,7 @@ KEY_SHAPE = {
     "aicpu": r"[1-9][0-9]{0,5}",
     "ts": r"0x[1-9a-f][0-9a-f]{0,2}",
     "dcmi": r"-[89][0-9]{3,4}",
+    "errno": r"-[1-9][0-9]{0,2}",
     "torch_npu": r"ERR[0-9]{5}|[A-Z]{2,8}",
     "mindie": r"MIE[0-9]{2}(?:[EWCI][0-9A-F]{6}|\*[0-9A-F]{2})",
     "framework": r"[^\s*][^*]{2,}(?:\*[^*]+)?[^\s*]",
@@ -43,6 +44,7 @@ CODE_RE = {
     "aicpu": re.compile(r"=\s*(0x[0-9A-Fa-f]+|[0-9]+)"),
     "ts": re.compile(r"=\s*0x([0-9A-Fa-f]+)"),
     "dcmi": re.compile(r"^(-[0-9]+):"),
+    "errno": re.compile(r"^#define E\w+ ([0-9]+)\b"),
     "mindie": re.compile(r'"(MIE[0-9]{2}[EWCI][0-9A-F]{6}|[0-9A-F]{2})"'),
 }
 failures = []
@@ -125,6 +127,8 @@ def codes_of(src):
             c = str(int(c, 16))     # AICPU_TIMEOUT_RAW_ERRCODE = 0x21007U
         elif fam == "ts":
             c = "0x%x" % int(c, 16)  # TS_ERROR_AICPU_EXCEPTION = 0x2A -> 0x2a
+        elif fam == "errno":
+            c = "-" + c     # #define ENOMEM 12 -> -12, as HCCP returns it
         elif fam == "mindie" and len(c) == 2:
             c = src.get("prefix", "") + c   # an error type: MIE04*1C
         out.append("0x" + c.lower() if fam == "rt_inner" else c)

@@ -2030,7 +2030,7 @@ bool hx_rec_hccl_init(const struct hangdx_diagnosis *d, uint32_t rec)
  * [ModuleNotFoundError: ...]"): the code's own words say what failed. */
 static const struct hx_vocab *text_row(const char *text)
 {
-	return text ? hx_vocab_line_row(text, strlen(text), false, NULL) : NULL;
+	return text ? hx_vocab_line_row(text, strlen(text), HX_VM_ANY, NULL) : NULL;
 }
 
 const struct hx_vocab *hx_rec_row(const struct hangdx_diagnosis *d,

@@ -1648,6 +1648,22 @@ static int rt_callback(struct hx_reader *r, const struct hx_prefix *p,
 	return emit(r, &b);
 }
 
+/* The runtime's notify wait call that failed on a wait that ran out
+ * (api_impl.cc: "Notify wait failed, notify_id=33013, time_out = 1836s,
+ * retCode=0x7150059."): a notify wait timed out; with another code it is
+ * a call that returned. */
+static bool api_notify_timeout(const char *s, size_t n)
+{
+	const struct hx_vocab *row;
+	const char *v;
+	size_t vl;
+
+	return HAS(s, n, "Notify wait failed, notify_id=") &&
+	       hx_after(s, n, "retCode=", ".,[ ", &v, &vl) &&
+	       (row = hx_vocab_code(HX_VF_RT_INNER, v, vl)) != NULL &&
+	       row->cls == HX_VC_WAIT_TIMEOUT;
+}
+
 /* RUNTIME text after "Func:"; also used for traceback continuations. */
 static int runtime_text(struct hx_reader *r, const struct hx_prefix *p,
 			const char *s, size_t n)
@@ -1668,7 +1684,7 @@ static int runtime_text(struct hx_reader *r, const struct hx_prefix *p,
 		return rt_callback(r, p, s, n);
 	if (HAS(s, n, "event_flag="))
 		return rt_record(r, p, HX_K_RT_TASK_FAIL, "event_wait_task", s, n);
-	if (HAS(s, n, "Notify wait execute failed"))
+	if (HAS(s, n, "Notify wait execute failed") || api_notify_timeout(s, n))
 		return rt_record(r, p, HX_K_RT_TASK_FAIL, "notify_wait", s, n);
 	if (HAS(s, n, "model execute task failed"))
 		return rt_record(r, p, HX_K_RT_TASK_FAIL, "model_task", s, n);
@@ -3840,6 +3856,9 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 	case 'S':
 	case '|':
 	case 'A':
+	case 'I':
+	case 'w':
+	case 'd':
 		return framework_end(r, s, n);
 	default:
 		return HANGDX_OK;
@@ -3893,17 +3912,21 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 		    memcmp(s + k, "Final validation metrics: ", 26) == 0;
 	bool prompts = s[0] == 'P' && prompts_done(s, n);
 	bool pytest = s[0] == '=' && hx_pytest_passed(s, n);
-	bool llama = s[0] == 'l' && hx_llama_total(s, n);
+	bool llama = (s[0] == 'l' || s[0] == 'w') && hx_llama_total(s, n);
 	bool served = hx_served_row(s, n);
 	bool lm_eval = (s[0] == '|' || s[0] == 'T' || s[0] == 'G') &&
 		       hx_lm_eval_table(s, n);
 	bool acl = s[0] == '[' && hx_acl_end(s, n);
 	bool atc = s[0] == 'A' && hx_atc_success(s, n);
-	bool eval = s[0] == 'T' && hx_eval_latency(s, n);
+	bool eval = (s[0] == 'T' && hx_eval_latency(s, n)) ||
+		    (s[0] == 'I' && hx_bench_invalid(s, n)) ||
+		    (s[0] == 'd' && hx_eval_summary(s, n));
+	bool trained = s[0] == 'T' && hx_train_output(s, n);
+	bool generated = s[0] == 'P' && hx_prompt_generated(s, n);
 
 	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
 	      hx_bench_banner(s, n) || verl || prompts || pytest || llama ||
-	      served || lm_eval || acl || atc || eval))
+	      served || lm_eval || acl || atc || eval || trained || generated))
 		return HANGDX_OK;
 	if (r->ended) {
 		r->taken = true;
@@ -3918,6 +3941,8 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 			      : lm_eval ? "lm_eval_results"
 			      : acl ? "acl_finalized"
 			      : atc ? "atc_success"
+			      : trained ? "train_output"
+			      : generated ? "prompts_generated"
 			      : memcmp(s, "Training completed", 18) == 0
 			      ? "training_completed" : "benchmark_result");
 	return emit(r, &b);
@@ -4598,9 +4623,10 @@ static const struct hx_vocab *error_message_row(const char *s, size_t n)
 
 /* The table row that decides a line: its first mention of a class that
  * says something (a timeout, a fault); else its first mention. */
-static const struct hx_vocab *open_row(const char *s, size_t n, bool hccl)
+static const struct hx_vocab *open_row(const char *s, size_t n,
+				       enum hx_vocab_mod mod)
 {
-	const struct hx_vocab *any, *row = hx_vocab_line_row(s, n, hccl, &any);
+	const struct hx_vocab *any, *row = hx_vocab_line_row(s, n, mod, &any);
 
 	return row ? row : any;
 }
@@ -4904,7 +4930,8 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	int lv;
 	const struct hx_vocab *row;
 	unsigned a;
-	bool err, hccl = false, tsch = false;
+	bool err, tsch = false;
+	enum hx_vocab_mod mod = HX_VM_ANY;
 
 	if (r->sub > r->piece_sub || r->taken || n < 8 || s[0] == '#' ||
 	    hx_traceback_link(s, n))
@@ -4914,7 +4941,10 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 		if (p.level == HX_LV_INFO || p.level == HX_LV_DEBUG ||
 		    p.level == HX_LV_TRACE || p.level == HX_LV_EVENT)
 			return HANGDX_OK;
-		hccl = p.modlen == 4 && memcmp(p.mod, "HCCL", 4) == 0;
+		mod = p.modlen != 4 ? HX_VM_ANY :
+		      memcmp(p.mod, "HCCL", 4) == 0 ? HX_VM_HCCL :
+		      memcmp(p.mod, "HCCP", 4) == 0 ||
+		      memcmp(p.mod, "ROCE", 4) == 0 ? HX_VM_HCCP : HX_VM_ANY;
 		tsch = p.modlen == 4 && memcmp(p.mod, "TSCH", 4) == 0;
 	}
 	m = prefixed ? p.body : s;
@@ -4931,16 +4961,16 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	 * again is a wait that keeps running out */
 	if (lv == HX_LV_WARNING && mn >= 8 &&
 	    (HAS(m, mn, "timed out") || HAS(m, mn, "Timed out") ||
-	     (HAS(m, mn, "timeout") && (row = open_row(m, mn, false)) &&
+	     (HAS(m, mn, "timeout") && (row = open_row(m, mn, HX_VM_ANY)) &&
 	      row->cls == HX_VC_WAIT_TIMEOUT)) &&
 	    r->warn_timeouts++ == 1)
 		return open_record(r, HX_K_TIMEOUT_TEXT, prefixed ? &p : NULL,
-				   m, mn, open_row(m, mn, false), NULL);
+				   m, mn, open_row(m, mn, HX_VM_ANY), NULL);
 	/* a warning that a task failed with a device exception's code (the
 	 * runtime's exception callback, "exception_cb ... failed:500002"):
 	 * an exception is not retried */
 	if (lv == HX_LV_WARNING && mn >= 8 && HAS(m, mn, "failed") &&
-	    (row = open_row(m, mn, false)) && row->cls == HX_VC_DEVICE_EXCEPTION)
+	    (row = open_row(m, mn, HX_VM_ANY)) && row->cls == HX_VC_DEVICE_EXCEPTION)
 		return open_record(r, HX_K_CODED, prefixed ? &p : NULL, m, mn,
 				   row, NULL);
 	if (mn < 8 || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
@@ -4962,7 +4992,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	    HAS(m, mn, ") task error"))
 		return open_record(r, HX_K_AICPU_OP_TIMEOUT, prefixed ? &p : NULL,
 				   m, mn, NULL, "getnext");
-	row = open_row(m, mn, hccl);
+	row = open_row(m, mn, mod);
 	if (!row && mn > 9 && memcmp(m, "[Error]: ", 9) == 0)
 		row = error_message_row(m + 9, mn - 9);
 	if (row && row->cls != HX_VC_UNKNOWN && (err || row->family ==

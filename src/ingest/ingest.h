@@ -723,7 +723,8 @@ bool hx_ellipsis(const char *s, size_t n);
 bool hx_bench_banner(const char *s, size_t n);
 /* llama.cpp's last timing line, "llama_perf_context_print:       total
  * time =  231911.05 ms /   413 tokens" (llama_print_timings: before it),
- * printed as its program exits (llama-context.cpp, llama_perf_context_print):
+ * printed as its program exits (llama-context.cpp, llama_perf_context_print),
+ * and whisper.cpp's ("whisper_print_timings:    total time =  2854.32 ms"):
  * a normal end. */
 bool hx_llama_total(const char *s, size_t n);
 
@@ -751,6 +752,20 @@ bool hx_served_row(const char *s, size_t n);
  * line sglang's simple evals print last but one or two (test/run_eval.py,
  * its Score or throughput after it), a whole line, three decimals. */
 bool hx_eval_latency(const char *s, size_t n);
+/* The share of answers that did not parse, the middle line of the result
+ * sglang's benchmarks print as they end (benchmark/gsm8k/bench_sglang.py
+ * and its kin: "Accuracy: 0.945", "Invalid: 0.000", "Latency: 44.533 s"),
+ * a whole line, three decimals. */
+bool hx_bench_invalid(const char *s, size_t n);
+/* What the Hugging Face Trainer's train() returns, as a script prints it
+ * ("TrainOutput(global_step=375, training_loss=1.05, metrics={...})"). */
+bool hx_train_output(const char *s, size_t n);
+/* vLLM's offline example once generate() returned: "Prompt: 'Hello, my
+ * name is', Generated text: ' Lucy ...'" (examples/offline_inference). */
+bool hx_prompt_generated(const char *s, size_t n);
+/* The head of the summary table OpenCompass and AISBench print as an
+ * evaluation ends: "dataset  version  metric  mode  <model>...". */
+bool hx_eval_summary(const char *s, size_t n);
 /* Like memmem; ASCII case-insensitive variant too.  hx_findn takes the
  * literal's length (a line is short: the first byte by memchr, then a
  * compare, costs less than memmem's set-up). */
@@ -1004,6 +1019,7 @@ void hx_ingest_diag_unlock(void);
 	XX(AICPU, "aicpu")          /* an AICPU kernel's errcode: 21008 */ \
 	XX(TS, "ts")                /* the task scheduler's ts_error_t: 0x2a */ \
 	XX(DCMI, "dcmi")            /* DCMI's (npu-smi's) codes: -8020 */ \
+	XX(ERRNO, "errno")          /* -errno, as HCCP returns it: -12 */ \
 	XX(TORCH_NPU, "torch_npu")  /* ERR02200, sub-modules: DIST */    \
 	XX(MINDIE, "mindie")        /* MindIE: MIE05E010019, MIE04*1C */ \
 	XX(FRAMEWORK, "framework")  /* phrases: c10d, Gloo, vLLM, Ray */
@@ -1071,7 +1087,8 @@ const struct hx_vocab *hx_vocab_code(enum hx_vocab_family f, const char *key,
  * "E", a letter or digit and four digits the error manager's
  * ("EI0002"), "0x" and one to three hex digits the task scheduler's
  * ("0x2a"), "0x" and more an inner runtime code ("0x7150050"), "-" and
- * four or five digits DCMI's ("-8020"), else a phrase of framework.tsv;
+ * four or five digits DCMI's ("-8020"), "-" and one to three digits an
+ * errno negated ("-12"), else a phrase of framework.tsv;
  * NULL if none (an HcclResult needs its context: use hx_vocab_code). */
 const struct hx_vocab *hx_vocab_key(const char *code);
 /* The rows of family f (*n of them), in key order. */
@@ -1126,10 +1143,20 @@ size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
  * does in any line after an HCCL function name. */
 size_t hx_vocab_scan_hccl(const char *s, size_t n, struct hx_vocab_hit *hits,
 			  size_t max);
+/* The module whose plog line a message is (its head's "HCCL(", ...):
+ * some codes are read only in its own lines. */
+enum hx_vocab_mod {
+	HX_VM_ANY,      /* not known, or another's */
+	HX_VM_HCCL,     /* HCCL's: as hx_vocab_scan_hccl */
+	HX_VM_HCCP      /* HCCP's or its RoCE driver's: "ret(-12)" is -errno
+			 * (read in any line that says "HCCP(", "ROCE(" or
+			 * "hccp_" too) */
+};
 /* The row a line names: the first mention (of its first eight) whose class
  * is not unknown, else NULL; *any, when given, the first mention of any
- * class.  hccl: the line is HCCL's own (hx_vocab_scan_hccl). */
-const struct hx_vocab *hx_vocab_line_row(const char *s, size_t n, bool hccl,
+ * class.  mod: the module that wrote the line. */
+const struct hx_vocab *hx_vocab_line_row(const char *s, size_t n,
+					 enum hx_vocab_mod mod,
 					 const struct hx_vocab **any);
 /* For the tests: the masks the scanner takes of the 64 bytes at p (bit
  * k: byte k): out[0] the digits, out[1] the bytes that may start a code

@@ -650,13 +650,16 @@ bool hx_line_clock(const char *s, size_t n, int64_t *clk, int *dated)
 
 bool hx_llama_total(const char *s, size_t n)
 {
-	static const char a[] = "llama_perf_context_print:", b[] = "llama_print_timings:";
+	static const char a[] = "llama_perf_context_print:", b[] = "llama_print_timings:",
+			  w[] = "whisper_print_timings:";
 	size_t k;
 
 	if (n > sizeof a && memcmp(s, a, sizeof a - 1) == 0)
 		k = sizeof a - 1;
 	else if (n > sizeof b && memcmp(s, b, sizeof b - 1) == 0)
 		k = sizeof b - 1;
+	else if (n > sizeof w && memcmp(s, w, sizeof w - 1) == 0)
+		k = sizeof w - 1;
 	else
 		return false;
 	while (k < n && s[k] == ' ')
@@ -740,22 +743,72 @@ bool hx_atc_success(const char *s, size_t n)
 	return n >= 41 && memcmp(s, "ATC run success, welcome to the next use", 40) == 0;
 }
 
-bool hx_eval_latency(const char *s, size_t n)
+/* A whole line: head, then a number with three decimals ("%.3f"), then
+ * tail; trailing blanks aside. */
+static bool fixed3_line(const char *s, size_t n, const char *head,
+			const char *tail)
 {
-	size_t k = 15, d;
+	size_t h = strlen(head), t = strlen(tail), d, k;
 
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
 		n--;
-	if (n < 22 || memcmp(s, "Total latency: ", 15) != 0)
+	if (n < h + 5 + t || memcmp(s, head, h) != 0)
 		return false;
-	for (d = k; d < n && s[d] >= '0' && s[d] <= '9'; d++)
+	for (d = h; d < n && s[d] >= '0' && s[d] <= '9'; d++)
 		;
-	if (d == k || d + 6 != n || s[d] != '.' || memcmp(s + d + 4, " s", 2) != 0)
+	if (d == h || d + 4 + t != n || s[d] != '.' ||
+	    memcmp(s + d + 4, tail, t) != 0)
 		return false;
 	for (k = d + 1; k < d + 4; k++)
 		if (s[k] < '0' || s[k] > '9')
 			return false;
 	return true;
+}
+
+bool hx_eval_latency(const char *s, size_t n)
+{
+	return fixed3_line(s, n, "Total latency: ", " s");
+}
+
+bool hx_bench_invalid(const char *s, size_t n)
+{
+	return fixed3_line(s, n, "Invalid: ", "");
+}
+
+bool hx_train_output(const char *s, size_t n)
+{
+	return n > 26 && memcmp(s, "TrainOutput(global_step=", 24) == 0 &&
+	       s[24] >= '0' && s[24] <= '9';
+}
+
+bool hx_prompt_generated(const char *s, size_t n)
+{
+	return n > 30 && memcmp(s, "Prompt: ", 8) == 0 &&
+	       (s[8] == '\'' || s[8] == '"') &&
+	       HX_FIND_LIT(s + 9, n - 9, ", Generated text: ") != NULL;
+}
+
+/* the next word of s from *k, over blanks: lit */
+static bool next_word(const char *s, size_t n, size_t *k, const char *lit)
+{
+	size_t m = strlen(lit), j = *k;
+
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	if (j == *k || n - j < m || memcmp(s + j, lit, m) != 0 ||
+	    (j + m < n && s[j + m] != ' ' && s[j + m] != '\t'))
+		return false;
+	*k = j + m;
+	return true;
+}
+
+bool hx_eval_summary(const char *s, size_t n)
+{
+	size_t k = 7;
+
+	return n > 30 && memcmp(s, "dataset", 7) == 0 &&
+	       next_word(s, n, &k, "version") && next_word(s, n, &k, "metric") &&
+	       next_word(s, n, &k, "mode") && k < n;
 }
 
 static int classify_line(const char *s, size_t n)
@@ -781,7 +834,7 @@ static int classify_line(const char *s, size_t n)
 			 * whose first bar the paste lost; an eval's result */
 		if ((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
 		    hx_traceback_head(s, n) || hx_lm_eval_table(s, n) ||
-		    hx_eval_latency(s, n))
+		    hx_eval_latency(s, n) || hx_train_output(s, n))
 			return HX_CL_BARE;
 		return classify_lost(s, n);
 	case 'F':       /* verl's trainers: the last validation, at the end */
@@ -793,8 +846,11 @@ static int classify_line(const char *s, size_t n)
 		    memcmp(s + 2, "Final validation metrics: ", 26) == 0)
 			return HX_CL_BARE;
 		break;
+	case 'I':       /* sglang's benchmarks' result */
+		if (hx_bench_invalid(s, n))
+			return HX_CL_BARE;
+		return classify_lost(s, n);
 	case 'W':
-	case 'I':
 	case 'D':
 	case 'C':
 		return classify_lost(s, n);
@@ -814,6 +870,10 @@ static int classify_line(const char *s, size_t n)
 		return hx_llama_total(s, n) ||
 		       (n > 40 && memcmp(s, "local rank_id ", 14) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
+	case 'w':       /* whisper.cpp's, as its program exits */
+		return hx_llama_total(s, n) ? HX_CL_BARE : HX_CL_NOISE;
+	case 'd':       /* an evaluation's summary table */
+		return hx_eval_summary(s, n) ? HX_CL_BARE : HX_CL_NOISE;
 	case 'A':       /* ATC's end */
 		if (hx_atc_success(s, n))
 			return HX_CL_BARE;
@@ -827,7 +887,8 @@ static int classify_line(const char *s, size_t n)
 			return HX_CL_BARE;
 		break;
 	case 'P':       /* vLLM's offline generate, every prompt done */
-		if (n > 24 && memcmp(s, "Processed prompts: 100%|", 24) == 0)
+		if ((n > 24 && memcmp(s, "Processed prompts: 100%|", 24) == 0) ||
+		    hx_prompt_generated(s, n))
 			return HX_CL_BARE;
 		break;
 	case 'N':       /* vLLM: the engine waits for its workers */

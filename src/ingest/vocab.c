@@ -216,6 +216,8 @@ const struct hx_vocab *hx_vocab_key(const char *c)
 		return hx_vocab_code(HX_VF_RT_INNER, c, n);
 	if ((n == 5 || n == 6) && c[0] == '-' && hx_all_digits(c + 1, n - 1))
 		return hx_vocab_code(HX_VF_DCMI, c, n);
+	if (n >= 2 && n <= 4 && c[0] == '-' && hx_all_digits(c + 1, n - 1))
+		return hx_vocab_code(HX_VF_ERRNO, c, n);
 	if ((n == 12 || n == 8) && memcmp(c, "MIE", 3) == 0)
 		return hx_vocab_code(HX_VF_MINDIE, c, n);
 	return hx_vocab_code(HX_VF_FRAMEWORK, c, n);
@@ -234,6 +236,8 @@ struct scan {
 	bool aicpu;     /* it says "AICPU" and "errcode:": a kernel's code */
 	int8_t dcmi;    /* it names DCMI ("-8020" may be its code): 1, 0, or
 			 * -1 not looked for yet (looked for at a "-" run) */
+	int8_t hccp;    /* it is HCCP's or its RoCE driver's ("ret(-12)" is
+			 * -errno): 1, 0, or -1 not looked for yet */
 };
 
 static void add_hit(struct scan *sc, const struct hx_vocab *row, size_t off,
@@ -419,6 +423,29 @@ static void dcmi_at(struct scan *sc, size_t a, size_t len)
 		sc->dcmi = hx_findn(s, sc->n, "dcmi", 4) || hx_findn(s, sc->n, "DCMI", 4);
 	if (sc->dcmi)
 		add_hit(sc, hx_vocab_code(HX_VF_DCMI, s + a - 1, len + 1), a - 1,
+			len + 1, HX_VH_RESULT);
+}
+
+/* -errno as HCCP and its RoCE driver return it: one to three digits
+ * after a '-' after a result word ("create qp fail, ret(-12)",
+ * "hal_alloc_buf failed ret = -12"), in a line of those modules (the
+ * plog's "HCCP(" or "ROCE(", or "hccp_" in its text); the line is looked
+ * at for them only at such a run. */
+static void errno_at(struct scan *sc, size_t a, size_t len)
+{
+	const char *s = sc->s;
+
+	if (len > 3 || a < 2 || s[a - 1] != '-' ||
+	    is_word((unsigned char)s[a - 2]) ||
+	    (a + len < sc->n && is_word((unsigned char)s[a + len])) ||
+	    !cue_before(s, a, result_cues))
+		return;
+	if (sc->hccp < 0)
+		sc->hccp = hx_findn(s, sc->n, "HCCP(", 5) ||
+			   hx_findn(s, sc->n, "ROCE(", 5) ||
+			   hx_findn(s, sc->n, "hccp_", 5);
+	if (sc->hccp)
+		add_hit(sc, hx_vocab_code(HX_VF_ERRNO, s + a - 1, len + 1), a - 1,
 			len + 1, HX_VH_RESULT);
 }
 
@@ -935,7 +962,8 @@ void hx_vocab_block_masks(const unsigned char *p, bool portable,
  * that no read passes the line.  In a block: the HCCL names first, then
  * the runs of six digits (and of one to four after an HCCL name or in a
  * line that says "drv", of one to five in a line that says "AICPU" and
- * "errcode:"; of four or five after a '-', DCMI's), then the marked bytes.
+ * "errcode:"; of four or five after a '-', DCMI's; of one to three after
+ * a '-', HCCP's -errno), then the marked bytes.
  */
 static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 {
@@ -970,15 +998,22 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 		p = (unsigned)__builtin_ctzll(x);
 		dcmi_at(sc, i + p, (size_t)__builtin_ctzll(~(b >> p)));
 	}
+	/* the runs of one to three digits, for HCCP's "ret(-12)" */
+	for (x = starts & ~(b >> 1 & b >> 2 & b >> 3); x; x &= x - 1) {
+		p = (unsigned)__builtin_ctzll(x);
+		if (i + p > 0 && s[i + p - 1] == '-')
+			errno_at(sc, i + p, (size_t)__builtin_ctzll(~(b >> p)));
+	}
 	for (x = m.mark & own; x; x &= x - 1)
 		marked(sc, i + (size_t)__builtin_ctzll(x));
 	*before = b >> 55 & 1;
 }
 
-static size_t scan_line(const char *s, size_t n, size_t hccl,
+static size_t scan_line(const char *s, size_t n, size_t hccl, bool hccp,
 			struct hx_vocab_hit *hits, size_t max)
 {
-	struct scan sc = { s, n, hits, max, 0, hccl, false, false, -1 };
+	struct scan sc = { s, n, hits, max, 0, hccl, false, false, -1,
+			   hccp ? 1 : -1 };
 	uint64_t before = 0;
 	size_t i;
 
@@ -997,20 +1032,22 @@ static size_t scan_line(const char *s, size_t n, size_t hccl,
 size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
 		     size_t max)
 {
-	return scan_line(s, n, HCCL_NONE, hits, max);
+	return scan_line(s, n, HCCL_NONE, false, hits, max);
 }
 
 size_t hx_vocab_scan_hccl(const char *s, size_t n, struct hx_vocab_hit *hits,
 			  size_t max)
 {
-	return scan_line(s, n, 0, hits, max);
+	return scan_line(s, n, 0, false, hits, max);
 }
 
-const struct hx_vocab *hx_vocab_line_row(const char *s, size_t n, bool hccl,
+const struct hx_vocab *hx_vocab_line_row(const char *s, size_t n,
+					 enum hx_vocab_mod mod,
 					 const struct hx_vocab **any)
 {
 	struct hx_vocab_hit hits[8];
-	size_t i, k = scan_line(s, n, hccl ? 0 : HCCL_NONE, hits, 8);
+	size_t i, k = scan_line(s, n, mod == HX_VM_HCCL ? 0 : HCCL_NONE,
+				mod == HX_VM_HCCP, hits, 8);
 
 	if (any)
 		*any = k ? hits[0].row : NULL;

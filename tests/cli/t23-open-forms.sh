@@ -788,6 +788,15 @@ dcmi_line() { printf 'dcmi model initialized failed, because the device is used.
 check "DCMI's device occupied" "false not_a_hang" "$(dcmi_line -8020)"
 check "DCMI's response timed out" "true unknown" "$(dcmi_line -8006)"
 check "a DCMI code no table has" "null other" "$(dcmi_line -7777)"
+# HCCP's and its RoCE driver's -errno (vocab/errno.tsv): the device ran out
+# of memory for a queue pair at once; its connect that timed out is a
+# wait; the same number in another module's line is no errno
+hccp_line() { printf '[ERROR] %s(2210,python3):2025-01-06-10:04:09.261.464 [ra_host.c:1390]tid:11543,ra_qp_create_with_attrs(1390) : [create][ra_qp_with_attrs]create qp fail, ret(%s) phy_id(0)\n' "$1" "$2"; }
+check "HCCP's -ENOMEM" "false not_a_hang" "$(hccp_line HCCP -12)"
+check "RoCE's -ENOMEM" "false not_a_hang" "$(hccp_line ROCE -12)"
+check "HCCP's -ETIMEDOUT" "true unknown" "$(hccp_line HCCP -110)"
+check "the same -12 in the runtime's line" "null other" "$(hccp_line RUNTIME -12)"
+check "an HCCP number no table has" "null other" "$(hccp_line HCCP -999)"
 # the ids of a failure whose deciding line names no task are those the
 # lines right around it name (the runtime prints the task on its own line)
 printf '%s\n' "EZ9999: Inner Error!" \
@@ -996,6 +1005,42 @@ check "an evaluation's total latency as it ends" "false none" \
 	'100%|██████████| 200/200 [05:15<00:00,  1.58s/it]' 'Total latency: 315.435 s' 'Score: 0.955'
 check "a latency that is a step's, words after it" "null not_determined" \
 	'100%|██████████| 200/200 [05:15<00:00,  1.58s/it]' 'Total latency: 315.435 s for step 3' 'Score: 0.955'
+# sglang's benchmarks end on their accuracy, the share of invalid answers
+# and the latency (benchmark/gsm8k/bench_sglang.py and its kin)
+check "a benchmark's share of invalid answers as it ends" "false none" \
+	'100%|██████████| 200/200 [00:44<00:00,  4.51it/s]' 'Accuracy: 0.945' 'Invalid: 0.000' 'Latency: 44.533 s'
+check "an invalid count with words after it" "null not_determined" \
+	'100%|██████████| 200/200 [00:44<00:00,  4.51it/s]' 'Accuracy: 0.945' 'Invalid: 0.000 of the batch' 'Latency: 44.533 s'
+# what the Trainer's train() returned, printed; whisper.cpp's total time
+# as it exits; the summary table of OpenCompass and AISBench; vLLM's
+# offline example once generate() returned: each a normal end, and the
+# same words short of it are not
+check "the Trainer's train() returned" "false none" \
+	"TrainOutput(global_step=375, training_loss=1.0557, metrics={'train_runtime': 384.55, 'epoch': 3.0})"
+check "the same name not as its value" "null not_determined" \
+	"TrainOutput(global_step=step, training_loss=loss)  # built by hand"
+check "whisper.cpp's total time as it exits" "false none" \
+	'whisper_print_timings:   encode time =   632.05 ms /     1 runs (  632.05 ms per run)' \
+	'whisper_print_timings:    total time =  2854.32 ms'
+check "whisper.cpp's encode time alone" "null not_determined" \
+	'whisper_print_timings:   encode time =   632.05 ms /     1 runs (  632.05 ms per run)'
+check "an evaluation's summary table" "false none" \
+	'dataset                 version  metric   mode  vllm_api_general_chat' \
+	'----------------------- -------- -------- ----- ----------------------' \
+	'demo_gsm8k              401e4c   accuracy gen                   62.50'
+check "a table of datasets without the evaluation's columns" "null not_determined" \
+	'dataset                 version  metric   size' \
+	'demo_gsm8k              401e4c   accuracy 1319'
+check "vLLM's example once generate() returned" "false none" \
+	"Prompt: 'Hello, my name is', Generated text: ' Lucy and I am an 8 year old'"
+check "a prompt echoed before generating" "null not_determined" \
+	"Prompt: 'Hello, my name is', max tokens: 16"
+# the runtime's notify wait call that failed on a wait that ran out
+# (api_impl.cc) is a notify wait that timed out; with another code it
+# returned
+nwait() { printf '[ERROR] RUNTIME(255,python):2026-07-28-04:23:42.000.000 [api_impl.cc:4604]255 NotifyWait:Notify wait failed, notify_id=33013, time_out = 1836s, retCode=%s.\n' "$1"; }
+check "a notify wait call that ran out" "true unknown" "$(nwait 0x7150059)"
+check "the same call with an invalid value" "false not_a_hang" "$(nwait 0x7110001)"
 # the core's "timeout or trap error" is a trap where the runtime names the
 # task's code an exception of the core, and a timeout where it names one
 trapped() { printf '%s\n' \

@@ -200,6 +200,12 @@ static void test_lookup_others(void **state)
 	assert_row(HX_VF_DCMI, "-8020", HX_VC_RESOURCE, "DCMI_ERR_CODE_RESOURCE_OCCUPIED");
 	assert_ptr_equal(hx_vocab_key("-8020"), code(HX_VF_DCMI, "-8020"));
 	assert_null(hx_vocab_key("-8021"));
+	/* -errno as HCCP returns it, and HCCP's own numbers past errno's */
+	assert_row(HX_VF_ERRNO, "-12", HX_VC_RESOURCE, "ENOMEM");
+	assert_row(HX_VF_ERRNO, "-110", HX_VC_WAIT_TIMEOUT, "ETIMEDOUT");
+	assert_row(HX_VF_ERRNO, "-261", HX_VC_LOST, "ESOCKCLOSED");
+	assert_ptr_equal(hx_vocab_key("-12"), code(HX_VF_ERRNO, "-12"));
+	assert_null(hx_vocab_key("-41"));       /* EWOULDBLOCK is EAGAIN's */
 	/* the code an AICPU kernel ended on, and the raw timeout 0x21007 */
 	assert_row(HX_VF_AICPU, "21008", HX_VC_UNKNOWN, "AICPU_INNER");
 	assert_row(HX_VF_AICPU, "135175", HX_VC_WAIT_TIMEOUT, "AICPU_TIMEOUT_RAW_ERRCODE");
@@ -508,6 +514,36 @@ static void test_scan_hccl_line(void **state)
 	assert_int_equal(hx_vocab_scan_hccl(line, strlen(line), h, 2), 0);
 }
 
+/* -errno is read in a line of HCCP's (its module known, or named in the
+ * text) after a result word and a '-'; not in another module's line, not
+ * a date's "-12", not a number inside a word */
+static void test_scan_hccp_errno(void **state)
+{
+	const char *body = "[create][ra_qp_with_attrs]create qp fail, ret(-12) phy_id(0)";
+	const struct hx_vocab *any;
+
+	(void)state;
+	assert_null(hx_vocab_line_row(body, strlen(body), HX_VM_ANY, &any));
+	assert_null(any);
+	assert_non_null(hx_vocab_line_row(body, strlen(body), HX_VM_HCCP, NULL));
+	assert_string_equal(hx_vocab_line_row(body, strlen(body), HX_VM_HCCP,
+					      NULL)->name, "ENOMEM");
+	body = "hns init pool failed, hal_alloc_buf failed ret = -110";
+	assert_string_equal(hx_vocab_line_row(body, strlen(body), HX_VM_HCCP,
+					      NULL)->name, "ETIMEDOUT");
+	body = "rs_roce_init_mem_pool failed, ret=-12, chip_id=0";
+	assert_null(hx_vocab_line_row(body, strlen(body), HX_VM_ANY, NULL));
+	body = "[ERROR] ROCE(1,hccp_service.bin):x init failed, ret=-12, chip_id=0";
+	assert_string_equal(hx_vocab_line_row(body, strlen(body), HX_VM_ANY,
+					      NULL)->name, "ENOMEM");
+	body = "hccp_ queue at -12 deep";         /* no result word */
+	assert_null(hx_vocab_line_row(body, strlen(body), HX_VM_HCCP, &any));
+	assert_null(any);
+	body = "started 2025-01-06-12:00 ret x-12 a-12b ret(-12a) ret(-1234)";
+	assert_null(hx_vocab_line_row(body, strlen(body), HX_VM_HCCP, &any));
+	assert_null(any);
+}
+
 /* ---- positions: blocks of 64 bytes overlapping by 8 ---- */
 
 static void assert_at_every_offset(const char *mention, const char *key,
@@ -627,6 +663,7 @@ static void test_every_row(void **state)
 				 "stream_id:2, task_id:19, errcode:%s, msg:x."),
 		[HX_VF_TS] = "Kernel task happen error, retCode=%s, [x].",
 		[HX_VF_DCMI] = "dcmi model initialized failed. ret is %s",
+		[HX_VF_ERRNO] = "[create][ra_qp]hccp_err: create qp fail, ret(%s) phy_id(0)",
 		[HX_VF_TORCH_NPU] = "(PID:1, Device:0, RankID:0) %s text",
 		[HX_VF_MINDIE] = "[server] [ERROR] : [%s] [endpoint] x",
 	};
@@ -699,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_scan_misses),
 		cmocka_unit_test(test_scan_gap),
 		cmocka_unit_test(test_scan_hccl_line),
+		cmocka_unit_test(test_scan_hccp_errno),
 		cmocka_unit_test(test_scan_every_offset),
 		cmocka_unit_test(test_scan_long_line),
 		cmocka_unit_test(test_scan_several),
