@@ -3780,7 +3780,7 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 		return elastic_root(r, s, n);
 	if (n < 8)
 		return HANGDX_OK;
-	if (hx_bench_banner(s, n) || hx_acl_end(s, n))
+	if (hx_run_end(s, n))
 		return framework_end(r, s, n);  /* a centred banner */
 	if (HAS(s, n, "Cluster Exception Location") ||
 	    HAS(s, n, "Heartbeat Lost Occurred"))
@@ -3819,7 +3819,7 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 	case '[':
 		if (n > 6 && memcmp(s, "[PID: ", 6) == 0)
 			return em_message(r, NULL, s, n);
-		if (hx_acl_end(s, n))
+		if (hx_run_end(s, n))
 			return framework_end(r, s, n);
 		if (n > 10 && s[1] == 'E' && memchr(s, '(', n < 40 ? n : 40))
 			return torch_screen(r, s, n);
@@ -3859,33 +3859,11 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 	case 'I':
 	case 'w':
 	case 'd':
+	case 'G':
 		return framework_end(r, s, n);
 	default:
 		return HANGDX_OK;
 	}
-}
-
-/* tqdm's bar of vLLM's offline LLM.generate once every prompt is done:
- * "Processed prompts: 100%|█████| 8/8 [00:03<00:00, ...]" (vllm,
- * entrypoints/llm.py, desc="Processed prompts"): the counts equal. */
-static bool prompts_done(const char *s, size_t n)
-{
-	const char *bar;
-	size_t k, i, j;
-
-	if (n < 28 || memcmp(s, "Processed prompts: 100%|", 24) != 0 ||
-	    !(bar = memchr(s + 24, '|', n - 24)))
-		return false;
-	for (k = (size_t)(bar - s) + 1; k < n && s[k] == ' '; k++)
-		;
-	for (i = k; i < n && isdigit((unsigned char)s[i]); i++)
-		;
-	if (i == k || i == n || s[i] != '/')
-		return false;
-	for (j = i + 1; j < n && isdigit((unsigned char)s[j]); j++)
-		;
-	return j - i - 1 == i - k && memcmp(s + k, s + i + 1, i - k) == 0 &&
-	       (j == n || s[j] == ' ');
 }
 
 /*
@@ -3904,29 +3882,9 @@ static bool prompts_done(const char *s, size_t n)
 static int framework_end(struct hx_reader *r, const char *s, size_t n)
 {
 	struct hx_recb b;
+	const char *what = hx_run_end(s, n);
 
-	/* verl's trainers print their last validation as fit() returns,
-	 * through pprint, which may wrap it in ("...") */
-	size_t k = n > 2 && s[0] == '(' && (s[1] == '"' || s[1] == '\'') ? 2 : 0;
-	bool verl = n - k > 26 &&
-		    memcmp(s + k, "Final validation metrics: ", 26) == 0;
-	bool prompts = s[0] == 'P' && prompts_done(s, n);
-	bool pytest = s[0] == '=' && hx_pytest_passed(s, n);
-	bool llama = (s[0] == 'l' || s[0] == 'w') && hx_llama_total(s, n);
-	bool served = hx_served_row(s, n);
-	bool lm_eval = (s[0] == '|' || s[0] == 'T' || s[0] == 'G') &&
-		       hx_lm_eval_table(s, n);
-	bool acl = s[0] == '[' && hx_acl_end(s, n);
-	bool atc = s[0] == 'A' && hx_atc_success(s, n);
-	bool eval = (s[0] == 'T' && hx_eval_latency(s, n)) ||
-		    (s[0] == 'I' && hx_bench_invalid(s, n)) ||
-		    (s[0] == 'd' && hx_eval_summary(s, n));
-	bool trained = s[0] == 'T' && hx_train_output(s, n);
-	bool generated = s[0] == 'P' && hx_prompt_generated(s, n);
-
-	if (!((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
-	      hx_bench_banner(s, n) || verl || prompts || pytest || llama ||
-	      served || lm_eval || acl || atc || eval || trained || generated))
+	if (!what)
 		return HANGDX_OK;
 	if (r->ended) {
 		r->taken = true;
@@ -3934,17 +3892,7 @@ static int framework_end(struct hx_reader *r, const char *s, size_t n)
 	}
 	r->ended = true;
 	rb_start(r, &b, HX_K_NORMAL_END, NULL);
-	put_lit(&b, HX_F_WHAT, verl ? "final_validation"
-			      : prompts ? "prompts_done"
-			      : pytest ? "pytest_passed"
-			      : llama ? "llama_perf"
-			      : lm_eval ? "lm_eval_results"
-			      : acl ? "acl_finalized"
-			      : atc ? "atc_success"
-			      : trained ? "train_output"
-			      : generated ? "prompts_generated"
-			      : memcmp(s, "Training completed", 18) == 0
-			      ? "training_completed" : "benchmark_result");
+	put_lit(&b, HX_F_WHAT, what);
 	return emit(r, &b);
 }
 

@@ -719,53 +719,18 @@ bool hx_parse_i64(const char *s, size_t n, int64_t *out);
 bool hx_all_digits(const char *s, size_t n);
 /* "…" (U+2026) or ".." at s: text a reporter left out. */
 bool hx_ellipsis(const char *s, size_t n);
-/* A benchmark's result banner, "==== Serving Benchmark Result ====". */
-bool hx_bench_banner(const char *s, size_t n);
-/* llama.cpp's last timing line, "llama_perf_context_print:       total
- * time =  231911.05 ms /   413 tokens" (llama_print_timings: before it),
- * printed as its program exits (llama-context.cpp, llama_perf_context_print),
- * and whisper.cpp's ("whisper_print_timings:    total time =  2854.32 ms"):
- * a normal end. */
-bool hx_llama_total(const char *s, size_t n);
-
-/* pytest's summary of a session in which no test failed ("=== 6 passed in
- * 42.17s ==="): a normal end. */
-bool hx_pytest_passed(const char *s, size_t n);
-/* The head of lm-evaluation-harness's table of results ("|  Tasks
- * |Version|Filter|n-shot|Metric|   |Value |   |Stderr|", lm_eval/utils.py
- * make_table; "Groups" for its table of groups), printed once every task
- * was evaluated.  pytablewriter pads each head to its column's width
- * ("|     Filter     |"); a paste may lose the first bar. */
-bool hx_lm_eval_table(const char *s, size_t n);
-/* The last line of the vendor's ACL samples and the tools built on them
- * (msame, ais_bench, msit benchmark) as they release the device:
- * "[INFO] end to finalize acl" (Ascend/samples sample_process.cpp,
- * DestroyResource); and ATC's "ATC run success, welcome to the next use."
- * (hicann/ge api/atc/main_impl.cc).  Normal ends of their programs. */
-bool hx_acl_end(const char *s, size_t n);
-bool hx_atc_success(const char *s, size_t n);
-/* The first row of a serving benchmark's result, "Successful requests:",
- * pasted without its banner (vllm benchmarks/serve.py; sglang's
- * bench_serving): a normal end. */
-bool hx_served_row(const char *s, size_t n);
-/* An evaluation's result as it ends: "Total latency: 315.435 s", the
- * line sglang's simple evals print last but one or two (test/run_eval.py,
- * its Score or throughput after it), a whole line, three decimals. */
-bool hx_eval_latency(const char *s, size_t n);
-/* The share of answers that did not parse, the middle line of the result
- * sglang's benchmarks print as they end (benchmark/gsm8k/bench_sglang.py
- * and its kin: "Accuracy: 0.945", "Invalid: 0.000", "Latency: 44.533 s"),
- * a whole line, three decimals. */
-bool hx_bench_invalid(const char *s, size_t n);
-/* What the Hugging Face Trainer's train() returns, as a script prints it
- * ("TrainOutput(global_step=375, training_loss=1.05, metrics={...})"). */
-bool hx_train_output(const char *s, size_t n);
-/* vLLM's offline example once generate() returned: "Prompt: 'Hello, my
- * name is', Generated text: ' Lucy ...'" (examples/offline_inference). */
-bool hx_prompt_generated(const char *s, size_t n);
-/* The head of the summary table OpenCompass and AISBench print as an
- * evaluation ends: "dataset  version  metric  mode  <model>...". */
-bool hx_eval_summary(const char *s, size_t n);
+/* A framework's or a tool's own line for a run that finished, at the
+ * start of a line (docs/DIAGNOSIS.md, category `none`): the Hugging Face
+ * Trainer's "Training completed" and what its train() returns, printed;
+ * a benchmark's result banner or its first row; lm-evaluation-harness's
+ * table; sglang's evals' and benchmarks' last figures; OpenCompass's and
+ * AISBench's summary; vLLM's offline bar at every prompt and its
+ * example's output; verl's final validation; pytest's summary without a
+ * failure; llama.cpp's and whisper.cpp's total time; the ACL samples' and
+ * ATC's last lines.  The end's name ("training_completed", ...), or NULL.
+ * The pre-filter keeps such a line and the console family records it, a
+ * normal end of the process that wrote it. */
+const char *hx_run_end(const char *s, size_t n);
 /* Like memmem; ASCII case-insensitive variant too.  hx_findn takes the
  * literal's length (a line is short: the first byte by memchr, then a
  * compare, costs less than memmem's set-up). */
@@ -1137,21 +1102,19 @@ struct hx_vocab_hit {
  */
 size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
 		     size_t max);
-/* The same for a line HCCL itself wrote (the message of an HCCL-module
- * plog line): an HcclResult after a result word counts from the line's
- * start ("[Wait][LinksEstablishCompleted] is failed. ret[9]."), as it
- * does in any line after an HCCL function name. */
-size_t hx_vocab_scan_hccl(const char *s, size_t n, struct hx_vocab_hit *hits,
-			  size_t max);
 /* The module whose plog line a message is (its head's "HCCL(", ...):
  * some codes are read only in its own lines. */
 enum hx_vocab_mod {
 	HX_VM_ANY,      /* not known, or another's */
-	HX_VM_HCCL,     /* HCCL's: as hx_vocab_scan_hccl */
-	HX_VM_HCCP      /* HCCP's or its RoCE driver's: "ret(-12)" is -errno
-			 * (read in any line that says "HCCP(", "ROCE(" or
-			 * "hccp_" too) */
+	HX_VM_HCCL,     /* HCCL's: an HcclResult after a result word counts
+			 * from the line's start ("[Wait][LinksEstablish
+			 * Completed] is failed. ret[9]."), as it does in any
+			 * line after an HCCL function name */
+	HX_VM_HCCP      /* HCCP's or its RoCE driver's: "ret(-12)" is -errno */
 };
+/* The same for a line the module mod wrote. */
+size_t hx_vocab_scan_mod(const char *s, size_t n, enum hx_vocab_mod mod,
+			 struct hx_vocab_hit *hits, size_t max);
 /* The row a line names: the first mention (of its first eight) whose class
  * is not unknown, else NULL; *any, when given, the first mention of any
  * class.  mod: the module that wrote the line. */

@@ -496,11 +496,14 @@ static bool ccecpu_interesting(const char *s, size_t n)
 	}
 }
 
+static bool acl_end(const char *s, size_t n);
+
 /* INFO/DEBUG/TRACE/EVENT: only some HCCL and CCECPU lines (s after the
- * level). */
+ * level), and the ACL samples' last line (hx_run_end's "[INFO] end to
+ * finalize acl", asked for alone: every INFO line comes here). */
 static int classify_info(const char *s, size_t n, size_t i)
 {
-	if (s[0] == '[' && hx_acl_end(s, n))
+	if (s[0] == '[' && acl_end(s, n))
 		return HX_CL_BARE;
 	while (i < n && s[i] == ' ')
 		i++;
@@ -575,7 +578,7 @@ static bool is_em_code(const char *s, size_t n)
 /* A benchmark's result banner: "==== Serving Benchmark Result ====" on
  * one line, or its title alone between lines of "=", centred with spaces
  * ("          TTS Speed Benchmark Result          "). */
-bool hx_bench_banner(const char *s, size_t n)
+static bool bench_banner(const char *s, size_t n)
 {
 	while (n && s[n - 1] == ' ')
 		n--;
@@ -648,7 +651,12 @@ bool hx_line_clock(const char *s, size_t n, int64_t *clk, int *dated)
 	return false;
 }
 
-bool hx_llama_total(const char *s, size_t n)
+/* llama.cpp's last timing line, "llama_perf_context_print:       total
+ * time =  231911.05 ms /   413 tokens" (llama_print_timings: before it),
+ * printed as its program exits (llama-context.cpp, llama_perf_context_print),
+ * and whisper.cpp's ("whisper_print_timings:    total time =  2854.32 ms"):
+ * a normal end. */
+static bool llama_total(const char *s, size_t n)
 {
 	static const char a[] = "llama_perf_context_print:", b[] = "llama_print_timings:",
 			  w[] = "whisper_print_timings:";
@@ -667,7 +675,9 @@ bool hx_llama_total(const char *s, size_t n)
 	return n - k > 12 && memcmp(s + k, "total time =", 12) == 0;
 }
 
-bool hx_pytest_passed(const char *s, size_t n)
+/* pytest's summary of a session in which no test failed ("=== 6 passed in
+ * 42.17s ==="): a normal end. */
+static bool pytest_passed(const char *s, size_t n)
 {
 	const char *in;
 
@@ -695,7 +705,12 @@ static bool hccl_test_row(const char *s, size_t n)
 	return k < n && s[k] == '|';
 }
 
-bool hx_lm_eval_table(const char *s, size_t n)
+/* The head of lm-evaluation-harness's table of results ("|  Tasks
+ * |Version|Filter|n-shot|Metric|   |Value |   |Stderr|", lm_eval/utils.py
+ * make_table; "Groups" for its table of groups), printed once every task
+ * was evaluated.  pytablewriter pads each head to its column's width
+ * ("|     Filter     |"); a paste may lose the first bar. */
+static bool lm_eval_table(const char *s, size_t n)
 {
 	static const char head[] = "|Version|Filter|n-shot|Metric|";
 	char b[sizeof head + 8];
@@ -719,7 +734,12 @@ bool hx_lm_eval_table(const char *s, size_t n)
 	return k == m && memcmp(b, head, m) == 0;
 }
 
-bool hx_acl_end(const char *s, size_t n)
+/* The last line of the vendor's ACL samples and the tools built on them
+ * (msame, ais_bench, msit benchmark) as they release the device:
+ * "[INFO] end to finalize acl" (Ascend/samples sample_process.cpp,
+ * DestroyResource); and ATC's "ATC run success, welcome to the next use."
+ * (hicann/ge api/atc/main_impl.cc).  Normal ends of their programs. */
+static bool acl_end(const char *s, size_t n)
 {
 	static const char end[] = "end to finalize acl";
 	size_t k = 6, m = sizeof end - 1;
@@ -733,12 +753,15 @@ bool hx_acl_end(const char *s, size_t n)
 	return n - k == m && memcmp(s + k, end, m) == 0;
 }
 
-bool hx_served_row(const char *s, size_t n)
+/* The first row of a serving benchmark's result, "Successful requests:",
+ * pasted without its banner (vllm benchmarks/serve.py; sglang's
+ * bench_serving): a normal end. */
+static bool served_row(const char *s, size_t n)
 {
 	return n > 21 && memcmp(s, "Successful requests: ", 21) == 0;
 }
 
-bool hx_atc_success(const char *s, size_t n)
+static bool atc_success(const char *s, size_t n)
 {
 	return n >= 41 && memcmp(s, "ATC run success, welcome to the next use", 40) == 0;
 }
@@ -765,23 +788,34 @@ static bool fixed3_line(const char *s, size_t n, const char *head,
 	return true;
 }
 
-bool hx_eval_latency(const char *s, size_t n)
+/* An evaluation's result as it ends: "Total latency: 315.435 s", the
+ * line sglang's simple evals print last but one or two (test/run_eval.py,
+ * its Score or throughput after it), a whole line, three decimals. */
+static bool eval_latency(const char *s, size_t n)
 {
 	return fixed3_line(s, n, "Total latency: ", " s");
 }
 
-bool hx_bench_invalid(const char *s, size_t n)
+/* The share of answers that did not parse, the middle line of the result
+ * sglang's benchmarks print as they end (benchmark/gsm8k/bench_sglang.py
+ * and its kin: "Accuracy: 0.945", "Invalid: 0.000", "Latency: 44.533 s"),
+ * a whole line, three decimals. */
+static bool bench_invalid(const char *s, size_t n)
 {
 	return fixed3_line(s, n, "Invalid: ", "");
 }
 
-bool hx_train_output(const char *s, size_t n)
+/* What the Hugging Face Trainer's train() returns, as a script prints it
+ * ("TrainOutput(global_step=375, training_loss=1.05, metrics={...})"). */
+static bool train_output(const char *s, size_t n)
 {
 	return n > 26 && memcmp(s, "TrainOutput(global_step=", 24) == 0 &&
 	       s[24] >= '0' && s[24] <= '9';
 }
 
-bool hx_prompt_generated(const char *s, size_t n)
+/* vLLM's offline example once generate() returned: "Prompt: 'Hello, my
+ * name is', Generated text: ' Lucy ...'" (examples/offline_inference). */
+static bool prompt_generated(const char *s, size_t n)
 {
 	return n > 30 && memcmp(s, "Prompt: ", 8) == 0 &&
 	       (s[8] == '\'' || s[8] == '"') &&
@@ -802,13 +836,101 @@ static bool next_word(const char *s, size_t n, size_t *k, const char *lit)
 	return true;
 }
 
-bool hx_eval_summary(const char *s, size_t n)
+/* The head of the summary table OpenCompass and AISBench print as an
+ * evaluation ends: "dataset  version  metric  mode  <model>...". */
+static bool eval_summary(const char *s, size_t n)
 {
 	size_t k = 7;
 
 	return n > 30 && memcmp(s, "dataset", 7) == 0 &&
 	       next_word(s, n, &k, "version") && next_word(s, n, &k, "metric") &&
 	       next_word(s, n, &k, "mode") && k < n;
+}
+
+/* tqdm's bar of vLLM's offline LLM.generate once every prompt is done:
+ * "Processed prompts: 100%|█████| 8/8 [00:03<00:00, ...]" (vllm,
+ * entrypoints/llm.py, desc="Processed prompts"): the counts equal. */
+static bool prompts_done(const char *s, size_t n)
+{
+	const char *bar;
+	size_t k, i, j;
+
+	if (n < 28 || memcmp(s, "Processed prompts: 100%|", 24) != 0 ||
+	    !(bar = memchr(s + 24, '|', n - 24)))
+		return false;
+	for (k = (size_t)(bar - s) + 1; k < n && s[k] == ' '; k++)
+		;
+	for (i = k; i < n && is_digit((unsigned char)s[i]); i++)
+		;
+	if (i == k || i == n || s[i] != '/')
+		return false;
+	for (j = i + 1; j < n && is_digit((unsigned char)s[j]); j++)
+		;
+	return j - i - 1 == i - k && memcmp(s + k, s + i + 1, i - k) == 0 &&
+	       (j == n || s[j] == ' ');
+}
+
+/* verl's trainers print their last validation as fit() returns, through
+ * pprint, which may wrap it in ("...") */
+static bool verl_final(const char *s, size_t n)
+{
+	size_t k = n > 2 && s[0] == '(' && (s[1] == '"' || s[1] == '\'') ? 2 : 0;
+
+	return n - k > 26 && memcmp(s + k, "Final validation metrics: ", 26) == 0;
+}
+
+const char *hx_run_end(const char *s, size_t n)
+{
+	const char *what = NULL;
+
+	if (n < 8)
+		return NULL;
+	switch (s[0]) {
+	case 'T':
+		what = n > 18 && memcmp(s, "Training completed", 18) == 0
+		       ? "training_completed"
+		       : train_output(s, n) ? "train_output"
+		       : lm_eval_table(s, n) ? "lm_eval_results"
+		       : eval_latency(s, n) ? "benchmark_result" : NULL;
+		break;
+	case 'G':
+	case '|':
+		what = lm_eval_table(s, n) ? "lm_eval_results" : NULL;
+		break;
+	case 'F':
+	case '(':
+		what = verl_final(s, n) ? "final_validation" : NULL;
+		break;
+	case 'P':
+		what = prompts_done(s, n) ? "prompts_done"
+		       : prompt_generated(s, n) ? "prompts_generated" : NULL;
+		break;
+	case 'l':
+	case 'w':
+		what = llama_total(s, n) ? "llama_perf" : NULL;
+		break;
+	case 'S':
+		what = served_row(s, n) ? "benchmark_result" : NULL;
+		break;
+	case '[':       /* no banner holds a '[' */
+		return acl_end(s, n) ? "acl_finalized" : NULL;
+	case 'A':
+		what = atc_success(s, n) ? "atc_success" : NULL;
+		break;
+	case 'I':
+		what = bench_invalid(s, n) ? "benchmark_result" : NULL;
+		break;
+	case 'd':
+		what = eval_summary(s, n) ? "benchmark_result" : NULL;
+		break;
+	case '=':
+		what = pytest_passed(s, n) ? "pytest_passed" : NULL;
+		break;
+	default:
+		break;
+	}
+	/* a banner, or its title centred alone on its line */
+	return what ? what : bench_banner(s, n) ? "benchmark_result" : NULL;
 }
 
 static int classify_line(const char *s, size_t n)
@@ -832,22 +954,21 @@ static int classify_line(const char *s, size_t n)
 	case 'T':       /* the Hugging Face Trainer's end of training; a
 			 * Python traceback's first line; lm-eval's table
 			 * whose first bar the paste lost; an eval's result */
-		if ((n > 18 && memcmp(s, "Training completed", 18) == 0) ||
-		    hx_traceback_head(s, n) || hx_lm_eval_table(s, n) ||
-		    hx_eval_latency(s, n) || hx_train_output(s, n))
+		if (hx_traceback_head(s, n) || hx_run_end(s, n))
 			return HX_CL_BARE;
 		return classify_lost(s, n);
 	case 'F':       /* verl's trainers: the last validation, at the end */
-		if (n > 26 && memcmp(s, "Final validation metrics: ", 26) == 0)
-			return HX_CL_BARE;
-		break;
 	case '(':       /* ... as pprint wraps it: ("Final validation ... */
-		if (n > 28 && (s[1] == '"' || s[1] == '\'') &&
-		    memcmp(s + 2, "Final validation metrics: ", 26) == 0)
+	case 'G':       /* lm-evaluation-harness's groups, the first bar lost */
+	case 'A':       /* ATC's end */
+	case '|':       /* lm-evaluation-harness's results */
+	case 'S':       /* a serving benchmark's result, its first row */
+	case 'P':       /* vLLM's offline generate, every prompt done */
+		if (hx_run_end(s, n))
 			return HX_CL_BARE;
 		break;
 	case 'I':       /* sglang's benchmarks' result */
-		if (hx_bench_invalid(s, n))
+		if (hx_run_end(s, n))
 			return HX_CL_BARE;
 		return classify_lost(s, n);
 	case 'W':
@@ -867,30 +988,12 @@ static int classify_line(const char *s, size_t n)
 		return hccl_test_row(s, n) ? HX_CL_BARE : HX_CL_NOISE;
 	case 'l':       /* llama.cpp's timings as its program exits; a
 			 * rank's failed check of hccl_test */
-		return hx_llama_total(s, n) ||
+		return hx_run_end(s, n) ||
 		       (n > 40 && memcmp(s, "local rank_id ", 14) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	case 'w':       /* whisper.cpp's, as its program exits */
-		return hx_llama_total(s, n) ? HX_CL_BARE : HX_CL_NOISE;
 	case 'd':       /* an evaluation's summary table */
-		return hx_eval_summary(s, n) ? HX_CL_BARE : HX_CL_NOISE;
-	case 'A':       /* ATC's end */
-		if (hx_atc_success(s, n))
-			return HX_CL_BARE;
-		break;
-	case '|':       /* lm-evaluation-harness's results */
-		if (hx_lm_eval_table(s, n))
-			return HX_CL_BARE;
-		break;
-	case 'S':       /* a serving benchmark's result, its first row */
-		if (hx_served_row(s, n))
-			return HX_CL_BARE;
-		break;
-	case 'P':       /* vLLM's offline generate, every prompt done */
-		if ((n > 24 && memcmp(s, "Processed prompts: 100%|", 24) == 0) ||
-		    hx_prompt_generated(s, n))
-			return HX_CL_BARE;
-		break;
+		return hx_run_end(s, n) ? HX_CL_BARE : HX_CL_NOISE;
 	case 'N':       /* vLLM: the engine waits for its workers */
 		return n > 30 && memcmp(s, "No available shared memory", 26) == 0
 			       ? HX_CL_BARE : HX_CL_NOISE;
@@ -911,8 +1014,7 @@ static int classify_line(const char *s, size_t n)
 		       (n > 16 && memcmp(s, "terminate called", 16) == 0)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	default:
-		if (s[0] == '=' && (hx_bench_banner(s, n) ||   /* vLLM's benchmark */
-				    hx_pytest_passed(s, n) ||
+		if (s[0] == '=' && (hx_run_end(s, n) ||     /* vLLM's benchmark */
 				    (n > 8 && memcmp(s, "==> ", 4) == 0)))  /* tail's */
 			return HX_CL_BARE;                      /* "==> PATH <==" */
 		break;

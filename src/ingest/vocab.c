@@ -236,8 +236,8 @@ struct scan {
 	bool aicpu;     /* it says "AICPU" and "errcode:": a kernel's code */
 	int8_t dcmi;    /* it names DCMI ("-8020" may be its code): 1, 0, or
 			 * -1 not looked for yet (looked for at a "-" run) */
-	int8_t hccp;    /* it is HCCP's or its RoCE driver's ("ret(-12)" is
-			 * -errno): 1, 0, or -1 not looked for yet */
+	bool hccp;      /* it is HCCP's or its RoCE driver's ("ret(-12)" is
+			 * -errno) */
 };
 
 static void add_hit(struct scan *sc, const struct hx_vocab *row, size_t off,
@@ -428,9 +428,7 @@ static void dcmi_at(struct scan *sc, size_t a, size_t len)
 
 /* -errno as HCCP and its RoCE driver return it: one to three digits
  * after a '-' after a result word ("create qp fail, ret(-12)",
- * "hal_alloc_buf failed ret = -12"), in a line of those modules (the
- * plog's "HCCP(" or "ROCE(", or "hccp_" in its text); the line is looked
- * at for them only at such a run. */
+ * "hal_alloc_buf failed ret = -12"), in a line of those modules. */
 static void errno_at(struct scan *sc, size_t a, size_t len)
 {
 	const char *s = sc->s;
@@ -440,13 +438,8 @@ static void errno_at(struct scan *sc, size_t a, size_t len)
 	    (a + len < sc->n && is_word((unsigned char)s[a + len])) ||
 	    !cue_before(s, a, result_cues))
 		return;
-	if (sc->hccp < 0)
-		sc->hccp = hx_findn(s, sc->n, "HCCP(", 5) ||
-			   hx_findn(s, sc->n, "ROCE(", 5) ||
-			   hx_findn(s, sc->n, "hccp_", 5);
-	if (sc->hccp)
-		add_hit(sc, hx_vocab_code(HX_VF_ERRNO, s + a - 1, len + 1), a - 1,
-			len + 1, HX_VH_RESULT);
+	add_hit(sc, hx_vocab_code(HX_VF_ERRNO, s + a - 1, len + 1), a - 1,
+		len + 1, HX_VH_RESULT);
 }
 
 /* A run of len digits at a: one to six, an AICPU kernel's code after the
@@ -954,6 +947,24 @@ void hx_vocab_block_masks(const unsigned char *p, bool portable,
 	out[3] = m.l;
 }
 
+/* In HCCP's lines, the runs of one to three digits (b the block's digits
+ * at i, starts where runs start) two bytes after no digit (not a date's
+ * "-06"), for "ret(-12)": errno_at wants a '-' before.  Apart from
+ * scan_block, which every line runs through. */
+__attribute__((noinline))
+static void errno_runs(struct scan *sc, size_t i, uint64_t b, uint64_t starts)
+{
+	uint64_t x;
+	unsigned p;
+
+	for (x = starts & ~(b >> 1 & b >> 2 & b >> 3) & ~(b << 2); x;
+	     x &= x - 1) {
+		p = (unsigned)__builtin_ctzll(x);
+		if (i + p > 0 && sc->s[i + p - 1] == '-')
+			errno_at(sc, i + p, (size_t)__builtin_ctzll(~(b >> p)));
+	}
+}
+
 /*
  * Blocks overlap by eight bytes (a block starts 56 bytes after the one
  * before), so that a run of up to eight digits starting in a block is
@@ -998,12 +1009,8 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 		p = (unsigned)__builtin_ctzll(x);
 		dcmi_at(sc, i + p, (size_t)__builtin_ctzll(~(b >> p)));
 	}
-	/* the runs of one to three digits, for HCCP's "ret(-12)" */
-	for (x = starts & ~(b >> 1 & b >> 2 & b >> 3); x; x &= x - 1) {
-		p = (unsigned)__builtin_ctzll(x);
-		if (i + p > 0 && s[i + p - 1] == '-')
-			errno_at(sc, i + p, (size_t)__builtin_ctzll(~(b >> p)));
-	}
+	if (sc->hccp)
+		errno_runs(sc, i, b, starts);
 	for (x = m.mark & own; x; x &= x - 1)
 		marked(sc, i + (size_t)__builtin_ctzll(x));
 	*before = b >> 55 & 1;
@@ -1012,8 +1019,7 @@ static void scan_block(struct scan *sc, size_t i, bool last, uint64_t *before)
 static size_t scan_line(const char *s, size_t n, size_t hccl, bool hccp,
 			struct hx_vocab_hit *hits, size_t max)
 {
-	struct scan sc = { s, n, hits, max, 0, hccl, false, false, -1,
-			   hccp ? 1 : -1 };
+	struct scan sc = { s, n, hits, max, 0, hccl, false, false, -1, hccp };
 	uint64_t before = 0;
 	size_t i;
 
@@ -1035,10 +1041,11 @@ size_t hx_vocab_scan(const char *s, size_t n, struct hx_vocab_hit *hits,
 	return scan_line(s, n, HCCL_NONE, false, hits, max);
 }
 
-size_t hx_vocab_scan_hccl(const char *s, size_t n, struct hx_vocab_hit *hits,
-			  size_t max)
+size_t hx_vocab_scan_mod(const char *s, size_t n, enum hx_vocab_mod mod,
+			 struct hx_vocab_hit *hits, size_t max)
 {
-	return scan_line(s, n, 0, false, hits, max);
+	return scan_line(s, n, mod == HX_VM_HCCL ? 0 : HCCL_NONE,
+			 mod == HX_VM_HCCP, hits, max);
 }
 
 const struct hx_vocab *hx_vocab_line_row(const char *s, size_t n,
@@ -1046,8 +1053,7 @@ const struct hx_vocab *hx_vocab_line_row(const char *s, size_t n,
 					 const struct hx_vocab **any)
 {
 	struct hx_vocab_hit hits[8];
-	size_t i, k = scan_line(s, n, mod == HX_VM_HCCL ? 0 : HCCL_NONE,
-				mod == HX_VM_HCCP, hits, 8);
+	size_t i, k = hx_vocab_scan_mod(s, n, mod, hits, 8);
 
 	if (any)
 		*any = k ? hits[0].row : NULL;

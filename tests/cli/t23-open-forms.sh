@@ -1000,6 +1000,12 @@ check "lm-eval's table, its heads padded, its first bar lost" "false none" \
 check "the padded shape with another head" "null not_determined" \
 	'Tasks|Version|     Filter     |n-shot|  Stage    |   |Value |   |Stderr|' \
 	'|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.1653|±  |0.0102|'
+check "lm-eval's table of groups, its first bar lost" "false none" \
+	'Groups|Version|Filter|n-shot|Metric|   |Value |   |Stderr|' \
+	'|mmlu  |      2|none  |      |acc   |↑  |0.4336|±  |0.0041|'
+check "a table of groups with another head" "null not_determined" \
+	'Groups|Version|Filter|n-shot|Stage |   |Value |   |Stderr|' \
+	'|mmlu  |      2|none  |      |acc   |↑  |0.4336|±  |0.0041|'
 # sglang's simple evals end on their latency and score (test/run_eval.py)
 check "an evaluation's total latency as it ends" "false none" \
 	'100%|██████████| 200/200 [05:15<00:00,  1.58s/it]' 'Total latency: 315.435 s' 'Score: 0.955'
