@@ -3867,17 +3867,12 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 }
 
 /*
- * A framework's own line for a run that finished: the Hugging Face
- * Trainer's "Training completed. Do not forget to share your model on
- * huggingface.co/models =)" (transformers, trainer.py, _inner_training_loop),
- * the summary vLLM's serving benchmark prints when every request was
- * answered, "============ Serving Benchmark Result ============"
- * (vllm, benchmarks/serve.py; benchmark_serving.py before it) and other
- * benchmarks' banners in its style (hx_bench_banner), vLLM's offline
- * progress bar at every prompt (prompts_done), pytest's summary without a
- * failure and llama.cpp's timings as its program exits (hx_llama_total).
- * A normal end of the process that wrote it, like HCCL's communicator
- * destroyed.
+ * A framework's or a tool's own line for a run that finished, as
+ * hx_run_end (line.c) names it: the Hugging Face Trainer's "Training
+ * completed", a benchmark's result, pytest's summary without a failure,
+ * llama.cpp's timings as it exits, ...  A normal end of the process that
+ * wrote it, like HCCL's communicator destroyed; the first a file holds
+ * is recorded.
  */
 static int framework_end(struct hx_reader *r, const char *s, size_t n)
 {
