@@ -112,8 +112,27 @@ def composite_keys(srcs):
     return keys
 
 
+def hccp_codes(src):
+    """HCCP's 6-digit codes: ConverReturnCode's CONVER_ERROR_CODE (hcomm,
+    ra_client_host.h): type * 100000 + HCCP_MODULE_ID (28) * 1000 +
+    module (0 init, 1 RDMA, 2 socket, 3 others) * 100 + the errno's index,
+    from each '{-EXXX, type, index},' of gErrcodeInfoList -> {code: name}"""
+    out = {}
+    for l in src["lines"]:
+        m = re.match(r"\{-(E\w+), ([0-9]), ([0-9]+)\},", l)
+        if not m:
+            fail("sources/%s.txt: not an entry: %s" % (src["id"], l[:80]))
+            continue
+        for mod, word in enumerate(("INIT", "RDMA", "SOCKET", "OTHERS")):
+            code = int(m.group(2)) * 100000 + 28 * 1000 + mod * 100 + int(m.group(3))
+            out[str(code)] = "HCCP_%s_%s" % (word, m.group(1))
+    return out
+
+
 def codes_of(src):
     fam = src["family"]
+    if src.get("compose") == "hccp":
+        return list(hccp_codes(src))
     if fam not in CODE_RE:
         return []
     out = []
@@ -331,8 +350,8 @@ def extract(src, text, tabs):
 
 
 def header_line(src, commit):
-    keys = [k for k in ("id", "family", "role", "prefix", "names", "repo", "commit", "path", "start",
-                        "stmt")
+    keys = [k for k in ("id", "family", "role", "prefix", "names", "compose", "repo", "commit", "path",
+                        "start", "stmt")
             if k in src]
     vals = dict(src, commit=commit)
     return "# vocab-source " + " ".join("%s=%s" % (k, vals[k]) for k in keys) + \

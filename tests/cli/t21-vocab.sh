@@ -53,6 +53,18 @@ sed -i '/^MIE04\*1C	/d' "$T/v/mindie.tsv"
 t_ok "a MindIE server error type's row removed: fails naming MIE04*1C" fails_naming 'MIE04\*1C' --dir "$T/v"
 
 copy
+sed -i '/^-12	/d' "$T/v/errno.tsv"
+t_ok "an errno row removed: fails naming -12" fails_naming -12 --dir "$T/v"
+
+copy
+sed -i '/^328100	/d' "$T/v/runtime.tsv"
+t_ok "an HCCP code made of its list removed: fails naming 328100" fails_naming 328100 --dir "$T/v"
+
+copy
+sed -i 's/^{-ENOMEM, 3, 0},$/{-ENOMEM, 3, 9},/' "$T/v/sources/hccp_errcode_list.txt"
+t_ok "HCCP's list changed under its rows: fails naming 328009" fails_naming 328009 --dir "$T/v"
+
+copy
 sed -i '/^21008	/d' "$T/v/aicpu.tsv"
 t_ok "an AICPU errcode row removed: fails naming 21008" fails_naming 21008 --dir "$T/v"
 

@@ -797,6 +797,13 @@ check "RoCE's -ENOMEM" "false not_a_hang" "$(hccp_line ROCE -12)"
 check "HCCP's -ETIMEDOUT" "true unknown" "$(hccp_line HCCP -110)"
 check "the same -12 in the runtime's line" "null other" "$(hccp_line RUNTIME -12)"
 check "an HCCP number no table has" "null other" "$(hccp_line HCCP -999)"
+# HCCP's own six-digit codes as HCCL prints what an HCCP call returned
+# (ConverReturnCode: type, HCCP's module 28, the operation, the errno's
+# index; vocab/runtime.tsv): an RDMA operation out of memory failed at
+# once; a number of that shape no table has says nothing
+hccp_ret() { printf '[ERROR] HCCL(60570,python):2025-12-04-14:46:07.911.356 [adapter_hccp.cc:1000] [60570][Create][Qp]ra qp create fail. ret[%s]\n' "$1"; }
+check "HCCP's code of an RDMA operation out of memory" "false not_a_hang" "$(hccp_ret 328100)"
+check "a code of HCCP's shape no table has" "null other" "$(hccp_ret 328199)"
 # the ids of a failure whose deciding line names no task are those the
 # lines right around it name (the runtime prints the task on its own line)
 printf '%s\n' "EZ9999: Inner Error!" \

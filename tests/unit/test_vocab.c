@@ -206,6 +206,10 @@ static void test_lookup_others(void **state)
 	assert_row(HX_VF_ERRNO, "-261", HX_VC_LOST, "ESOCKCLOSED");
 	assert_ptr_equal(hx_vocab_key("-12"), code(HX_VF_ERRNO, "-12"));
 	assert_null(hx_vocab_key("-41"));       /* EWOULDBLOCK is EAGAIN's */
+	/* HCCP's six-digit codes: type, module 28, operation, errno index */
+	assert_row(HX_VF_RUNTIME, "328100", HX_VC_RESOURCE, "HCCP_RDMA_ENOMEM");
+	assert_row(HX_VF_RUNTIME, "128207", HX_VC_LOST, "HCCP_SOCKET_ESOCKCLOSED");
+	assert_null(code(HX_VF_RUNTIME, "328199"));      /* index 99: none */
 	/* the code an AICPU kernel ended on, and the raw timeout 0x21007 */
 	assert_row(HX_VF_AICPU, "21008", HX_VC_UNKNOWN, "AICPU_INNER");
 	assert_row(HX_VF_AICPU, "135175", HX_VC_WAIT_TIMEOUT, "AICPU_TIMEOUT_RAW_ERRCODE");
