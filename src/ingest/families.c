@@ -3721,7 +3721,7 @@ static int file_marker(struct hx_reader *r, const char *s, size_t n)
 	return HANGDX_OK;
 }
 
-static int framework_end(struct hx_reader *r, const char *s, size_t n);
+static int framework_end(struct hx_reader *r, const char *what);
 
 /*
  * torch elastic's summary of a failed run (torchrun, the launcher's
@@ -3772,6 +3772,8 @@ static int elastic_root(struct hx_reader *r, const char *s, size_t n)
 
 static int indented(struct hx_reader *r, const char *s, size_t n)
 {
+	const char *what;
+
 	while (n && (*s == ' ' || *s == '\t')) {
 		s++;
 		n--;
@@ -3780,8 +3782,8 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 		return elastic_root(r, s, n);
 	if (n < 8)
 		return HANGDX_OK;
-	if (hx_run_end(s, n))
-		return framework_end(r, s, n);  /* a centred banner */
+	if ((what = hx_run_end(s, n)) != NULL)
+		return framework_end(r, what);  /* a centred banner */
 	if (HAS(s, n, "Cluster Exception Location") ||
 	    HAS(s, n, "Heartbeat Lost Occurred"))
 		return cluster_exception(r, NULL, s, n);
@@ -3796,6 +3798,8 @@ static int indented(struct hx_reader *r, const char *s, size_t n)
 
 static int bare_start(struct hx_reader *r, const char *s, size_t n)
 {
+	const char *what;
+
 	switch (s[0]) {
 	case '#':
 		if (n > 7 && memcmp(s, "# file:", 7) == 0) {
@@ -3819,8 +3823,8 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 	case '[':
 		if (n > 6 && memcmp(s, "[PID: ", 6) == 0)
 			return em_message(r, NULL, s, n);
-		if (hx_run_end(s, n))
-			return framework_end(r, s, n);
+		if ((what = hx_run_end(s, n)) != NULL)
+			return framework_end(r, what);
 		if (n > 10 && s[1] == 'E' && memchr(s, '(', n < 40 ? n : 40))
 			return torch_screen(r, s, n);
 		return framework_code(r, NULL, "torch_npu", s, n);
@@ -3844,11 +3848,11 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 		if (n > 8 && memcmp(s, "==> ", 4) == 0 &&
 		    memcmp(s + n - 4, " <==", 4) == 0)
 			return file_marker(r, s + 4, n - 8);
-		return framework_end(r, s, n);
+		return framework_end(r, hx_run_end(s, n));
 	case 'l':
 		if (s[1] == 'o')
 			return hccl_test_local(r, s, n);
-		return framework_end(r, s, n);
+		return framework_end(r, hx_run_end(s, n));
 	case 'T':
 	case 'F':
 	case '(':
@@ -3860,7 +3864,7 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 	case 'w':
 	case 'd':
 	case 'G':
-		return framework_end(r, s, n);
+		return framework_end(r, hx_run_end(s, n));
 	default:
 		return HANGDX_OK;
 	}
@@ -3872,12 +3876,11 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
  * completed", a benchmark's result, pytest's summary without a failure,
  * llama.cpp's timings as it exits, ...  A normal end of the process that
  * wrote it, like HCCL's communicator destroyed; the first a file holds
- * is recorded.
+ * is recorded.  what: the end's name, NULL when the line is none.
  */
-static int framework_end(struct hx_reader *r, const char *s, size_t n)
+static int framework_end(struct hx_reader *r, const char *what)
 {
 	struct hx_recb b;
-	const char *what = hx_run_end(s, n);
 
 	if (!what)
 		return HANGDX_OK;
