@@ -2620,6 +2620,15 @@ static void sig_record(struct hx_signals *s, const struct hangdx_diagnosis *d,
 	case HX_K_TSCH_TIMEOUT:
 		first(&s->timeout, rec);
 		break;
+	/* HCCL's AICPU kernel's "KFC timeout..", op retry's "[OpRetry]
+	 * WaitCommand timeout": a wait that ran out, at error level (under
+	 * retry's ErrToWarn it is a warning, retried) */
+	case HX_K_AICPU_KERNEL: case HX_K_OP_RETRY:
+		if (eq(hx_dstr(d, rec, HX_F_WHAT), "timeout") &&
+		    (d->ev->recs[rec].level == HX_LV_ERROR ||
+		     d->ev->recs[rec].level == HX_LV_CRITICAL))
+			first(&s->timeout_text, rec);
+		break;
 	case HX_K_HEARTBEAT: case HX_K_CLUSTER_EXCEPTION:
 		if (eq(hx_dstr(d, rec, HX_F_STATUS), "LOST"))
 			first(&s->lost, rec);

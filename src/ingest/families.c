@@ -783,6 +783,11 @@ static int aicpu_exception(struct hx_reader *r, const struct hx_prefix *p)
 		put_lit(b, HX_F_EXP_MODE, "AICPU");
 	off = (size_t)(info - s);
 	kv_all(b, L_AICPU, s + off, n - off);
+	/* a task's report that names no type hangdx reads ("taskType:[2]",
+	 * newer HCCL's number): no wait it can follow, but a task that
+	 * failed, for the open world */
+	r->open_too = (p->level == HX_LV_ERROR || p->level == HX_LV_CRITICAL) &&
+		      !hx_rb_has(b, HX_F_TYPE) && info == hx_find(s, n, "base information is");
 	return HANGDX_OK;
 }
 
@@ -887,12 +892,14 @@ static int cqe_error(struct hx_reader *r, const struct hx_prefix *p)
 	size_t n = p->bodylen;
 	struct hx_recb b;
 
-	rb_start(r, &b, HX_K_CQE_ERROR, p);
-	put_lit(&b, HX_F_WHAT, mod_is(p, "HCCL") ? "heartbeat"
-			       : mod_is(p, "HCCP") ? "hccp" : "roce");
+	/* without its status ("Get Cqe err info failed") the line is no
+	 * CQE's report: the open world reads it */
 	if (!hx_after(s, n, "status[", "]", &lo, &n) &&
 	    !hx_after(s, p->bodylen, "status: ", " ,", &lo, &n))
 		return HANGDX_OK;
+	rb_start(r, &b, HX_K_CQE_ERROR, p);
+	put_lit(&b, HX_F_WHAT, mod_is(p, "HCCL") ? "heartbeat"
+			       : mod_is(p, "HCCP") ? "hccp" : "roce");
 	hx_rb_str(&b, HX_F_STATUS, lo, n);
 	n = p->bodylen;
 	put_between(&b, HX_F_ARRIVAL, s, n, "time:[", "]");
@@ -942,6 +949,11 @@ static int op_retry(struct hx_reader *r, const struct hx_prefix *p,
 	else if (HAS(at, left, "stop by"))
 		what = "stop";
 	put_lit(&b, HX_F_WHAT, what);
+	/* retry's own failure at error level ("[OpRetry][Server]
+	 * OpRetryServerWaitResp fail ..."): the open world reads it; a
+	 * timeout of retry's is a wait that ran out by itself (facts.c) */
+	r->open_too = (p->level == HX_LV_ERROR || p->level == HX_LV_CRITICAL) &&
+		      strcmp(what, "timeout") != 0;
 	put_lit(&b, HX_F_SIDE, hx_find(at, left, "[AICPU]") ? "aicpu" : "host");
 	if (hx_after(at, left, "cur state ", ",", &v, &vl))
 		hx_rb_str(&b, HX_F_CUR_STATE, v, vl);
@@ -1053,6 +1065,9 @@ static int env_echo(struct hx_reader *r, const struct hx_prefix *p)
 	if (!set_by && !is_set && !not_set && !env_is)
 		return HANGDX_OK;
 	rb_start(r, &b, HX_K_ENV, p);
+	/* "environmental variable HCCL_SOCKET_FAMILY[...] is invalid" at
+	 * error level: a setting refused, a failure as well as the value */
+	r->open_too = p->level == HX_LV_ERROR || p->level == HX_LV_CRITICAL;
 	hx_rb_str(&b, HX_F_NAME, nm, nl);
 	put_lit(&b, HX_F_SOURCE, HAS(s, n, "set by commconfig") ? "commconfig"
 		: (set_by && !HAS(s, n, "set by default")) || is_set || env_is
@@ -1110,6 +1125,10 @@ static int comm_init(struct hx_reader *r, const struct hx_prefix *p,
 
 	rb_start(r, &b, HX_K_COMM_INIT, p);
 	put_lit(&b, HX_F_WHAT, what);
+	/* a step of the set-up at error level ("RankInfoDetect SetupAgent
+	 * fail"): the open world reads its failure */
+	r->open_too = (p->level == HX_LV_ERROR || p->level == HX_LV_CRITICAL) &&
+		      strcmp(what, "init_failed") != 0;
 	nk = hx_kv_scan(s, n, kv, HX_MAX_KV);
 	for (i = 0; i < nk; i++) {
 		if (kv[i].key == HX_KV_RANK)
@@ -2793,9 +2812,12 @@ static int kernel_comm_aicpu(struct hx_reader *r, const struct hx_prefix *p,
 		kstart(r, &b, p, HX_K_AICPU_KERNEL, "done");
 	} else if (starts(t, tn, "[ExecOp] executor op fail, tag[")) {
 		kstart(r, &b, p, HX_K_AICPU_KERNEL, "fail");
+		/* the kernel's op failed: a failure too */
+		r->open_too = p->level == HX_LV_ERROR || p->level == HX_LV_CRITICAL;
 	} else if (starts(t, tn, "KFC timeout..")) {
 		kstart(r, &b, p, HX_K_AICPU_KERNEL, "timeout");
 		str_after(&b, HX_F_GROUP, t, tn, "group[");
+		hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
 		return emit(r, &b);
 	} else {
 		return NOT_MINE;
@@ -2952,6 +2974,7 @@ static int kernel_plain(struct hx_reader *r, const struct hx_prefix *p,
 		num_after(&b, HX_F_TAIL, s, n, " tail ");
 		if (hx_after(s, n, "KFC timeout..[", "]", &v, &vl))
 			put_timeout(&b, v, vl, true);
+		hx_rb_str(&b, HX_F_TEXT, s, n > 200 ? 200 : n);
 		return emit(r, &b);
 	default:
 		return NOT_MINE;
@@ -3259,7 +3282,7 @@ static size_t message_skip(const char *s, size_t n)
  * which of them a line holds decides which families are tried.
  */
 enum {
-	A_TIMEOUT = 1u << 0,    /* "timeout", "Timeout", "times out" */
+	A_TIMEOUT = 1u << 0,    /* "timeout", "Timeout", "timeOut", "times out" */
 	A_ERROR = 1u << 1,      /* "error", "Error", "ERROR" */
 	A_FAILED = 1u << 2,     /* "failed", "Failed" */
 	A_MEMORY = 1u << 3,     /* "memory", "Memory" */
@@ -3325,8 +3348,9 @@ static unsigned field_anchors(const char *s, size_t n)
 			continue;
 		switch (s[i]) {
 		case 'm':
-			if (at4(s, n, i, "meou") || at4(s, n, i, "mes "))
-				a |= A_TIMEOUT;
+			if (at4(s, n, i, "meou") || at4(s, n, i, "meOu") ||
+			    at4(s, n, i, "mes "))
+				a |= A_TIMEOUT;     /* HCCL's "timeOut[%u s]" too */
 			else if (at4(s, n, i, "med ") && i + 4 < n && s[i + 4] == 'o')
 				a |= A_WAITWORD;
 			else if (at4(s, n, i, "ment") && i + 15 <= n &&
@@ -4016,7 +4040,8 @@ static bool timeout_words(const char *s, size_t n)
 	static const char *const w[] = {
 		"timed out", "Timed out", "TIMED OUT", "TimeoutError",
 		"timeout after", "Timeout after", "wait timeout", "Wait timeout",
-		"WaitTimeout", "time out", "Time out", "timeout!", "Timeout!",
+		"WaitTimeout", "time out", "Time out", "Time Out", "timeout!",
+		"Timeout!",
 		"TIMEOUT_EXIT", "deadline exceeded", "DeadlineExceeded",
 		/* HCCL's tag of a task that failed, by stage and kind
 		 * ("[TaskExecStage][Timeout][HOST]", task_exception_handler) */
@@ -4062,11 +4087,15 @@ static bool timeout_word(const char *s, size_t n)
 	while ((q = hx_find_ci(q, (size_t)(end - q), "timeout")) != NULL) {
 		/* HCCL_EXEC_TIMEOUT, a-timeout, ConnectImplWithTimeout: a
 		 * name, not the word; but a status's name after its number */
-		bool ident = q > s && (q[-1] == '_' || q[-1] == '-' ||
-				       isalnum((unsigned char)q[-1]));
+		bool ident = (q > s && (q[-1] == '_' || q[-1] == '-' ||
+					isalnum((unsigned char)q[-1]))) ||
+			     /* timeOutEnv, timeoutSec: a name; "timeouts" not */
+			     (q + 7 < end && isalnum((unsigned char)q[7]) &&
+			      !(q[7] == 's' && (q + 8 == end ||
+						!isalnum((unsigned char)q[8]))));
 		bool set = q + 7 < end && (q[7] == '=' ||
 					   (q[7] == ':' && q + 8 < end &&
-					    q[8] >= '0' && q[8] <= '9'));
+					    ((q[8] >= '0' && q[8] <= '9') || q[8] == '[')));
 
 		if ((!ident && !set) ||
 		    (ident && !set && q[0] == 'T' && q[-1] == '_' &&
@@ -4076,6 +4105,30 @@ static bool timeout_word(const char *s, size_t n)
 		q += 7;
 	}
 	return false;
+}
+
+/* The timeout a line names is a setting refused, not a wait that ran
+ * out: "[%s] in cpu timeOut[%f s] is invalid.", "timeOut[%f s], not
+ * support in cpu.", "parameter error : notify[%p], stream[%p],
+ * timeOut[%u ms]", "set qp attr timeout[%u s] failed" (HCCL's checks of
+ * its arguments and settings); but "fftsplus task timeout dfx print
+ * failed, ... descAlignBuf is invalid" tells of a task that ran out. */
+static bool timeout_setting(const char *s, size_t n)
+{
+	if (HAS(s, n, "timeout dfx"))   /* the details of one that ran out */
+		return false;
+	return HAS(s, n, "is invalid") || HAS(s, n, "not support") ||
+	       HAS(s, n, "parameter error") || HAS(s, n, "parse ") ||
+	       HAS(s, n, "Invalid") || HAS(s, n, "in the range") ||
+	       HAS(s, n, "out of range") || hx_find_ci(s, n, "timeout interval") ||
+	       hx_find_ci(s, n, "qp attr timeout");
+}
+
+/* A wait that ran out in the line's own words, not a setting it names. */
+static bool said_timeout(const char *s, size_t n, unsigned a)
+{
+	return (timeout_words(s, n) || ((a & A_TIMEOUT) && timeout_word(s, n))) &&
+	       !timeout_setting(s, n);
 }
 
 /* The task scheduler's error line names the function that printed it:
@@ -4288,7 +4341,11 @@ static bool advice(const char *s, size_t n)
 
 	while (k < n && (s[k] == ' ' || s[k] == '\t'))
 		k++;
+	/* HCCL's own word that an error line before it was no failure
+	 * ("Client reconnect 2 times to success, so the above or this error
+	 * log can be ignored", "THE ABOVE AND THIS ERROR LOG CAN BE IGNORED") */
 	return HAS(s, n, "Possible Cause") || HAS(s, n, "Solution:") ||
+	       HAS(s, n, "can be ignored") || HAS(s, n, "CAN BE IGNORED") ||
 	       HAS(s, n, "TraceBack (most recent call last)") ||
 	       (n - k >= 2 && s[k] == 'F' && s[k + 1] == 'i' &&
 		HAS(s, n, "File \""));
@@ -4802,6 +4859,8 @@ static bool parameter_words(const char *s, size_t n)
 	static const char *const w[] = {
 		"ailed to listen", "ailed to bind", "Address already in use",
 		"is invalid", "invalid argument", "Invalid argument",
+		"which is incorrect",   /* HCCL: "HCCL_X is set to [v], which
+					 * is incorrect" */
 		"not support", "unsupported", "Unsupported",
 		"check fail", "check failed",
 		/* dlerror(3): a library of the install that does not load */
@@ -4879,8 +4938,8 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	bool err, tsch = false;
 	enum hx_vocab_mod mod = HX_VM_ANY;
 
-	if (r->sub > r->piece_sub || r->taken || n < 8 || s[0] == '#' ||
-	    hx_traceback_link(s, n))
+	if ((!r->open_too && (r->sub > r->piece_sub || r->taken)) || n < 8 ||
+	    s[0] == '#' || hx_traceback_link(s, n))
 		return HANGDX_OK;
 	if (prefixed) {
 		p = r->lastp;
@@ -4941,19 +5000,23 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	row = open_row(m, mn, mod);
 	if (!row && mn > 9 && memcmp(m, "[Error]: ", 9) == 0)
 		row = error_message_row(m + 9, mn - 9);
+	/* a code of another class on a line that says its wait ran out
+	 * (HCCL's "errNo[0x...5000004] waiting Callback Thread time out"):
+	 * the code is the caller's catch-all, the words say what happened */
 	if (row && row->cls != HX_VC_UNKNOWN && (err || row->family ==
 						  HX_VF_FRAMEWORK))
-		return open_record(r, row->cls == HX_VC_WAIT_TIMEOUT
+		return open_record(r, row->cls == HX_VC_WAIT_TIMEOUT ||
+				   (err && said_timeout(m, mn, a))
 				   ? HX_K_TIMEOUT_TEXT : HX_K_CODED,
 				   prefixed ? &p : NULL, m, mn, row, NULL);
 	/* a line of an error-manager block ("EI9999: Inner Error!" and the
 	 * lines under it) is the error's own text: a timeout it names ran
 	 * out; so is the line right under an error line ("PTO2 runtime
 	 * failed: ...", then "PTO2 scheduler timeout ...") */
-	if (timeout_words(m, mn) ||
+	if ((timeout_words(m, mn) && !timeout_setting(m, mn)) ||
 	    ((a & A_TIMEOUT) && (err || r->curblk ||
 				 (r->open_line && r->open_line + 1 == r->line)) &&
-	     timeout_word(m, mn)) ||
+	     timeout_word(m, mn) && !timeout_setting(m, mn)) ||
 	    (tsch && err && handler_timeout(m, mn)) ||
 	    /* a watchdog that fired (SGLang's scheduler) */
 	    ((a & A_WATCHDOG) && HAS(m, mn, "atchdog timeout")))

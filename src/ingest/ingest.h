@@ -885,6 +885,9 @@ struct hx_reader {
 				     * (first observed failure):", 0 none */
 	int64_t el_ts;              /* its time, HX_NONE */
 	bool taken;                 /* a family took the current line */
+	bool open_too;              /* it kept a fact of an error line (an
+				     * environment variable, a communicator's
+				     * step): the open world reads it too */
 	struct hx_prefix lastp;     /* the plog prefix of the line below, */
 	const char *lastp_at;       /* parsed once by hx_families_line */
 	uint32_t open_kept;         /* open-world records of this file */
@@ -1116,8 +1119,11 @@ enum hx_vocab_mod {
 size_t hx_vocab_scan_mod(const char *s, size_t n, enum hx_vocab_mod mod,
 			 struct hx_vocab_hit *hits, size_t max);
 /* The row a line names: the first mention (of its first eight) whose class
- * is not unknown, else NULL; *any, when given, the first mention of any
- * class.  mod: the module that wrote the line. */
+ * is not unknown, else NULL; but an HcclResult that says only that a call
+ * failed (HCCL_E_RUNTIME, HCCL_E_NETWORK, HCCL_E_INTERNAL, ...) is passed
+ * over for a runtime or HCCP code (vocab/runtime.tsv) after it.
+ * *any, when given, the first mention of any class.  mod: the module that
+ * wrote the line. */
 const struct hx_vocab *hx_vocab_line_row(const char *s, size_t n,
 					 enum hx_vocab_mod mod,
 					 const struct hx_vocab **any);

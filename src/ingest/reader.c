@@ -411,7 +411,7 @@ static int to_families(struct hx_reader *r, const char *s, size_t n)
 		return HANGDX_OK;
 	}
 	r->ev->c.candidates++;
-	r->taken = false;
+	r->taken = r->open_too = false;
 	/* the records this piece of the line makes (glued lines: a piece
 	 * after the first is read as a line of its own) */
 	r->piece_sub = r->line == r->sub_line ? r->sub : 0;

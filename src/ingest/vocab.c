@@ -1048,17 +1048,38 @@ size_t hx_vocab_scan_mod(const char *s, size_t n, enum hx_vocab_mod mod,
 			 mod == HX_VM_HCCP, hits, max);
 }
 
+/* An HcclResult whose words say a call to another layer failed, not
+ * what happened: HCCL_E_RUNTIME "call runtime api fail", HCCL_E_DRV,
+ * HCCL_E_NETWORK, HCCL_E_SYSCALL ..., and HCCL_E_INTERNAL. */
+static bool call_failed(const struct hx_vocab *row)
+{
+	return row->family == HX_VF_HCCL &&
+	       (strncmp(row->meaning, "call ", 5) == 0 ||
+		strcmp(row->name, "HCCL_E_INTERNAL") == 0);
+}
+
 const struct hx_vocab *hx_vocab_line_row(const char *s, size_t n,
 					 enum hx_vocab_mod mod,
 					 const struct hx_vocab **any)
 {
 	struct hx_vocab_hit hits[8];
-	size_t i, k = hx_vocab_scan_mod(s, n, mod, hits, 8);
+	size_t i, j, k = hx_vocab_scan_mod(s, n, mod, hits, 8);
 
 	if (any)
 		*any = k ? hits[0].row : NULL;
-	for (i = 0; i < k; i++)
-		if (hits[i].row->cls != HX_VC_UNKNOWN)
-			return hits[i].row;
+	for (i = 0; i < k; i++) {
+		if (hits[i].row->cls == HX_VC_UNKNOWN)
+			continue;
+		/* HCCL's error number that says only that a call failed
+		 * ("call runtime api fail", "internal error"): the runtime's
+		 * or HCCP's code it printed after it says how
+		 * ("errNo[0x...500000f] ... return[507046]") */
+		if (call_failed(hits[i].row))
+			for (j = i + 1; j < k; j++)
+				if (hits[j].row->family == HX_VF_RUNTIME &&
+				    hits[j].row->cls != HX_VC_UNKNOWN)
+					return hits[j].row;
+		return hits[i].row;
+	}
 	return NULL;
 }

@@ -1206,4 +1206,56 @@ t_ok "Python's link between two tracebacks is not quoted as an error line" sh -c
 printf '%s\n' "	While copying the parameter named \"w\", whose dimensions in the model are torch.Size([8]) and whose dimensions in the checkpoint are torch.Size([8]), an exception occurred : ('Expected all tensors to be on the same device, but found at least two devices, npu:1 and npu:0! (when checking argument for argument src in method wrapper__npu_dtype_cast_)',)." > "$T/dev.log"
 t_ok "tensors on two devices: named, a parameter fault, no hang" sh -c "
 	'$HANGDX' diagnose --json '$T/dev.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"hang\"] is False and \"tensors on two different devices\" in d[\"summary\"], d[\"summary\"]'"
+# HCCL's lines as its source prints them (tests/data/formats.tsv holds the
+# timeouts one by one, t24): a line a family keeps as a fact is read by
+# the open world too when its level is ERROR (an environment variable
+# refused, a set-up step, op retry's failure, a task report whose type is
+# a number, a CQE line without its status), the same at INFO is no
+# failure; a line that says it can be ignored is none; a code that says
+# only that a call failed gives way to the runtime's code after it, and a
+# catch-all code to the line's words that its wait ran out
+HE='[ERROR] HCCL(40125,python):2025-03-01-10:00:01.123.456 [x.cc:12] [40130]'
+HI='[INFO] HCCL(40125,python):2025-03-01-10:00:01.123.456 [x.cc:12] [40130]'
+check "HCCL: an environment variable refused at ERROR" "false not_a_hang" \
+	"${HE}[Parse][HcclSocketFamily]environmental variable HCCL_SOCKET_FAMILY[AF_X] is invalid. it should be \"AF_INET\" or \"AF_INET6\"."
+check "the same at INFO" "null not_determined" \
+	"${HI}[Parse][HcclSocketFamily]environmental variable HCCL_SOCKET_FAMILY[AF_X] is invalid. it should be \"AF_INET\" or \"AF_INET6\"."
+check "HCCL: a setting it calls incorrect at ERROR" "false not_a_hang" \
+	"${HE}HCCL_DETERMINISTIC is set to [3], which is incorrect. Please check"
+check "HCCL: a set-up step that failed at ERROR" "null other" \
+	"${HE}[group_1] RankInfoDetect SetupAgent fail, identifier[group_1]."
+check "the same at INFO" "null not_determined" \
+	"${HI}[group_1] RankInfoDetect SetupAgent fail, identifier[group_1]."
+check "HCCL: op retry's own failure at ERROR" "null other" \
+	"${HE}[OpRetry][Server]OpRetryServerWaitResp fail, state[RUNNING] is not in RETRY_SERVER_STATE_TRANSFER_LABEL"
+check "HCCL: an error line that says it can be ignored" "null not_determined" \
+	"${HE}[OpRetryConnection][Init] Client reconnect 2 times to success, so the above or this error log can be ignored"
+check "HCCL: a task's report whose type is a number" "null other" \
+	"${HE}[TaskException][AICPU]base information is streamID(sqId):[4], taskID(sqeId):[12], taskType:[7], sqHead:3, sqTail:4"
+check "HCCL: a CQE line without its status" "null other" \
+	"${HE}[hrtRaGetCqeErrInfo]Get Cqe err info failed"
+check "HCCL_E_RUNTIME, then the runtime's timeout code" "true other" \
+	"${HE}[Synchronize][Stream]errNo[0x000000000500000f] rt streamsynchronizewithtimeout fail. return[507046]."
+check "HCCL_E_INTERNAL, then the runtime's timeout code" "true other" \
+	"${HE}[Synchronize][Stream]errNo[0x0000000005000004] rt stream synchronize fail. return[507046]."
+check "HCCL_E_RUNTIME, then a code no table has" "null other" \
+	"${HE}[Synchronize][Stream]errNo[0x000000000500000f] rt streamsynchronizewithtimeout fail. return[1836]."
+check "HCCL_E_INTERNAL on a line that says its wait ran out" "true unknown" \
+	"${HE}[HcclCallbackTask][CallbackRegStream]errNo[0x0000000005000004] waiting Callback Thread time out"
+check "HCCL_E_INTERNAL on a line that says it failed" "false not_a_hang" \
+	"${HE}[HcclCallbackTask][CallbackRegStream]errNo[0x0000000005000004] waiting Callback Thread failed"
+check "HCCL's AICPU kernel's own timeout at ERROR" "true unknown" \
+	"${HE}[HcclCommAicpu]KFC timeout.. group[grp1]."
+check "the same as a warning (retry's ErrToWarn)" "null not_determined" \
+	"[WARNING] HCCL(40125,python):2025-03-01-10:00:01.123.456 [x.cc:12] [40130]ErrToWarn: [HcclCommAicpu]KFC timeout.. group[grp1]."
+check "HCCL: op retry's wait that ran out at ERROR" "true unknown" \
+	"${HE}[OpRetry]WaitCommand timeout"
+check "the same at INFO" "null not_determined" \
+	"${HI}[OpRetry]WaitCommand timeout"
+check "HCCL spells it timeOut" "true unknown" \
+	"${HE}Wait Cqe timeOut[12] s, State[3]"
+check "a timeout value refused" "null other" \
+	"${HE}[HCCN][HccnRpingAddTargetWithCfg] timeout [4 ms], need to be in the range 1 to 3600000"
+check "a name glued to the word (timeOutEnv)" "false not_a_hang" \
+	"${HE}[Parse][LinkConnTimeOut]environmental variable HCCL_CONNECT_TIMEOUT error, errNo[0x0000000005000001]timeOutEnv[99s] timeRange[120s,7200s]"
 t_done

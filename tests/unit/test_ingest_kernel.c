@@ -20,16 +20,13 @@
  * "name=value;..." (what first), numbers in decimal.  A field the spec
  * does not list fails the test as much as a missing one.
  */
-static void one(const char *line, const char *kind, int64_t tid,
-		const char *spec)
+static void check_first(struct hangdx_evidence *ev, const char *line,
+			const char *kind, int64_t tid, const char *spec)
 {
-	struct hangdx_evidence *ev = ingest(line);
 	const struct hx_rec *r;
 	char buf[1024], *save = NULL, *f;
 	size_t nspec = 0;
 
-	if (ev->nrec != 1)
-		fail_msg("%zu records from: %s", ev->nrec, line);
 	r = &ev->recs[0];
 	assert_string_equal(hx_kind_name(r->kind), kind);
 	assert_int_equal(r->tid, tid);
@@ -57,7 +54,31 @@ static void one(const char *line, const char *kind, int64_t tid,
 	}
 	if (r->nfield != nspec)
 		fail_msg("%u fields, %zu expected, in: %s", r->nfield, nspec, line);
+}
+
+static void one(const char *line, const char *kind, int64_t tid,
+		const char *spec)
+{
+	struct hangdx_evidence *ev = ingest(line);
+
+	if (ev->nrec != 1)
+		fail_msg("%zu records from: %s", ev->nrec, line);
+	check_first(ev, line, kind, tid, spec);
 	hangdx_evidence_free(ev);
+}
+
+/* The same, and a second record of kind2 from the same line: a fact a
+ * family keeps of an error line, then the open world's failure. */
+static void one_and(const char *line, const char *kind, int64_t tid,
+		    const char *spec, const char *kind2)
+{
+	struct hangdx_evidence *ev = ingest(line);
+
+	if (ev->nrec != 2)
+		fail_msg("%zu records from: %s", ev->nrec, line);
+	check_first(ev, line, kind, tid, spec);
+	assert_string_equal(hx_kind_name(ev->recs[1].kind), kind2);
+	assert_int_equal(ev->recs[1].line, ev->recs[0].line);
 }
 
 #define DEV "[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:30:30.000.085 "
@@ -120,9 +141,10 @@ static void test_kernel_waits(void **state)
 static void test_kernel_failures(void **state)
 {
 	(void)state;
-	one(DEVE "[aicpu_communicator.cc:2132] [5019][HcclCommAicpu][ExecOp] executor op fail, tag[AllGather_grp1AllGatherMeshExecutor_device], algName[AllGatherMeshExecutor], identifier[grp1]\n",
-	    "aicpu_kernel", 5019,
-	    "what=fail;tag=AllGather_grp1AllGatherMeshExecutor_device;op=AllGather;alg=AllGatherMeshExecutor;group=grp1");
+	one_and(DEVE "[aicpu_communicator.cc:2132] [5019][HcclCommAicpu][ExecOp] executor op fail, tag[AllGather_grp1AllGatherMeshExecutor_device], algName[AllGatherMeshExecutor], identifier[grp1]\n",
+		"aicpu_kernel", 5019,
+		"what=fail;tag=AllGather_grp1AllGatherMeshExecutor_device;op=AllGather;alg=AllGatherMeshExecutor;group=grp1",
+		"unknown_error");
 	/* under a LogControl guard (retry on) an ERROR prints as WARNING */
 	one("[WARNING] HCCL(5007,aicpu_scheduler):2026-11-01-08:00:01.000.000 [aicpu_communicator.cc:2132] [5019]ErrToWarn: [HcclCommAicpu][ExecOp] executor op fail, tag[AllGather_grp1AllGatherMeshExecutor_device], algName[AllGatherMeshExecutor], identifier[grp1]\n",
 	    "aicpu_kernel", 5019,
@@ -132,10 +154,12 @@ static void test_kernel_failures(void **state)
 	one(DEV "[hccl_aicpu_interface.cc:118] [5022]aicpu is suspended\n",
 	    "aicpu_kernel", 5022, "what=suspended");
 	one(DEVE "[aicpu_communicator.cc:3909] [5019][HcclCommAicpu]KFC timeout.. group[grp1].\n",
-	    "aicpu_kernel", 5019, "what=timeout;group=grp1");
+	    "aicpu_kernel", 5019,
+	    "what=timeout;group=grp1;text=[HcclCommAicpu]KFC timeout.. group[grp1].");
 	one(DEVE "[task_orchestrator.cc:1187] [5021]KFC timeout..[1858]s, commId hcom_mc2_0, stream 1 sqid 12 head 5 tail 9. SqeInfo:type:NOTIFY_WAIT\n",
 	    "aicpu_kernel", 5021,
-	    "what=timeout;comm_id=hcom_mc2_0;sq=12;head=5;tail=9;timeout_raw=1858;timeout_ms=1858000");
+	    "what=timeout;comm_id=hcom_mc2_0;sq=12;head=5;tail=9;timeout_raw=1858;timeout_ms=1858000;"
+	    "text=KFC timeout..[1858]s, commId hcom_mc2_0, stream 1 sqid 12 head 5 tail 9. SqeInfo:type:NOTIFY_WAIT");
 	one(DEVE "[dispatcher_aicpu.cc:750] [5020]Rtsq full, timeout 1856s. curhead:3, sqId:11\n",
 	    "aicpu_kernel", 5020, "what=rtsq_full;head=3;sq=11");
 	one(DEVE "[dispatcher_aicpu.cc:1200] [5020][DispatcherAicpu][WaitRtsq] Rtsq full, timeout 1856s. curhead:3, sqId:11\n",

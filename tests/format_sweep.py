@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""format_sweep.py - the vendor's own error lines that speak of a timeout,
+each written as the plog line its format string prints, read by hangdx.
+
+The rows (tests/data/formats.tsv) are every HCCL_ERROR / HCCL_WARNING /
+HCCL_RUN_WARNING and RT_LOG(RT_LOG_ERROR|RT_LOG_WARNING) format string of
+the public HCCL and runtime sources (the repositories and commits in the
+file's head) whose text says "timeout", "time out" or "timed out", with
+what the line means, read from the string and the code around it:
+
+  wait     a wait that ran out (a notify, a socket, a kernel, a retry
+           step): diagnose must call the line a hang (JSON "hang": true)
+  setting  a timeout value refused, parsed or set (an argument check, an
+           environment variable): diagnose must not call it a hang
+  warn     a warning (the line's level): not a failure by itself, and
+           never "no hang" (JSON "hang" not false)
+  fail     a call that failed whose cause the line does not say (a
+           return code, a print of a timeout's details that failed):
+           never "no hang"
+  advice   a line of a checklist HCCL prints under a failure ("3. the
+           time difference ... exceeds the timeout threshold"): alone,
+           never "no hang"
+
+usage:
+  format_sweep.py check HANGDX [TSV]   TAP, one test per row (make test)
+  format_sweep.py extract DIR...       the rows the sources under DIR hold
+                                       (owner+name/ work trees, bare git
+                                       directories or holding one as repo/),
+                                       meaning "?" where the file has none
+  format_sweep.py verify TSV DIR...    fail on each string of the sources
+                                       that TSV has no row for (a new CANN)
+
+A string is filled in as a real log would print it: numbers for %d/%u,
+a name for %s, hex for %x/%p, for a return value (ret[%d], return[%d],
+retCode=%#x) a number no table holds, so that the line's words decide, and an HCCL error number (errNo[0x...]) made
+of the HcclResult the call passes (HCCL_ERROR_CODE(HCCL_E_...)), read
+beside the string when the row is extracted (column errno; "var" where the
+call passes a variable: HCCL_E_INTERNAL, HCCL's catch-all, is printed)."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# the repositories the rows are taken from (tests/data/formats.tsv's head)
+REPOS = ("libochao-huawei/hcomm", "hicann/hccl", "hicann/runtime")
+TSV = os.path.join(HERE, "data", "formats.tsv")
+WORDS = re.compile(r"time ?out|timed out", re.I)
+LIT = r'"(?:[^"\\\n]|\\.)*"'
+CALLS = [
+    # (family, regex): the level is group 1, the literals group 2
+    ("hccl", re.compile(r"\bHCCL_(ERROR|RUN_WARNING|WARNING)\(\s*((?:%s\s*)+)" % LIT)),
+    ("runtime", re.compile(r"\bRT_LOG(?:_INNER_MSG)?\(\s*RT_LOG_(ERROR|WARNING)\s*,\s*((?:%s\s*)+)" % LIT)),
+]
+HCCL_RESULT = {}
+RET = re.compile(r"(?:\bret|return|retCode|errorno|rtRet|hcclRet)\s*(?:\[|=|\(|: ?|= )$", re.I)
+
+
+def hccl_results():
+    if not HCCL_RESULT:
+        with open(os.path.join(HERE, "..", "vocab", "hccl.tsv"), encoding="utf-8") as f:
+            for line in f:
+                if not line.startswith("#"):
+                    k = line.split("\t")
+                    HCCL_RESULT[k[1]] = int(k[0])
+    return HCCL_RESULT
+
+
+def source_dirs(dirs):
+    """(repo, tree) for each repository under the DIRs."""
+    out = []
+    for top in dirs:
+        for name in sorted(os.listdir(top)):
+            p = os.path.join(top, name)
+            if "+" not in name or not os.path.isdir(p):
+                continue
+            repo = name.replace("+", "/", 1)
+            if repo not in REPOS:
+                continue
+            git = os.path.join(p, "repo") if os.path.isdir(os.path.join(p, "repo")) else p
+            if os.path.exists(os.path.join(git, "HEAD")) and not os.path.isdir(os.path.join(git, ".git")):
+                tmp = tempfile.mkdtemp(prefix="fmt-")
+                arch = subprocess.run(["git", "--git-dir", git, "archive", "HEAD"],
+                                      stdout=subprocess.PIPE, check=True).stdout
+                subprocess.run(["tar", "-x", "-C", tmp], input=arch, check=True)
+                head = subprocess.run(["git", "--git-dir", git, "rev-parse", "HEAD"],
+                                      stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+                out.append((repo, head, tmp))
+            else:
+                out.append((repo, "worktree", p))
+    return out
+
+
+def strings(tree):
+    """(family, level, path, line, format, errno) of every call in tree."""
+    for root, _, files in os.walk(tree):
+        for fn in sorted(files):
+            if not fn.endswith((".cc", ".cpp", ".c", ".h", ".hpp")):
+                continue
+            path = os.path.join(root, fn)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            for fam, rx in CALLS:
+                for m in rx.finditer(text):
+                    fmt = "".join(re.findall(r'"((?:[^"\\\n]|\\.)*)"', m.group(2)))
+                    if not WORDS.search(fmt):
+                        continue
+                    tail = text[m.end():m.end() + 600]
+                    e = re.search(r"HC(?:CL|OM)_ERROR_CODE\((?:HcclResult::)?(\w+)\)", tail)
+                    code = "-" if not e or "errNo[" not in fmt else \
+                        e.group(1) if e.group(1).startswith("HCCL_E_") else "var"
+                    yield (fam, m.group(1), os.path.relpath(path, tree),
+                           text.count("\n", 0, m.start()) + 1, fmt, code)
+
+
+def read_tsv(path):
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            fam, level, meaning, errno, src, fmt = line.rstrip("\n").split("\t")
+            rows.append(dict(family=fam, level=level, meaning=meaning, errno=errno,
+                             source=src, format=fmt))
+    return rows
+
+
+def fill(fmt, errno):
+    n = [0]
+
+    def rep(m):
+        c = m.group(0)
+        n[0] += 1
+        if RET.search(m.string[:m.start()]):
+            return "1836"   # a return value no table holds: the words decide
+        if c.endswith("s"):
+            return ["HcclAllReduce_1", "group_233", "10.0.0.2"][n[0] % 3]
+        if c.endswith(("x", "X")):
+            return "7f00a0b0"
+        if c.endswith("f"):
+            return "1836.000000"
+        if c.endswith("p"):
+            return "0xffff8a0b2c40"
+        if c.endswith("c"):
+            return "a"
+        return str([1836, 4, 12, 7][n[0] % 4])
+
+    if errno != "-":
+        # a code the call computes (HCCL_ERROR_CODE(ret)): HCCL's catch-all
+        code = 0x5000000 + hccl_results()[errno if errno != "var" else "HCCL_E_INTERNAL"]
+        fmt = fmt.replace("errNo[0x%016llx]", "errNo[0x%016x]" % code)
+    out = re.sub(r"%[-+ #0]*\d*(?:\.\d+)?(?:ll|l|h|hh|z|j)?[diouxXsfpc]", rep, fmt)
+    return out.replace('\\"', '"').replace("\\n", " ").replace("\\t", " ").replace("%%", "%")
+
+
+def line_of(row, i):
+    path, ln = row["source"].rsplit(":", 1)
+    base = os.path.basename(path)
+    lvl = "ERROR" if row["level"] == "ERROR" else "WARNING"
+    ts = "2025-03-01-10:%02d:%02d.123.456" % (i // 60 % 60, i % 60)
+    body = fill(row["format"], row["errno"])
+    if row["family"] == "runtime":
+        return "[%s] RUNTIME(40125,python):%s [%s:%s]40130 SyncStream:%s" % (lvl, ts, base, ln, body)
+    return "[%s] HCCL(40125,python):%s [%s:%s] [40130]%s" % (lvl, ts, base, ln, body)
+
+
+def check(hangdx, path):
+    rows = read_tsv(path)
+    print("1..%d" % (len(rows) + 1))
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, row in enumerate(rows):
+            f = os.path.join(tmp, "l%03d.log" % i)
+            with open(f, "w", encoding="utf-8") as o:
+                o.write(line_of(row, i) + "\n")
+            p = subprocess.run([hangdx, "diagnose", "--json", f], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, timeout=60)
+            try:
+                d = json.loads(p.stdout.decode("utf-8", "replace"))
+                hang, cat = d["hang"], d["category"]
+            except (ValueError, KeyError):
+                hang, cat = "no report", "exit %d" % p.returncode
+            m = row["meaning"]
+            want = "a hang" if m == "wait" else "not a hang" if m == "setting" else "not 'no hang'"
+            ok = hang != "no report" and ((m == "wait" and hang is True) or
+                                          (m == "setting" and hang is not True) or
+                                          (m in ("warn", "fail", "advice") and hang is not False))
+            bad += not ok
+            print("%s %d - %s %s: %s, got hang=%s %s" % ("ok" if ok else "not ok", i + 1,
+                  row["source"], row["format"][:70], want, json.dumps(hang), cat))
+            if not ok:
+                print("#   line: %s" % line_of(row, i))
+    n = len(rows)
+    waits = sum(r["meaning"] == "wait" for r in rows)
+    print("ok %d - %d vendor format strings read (%d waits that ran out)" % (n + 1, n, waits)
+          if n >= 200 else "not ok %d - only %d rows" % (n + 1, n))
+    return 1 if bad or n < 200 else 0
+
+
+def extract(dirs, known=None):
+    rows = []
+    for repo, head, tree in source_dirs(dirs):
+        for fam, lvl, path, ln, fmt, errno in strings(tree):
+            src = "%s@%s:%s:%d" % (repo, head[:12], path, ln)
+            rows.append((fam, lvl, fmt, errno, src))
+    return rows
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "check":
+        return check(argv[1], argv[2] if len(argv) > 2 else TSV)
+    if len(argv) >= 2 and argv[0] == "extract":
+        seen = set()
+        for fam, lvl, fmt, errno, src in extract(argv[1:]):
+            if (fam, lvl, fmt) in seen:
+                continue
+            seen.add((fam, lvl, fmt))
+            meaning = "warn" if lvl != "ERROR" else "?"
+            print("\t".join((fam, lvl, meaning, errno, src, fmt)))
+        return 0
+    if len(argv) >= 3 and argv[0] == "verify":
+        have = {(r["family"], r["level"], r["format"]) for r in read_tsv(argv[1])}
+        missing = 0
+        for fam, lvl, fmt, errno, src in extract(argv[2:]):
+            if (fam, lvl, fmt) not in have:
+                missing += 1
+                print("format_sweep: %s: no row for %s %s \"%s\"" % (src, fam, lvl, fmt),
+                      file=sys.stderr)
+        print("format_sweep: %d strings of the sources without a row" % missing)
+        return 1 if missing else 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
