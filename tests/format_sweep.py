@@ -3,8 +3,8 @@
 each written as the plog line its format string prints, read by hangdx.
 
 The rows (tests/data/formats.tsv) are every HCCL_ERROR / HCCL_WARNING /
-HCCL_RUN_WARNING and RT_LOG(RT_LOG_ERROR|RT_LOG_WARNING) format string of
-the public HCCL and runtime sources (the repositories and commits in the
+HCCL_RUN_WARNING, RT_LOG(RT_LOG_ERROR|RT_LOG_WARNING) and driver *_ERR /
+*_WARN format string of the public HCCL, runtime and driver sources (the repositories and commits in the
 file's head) whose text says "timeout", "time out" or "timed out", with
 what the line means, read from the string and the code around it:
 
@@ -39,13 +39,15 @@ call passes a variable: HCCL_E_INTERNAL, HCCL's catch-all, is printed)."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the repositories the rows are taken from (tests/data/formats.tsv's head)
-REPOS = ("libochao-huawei/hcomm", "hicann/hccl", "hicann/runtime")
+REPOS = {"libochao-huawei/hcomm": ("hccl",), "hicann/hccl": ("hccl",),
+         "hicann/runtime": ("runtime",), "hicann/driver": ("driver",)}
 TSV = os.path.join(HERE, "data", "formats.tsv")
 WORDS = re.compile(r"time ?out|timed out", re.I)
 LIT = r'"(?:[^"\\\n]|\\.)*"'
@@ -53,6 +55,9 @@ CALLS = [
     # (family, regex): the level is group 1, the literals group 2
     ("hccl", re.compile(r"\bHCCL_(ERROR|RUN_WARNING|WARNING)\(\s*((?:%s\s*)+)" % LIT)),
     ("runtime", re.compile(r"\bRT_LOG(?:_INNER_MSG)?\(\s*RT_LOG_(ERROR|WARNING)\s*,\s*((?:%s\s*)+)" % LIT)),
+    # the driver's user-space macros (HDC_LOG_ERR, DEV_MON_ERR, QUEUE_LOG_ERR,
+    # DMS_ERR, DRV_ERR(module, ...), ...): dlog_error(DRV, "[%s] [%s] " fmt)
+    ("driver", re.compile(r"\b(?!\w*NOTSUPPORT)[A-Z_]*?(ERR|WARN)\(\s*(?:HAL_MODULE_TYPE_\w+\s*,\s*)?((?:%s\s*)+)" % LIT)),
 ]
 HCCL_RESULT = {}
 RET = re.compile(r"(?:\bret|return|retCode|errorno|rtRet|hcclRet)\s*(?:\[|=|\(|: ?|= )$", re.I)
@@ -87,13 +92,13 @@ def source_dirs(dirs):
                 subprocess.run(["tar", "-x", "-C", tmp], input=arch, check=True)
                 head = subprocess.run(["git", "--git-dir", git, "rev-parse", "HEAD"],
                                       stdout=subprocess.PIPE, check=True).stdout.decode().strip()
-                out.append((repo, head, tmp))
+                out.append((repo, head, tmp, REPOS[repo]))
             else:
-                out.append((repo, "worktree", p))
+                out.append((repo, "worktree", p, REPOS[repo]))
     return out
 
 
-def strings(tree):
+def strings(tree, families=("hccl", "runtime")):
     """(family, level, path, line, format, errno) of every call in tree."""
     for root, _, files in os.walk(tree):
         for fn in sorted(files):
@@ -106,6 +111,8 @@ def strings(tree):
             except OSError:
                 continue
             for fam, rx in CALLS:
+                if fam not in families:
+                    continue
                 for m in rx.finditer(text):
                     fmt = "".join(re.findall(r'"((?:[^"\\\n]|\\.)*)"', m.group(2)))
                     if not WORDS.search(fmt):
@@ -114,7 +121,8 @@ def strings(tree):
                     e = re.search(r"HC(?:CL|OM)_ERROR_CODE\((?:HcclResult::)?(\w+)\)", tail)
                     code = "-" if not e or "errNo[" not in fmt else \
                         e.group(1) if e.group(1).startswith("HCCL_E_") else "var"
-                    yield (fam, m.group(1), os.path.relpath(path, tree),
+                    level = {"ERR": "ERROR", "WARN": "WARNING"}.get(m.group(1), m.group(1))
+                    yield (fam, level, os.path.relpath(path, tree),
                            text.count("\n", 0, m.start()) + 1, fmt, code)
 
 
@@ -166,6 +174,8 @@ def line_of(row, i):
     body = fill(row["format"], row["errno"])
     if row["family"] == "runtime":
         return "[%s] RUNTIME(40125,python):%s [%s:%s]40130 SyncStream:%s" % (lvl, ts, base, ln, body)
+    if row["family"] == "driver":
+        return "[%s] DRV(40125,python):%s [hdc] [%s] %s" % (lvl, ts, os.path.splitext(base)[0], body)
     return "[%s] HCCL(40125,python):%s [%s:%s] [40130]%s" % (lvl, ts, base, ln, body)
 
 
@@ -204,10 +214,12 @@ def check(hangdx, path):
 
 def extract(dirs, known=None):
     rows = []
-    for repo, head, tree in source_dirs(dirs):
-        for fam, lvl, path, ln, fmt, errno in strings(tree):
+    for repo, head, tree, fams in source_dirs(dirs):
+        for fam, lvl, path, ln, fmt, errno in strings(tree, fams):
             src = "%s@%s:%s:%d" % (repo, head[:12], path, ln)
             rows.append((fam, lvl, fmt, errno, src))
+        if head != "worktree":
+            shutil.rmtree(tree)
     return rows
 
 

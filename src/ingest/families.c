@@ -4080,6 +4080,16 @@ static bool status_name(const char *s, const char *q)
 	return d < b - 1 && d > s && (d[-1] == '=' || d[-1] == ':');
 }
 
+/* q starts a key of a list: "; " or "(" or ", " before it. */
+static bool list_key(const char *s, const char *q)
+{
+	const char *b = q;
+
+	while (b > s && b[-1] == ' ')
+		b--;
+	return b > s && (b[-1] == ';' || b[-1] == '(' || b[-1] == ',');
+}
+
 static bool timeout_word(const char *s, size_t n)
 {
 	const char *q = s, *end = s + n;
@@ -4092,7 +4102,11 @@ static bool timeout_word(const char *s, size_t n)
 			     /* timeOutEnv, timeoutSec: a name; "timeouts" not */
 			     (q + 7 < end && isalnum((unsigned char)q[7]) &&
 			      !(q[7] == 's' && (q + 8 == end ||
-						!isalnum((unsigned char)q[8]))));
+						!isalnum((unsigned char)q[8])))) ||
+			     /* a key of a list of a call's arguments ("(ret=-1;
+			      * ...; timeout_ms=3000ms)"), not HCCL's "get qp
+			      * status timeout_=[5 s]" */
+			     (q + 7 < end && q[7] == '_' && list_key(s, q));
 		bool set = q + 7 < end && (q[7] == '=' ||
 					   (q[7] == ':' && q + 8 < end &&
 					    ((q[8] >= '0' && q[8] <= '9') || q[8] == '[')));
@@ -4111,8 +4125,10 @@ static bool timeout_word(const char *s, size_t n)
  * out: "[%s] in cpu timeOut[%f s] is invalid.", "timeOut[%f s], not
  * support in cpu.", "parameter error : notify[%p], stream[%p],
  * timeOut[%u ms]", "set qp attr timeout[%u s] failed" (HCCL's checks of
- * its arguments and settings); but "fftsplus task timeout dfx print
- * failed, ... descAlignBuf is invalid" tells of a task that ran out. */
+ * its arguments and settings), the driver's "Input parameter timeout is
+ * error", "Set socket timeout failed"; but "fftsplus task timeout dfx
+ * print failed, ... descAlignBuf is invalid" tells of a task that ran
+ * out. */
 static bool timeout_setting(const char *s, size_t n)
 {
 	if (HAS(s, n, "timeout dfx"))   /* the details of one that ran out */
@@ -4120,13 +4136,18 @@ static bool timeout_setting(const char *s, size_t n)
 	return HAS(s, n, "is invalid") || HAS(s, n, "not support") ||
 	       HAS(s, n, "parameter error") || HAS(s, n, "parse ") ||
 	       HAS(s, n, "Invalid") || HAS(s, n, "in the range") ||
-	       HAS(s, n, "out of range") || hx_find_ci(s, n, "timeout interval") ||
-	       hx_find_ci(s, n, "qp attr timeout");
+	       HAS(s, n, "out of range") || HAS(s, n, "timeout interval") ||
+	       HAS(s, n, "qp attr timeout") || HAS(s, n, "Input parameter") ||
+	       HAS(s, n, "timeout failed");
 }
 
 /* A wait that ran out in the line's own words, not a setting it names. */
 static bool said_timeout(const char *s, size_t n, unsigned a)
 {
+	/* the anchors first: a coded line seldom says it ran out */
+	if (!(a & (A_TIMEOUT | A_WAITWORD)) && !HAS(s, n, "ime out") &&
+	    !HAS(s, n, "ime Out"))
+		return false;
 	return (timeout_words(s, n) || ((a & A_TIMEOUT) && timeout_word(s, n))) &&
 	       !timeout_setting(s, n);
 }
@@ -4341,11 +4362,7 @@ static bool advice(const char *s, size_t n)
 
 	while (k < n && (s[k] == ' ' || s[k] == '\t'))
 		k++;
-	/* HCCL's own word that an error line before it was no failure
-	 * ("Client reconnect 2 times to success, so the above or this error
-	 * log can be ignored", "THE ABOVE AND THIS ERROR LOG CAN BE IGNORED") */
 	return HAS(s, n, "Possible Cause") || HAS(s, n, "Solution:") ||
-	       HAS(s, n, "can be ignored") || HAS(s, n, "CAN BE IGNORED") ||
 	       HAS(s, n, "TraceBack (most recent call last)") ||
 	       (n - k >= 2 && s[k] == 'F' && s[k + 1] == 'i' &&
 		HAS(s, n, "File \""));
@@ -4989,6 +5006,13 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	 * last line, when the paste holds it, says which) */
 	err = lv == HX_LV_ERROR || lv == HX_LV_CRITICAL || error_words(m, mn, a) ||
 	      hx_traceback_head(m, mn);
+	/* an error line that says it was none ("Client reconnect 2 times to
+	 * success, so the above or this error log can be ignored", SGLang's
+	 * "The following error message '...' can be ignored."; HCCL's banner
+	 * "---- THE ABOVE AND THIS ERROR LOG CAN BE IGNORED. ----" is a
+	 * border's line, no_words) */
+	if (err && (a & A_ERROR) && HAS(m, mn, "can be ignored"))
+		return HANGDX_OK;
 	/* MindSpore's dump of a failed task names its node: a data queue's
 	 * GetNext waits for the dataset ("Dump node (Default/GetNext-op18)
 	 * task error ...", then its own hint "GetNext error may be caused by
