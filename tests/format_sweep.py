@@ -29,6 +29,9 @@ usage:
                                        meaning "?" where the file has none
   format_sweep.py verify TSV DIR...    fail on each string of the sources
                                        that TSV has no row for (a new CANN)
+  format_sweep.py errors HANGDX DIR... every ERROR string of the sources,
+                                       timeout or not: the count per
+                                       verdict, and those read as silence
 
 A string is filled in as a real log would print it: numbers for %d/%u,
 a name for %s, hex for %x/%p, for a return value (ret[%d], return[%d],
@@ -223,6 +226,45 @@ def extract(dirs, known=None):
     return rows
 
 
+def errors(hangdx, dirs):
+    """Every ERROR format string of the sources (not only the timeouts),
+    each as its line: how many come out of each (hang, category), and the
+    ones read as silence ("not_determined": an error line hangdx took for
+    none).  Not part of make test (some 12,000 runs)."""
+    global WORDS
+    WORDS = re.compile(r".")
+    seen, count, silent = set(), {}, []
+    with tempfile.TemporaryDirectory() as tmp:
+        for repo, head, tree, fams in source_dirs(dirs):
+            for fam, lvl, path, ln, fmt, errno in strings(tree, fams):
+                if lvl != "ERROR" or (fam, fmt) in seen:
+                    continue
+                seen.add((fam, fmt))
+                row = dict(family=fam, level=lvl, errno=errno, format=fmt,
+                           source="%s:%d" % (path, ln))
+                f = os.path.join(tmp, "e.log")
+                with open(f, "w", encoding="utf-8") as o:
+                    o.write(line_of(row, len(seen)) + "\n")
+                p = subprocess.run([hangdx, "diagnose", "--json", f], stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL)
+                try:
+                    d = json.loads(p.stdout.decode("utf-8", "replace"))
+                    k = (json.dumps(d["hang"]), d["category"])
+                except (ValueError, KeyError):
+                    k = ("no report", "exit %d" % p.returncode)
+                count[k] = count.get(k, 0) + 1
+                if k == ("null", "not_determined"):
+                    silent.append("%s %s:%d: %s" % (repo, path, ln, fmt))
+            if head != "worktree":
+                shutil.rmtree(tree)
+    for k, v in sorted(count.items(), key=lambda kv: -kv[1]):
+        print("%6d  hang=%s %s" % (v, k[0], k[1]))
+    print("read as silence (%d):" % len(silent))
+    for x in silent:
+        print("  " + x)
+    return 0
+
+
 def main(argv):
     if len(argv) >= 2 and argv[0] == "check":
         return check(argv[1], argv[2] if len(argv) > 2 else TSV)
@@ -245,6 +287,8 @@ def main(argv):
                       file=sys.stderr)
         print("format_sweep: %d strings of the sources without a row" % missing)
         return 1 if missing else 0
+    if len(argv) >= 3 and argv[0] == "errors":
+        return errors(argv[1], argv[2:])
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -4652,7 +4652,7 @@ static const struct hx_vocab *open_row(const char *s, size_t n,
 }
 
 /* A table's border or a row of figures: no message of its own. */
-static bool no_words(const char *s, size_t n)
+static bool no_words(const char *s, size_t n, bool plog)
 {
 	size_t i, letters = 0;
 
@@ -4664,6 +4664,12 @@ static bool no_words(const char *s, size_t n)
 		s++;
 		n--;
 	}
+	/* in a plog line, a border is "____", "----", "====" (three of the
+	 * byte at least), not a C name or an option the message starts with
+	 * ("__dm_session_recv_proc failed", "-d must use with -g"); on a
+	 * console any such first byte */
+	if (plog && n >= 2 && strchr("_-=", s[0]))
+		return letters < 8 || (n >= 3 && s[1] == s[0] && s[2] == s[0]);
 	return letters < 8 || (n && strchr("|_-={\"", s[0]));
 }
 
@@ -4997,7 +5003,7 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 				   row, NULL);
 	if (mn < 8 || lv == HX_LV_INFO || lv == HX_LV_DEBUG ||
 	    lv == HX_LV_TRACE || lv == HX_LV_EVENT || lv == HX_LV_WARNING ||
-	    advice(m, mn) || no_words(m, mn) || heading(m, mn) ||
+	    advice(m, mn) || no_words(m, mn, prefixed) || heading(m, mn) ||
 	    (lv != HX_LV_ERROR && lv != HX_LV_CRITICAL &&
 	     (intro(m, mn) || zero_tally(m, mn))))
 		return HANGDX_OK;

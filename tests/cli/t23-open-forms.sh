@@ -1258,6 +1258,10 @@ check "the driver: a key of a call's argument list" "null other" \
 	"[ERROR] DRV(40125,python):2025-03-01-10:00:01.123.456 [queue] [queue_get_pids] que ctx get pids fail. (ret=-1; devid=0; sub_event=3; timeout_ms=3000ms)"
 check "HCCL: the wait's value glued after its words" "true unknown" \
 	"${HE}[Connect][Qp]get qp status timeout_=[5 s], qp_status=[1]"
+check "the driver: a message that starts with a C name's underscores" "null other" \
+	"[ERROR] DRV(40125,python):2025-03-01-10:00:01.123.456 [dmp] [__dm_hdc_recv] __dm_session_recv_proc failed. (ret=-1)"
+check "HCCL: a table's border of underscores" "null not_determined" \
+	"${HE}   _________________________LINK_ERROR_INFO___________________________"
 check "a timeout value refused" "null other" \
 	"${HE}[HCCN][HccnRpingAddTargetWithCfg] timeout [4 ms], need to be in the range 1 to 3600000"
 check "a name glued to the word (timeOutEnv)" "false not_a_hang" \

@@ -79,6 +79,7 @@ static void one_and(const char *line, const char *kind, int64_t tid,
 	check_first(ev, line, kind, tid, spec);
 	assert_string_equal(hx_kind_name(ev->recs[1].kind), kind2);
 	assert_int_equal(ev->recs[1].line, ev->recs[0].line);
+	hangdx_evidence_free(ev);
 }
 
 #define DEV "[INFO] HCCL(5007,aicpu_scheduler):2026-11-01-07:30:30.000.085 "
