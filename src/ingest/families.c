@@ -786,8 +786,8 @@ static int aicpu_exception(struct hx_reader *r, const struct hx_prefix *p)
 	/* a task's report that names no type hangdx reads ("taskType:[2]",
 	 * newer HCCL's number): no wait it can follow, but a task that
 	 * failed, for the open world */
-	r->open_too = (p->level == HX_LV_ERROR || p->level == HX_LV_CRITICAL) &&
-		      !hx_rb_has(b, HX_F_TYPE) && info == hx_find(s, n, "base information is");
+	r->open_too = !hx_rb_has(b, HX_F_TYPE) &&
+		      info == hx_find(s, n, "base information is");
 	return HANGDX_OK;
 }
 
@@ -952,8 +952,7 @@ static int op_retry(struct hx_reader *r, const struct hx_prefix *p,
 	/* retry's own failure at error level ("[OpRetry][Server]
 	 * OpRetryServerWaitResp fail ..."): the open world reads it; a
 	 * timeout of retry's is a wait that ran out by itself (facts.c) */
-	r->open_too = (p->level == HX_LV_ERROR || p->level == HX_LV_CRITICAL) &&
-		      strcmp(what, "timeout") != 0;
+	r->open_too = strcmp(what, "timeout") != 0;
 	put_lit(&b, HX_F_SIDE, hx_find(at, left, "[AICPU]") ? "aicpu" : "host");
 	if (hx_after(at, left, "cur state ", ",", &v, &vl))
 		hx_rb_str(&b, HX_F_CUR_STATE, v, vl);
@@ -1067,7 +1066,7 @@ static int env_echo(struct hx_reader *r, const struct hx_prefix *p)
 	rb_start(r, &b, HX_K_ENV, p);
 	/* "environmental variable HCCL_SOCKET_FAMILY[...] is invalid" at
 	 * error level: a setting refused, a failure as well as the value */
-	r->open_too = p->level == HX_LV_ERROR || p->level == HX_LV_CRITICAL;
+	r->open_too = true;
 	hx_rb_str(&b, HX_F_NAME, nm, nl);
 	put_lit(&b, HX_F_SOURCE, HAS(s, n, "set by commconfig") ? "commconfig"
 		: (set_by && !HAS(s, n, "set by default")) || is_set || env_is
@@ -1127,8 +1126,7 @@ static int comm_init(struct hx_reader *r, const struct hx_prefix *p,
 	put_lit(&b, HX_F_WHAT, what);
 	/* a step of the set-up at error level ("RankInfoDetect SetupAgent
 	 * fail"): the open world reads its failure */
-	r->open_too = (p->level == HX_LV_ERROR || p->level == HX_LV_CRITICAL) &&
-		      strcmp(what, "init_failed") != 0;
+	r->open_too = strcmp(what, "init_failed") != 0;
 	nk = hx_kv_scan(s, n, kv, HX_MAX_KV);
 	for (i = 0; i < nk; i++) {
 		if (kv[i].key == HX_KV_RANK)
@@ -2812,8 +2810,7 @@ static int kernel_comm_aicpu(struct hx_reader *r, const struct hx_prefix *p,
 		kstart(r, &b, p, HX_K_AICPU_KERNEL, "done");
 	} else if (starts(t, tn, "[ExecOp] executor op fail, tag[")) {
 		kstart(r, &b, p, HX_K_AICPU_KERNEL, "fail");
-		/* the kernel's op failed: a failure too */
-		r->open_too = p->level == HX_LV_ERROR || p->level == HX_LV_CRITICAL;
+		r->open_too = true;    /* the kernel's op failed */
 	} else if (starts(t, tn, "KFC timeout..")) {
 		kstart(r, &b, p, HX_K_AICPU_KERNEL, "timeout");
 		str_after(&b, HX_F_GROUP, t, tn, "group[");
@@ -5043,10 +5040,10 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 	 * lines under it) is the error's own text: a timeout it names ran
 	 * out; so is the line right under an error line ("PTO2 runtime
 	 * failed: ...", then "PTO2 scheduler timeout ...") */
-	if ((timeout_words(m, mn) && !timeout_setting(m, mn)) ||
-	    ((a & A_TIMEOUT) && (err || r->curblk ||
-				 (r->open_line && r->open_line + 1 == r->line)) &&
-	     timeout_word(m, mn) && !timeout_setting(m, mn)) ||
+	if (((timeout_words(m, mn) ||
+	      ((a & A_TIMEOUT) && (err || r->curblk ||
+				   (r->open_line && r->open_line + 1 == r->line)) &&
+	       timeout_word(m, mn))) && !timeout_setting(m, mn)) ||
 	    (tsch && err && handler_timeout(m, mn)) ||
 	    /* a watchdog that fired (SGLang's scheduler) */
 	    ((a & A_WATCHDOG) && HAS(m, mn, "atchdog timeout")))

@@ -885,9 +885,10 @@ struct hx_reader {
 				     * (first observed failure):", 0 none */
 	int64_t el_ts;              /* its time, HX_NONE */
 	bool taken;                 /* a family took the current line */
-	bool open_too;              /* it kept a fact of an error line (an
+	bool open_too;              /* it kept a fact of the line (an
 				     * environment variable, a communicator's
-				     * step): the open world reads it too */
+				     * step): the open world reads it too, by
+				     * its own rules (an error line only) */
 	struct hx_prefix lastp;     /* the plog prefix of the line below, */
 	const char *lastp_at;       /* parsed once by hx_families_line */
 	uint32_t open_kept;         /* open-world records of this file */
