@@ -20,8 +20,8 @@ IDS = ("first_rank", "stream", "task", "notify", "event", "remote_rank")
 HANG = {"yes": True, "no": False, "unknown": None}
 RATE = 0.95
 # what the suite holds the corpus to until the goals are met (docs/CORPUS.md)
-FLOORS = {"decision": 0.866, "no_on_timeout": 0, "negatives_unnamed": 6,
-          "category": 0.785}
+FLOORS = {"decision": 0.870, "no_on_timeout": 0, "negatives_unnamed": 6,
+          "category": 0.790}
 
 
 def expected(path):

@@ -4,8 +4,12 @@ each written as the plog line its format string prints, read by hangdx.
 
 The rows (tests/data/formats.tsv) are every HCCL_ERROR / HCCL_WARNING /
 HCCL_RUN_WARNING, RT_LOG(RT_LOG_ERROR|RT_LOG_WARNING) and driver *_ERR /
-*_WARN format string of the public HCCL, runtime and driver sources (the repositories and commits in the
-file's head) whose text says "timeout", "time out" or "timed out", with
+*_WARN format string of the public HCCL, runtime and driver sources, and
+every message torch_npu builds from pieces in TORCH_CHECK, TORCH_NPU_WARN,
+LOG(ERROR), c10::str, std::runtime_error and ASCEND_LOGE/W (an expression
+between the pieces read as %s), and vllm-ascend's logger.error / warning /
+exception and raise X(...) (read with Python's ast: an f-string's
+expressions as %s), of the repositories and commits in the file's head, whose text says "timeout", "time out" or "timed out", with
 what the line means, read from the string and the code around it:
 
   wait     a wait that ran out (a notify, a socket, a kernel, a retry
@@ -20,6 +24,13 @@ what the line means, read from the string and the code around it:
   advice   a line of a checklist HCCL prints under a failure ("3. the
            time difference ... exceeds the timeout threshold"): alone,
            never "no hang"
+  part     a piece other messages print inside themselves (torch_npu's
+           "WorkHCCL(SeqNum=..., Timeout(ms)=...)"): never "no hang"
+
+torch_npu's levels: RAISE, an exception, printed "RuntimeError: ..."; ERROR
+and WARNING, c10's log line ("[rank3]:[E0623 ... File.cpp:N] ..."). vLLM's:
+RAISE, printed with its class ("TimeoutError: ..."); ERROR and WARNING, its
+logger's line ("(EngineCore_DP0 pid=N) ERROR 03-01 10:00:01 [file.py:N] ...").
 
 usage:
   format_sweep.py check HANGDX [TSV]   TAP, one test per row (make test)
@@ -39,6 +50,7 @@ retCode=%#x) a number no table holds, so that the line's words decide, and an HC
 of the HcclResult the call passes (HCCL_ERROR_CODE(HCCL_E_...)), read
 beside the string when the row is extracted (column errno; "var" where the
 call passes a variable: HCCL_E_INTERNAL, HCCL's catch-all, is printed)."""
+import ast
 import json
 import os
 import re
@@ -50,7 +62,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the repositories the rows are taken from (tests/data/formats.tsv's head)
 REPOS = {"libochao-huawei/hcomm": ("hccl",), "hicann/hccl": ("hccl",),
-         "hicann/runtime": ("runtime",), "hicann/driver": ("driver",)}
+         "hicann/runtime": ("runtime",), "hicann/driver": ("driver",),
+         "Ascend/pytorch": ("torch_npu",),
+         "vllm-project/vllm-ascend": ("vllm",)}
 TSV = os.path.join(HERE, "data", "formats.tsv")
 WORDS = re.compile(r"time ?out|timed out", re.I)
 LIT = r'"(?:[^"\\\n]|\\.)*"'
@@ -62,6 +76,25 @@ CALLS = [
     # DMS_ERR, DRV_ERR(module, ...), ...): dlog_error(DRV, "[%s] [%s] " fmt)
     ("driver", re.compile(r"\b(?!\w*NOTSUPPORT)[A-Z_]*?(ERR|WARN)\(\s*(?:HAL_MODULE_TYPE_\w+\s*,\s*)?((?:%s\s*)+)" % LIT)),
 ]
+# torch_npu builds its messages from pieces (TORCH_CHECK's and c10::str's
+# arguments, a stream's "<<", std::string + ...): (level, call, the
+# arguments before the message).  RAISE: an exception the console prints
+# as "RuntimeError: ..."; ERROR, WARNING: c10's log line, TORCH_NPU_WARN's.
+# None: a printf format (ASCEND_LOGE's), its first argument.
+TN_CALLS = [
+    ("RAISE", re.compile(r"\bTORCH_CHECK\("), 1),
+    ("RAISE", re.compile(r"\bTORCH_CHECK_WITH\("), 2),
+    ("RAISE", re.compile(r"\bstd::runtime_error\s*[({]"), 0),
+    ("RAISE", re.compile(r"\bC10_THROW_ERROR\("), 1),
+    ("WARNING", re.compile(r"\bTORCH_NPU_WARN(?:_ONCE)?\("), 0),
+    ("ERROR", re.compile(r"\bLOG\(ERROR\)\s*<<"), 0),
+    ("WARNING", re.compile(r"\bLOG\(WARNING\)\s*<<"), 0),
+    ("ERROR", re.compile(r"\bc10::str\("), 0),
+    ("ERROR", re.compile(r"\b(?:ASCEND_LOGE|TORCH_NPU_HCCL_LOGE)\("), None),
+    ("WARNING", re.compile(r"\b(?:ASCEND_LOGW|TORCH_NPU_HCCL_LOGW)\("), None),
+]
+TN_CODE = re.compile(r"^(?:PTA|DIST|OPS|GRAPH|PROF|MEMORY)_ERROR\(")
+LITP = re.compile(LIT)
 HCCL_RESULT = {}
 RET = re.compile(r"(?:\bret|return|retCode|errorno|rtRet|hcclRet)\s*(?:\[|=|\(|: ?|= )$", re.I)
 
@@ -103,6 +136,12 @@ def source_dirs(dirs):
 
 def strings(tree, families=("hccl", "runtime")):
     """(family, level, path, line, format, errno) of every call in tree."""
+    if "torch_npu" in families:
+        yield from tn_strings(tree)
+        return
+    if "vllm" in families:
+        yield from py_strings(tree)
+        return
     for root, _, files in os.walk(tree):
         for fn in sorted(files):
             if not fn.endswith((".cc", ".cpp", ".c", ".h", ".hpp")):
@@ -127,6 +166,132 @@ def strings(tree, families=("hccl", "runtime")):
                     level = {"ERR": "ERROR", "WARN": "WARNING"}.get(m.group(1), m.group(1))
                     yield (fam, level, os.path.relpath(path, tree),
                            text.count("\n", 0, m.start()) + 1, fmt, code)
+
+
+def call_args(text, k, stream):
+    """The arguments of the call whose parenthesis opened before text[k],
+    split at its commas (a stream's: at "<<", to its ';')."""
+    depth, cur, out = 0, [], []
+    while k < len(text):
+        c = text[k]
+        m = LITP.match(text, k) if c == '"' else None
+        if m:
+            cur.append(m.group(0))
+            k = m.end()
+            continue
+        if stream and depth == 0 and (c == ";" or text.startswith("<<", k)):
+            out.append("".join(cur))
+            if c == ";":
+                return out
+            cur, k = [], k + 2
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                out.append("".join(cur))
+                return out
+            depth -= 1
+        elif c == "," and depth == 0 and not stream:
+            out.append("".join(cur))
+            cur, k = [], k + 1
+            continue
+        cur.append(c)
+        k += 1
+    return None
+
+
+def tn_message(args):
+    """The text the arguments print: literals as they are (std::string("x")
+    too), every other expression as %s, the ERR code macro left out."""
+    out = []
+    for a in args:
+        a = a.strip()
+        if not a or TN_CODE.match(a):
+            continue
+        for piece in re.split(r"\s\+\s", a):
+            piece = piece.strip()
+            lit = re.fullmatch(r"(?:std::string\s*\(\s*)?((?:%s\s*)+)\)?" % LIT, piece)
+            out.append("".join(x[1:-1] for x in LITP.findall(lit.group(1)))
+                       if lit else "%s")
+    return "".join(out).replace('\\"', '"')
+
+
+def tn_strings(tree):
+    """(family, level, path, line, message, errno) of torch_npu's calls."""
+    top = os.path.join(tree, "torch_npu")
+    for root, _, files in os.walk(top):
+        for fn in sorted(files):
+            if not fn.endswith((".cc", ".cpp", ".h", ".hpp")):
+                continue
+            path = os.path.join(root, fn)
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for lvl, rx, skip in TN_CALLS:
+                for m in rx.finditer(text):
+                    args = call_args(text, m.end(), m.group(0).endswith("<<"))
+                    if args is None:
+                        continue
+                    args = args[:1] if skip is None else args[skip:]
+                    if not LITP.search("".join(args)):
+                        continue
+                    msg = tn_message(args)
+                    if WORDS.search(msg):
+                        yield ("torch_npu", lvl, os.path.relpath(path, tree),
+                               text.count("\n", 0, m.start()) + 1, msg, "-")
+
+
+PY_LOGS = {"error": "ERROR", "exception": "ERROR", "critical": "ERROR",
+           "warning": "WARNING", "warn": "WARNING"}
+
+
+def py_text(node):
+    """The text a Python expression prints: a literal, an f-string's
+    pieces, "a" + b, "a %s" % b, "a {}".format(b); another expression
+    as %s."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "%s"
+                       for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return (py_text(node.left) or "%s") + (py_text(node.right) or "%s")
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return py_text(node.left)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr == "format":
+        return py_text(node.func.value)
+    return None
+
+
+def py_strings(tree):
+    """(family, level, path, line, message, exception) of a Python
+    source's logger.error / warning / exception calls and raise X(...):
+    level RAISE, the exception's class in the errno column."""
+    for root, _, files in os.walk(os.path.join(tree, "vllm_ascend")):
+        for fn in sorted(files):
+            if not fn.endswith(".py"):
+                continue
+            path = os.path.join(root, fn)
+            try:
+                with open(path, encoding="utf-8") as f:
+                    mod = ast.parse(f.read())
+            except (SyntaxError, UnicodeDecodeError):
+                continue
+            for node in ast.walk(mod):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                        node.func.attr in PY_LOGS and isinstance(node.func.value, ast.Name) and \
+                        "log" in node.func.value.id.lower():
+                    lvl, call, exc = PY_LOGS[node.func.attr], node, "-"
+                elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
+                        isinstance(node.exc.func, ast.Name):
+                    lvl, call, exc = "RAISE", node.exc, node.exc.func.id
+                else:
+                    continue
+                msg = py_text(call.args[0]) if call.args else None
+                if msg is not None and WORDS.search(msg):
+                    yield ("vllm", lvl, os.path.relpath(path, tree), node.lineno,
+                           msg.replace("\n", "\\n"), exc)
 
 
 def read_tsv(path):
@@ -161,7 +326,7 @@ def fill(fmt, errno):
             return "a"
         return str([1836, 4, 12, 7][n[0] % 4])
 
-    if errno != "-":
+    if errno.startswith("HCCL_E_") or errno == "var":
         # a code the call computes (HCCL_ERROR_CODE(ret)): HCCL's catch-all
         code = 0x5000000 + hccl_results()[errno if errno != "var" else "HCCL_E_INTERNAL"]
         fmt = fmt.replace("errNo[0x%016llx]", "errNo[0x%016x]" % code)
@@ -177,6 +342,19 @@ def line_of(row, i):
     body = fill(row["format"], row["errno"])
     if row["family"] == "runtime":
         return "[%s] RUNTIME(40125,python):%s [%s:%s]40130 SyncStream:%s" % (lvl, ts, base, ln, body)
+    if row["family"] == "vllm":     # vLLM's logger; an exception raised
+        if row["level"] == "RAISE":
+            return "%s: %s" % (row["errno"], body)
+        return "(EngineCore_DP0 pid=40125) %s 03-01 10:%02d:%02d [%s:%s] %s" % (
+            lvl, i // 60 % 60, i % 60, base, ln, body)
+    if row["family"] == "torch_npu":
+        if row["format"].startswith("%s"):  # logPrefix()
+            body = "[PG ID 0 PG GUID 0(default_pg) Rank 3] " + fill(row["format"][2:], "-")
+        if row["level"] == "RAISE":
+            return "RuntimeError: " + body
+        return "[rank3]:[%s0623 10:%02d:%02d.123456789 %s:%s] %s%s" % (
+            lvl[0], i // 60 % 60, i % 60, base, ln,
+            "Warning: " if lvl == "WARNING" else "", body)
     if row["family"] == "driver":
         return "[%s] DRV(40125,python):%s [hdc] [%s] %s" % (lvl, ts, os.path.splitext(base)[0], body)
     return "[%s] HCCL(40125,python):%s [%s:%s] [40130]%s" % (lvl, ts, base, ln, body)
@@ -202,7 +380,8 @@ def check(hangdx, path):
             want = "a hang" if m == "wait" else "not a hang" if m == "setting" else "not 'no hang'"
             ok = hang != "no report" and ((m == "wait" and hang is True) or
                                           (m == "setting" and hang is not True) or
-                                          (m in ("warn", "fail", "advice") and hang is not False))
+                                          (m in ("warn", "fail", "advice", "part") and
+                                           hang is not False))
             bad += not ok
             print("%s %d - %s %s: %s, got hang=%s %s" % ("ok" if ok else "not ok", i + 1,
                   row["source"], row["format"][:70], want, json.dumps(hang), cat))
@@ -274,7 +453,7 @@ def main(argv):
             if (fam, lvl, fmt) in seen:
                 continue
             seen.add((fam, lvl, fmt))
-            meaning = "warn" if lvl != "ERROR" else "?"
+            meaning = "warn" if lvl == "WARNING" else "?"
             print("\t".join((fam, lvl, meaning, errno, src, fmt)))
         return 0
     if len(argv) >= 3 and argv[0] == "verify":

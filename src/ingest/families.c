@@ -1919,6 +1919,10 @@ static int tsch_dump_line(struct hx_reader *r, const char *s, size_t n)
 	if (s[0] == 'p') {
 		const char *st = hx_find(s, n, "sqe_type=");
 
+		/* a dump's "pos=39: ...", not a console message that starts
+		 * with a 'p' once its c10 head is cut ("proxy ... failed") */
+		if (n < 5 || memcmp(s, "pos=", 4) != 0)
+			return HANGDX_OK;
 		rb_start(r, &b, HX_K_TSCH_SQE, NULL);
 		kv_all(&b, L_TSCH, s, n);
 		drop_field(&b, HX_F_TEXT);
@@ -1939,7 +1943,8 @@ static int tsch_dump_line(struct hx_reader *r, const char *s, size_t n)
 			}
 		}
 	} else {
-		if (!HAS(s, n, "head=") || !HAS(s, n, "tail="))
+		if (n < 11 || memcmp(s, "stream_id=", 10) != 0 ||
+		    !HAS(s, n, "head=") || !HAS(s, n, "tail="))
 			return HANGDX_OK;
 		rb_start(r, &b, HX_K_TSCH_STREAM, NULL);
 		kv_all(&b, L_TSCH, s, n);
@@ -3850,6 +3855,8 @@ static int bare_start(struct hx_reader *r, const char *s, size_t n)
 			return torch_screen(r, s, n);
 		return framework_code(r, NULL, "torch_npu", s, n);
 	case 'R':
+		if ((what = hx_run_end(s, n)) != NULL)
+			return framework_end(r, what);
 		if (n >= 36 && memcmp(s, "Root Cause (first observed failure):", 36) == 0) {
 			r->el_root = r->line;
 			r->el_ts = HX_NONE;
@@ -4123,9 +4130,11 @@ static bool timeout_word(const char *s, size_t n)
  * support in cpu.", "parameter error : notify[%p], stream[%p],
  * timeOut[%u ms]", "set qp attr timeout[%u s] failed" (HCCL's checks of
  * its arguments and settings), the driver's "Input parameter timeout is
- * error", "Set socket timeout failed"; but "fftsplus task timeout dfx
- * print failed, ... descAlignBuf is invalid" tells of a task that ran
- * out. */
+ * error", "Set socket timeout failed"; torch_npu's "Failed to find
+ * function aclrtSetOpWaitTimeout" (the library lacks the setter: no call
+ * ran), torch's "TypeError: Expected timeout argument to be of type
+ * datetime.timedelta" (an argument of the wrong type); but "fftsplus task timeout dfx print failed, ... descAlignBuf is
+ * invalid" tells of a task that ran out. */
 static bool timeout_setting(const char *s, size_t n)
 {
 	if (HAS(s, n, "timeout dfx"))   /* the details of one that ran out */
@@ -4135,7 +4144,8 @@ static bool timeout_setting(const char *s, size_t n)
 	       HAS(s, n, "Invalid") || HAS(s, n, "in the range") ||
 	       HAS(s, n, "out of range") || HAS(s, n, "timeout interval") ||
 	       HAS(s, n, "qp attr timeout") || HAS(s, n, "Input parameter") ||
-	       HAS(s, n, "timeout failed");
+	       HAS(s, n, "timeout failed") || HAS(s, n, "to find function") ||
+	       HAS(s, n, "TypeError");
 }
 
 /* A wait that ran out in the line's own words, not a setting it names. */
@@ -4352,7 +4362,8 @@ static bool heading(const char *s, size_t n)
 	       (n > 7 && memcmp(s + n - 7, " Stack:", 7) == 0);
 }
 
-/* Advice text of an error-manager block, not an event. */
+/* Advice text of an error-manager block, not an event; a warning's line
+ * that says what to set "to avoid this error". */
 static bool advice(const char *s, size_t n)
 {
 	size_t k = 0;
@@ -4361,6 +4372,7 @@ static bool advice(const char *s, size_t n)
 		k++;
 	return HAS(s, n, "Possible Cause") || HAS(s, n, "Solution:") ||
 	       HAS(s, n, "TraceBack (most recent call last)") ||
+	       HAS(s, n, "to avoid this error") ||
 	       (n - k >= 2 && s[k] == 'F' && s[k + 1] == 'i' &&
 		HAS(s, n, "File \""));
 }
@@ -5058,8 +5070,12 @@ int hx_families_open(struct hx_reader *r, const char *s, size_t n)
 		return open_class(r, prefixed ? &p : NULL, m, mn,
 				  hx_vocab_class_id(HX_VC_RESOURCE));
 	/* under an error-manager code, its text that says a feature is not
-	 * supported ("EE9999 get device msg feature can not support ...") */
-	if ((err && parameter_words(m, mn)) || (a & A_INVOKED) ||
+	 * supported ("EE9999 get device msg feature can not support ...");
+	 * but a framework's message whose row holds those words itself
+	 * ("Invalid size for the timeout rank ID") is what its row says */
+	if ((err && parameter_words(m, mn) &&
+	     !(row && row->family == HX_VF_FRAMEWORK &&
+	       parameter_words(row->key, row->keylen))) || (a & A_INVOKED) ||
 	    (r->curblk && HAS(m, mn, "not support")) ||
 	    ((err || (a & A_MISSING)) && missing_words(m, mn, err)))
 		return open_class(r, prefixed ? &p : NULL, m, mn,

@@ -497,13 +497,14 @@ static bool ccecpu_interesting(const char *s, size_t n)
 }
 
 static bool acl_end(const char *s, size_t n);
+static bool sample_end(const char *s, size_t n);
 
 /* INFO/DEBUG/TRACE/EVENT: only some HCCL and CCECPU lines (s after the
  * level), and the ACL samples' last line (hx_run_end's "[INFO] end to
  * finalize acl", asked for alone: every INFO line comes here). */
 static int classify_info(const char *s, size_t n, size_t i)
 {
-	if (s[0] == '[' && acl_end(s, n))
+	if (s[0] == '[' && (acl_end(s, n) || sample_end(s, n)))
 		return HX_CL_BARE;
 	while (i < n && s[i] == ' ')
 		i++;
@@ -544,6 +545,8 @@ static int classify_bracket(const char *s, size_t n)
 		return HX_CL_PREFIXED;
 	case 'P':
 		return HX_CL_BARE;      /* "[PID: n] ts Title(EIxxxx):" */
+	case 'S':               /* a vendor sample's end */
+		return sample_end(s, n) ? HX_CL_BARE : HX_CL_NOISE;
 	case 'I':
 	case 'D':
 	case 'T':
@@ -753,6 +756,34 @@ static bool acl_end(const char *s, size_t n)
 	return n - k == m && memcmp(s + k, end, m) == 0;
 }
 
+/* The vendor's samples as they end: the runtime's (hicann/runtime
+ * example/, its run.sh and INFO_LOG) "[SUCCESS] result correct", "[INFO]
+ * [SUCCESS] Context query sample completed successfully", "Sample run
+ * successfully!", "Run the simple_queue sample successfully."; HCCL's
+ * (hicann/hccl examples/, testcase/main.cc) "[INFO] Test Passed!".
+ * Normal ends of their programs. */
+static bool sample_end(const char *s, size_t n)
+{
+	static const char ok[] = "[SUCCESS]", run[] = "Sample run successfully",
+			  the[] = "Run the ", tail[] = " sample successfully.",
+			  passed[] = "Test Passed!";
+	bool info = n > 7 && memcmp(s, "[INFO]", 6) == 0;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	if (info)
+		for (s += 6, n -= 6; n && *s == ' '; s++, n--)
+			;
+	if (n > sizeof ok && memcmp(s, ok, sizeof ok - 1) == 0)
+		return s[sizeof ok - 1] == ' ' || s[sizeof ok - 1] == ':';
+	if (n >= sizeof run - 1 && memcmp(s, run, sizeof run - 1) == 0)
+		return true;
+	if (info && n == sizeof passed - 1 && memcmp(s, passed, n) == 0)
+		return true;
+	return n > sizeof the + sizeof tail && memcmp(s, the, sizeof the - 1) == 0 &&
+	       memcmp(s + n - (sizeof tail - 1), tail, sizeof tail - 1) == 0;
+}
+
 /* The first row of a serving benchmark's result, "Successful requests:",
  * pasted without its banner (vllm benchmarks/serve.py; sglang's
  * bench_serving): a normal end. */
@@ -910,10 +941,15 @@ const char *hx_run_end(const char *s, size_t n)
 		what = llama_total(s, n) ? "llama_perf" : NULL;
 		break;
 	case 'S':
-		what = served_row(s, n) ? "benchmark_result" : NULL;
+		what = served_row(s, n) ? "benchmark_result"
+		       : sample_end(s, n) ? "sample_passed" : NULL;
+		break;
+	case 'R':
+		what = sample_end(s, n) ? "sample_passed" : NULL;
 		break;
 	case '[':       /* no banner holds a '[' */
-		return acl_end(s, n) ? "acl_finalized" : NULL;
+		return acl_end(s, n) ? "acl_finalized"
+		       : sample_end(s, n) ? "sample_passed" : NULL;
 	case 'A':
 		what = atc_success(s, n) ? "atc_success" : NULL;
 		break;
@@ -1003,9 +1039,11 @@ static int classify_line(const char *s, size_t n)
 	case 's':
 		return n > 10 && memcmp(s, "stream_id=", 10) == 0
 			       ? HX_CL_BARE : HX_CL_NOISE;
-	case 'R':       /* torch elastic's summary: the rank that failed */
+	case 'R':       /* torch elastic's summary: the rank that failed;
+			 * a vendor sample's end */
 		return (n > 13 && memcmp(s, "RuntimeError:", 13) == 0) ||
-		       (n >= 36 && memcmp(s, "Root Cause (first observed failure):", 36) == 0)
+		       (n >= 36 && memcmp(s, "Root Cause (first observed failure):", 36) == 0) ||
+		       hx_run_end(s, n)
 			       ? HX_CL_BARE : HX_CL_NOISE;
 	case 't':       /* C++'s "terminate called after throwing ..." too */
 		return (n > 13 && memcmp(s, "there are(is)", 13) == 0) ||

@@ -1081,6 +1081,16 @@ check "ATC's success" "false none" 'ATC start working now, please wait for a mom
 	'ATC run success, welcome to the next use.' \
 	'W11001: Op [Slice_29] does not hit the high-priority operator information library, which might result in compromised performance.'
 check "ATC's start alone" "null not_determined" 'ATC start working now, please wait for a moment.'
+# the vendor's runtime and HCCL samples as they end; a sample that failed
+# its check, and a success of one step, are no end
+check "a runtime sample's check as it ends" "false none" \
+	'[INFO]  Producer: finished successfully.' '[SUCCESS] IPC event multi-device synchronization works correctly.'
+check "the same through INFO_LOG" "false none" '[INFO]  [SUCCESS] Context query sample completed successfully'
+check "a runtime sample's last line" "false none" '  result[7] = 12.0 (expected: 12.0)' 'Sample run successfully!'
+check "a sample named as it ends" "false none" 'Run the simple_queue sample successfully.'
+check "HCCL's example" "false none" '[INFO] HcclAllGatherCustom completed and synchronized' '[INFO] Test Passed!'
+check "a sample that failed its check" "null other" 'Sample run failed: vector addition result mismatched!'
+check "a step of a sample" "null not_determined" 'Synchronize stream successfully' '[INFO] Test Passed! rank 3 of 8'
 check "a summary's count of failures that is zero" "null not_determined" "Failed requests:                         0"
 check "the same count at 3" "null other" "Failed requests:                         3"
 check "an exception whose text ends in ': 0'" "false not_a_hang" "RuntimeError: failed to open the device: 0"
@@ -1266,4 +1276,34 @@ check "a timeout value refused" "null other" \
 	"${HE}[HCCN][HccnRpingAddTargetWithCfg] timeout [4 ms], need to be in the range 1 to 3600000"
 check "a name glued to the word (timeOutEnv)" "false not_a_hang" \
 	"${HE}[Parse][LinkConnTimeOut]environmental variable HCCL_CONNECT_TIMEOUT error, errNo[0x0000000005000001]timeOutEnv[99s] timeRange[120s,7200s]"
+# torch_npu's watchdog (ProcessGroupHCCL.cpp): no heartbeat of the
+# watchdog is a wait that ran out; the dump signal another rank set names a
+# failure or timeout of that rank, never "no hang", though its words read
+# as an argument refused ("Invalid size ..."); a setter the library lacks is
+# no wait
+TP="[rank3]:[E623 17:20:44.503368705 ProcessGroupHCCL.cpp:1780] [PG ID 0 PG GUID 0(default_pg) Rank 3] "
+check "torch_npu: no heartbeat of the watchdog" "true unknown" \
+	"${TP}First PG on this rank that detected no heartbeat of its watchdog."
+check "torch_npu: a dump signal from rank 5" "null other" \
+	"${TP}Received a global dump signal from rank 5, and will start to dump the debug info. Last enqueued HCCL work: 12, last completed HCCL work: 11."
+check "torch_npu: the timeout rank's id unread" "null other" \
+	"torch.distributed.DistBackendError: Invalid size for the timeout rank ID"
+check "its twin: another size refused" "false not_a_hang" \
+	"torch.distributed.DistBackendError: Invalid size for the split rank ID"
+check "torch_npu: a timeout's setter the library lacks" "false not_a_hang" \
+	"RuntimeError: Failed to find function aclrtSetOpWaitTimeout"
+check "its twin: a wait that timed out" "true unknown" \
+	"RuntimeError: aclrtSynchronizeStreamWithTimeout: wait timeout after 1800 s"
+# a c10 error line whose message starts with a 'p' or an 's' once its
+# head is cut is no line of a stream dump ("pos=39: ...", "stream_id=3,
+# ... head=47, tail=49"); a warning's advice "to avoid this error" is no
+# error, an error line beside it is
+check "a c10 error line that starts with a 'p'" "null other" \
+	"[rank3]:[E623 10:00:01.123456789 ParallelStoreProxy.cpp:75] proxy write buf data failed. fd: 12host:10.0.0.2port:29500ret:-1"
+check "one that starts with an 's' and names a head and a tail" "null other" \
+	"[E623 10:00:01.123456789 X.cpp:75] stream 3 wait failed head=1 tail=2"
+check "advice to avoid an error" "null not_determined" \
+	"(RayWorkerWrapper pid=30548)  please set DICP_USE_TORCH_NPU_LAUNCHER=0 to avoid this error [repeated 224x across cluster]"
+check "its twin: the error" "null other" \
+	"(RayWorkerWrapper pid=30548)  DICP launcher failed with this error [repeated 224x across cluster]"
 t_done

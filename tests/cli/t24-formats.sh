@@ -1,8 +1,10 @@
 #!/bin/sh
 # t24-formats.sh - the vendor's own lines that speak of a timeout
-# (tests/data/formats.tsv: every HCCL and runtime error or warning format
-# string that says "timeout", "time out" or "timed out", with what it
-# means), each printed as a plog line and read by diagnose:
+# (tests/data/formats.tsv: every HCCL, runtime and driver error or warning
+# format string, and every torch_npu and vllm-ascend error, warning or
+# exception message, that says "timeout", "time out" or "timed out", with
+# what it means), each printed as its plog or console line and read by
+# diagnose:
 # tests/format_sweep.py holds a wait that ran out to a hang, a timeout
 # setting refused to no hang, and nothing of them to "no hang" otherwise.
 # The sweep must be able to fail: a copy with a wait's meaning turned
