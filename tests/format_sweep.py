@@ -63,6 +63,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # the repositories the rows are taken from (tests/data/formats.tsv's head)
 REPOS = {"libochao-huawei/hcomm": ("hccl",), "hicann/hccl": ("hccl",),
          "hicann/runtime": ("runtime",), "hicann/driver": ("driver",),
+         "hicann/ge": ("ge",), "hicann/hixl": ("ge",),
          "Ascend/pytorch": ("torch_npu",),
          "vllm-project/vllm-ascend": ("vllm",)}
 TSV = os.path.join(HERE, "data", "formats.tsv")
@@ -75,6 +76,10 @@ CALLS = [
     # the driver's user-space macros (HDC_LOG_ERR, DEV_MON_ERR, QUEUE_LOG_ERR,
     # DMS_ERR, DRV_ERR(module, ...), ...): dlog_error(DRV, "[%s] [%s] " fmt)
     ("driver", re.compile(r"\b(?!\w*NOTSUPPORT)[A-Z_]*?(ERR|WARN)\(\s*(?:HAL_MODULE_TYPE_\w+\s*,\s*)?((?:%s\s*)+)" % LIT)),
+    # the graph engine's GELOGE(code, fmt) / GELOGW(fmt), and HIXL's and
+    # LLM-DataDist's HIXL_LOGE / LLMLOGE(code, fmt), HIXL_LOGW / LLMLOGW(fmt),
+    # which write under the GE module ("[HIXL] tid Func: ErrorNo: N ...")
+    ("ge", re.compile(r"\b((?:GE|HIXL_|LLM)LOG[EW])\(\s*(?:[\w:.]+\s*,\s*)?((?:%s\s*)+)" % LIT)),
 ]
 # torch_npu builds its messages from pieces (TORCH_CHECK's and c10::str's
 # arguments, a stream's "<<", std::string + ...): (level, call, the
@@ -163,7 +168,11 @@ def strings(tree, families=("hccl", "runtime")):
                     e = re.search(r"HC(?:CL|OM)_ERROR_CODE\((?:HcclResult::)?(\w+)\)", tail)
                     code = "-" if not e or "errNo[" not in fmt else \
                         e.group(1) if e.group(1).startswith("HCCL_E_") else "var"
-                    level = {"ERR": "ERROR", "WARN": "WARNING"}.get(m.group(1), m.group(1))
+                    lv = m.group(1)
+                    level = {"ERR": "ERROR", "WARN": "WARNING"}.get(lv, lv) if fam != "ge" \
+                        else ("ERROR" if lv.endswith("E") else "WARNING")
+                    if fam == "ge":     # which macro: GE's own or HIXL's
+                        code = "hixl" if not lv.startswith("GE") else "-"
                     yield (fam, level, os.path.relpath(path, tree),
                            text.count("\n", 0, m.start()) + 1, fmt, code)
 
@@ -347,6 +356,13 @@ def line_of(row, i):
             return "%s: %s" % (row["errno"], body)
         return "(EngineCore_DP0 pid=40125) %s 03-01 10:%02d:%02d [%s:%s] %s" % (
             lvl, i // 60 % 60, i % 60, base, ln, body)
+    if row["family"] == "ge":       # GE's head, or HIXL's under GE
+        head = "[%s] GE(40125,python):%s [%s:%s]40130 " % (lvl, ts, base, ln)
+        if row["errno"] == "hixl":
+            return head + "[HIXL] 40130 TransferSync: " + (
+                "ErrorNo: 255 " if lvl == "ERROR" else "") + body
+        return head + "Execute: " + (
+            "ErrorNo: 4294967295(failed) [EXEC][DEFAULT]" if lvl == "ERROR" else "") + body
     if row["family"] == "torch_npu":
         if row["format"].startswith("%s"):  # logPrefix()
             body = "[PG ID 0 PG GUID 0(default_pg) Rank 3] " + fill(row["format"][2:], "-")

@@ -4094,6 +4094,18 @@ static bool list_key(const char *s, const char *q)
 	return b > s && (b[-1] == ';' || b[-1] == '(' || b[-1] == ',');
 }
 
+/* From q, "_" and a name, then '=' or ':': the rest of a key's name
+ * ("timeout_ms=3000", HIXL's "timeout_ms=%llu"), not HCCL's "timeout_=[5
+ * s]" whose name ends at the '_'. */
+static bool key_name(const char *q, const char *end)
+{
+	const char *k = q + 1;
+
+	while (k < end && (isalnum((unsigned char)*k) || *k == '_'))
+		k++;
+	return k > q + 1 && k < end && (*k == '=' || *k == ':');
+}
+
 static bool timeout_word(const char *s, size_t n)
 {
 	const char *q = s, *end = s + n;
@@ -4110,7 +4122,8 @@ static bool timeout_word(const char *s, size_t n)
 			     /* a key of a list of a call's arguments ("(ret=-1;
 			      * ...; timeout_ms=3000ms)"), not HCCL's "get qp
 			      * status timeout_=[5 s]" */
-			     (q + 7 < end && q[7] == '_' && list_key(s, q));
+			     (q + 7 < end && q[7] == '_' && (list_key(s, q) ||
+							     key_name(q + 7, end)));
 		bool set = q + 7 < end && (q[7] == '=' ||
 					   (q[7] == ':' && q + 8 < end &&
 					    ((q[8] >= '0' && q[8] <= '9') || q[8] == '[')));
@@ -4133,7 +4146,8 @@ static bool timeout_word(const char *s, size_t n)
  * error", "Set socket timeout failed"; torch_npu's "Failed to find
  * function aclrtSetOpWaitTimeout" (the library lacks the setter: no call
  * ran), torch's "TypeError: Expected timeout argument to be of type
- * datetime.timedelta" (an argument of the wrong type); but "fftsplus task timeout dfx print failed, ... descAlignBuf is
+ * datetime.timedelta" (an argument of the wrong type), GE's "Timeout
+ * value:%d is incorrect."; but "fftsplus task timeout dfx print failed, ... descAlignBuf is
  * invalid" tells of a task that ran out. */
 static bool timeout_setting(const char *s, size_t n)
 {
@@ -4145,7 +4159,7 @@ static bool timeout_setting(const char *s, size_t n)
 	       HAS(s, n, "out of range") || HAS(s, n, "timeout interval") ||
 	       HAS(s, n, "qp attr timeout") || HAS(s, n, "Input parameter") ||
 	       HAS(s, n, "timeout failed") || HAS(s, n, "to find function") ||
-	       HAS(s, n, "TypeError");
+	       HAS(s, n, "TypeError") || HAS(s, n, "is incorrect");
 }
 
 /* A wait that ran out in the line's own words, not a setting it names. */

@@ -1306,4 +1306,14 @@ check "advice to avoid an error" "null not_determined" \
 	"(RayWorkerWrapper pid=30548)  please set DICP_USE_TORCH_NPU_LAUNCHER=0 to avoid this error [repeated 224x across cluster]"
 check "its twin: the error" "null other" \
 	"(RayWorkerWrapper pid=30548)  DICP launcher failed with this error [repeated 224x across cluster]"
+# a timeout's key with a name after its '_' is a setting named
+# ("timeout_ms=4", HIXL), HCCL's "timeout_=[5 s]" above a wait; GE's
+# "Timeout value:%d is incorrect." a setting refused
+GH="[ERROR] GE(40125,python):2025-03-01-10:00:01.123.456 [hixl.cc:103]40130 "
+check "a key named timeout_ms" "null other" \
+	"${GH}[HIXL] 40130 Submit: ErrorNo: 255 [FabricMem][AICPU] cannot start RTSQ submit deadline. timeout_ms=4"
+check "a timeout value refused as incorrect" "null other" \
+	"${GH}Execute: ErrorNo: 4294967295(failed) [EXEC][DEFAULT]Timeout value:4 is incorrect."
+check "its twin: a wait that ran out beside the value" "true unknown" \
+	"${GH}Execute: ErrorNo: 4294967295(failed) [EXEC][DEFAULT]Wait response timeout, wait time = 4 s"
 t_done
