@@ -4062,7 +4062,9 @@ static bool timeout_words(const char *s, size_t n)
 	       (has_word(s, n, "deadlock", false) ||
 		has_word(s, n, "Deadlock", false) || has_word(s, n, "DEADLOCK", false)) &&
 	       !HAS(s, n, "ight cause deadlock") && !HAS(s, n, "ay cause deadlock") &&
-	       !HAS(s, n, "avoid deadlock");
+	       !HAS(s, n, "avoid deadlock") &&
+	       /* a check's name (GE's "deadlock check did not converge") */
+	       !HAS(s, n, "deadlock check");
 }
 
 /* "timeout" as a word of the text, not an environment variable's name

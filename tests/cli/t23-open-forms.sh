@@ -1316,4 +1316,10 @@ check "a timeout value refused as incorrect" "null other" \
 	"${GH}Execute: ErrorNo: 4294967295(failed) [EXEC][DEFAULT]Timeout value:4 is incorrect."
 check "its twin: a wait that ran out beside the value" "true unknown" \
 	"${GH}Execute: ErrorNo: 4294967295(failed) [EXEC][DEFAULT]Wait response timeout, wait time = 4 s"
+# a check named for deadlocks is no deadlock declared (a compile stage's
+# failure); one it found is
+check "GE's deadlock check that did not converge" "false not_a_hang" \
+	"${GH}Optimize: ErrorNo: 4294967295(failed) [COMP][DEFAULT]deadlock check did not converge after 64 iterations"
+check "its twin: a deadlock found" "true unknown" \
+	"${GH}Execute: ErrorNo: 4294967295(failed) [EXEC][DEFAULT]deadlock found between streams 3 and 5"
 t_done
