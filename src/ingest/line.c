@@ -501,10 +501,12 @@ static bool sample_end(const char *s, size_t n);
 
 /* INFO/DEBUG/TRACE/EVENT: only some HCCL and CCECPU lines (s after the
  * level), and the ACL samples' last line (hx_run_end's "[INFO] end to
- * finalize acl", asked for alone: every INFO line comes here). */
+ * finalize acl", asked for alone: every INFO line comes here) and the
+ * vendor samples' ends (asked only of a line whose message starts with
+ * their first byte). */
 static int classify_info(const char *s, size_t n, size_t i)
 {
-	if (s[0] == '[' && (acl_end(s, n) || sample_end(s, n)))
+	if (s[0] == '[' && acl_end(s, n))
 		return HX_CL_BARE;
 	while (i < n && s[i] == ' ')
 		i++;
@@ -512,7 +514,10 @@ static int classify_info(const char *s, size_t n, size_t i)
 		return ccecpu_interesting(s + i, n - i) ? HX_CL_PREFIXED
 							 : HX_CL_NOISE;
 	if (n - i < 5 || memcmp(s + i, "HCCL(", 5) != 0)
-		return HX_CL_NOISE;
+		/* "[INFO]  [SUCCESS] ...", "[INFO] Test Passed!", "[INFO]
+		 * Run the ... sample successfully." */
+		return i < n && (s[i] == '[' || s[i] == 'T' || s[i] == 'R' || s[i] == 'S') &&
+		       s[0] == '[' && sample_end(s, n) ? HX_CL_BARE : HX_CL_NOISE;
 	return info_interesting(s + i, n - i) ? HX_CL_PREFIXED : HX_CL_NOISE;
 }
 
