@@ -4086,19 +4086,10 @@ static bool status_name(const char *s, const char *q)
 	return d < b - 1 && d > s && (d[-1] == '=' || d[-1] == ':');
 }
 
-/* q starts a key of a list: "; " or "(" or ", " before it. */
-static bool list_key(const char *s, const char *q)
-{
-	const char *b = q;
-
-	while (b > s && b[-1] == ' ')
-		b--;
-	return b > s && (b[-1] == ';' || b[-1] == '(' || b[-1] == ',');
-}
-
 /* From q, "_" and a name, then '=' or ':': the rest of a key's name
- * ("timeout_ms=3000", HIXL's "timeout_ms=%llu"), not HCCL's "timeout_=[5
- * s]" whose name ends at the '_'. */
+ * (the driver's "(ret=-1; ...; timeout_ms=3000ms)", HIXL's
+ * "timeout_ms=%llu"), not HCCL's "get qp status timeout_=[5 s]" whose
+ * name ends at the '_'. */
 static bool key_name(const char *q, const char *end)
 {
 	const char *k = q + 1;
@@ -4121,11 +4112,8 @@ static bool timeout_word(const char *s, size_t n)
 			     (q + 7 < end && isalnum((unsigned char)q[7]) &&
 			      !(q[7] == 's' && (q + 8 == end ||
 						!isalnum((unsigned char)q[8])))) ||
-			     /* a key of a list of a call's arguments ("(ret=-1;
-			      * ...; timeout_ms=3000ms)"), not HCCL's "get qp
-			      * status timeout_=[5 s]" */
-			     (q + 7 < end && q[7] == '_' && (list_key(s, q) ||
-							     key_name(q + 7, end)));
+			     /* a key's name ("timeout_ms=3000") */
+			     (q + 7 < end && q[7] == '_' && key_name(q + 7, end));
 		bool set = q + 7 < end && (q[7] == '=' ||
 					   (q[7] == ':' && q + 8 < end &&
 					    ((q[8] >= '0' && q[8] <= '9') || q[8] == '[')));
