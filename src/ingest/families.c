@@ -1917,12 +1917,13 @@ static int tsch_dump_line(struct hx_reader *r, const char *s, size_t n)
 	size_t i;
 
 	if (s[0] == 'p') {
-		const char *st = hx_find(s, n, "sqe_type=");
+		const char *st;
 
 		/* a dump's "pos=39: ...", not a console message that starts
 		 * with a 'p' once its c10 head is cut ("proxy ... failed") */
 		if (n < 5 || memcmp(s, "pos=", 4) != 0)
 			return HANGDX_OK;
+		st = hx_find(s, n, "sqe_type=");
 		rb_start(r, &b, HX_K_TSCH_SQE, NULL);
 		kv_all(&b, L_TSCH, s, n);
 		drop_field(&b, HX_F_TEXT);
@@ -4137,8 +4138,8 @@ static bool timeout_word(const char *s, size_t n)
  * function aclrtSetOpWaitTimeout" (the library lacks the setter: no call
  * ran), torch's "TypeError: Expected timeout argument to be of type
  * datetime.timedelta" (an argument of the wrong type), GE's "Timeout
- * value:%d is incorrect."; but "fftsplus task timeout dfx print failed, ... descAlignBuf is
- * invalid" tells of a task that ran out. */
+ * value:%d is incorrect."; but "fftsplus task timeout dfx print failed,
+ * ... descAlignBuf is invalid" tells of a task that ran out. */
 static bool timeout_setting(const char *s, size_t n)
 {
 	if (HAS(s, n, "timeout dfx"))   /* the details of one that ran out */
