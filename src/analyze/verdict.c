@@ -2182,6 +2182,40 @@ static const char *meaning(const struct hx_vocab *row, char *buf, size_t n)
 	return buf;
 }
 
+/* What the record rec says its row means: the log's own message when it is
+ * the row's template with its arguments filled in (the line holds its
+ * words up to the first argument, at least 8 of them, or its first 24,
+ * another version's wording after them: "… inconsistent between
+ * ranks:parameter count, local end 16512, remote end 8320"; a quote the
+ * record cut loses its last word, which may be a part), else the row's
+ * meaning without its arguments. */
+static const char *said(const struct hangdx_diagnosis *d, uint32_t rec,
+			const struct hx_vocab *row, char *buf, size_t n)
+{
+	const char *m = row->meaning, *pct = strchr(m, '%');
+	const char *t = rec != HX_NOREC ? hx_dstr(d, rec, HX_F_TEXT) : NULL;
+	size_t head = pct ? (size_t)(pct - m) : 0, k = 0;
+
+	while (head > 0 && (m[head - 1] == ' ' || m[head - 1] == ',' ||
+			    m[head - 1] == ':' || m[head - 1] == '['))
+		head--;
+	if (!t || head < 8)
+		return meaning(row, buf, n);
+	while (k < head && t[k] == m[k])
+		k++;
+	if (k < head && k < 24)
+		return meaning(row, buf, n);
+	k = strlen(t);
+	if (k >= HX_QUOTE_MAX) {        /* cut: its last word may be a part */
+		while (k > head && t[k - 1] != ' ' && t[k - 1] != ',')
+			k--;
+		while (k > head && (t[k - 1] == ' ' || t[k - 1] == ','))
+			k--;
+	}
+	snprintf(buf, n, "%.*s%s", (int)k, t, k < strlen(t) ? " ..." : "");
+	return buf;
+}
+
 /* A failure named by a code of the vendor's tables. */
 static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 {
@@ -2195,16 +2229,16 @@ static void coded_failure(struct hangdx_diagnosis *d, uint32_t rec)
 	if (row && hx_rec_hccl_api(d, rec))
 		snprintf(what, sizeof what, _("HCCL's %s returning %s (%s %s, %s)"),
 			 hx_dstr(d, rec, HX_F_OP) ? hx_dstr(d, rec, HX_F_OP) : "call",
-			 meaning(row, mb, sizeof mb), row->key, row->name,
+			 said(d, rec, row, mb, sizeof mb), row->key, row->name,
 			 hx_vocab_class_id(row->cls));
 	else if (row && row->family == HX_VF_AICPU)
 		snprintf(what, sizeof what, _("an AICPU kernel that returned \"%s\" "
 					      "(errcode %s %s, %s)"),
-			 meaning(row, mb, sizeof mb), row->key, row->name,
+			 said(d, rec, row, mb, sizeof mb), row->key, row->name,
 			 hx_vocab_class_id(row->cls));
 	else if (row)
 		snprintf(what, sizeof what, "%s (%s %s, %s)",
-			 meaning(row, mb, sizeof mb), row->key, row->name,
+			 said(d, rec, row, mb, sizeof mb), row->key, row->name,
 			 hx_vocab_class_id(row->cls));
 	else if (cls && strcmp(cls, "aicpu_error") == 0)
 		snprintf(what, sizeof what, _("an AICPU kernel that returned error code "
@@ -2364,7 +2398,7 @@ static bool field_failure(struct hangdx_diagnosis *d)
 		char what[400], mb[256];
 
 		snprintf(what, sizeof what, "%s (%s, %s)",
-			 meaning(row, mb, sizeof mb), row->key,
+			 said(d, s->connect_fail, row, mb, sizeof mb), row->key,
 			 hx_vocab_class_id(row->cls));
 		field_set(d, HX_CAT_NOT_HANG, 0, s->connect_fail, -1,
 			  N_("Not a hang: the job stopped at set-up on %s at %s; the call "
@@ -2407,7 +2441,8 @@ static bool field_failure(struct hangdx_diagnosis *d)
 		field_set(d, HX_CAT_OTHER, -1, s->stopped, fail_rank(d, s->stopped),
 			  N_("Failure, hang not determined: %s (%s). The text does not say "
 			     "whether a wait on another rank caused it."),
-			  row && row->family == HX_VF_FRAMEWORK ? meaning(row, mb, sizeof mb)
+			  row && row->family == HX_VF_FRAMEWORK
+			  ? said(d, s->stopped, row, mb, sizeof mb)
 			  : stopped_name(d, s->stopped));
 		return true;
 	}
@@ -2706,7 +2741,8 @@ static void unknown_lines(struct hangdx_diagnosis *d)
 		char what[400], mb[256], where[512];
 		const char *code = hx_dstr(d, s->unknown_err, HX_F_CODE);
 
-		snprintf(what, sizeof what, "%s (%s %s)", meaning(row, mb, sizeof mb),
+		snprintf(what, sizeof what, "%s (%s %s)",
+			 said(d, s->unknown_err, row, mb, sizeof mb),
 			 code ? code : row->key, row->name);
 		hx_dwhere(d, s->unknown_err, where, sizeof where);
 		snprintf(d->summary, sizeof d->summary,
@@ -3071,7 +3107,8 @@ static void open_world(struct hangdx_diagnosis *d)
 			snprintf(d->summary, sizeof d->summary,
 				 _("Hang of unknown kind: %s (%s %s) at %s; no line "
 				   "says what it waited for."),
-				 meaning(row, mb, sizeof mb), row->key, row->name, where);
+				 said(d, s->timeout_text, row, mb, sizeof mb),
+				 row->key, row->name, where);
 		} else {
 			quote_set(d, s->timeout_text,
 				  N_("Hang of unknown kind: a wait ran out at %s: \"%s\". "

@@ -1466,13 +1466,13 @@ static int em_message(struct hx_reader *r, const struct hx_prefix *p,
 	if (b.rec.kind == HX_K_EI0002)
 		hx_rb_num(&b, HX_F_GEN, ei0002_gen(text, n));
 	else
-		hx_rb_str(&b, HX_F_TEXT, text, n > 160 ? 160 : n);
-	/* the quote keeps 160 bytes; what the rest says of a timeout is
+		hx_rb_str(&b, HX_F_TEXT, text, n > HX_QUOTE_MAX ? HX_QUOTE_MAX : n);
+	/* the quote keeps HX_QUOTE_MAX bytes; what the rest says of a timeout is
 	 * kept apart (EI0015: "... can connect to the root node within the
 	 * timeout period") */
-	if (b.rec.kind == HX_K_ERR_CODE && n > 160 &&
-	    (HAS(text + 160, n - 160, "timeout") ||
-	     HAS(text + 160, n - 160, "timed out")))
+	if (b.rec.kind == HX_K_ERR_CODE && n > HX_QUOTE_MAX &&
+	    (HAS(text + HX_QUOTE_MAX, n - HX_QUOTE_MAX, "timeout") ||
+	     HAS(text + HX_QUOTE_MAX, n - HX_QUOTE_MAX, "timed out")))
 		put_lit(&b, HX_F_WHAT, "timeout");
 	if (HAS(code, 6, "EI0013"))
 		ei0013_fields(&b, text, n);
@@ -1579,8 +1579,8 @@ static int rt_device_error(struct hx_reader *r, const struct hx_prefix *p,
 
 		while (t < end && (*t == '.' || *t == ',' || *t == ' '))
 			t++;
-		hx_rb_str(&b, HX_F_TEXT, t, (size_t)(end - t) > 160
-						    ? 160 : (size_t)(end - t));
+		hx_rb_str(&b, HX_F_TEXT, t, (size_t)(end - t) > HX_QUOTE_MAX
+						    ? HX_QUOTE_MAX : (size_t)(end - t));
 	}
 	r->last_rt_timeout = r->line;
 	return emit(r, &b);
@@ -1645,7 +1645,7 @@ static int aicpu_kernel_fail(struct hx_reader *r, const struct hx_prefix *p,
 	if (HAS(s, n, "op_name=[FUNC:"))
 		drop_field(&b, HX_F_OP_NAME);   /* "fault op_name=[FUNC:GetError]": none */
 	if (!hx_rb_has(&b, HX_F_STREAM))
-		hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+		hx_rb_str(&b, HX_F_TEXT, s, n > HX_QUOTE_MAX ? HX_QUOTE_MAX : n);
 	return emit(r, &b);
 }
 
@@ -1983,7 +1983,7 @@ static int code_record(struct hx_reader *r, const struct hx_prefix *p,
 	if (call)
 		put_call(&b, call, cl);
 	hx_rb_str(&b, HX_F_CODE, v, vl);
-	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	hx_rb_str(&b, HX_F_TEXT, s, n > HX_QUOTE_MAX ? HX_QUOTE_MAX : n);
 	return emit(r, &b);
 }
 
@@ -2057,7 +2057,7 @@ static int hccl_test_check(struct hx_reader *r, const char *s, size_t n,
 	put_lit(&b, HX_F_WHAT, "hccl_test_check");
 	if (rank >= 0)
 		hx_rb_num(&b, HX_F_CONSOLE_RANK, rank);
-	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	hx_rb_str(&b, HX_F_TEXT, s, n > HX_QUOTE_MAX ? HX_QUOTE_MAX : n);
 	return emit(r, &b);
 }
 
@@ -2148,7 +2148,7 @@ static int torch_screen(struct hx_reader *r, const char *s, size_t n)
 		;
 	if (i)
 		hx_rb_str(&b, HX_F_CODE, t, i);
-	hx_rb_str(&b, HX_F_TEXT, t, end > 160 ? 160 : end);
+	hx_rb_str(&b, HX_F_TEXT, t, end > HX_QUOTE_MAX ? HX_QUOTE_MAX : end);
 	return emit(r, &b);
 }
 
@@ -3540,7 +3540,7 @@ static int failure(struct hx_reader *r, const char *what, const char *s,
 	put_code_after(&b, s, n, "error code is ");
 	if (!hx_rb_has(&b, HX_F_ERR_DESC))
 		put_between(&b, HX_F_ERR_DESC, s, n, "reason=[", "]");
-	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	hx_rb_str(&b, HX_F_TEXT, s, n > HX_QUOTE_MAX ? HX_QUOTE_MAX : n);
 	return emit(r, &b);
 }
 
@@ -3612,7 +3612,7 @@ static int hccl_watchdog(struct hx_reader *r, const char *s, size_t n)
 	put_lit(&b, HX_F_WHAT, "hccl_watchdog");
 	if (hx_after(s, n, "[Rank ", "]", &v, &vl))
 		hx_rb_rank(&b, HX_F_GLOBAL_RANK, v, vl);
-	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	hx_rb_str(&b, HX_F_TEXT, s, n > HX_QUOTE_MAX ? HX_QUOTE_MAX : n);
 	return emit(r, &b);
 }
 
@@ -3793,7 +3793,7 @@ static int elastic_root(struct hx_reader *r, const char *s, size_t n)
 	 * prefix does the printer's (attrib.c) */
 	hx_rb_num(&b, HX_F_CONSOLE_RANK, x);
 	put_lit(&b, HX_F_CODE, "ChildFailedError");
-	hx_rb_str(&b, HX_F_TEXT, s, n > 160 ? 160 : n);
+	hx_rb_str(&b, HX_F_TEXT, s, n > HX_QUOTE_MAX ? HX_QUOTE_MAX : n);
 	return emit(r, &b);
 }
 

@@ -22,6 +22,8 @@
 
 #define HX_NOSTR UINT32_MAX
 #define HX_NONE INT64_MIN           /* absent number (pid, tid, ts) */
+#define HX_QUOTE_MAX 160            /* bytes of a message a record keeps
+				       (its text field); a longer one is cut */
 
 /* ---- record kinds: one per hang-relevant message family ---- */
 #define HX_KIND_MAP(XX)                                                \

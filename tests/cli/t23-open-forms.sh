@@ -1326,4 +1326,17 @@ check "GE's deadlock check that did not converge" "false not_a_hang" \
 	"${GH}Optimize: ErrorNo: 4294967295(failed) [COMP][DEFAULT]deadlock check did not converge after 64 iterations"
 check "its twin: a deadlock found" "true unknown" \
 	"${GH}Execute: ErrorNo: 4294967295(failed) [EXEC][DEFAULT]deadlock found between streams 3 and 5"
+# a coded failure is told in the line's own words when the line is the
+# row's template filled in (the values the user needs); a quote the record
+# cut (160 bytes) loses its last word, which may be part of a number
+printf '%s\n' "EI0005: 2024-04-24-06:32:27.781.599 The arguments for collective communication are inconsistent between ranks:parameter count, local end 16512, remote end 8320" > "$T/ei5.log"
+t_ok "EI0005: the report quotes the counts of both ends" \
+	sh -c "'$HANGDX' --lang en diagnose --json '$T/ei5.log' | grep -q 'ranks:parameter count, local end 16512, remote end 8320 (EI0005'"
+printf '%s\n' "EI0005: 2024-04-24-06:32:27.781.599 The arguments for collective communication are inconsistent between ranks:tag[HcomAllReduce_6629421139219749105_0], parameter[count], local[16512], remote [83200]" > "$T/ei5cut.log"
+t_ok "EI0005 cut at 160 bytes: its last word left out, the cut said" \
+	sh -c "'$HANGDX' --lang en diagnose --json '$T/ei5cut.log' > '$T/ei5cut.json' &&
+	       grep -q 'local\\[16512\\], remote \\.\\.\\. (EI0005' '$T/ei5cut.json' && ! grep -q '\\[8320' '$T/ei5cut.json'"
+printf '%s\n' "EI0005: 2024-04-24-06:32:27.781.599 Die Argumente sind zwischen den Rängen nicht gleich" > "$T/ei5de.log"
+t_ok "EI0005 in words that are not its template's: the table's meaning" \
+	sh -c "'$HANGDX' --lang en diagnose --json '$T/ei5de.log' | grep -q 'between ranks, operator \\.\\.\\., group'"
 t_done
