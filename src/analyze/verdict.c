@@ -3477,6 +3477,22 @@ static void wait_state(struct hx_rankinfo *ri)
 			 _("notify wait timeout in %s%s"), op, peer);
 }
 
+/* "error: err_code EI0005": the first error's kind, and its code if any */
+static void err_state(const struct hangdx_diagnosis *d, struct hx_rankinfo *ri)
+{
+	uint32_t rec = ri->first_err_rec;
+	const char *code = hx_dstr(d, rec, HX_F_CODE);
+
+	if (!code)
+		code = hx_rec_code(d, rec);
+	if (code)
+		snprintf(ri->state, sizeof ri->state, _("error: %s %s"),
+			 hx_kind_name(d->ev->recs[rec].kind), code);
+	else
+		snprintf(ri->state, sizeof ri->state, _("error: %s"),
+			 hx_kind_name(d->ev->recs[rec].kind));
+}
+
 static void rank_state_core(const struct hangdx_diagnosis *d,
 			    struct hx_rankinfo *ri)
 {
@@ -3495,8 +3511,7 @@ static void rank_state_core(const struct hangdx_diagnosis *d,
 	else if (ri->wait_rec != HX_NOREC)
 		wait_state(ri);
 	else if (ri->first_err_rec != HX_NOREC)
-		snprintf(ri->state, sizeof ri->state, _("error: %s"),
-			 hx_kind_name(d->ev->recs[ri->first_err_rec].kind));
+		err_state(d, ri);
 	else if (ri->stalled)
 		snprintf(ri->state, sizeof ri->state,
 			 _("no error yet; %u HCCL kernels resident, no progress"), ri->stalled);
