@@ -2139,6 +2139,34 @@ uint32_t hx_rec_task_near(const struct hangdx_diagnosis *d, uint32_t rec)
 	return best;
 }
 
+int64_t hx_rec_id_near(const struct hangdx_diagnosis *d, uint32_t rec,
+		       int key, int64_t stream)
+{
+	const struct hx_rec *r = &d->ev->recs[rec];
+	int64_t got = hx_dnum(d, rec, key, -1);
+	size_t i;
+
+	if (got >= 0)
+		return got;
+	for (i = 0; i < d->norder; i++) {
+		uint32_t o = d->order[i];
+		const struct hx_rec *q = &d->ev->recs[o];
+		uint64_t dist = q->line > r->line ? q->line - r->line : r->line - q->line;
+		int64_t v;
+
+		if (q->file != r->file || dist > HX_EXPLAIN_LINES ||
+		    (r->pid != HX_NONE && q->pid != HX_NONE && r->pid != q->pid) ||
+		    (v = hx_dnum(d, o, key, -1)) < 0 ||
+		    (key != HX_F_STREAM && stream >= 0 &&
+		     hx_dnum(d, o, HX_F_STREAM, -1) != stream))
+			continue;
+		if (got >= 0 && got != v)
+			return -1;
+		got = v;
+	}
+	return got;
+}
+
 bool hx_row_returned(const struct hx_vocab *row)
 {
 	const char *id = row ? hx_vocab_source(row)->id : NULL;

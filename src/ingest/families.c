@@ -4590,6 +4590,34 @@ static int open_class(struct hx_reader *r, const struct hx_prefix *p,
  * 0x10"): an exception of an AI Core task, which failed at once.  The
  * report's other lines are its fields, up to a log line.
  */
+/* A field of the report's "1. Basic information": "task id : 60" and
+ * "stream id : 517" are kept for the error code's record. */
+static int aicerr_field(struct hx_reader *r, const char *s, size_t n)
+{
+	int64_t *to = NULL, v;
+	size_t k = 0, d;
+
+	if (n > 9 && memcmp(s, "task id ", 8) == 0) {
+		to = &r->aicerr_task;
+		k = 7;
+	} else if (n > 11 && memcmp(s, "stream id ", 10) == 0) {
+		to = &r->aicerr_stream;
+		k = 9;
+	}
+	while (k < n && s[k] == ' ')
+		k++;
+	if (!to || k >= n || s[k] != ':')
+		return HANGDX_OK;
+	for (k++; k < n && s[k] == ' '; k++)
+		;
+	for (d = k; d < n && d - k < 12 && s[d] >= '0' && s[d] <= '9'; d++)
+		;
+	if (d > k && (d == n || s[d] == ' ' || s[d] == '\r') &&
+	    hx_parse_i64(s + k, d - k, &v))
+		*to = v;
+	return HANGDX_OK;
+}
+
 static int aicerr_report(struct hx_reader *r, const char *s, size_t n)
 {
 	size_t k = 0, vl;
@@ -4603,8 +4631,10 @@ static int aicerr_report(struct hx_reader *r, const char *s, size_t n)
 			r->aicerr = 2;
 		else if (n > 8 && s[1] == '*' &&
 			 (HAS(s, n, "Root cause conclusion") ||
-			  HAS(s, n, "Basic information")))
+			  HAS(s, n, "Basic information"))) {
 			r->aicerr = 1;
+			r->aicerr_task = r->aicerr_stream = -1;
+		}
 		else if (r->aicerr == 2)
 			r->aicerr = 1;
 		return HANGDX_OK;
@@ -4613,8 +4643,8 @@ static int aicerr_report(struct hx_reader *r, const char *s, size_t n)
 		r->aicerr = 0;
 		return NOT_MINE;
 	}
-	if (r->aicerr != 2)
-		return HANGDX_OK;       /* its fields ("error time : ...") */
+	if (r->aicerr != 2)             /* its fields ("error time : ...") */
+		return aicerr_field(r, s, n);
 	if (n > 6 && memcmp(s, "error ", 6) == 0)
 		k = 6;
 	if (n - k < 8 || memcmp(s + k, "code", 4) != 0)
@@ -4628,6 +4658,10 @@ static int aicerr_report(struct hx_reader *r, const char *s, size_t n)
 	r->aicerr = 1;
 	tl = snprintf(t, sizeof t, "AI Core error code %.*s (msaicerr's report)",
 		      (int)vl, v);
+	if (r->aicerr_stream >= 0 && r->aicerr_task >= 0)
+		tl = snprintf(t, sizeof t, "AI Core error code %.*s (msaicerr's report, "
+			      "stream_id=%lld, task_id=%lld)", (int)vl, v,
+			      (long long)r->aicerr_stream, (long long)r->aicerr_task);
 	return open_class(r, NULL, t, (size_t)tl,
 			  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
 }

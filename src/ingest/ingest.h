@@ -912,6 +912,8 @@ struct hx_reader {
 	uint64_t frame_line;
 	uint8_t aicerr;             /* in msaicerr's report: 1, 2 under its
 				     * error code's heading */
+	int64_t aicerr_task, aicerr_stream; /* its "task id : 60", "stream id
+					     * : 517" (-1: not seen) */
 	uint64_t open_more;         /* ... and the lines past them */
 	bool replaying;             /* parsing a held line, to keep it */
 	uint64_t replay_folded;     /* runs folded into the line replayed */

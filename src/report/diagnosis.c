@@ -177,6 +177,27 @@ static int64_t late_rank(const struct hangdx_diagnosis *d)
 	return d->cat == HX_CAT_BEHIND && d->by_signals ? d->root_rank : -1;
 }
 
+/* The stream, task and runtime notify of the deciding record rec; a line
+ * that names no task: the task the lines around it name, and an id it
+ * lacks, the one the lines around it agree on (hx_rec_id_near). */
+static void near_ids(const struct hangdx_diagnosis *d, uint32_t rec, int64_t id[3])
+{
+	uint32_t t = rec;
+
+	if (hx_dnum(d, rec, HX_F_STREAM, -1) < 0 && hx_dnum(d, rec, HX_F_TASK, -1) < 0 &&
+	    (t = hx_rec_task_near(d, rec)) == HX_NOREC)
+		t = rec;
+	id[0] = hx_dnum(d, t, HX_F_STREAM, -1);
+	if (id[0] < 0)
+		id[0] = hx_rec_id_near(d, rec, HX_F_STREAM, -1);
+	id[1] = hx_dnum(d, t, HX_F_TASK, -1);
+	if (id[1] < 0)
+		id[1] = hx_rec_id_near(d, t, HX_F_TASK, id[0]);
+	id[2] = hx_dnum(d, rec, HX_F_NOTIFY_RT, -1);
+	if (id[2] < 0 && !hx_df(d, rec, HX_F_NOTIFY_HCCL))
+		id[2] = hx_rec_id_near(d, t, HX_F_NOTIFY_RT, id[0]);
+}
+
 /* "stream 7, task 5990, error code 107020": the ids of the deciding
  * record, for a decision taken on the job-wide signals. */
 static void text_ids(const struct hangdx_diagnosis *d, const struct out *o)
@@ -191,15 +212,17 @@ static void text_ids(const struct hangdx_diagnosis *d, const struct out *o)
 	/* TRANSLATORS: between two ids of the line "stream 7, task 5990" */
 	const char *code, *sep = "", *comma = _(", ");
 	size_t i;
-	int64_t v;
+	int64_t v, id[3];
 
 	if (!d->by_signals || d->id_rec == HX_NOREC)
 		return;
 	code = hx_rec_code(d, d->id_rec);
 	if (!code && d->sig.code_rec != HX_NOREC)
 		code = hx_rec_code(d, d->sig.code_rec);
+	near_ids(d, d->id_rec, id);
 	for (i = 0; i < sizeof k / sizeof k[0]; i++) {
-		v = hx_dnum(d, d->id_rec, k[i].key, -1);
+		v = k[i].key == HX_F_STREAM ? id[0] : k[i].key == HX_F_TASK ? id[1]
+		  : k[i].key == HX_F_NOTIFY_RT ? id[2] : hx_dnum(d, d->id_rec, k[i].key, -1);
 		if (k[i].key == HX_F_REMOTE_RANK && v < 0)
 			v = late_rank(d);
 		if (v < 0)
@@ -627,28 +650,25 @@ static void json_stuck(const struct hangdx_diagnosis *d, FILE *fp, bool *any)
  * rank a wait or a connection named, SeqNum, the code and reason. */
 static void json_ids(const struct hangdx_diagnosis *d, FILE *fp)
 {
-	uint32_t rec = d->id_rec, c = d->sig.code_rec, t = rec;
+	uint32_t rec = d->id_rec, c = d->sig.code_rec;
 	const struct hx_field *f;
 	const char *code;
 	bool any = false;
 	char hex[24];
-	int64_t rr;
+	int64_t rr, id[3];
 
 	if (rec == HX_NOREC)
 		return;
-	/* a line that names no task: the task the lines around it name */
-	if (hx_dnum(d, rec, HX_F_STREAM, -1) < 0 && hx_dnum(d, rec, HX_F_TASK, -1) < 0 &&
-	    (t = hx_rec_task_near(d, rec)) == HX_NOREC)
-		t = rec;
+	near_ids(d, rec, id);
 	fprintf(fp, ",\n  \"ids\": {");
 	json_s(fp, &any, "kind", hx_kind_name(d->ev->recs[rec].kind));
-	json_num(fp, &any, "stream", hx_dnum(d, t, HX_F_STREAM, -1));
-	json_num(fp, &any, "task", hx_dnum(d, t, HX_F_TASK, -1));
+	json_num(fp, &any, "stream", id[0]);
+	json_num(fp, &any, "task", id[1]);
 	if ((f = hx_df(d, rec, HX_F_NOTIFY_HCCL)) != NULL) {
 		snprintf(hex, sizeof hex, "0x%016llx", (unsigned long long)f->num);
 		json_s(fp, &any, "notify", hex);
 	} else {
-		json_num(fp, &any, "notify", hx_dnum(d, rec, HX_F_NOTIFY_RT, -1));
+		json_num(fp, &any, "notify", id[2]);
 	}
 	json_num(fp, &any, "event", hx_dnum(d, rec, HX_F_EVENT, -1));
 	json_num(fp, &any, "context_id", hx_dnum(d, rec, HX_F_CONTEXT, -1));

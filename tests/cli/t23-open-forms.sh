@@ -1336,7 +1336,31 @@ printf '%s\n' "EI0005: 2024-04-24-06:32:27.781.599 The arguments for collective 
 t_ok "EI0005 cut at 160 bytes: its last word left out, the cut said" \
 	sh -c "'$HANGDX' --lang en diagnose --json '$T/ei5cut.log' > '$T/ei5cut.json' &&
 	       grep -q 'local\\[16512\\], remote \\.\\.\\. (EI0005' '$T/ei5cut.json' && ! grep -q '\\[8320' '$T/ei5cut.json'"
-printf '%s\n' "EI0005: 2024-04-24-06:32:27.781.599 Die Argumente sind zwischen den Rängen nicht gleich" > "$T/ei5de.log"
-t_ok "EI0005 in words that are not its template's: the table's meaning" \
+printf '%s\n' "EI0005: 2024-04-24-06:32:27.781.599 The arguments differ between ranks" > "$T/ei5de.log"
+t_ok "EI0005 in words not its template's past the first 14: the table's meaning" \
 	sh -c "'$HANGDX' --lang en diagnose --json '$T/ei5de.log' | grep -q 'between ranks, operator \\.\\.\\., group'"
+# the ids a deciding line lacks, from the lines around it when they agree
+# (stream 2 two lines above "runtime result = 107027"); two streams named
+# around it: none (an id is never guessed); msaicerr's report: the task and
+# stream of its "1. Basic information"
+cap() {
+	printf '%s\n' "EE9999: Inner Error!" \
+		"EE9999: [PID: 881460] 2025-10-15-14:43:16.351.702 Not allow to synchronize captured stream stream_id=2.[FUNC:StreamSynchronize][FILE:api_error.cc][LINE:884]" \
+		"$1" \
+		"rtStreamSynchronize execute failed,  reason=[stream is captured][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]" \
+		"synchronize stream failed, runtime result = 107027[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]"
+}
+cap "TraceBack (most recent call last):" > "$T/cap.log"
+cap "EE9999: [PID: 881460] 2025-10-15-14:43:16.351.703 Not allow to synchronize captured stream stream_id=3.[FUNC:StreamSynchronize][FILE:api_error.cc][LINE:884]" > "$T/cap2.log"
+t_ok "107027 under a line naming stream 2: stream 2 in the ids" \
+	sh -c "'$HANGDX' diagnose --json '$T/cap.log' | grep -q '\"ids\": {\"kind\": \"rt_api_error\", \"stream\": 2, \"error_code\": \"107027\"'"
+t_ok "... under lines naming streams 2 and 3: no stream" \
+	sh -c "'$HANGDX' diagnose --json '$T/cap2.log' | grep -q '\"ids\": {\"kind\": \"rt_api_error\", \"error_code\": \"107027\"'"
+printf '%s\n' "***********************1. Basic information********************" \
+	"error time   : 2023-06-09-06:55:34.798.772" "device id    : 0" "core id      : 0" \
+	"task id      : 6" "stream id    : 7" "node name    : GatherV2" \
+	"***********************2. Ai Core DFX Register***********************" \
+	"error code  : 0x10" > "$T/aicerr.log"
+t_ok "msaicerr's report: its task and stream in the ids" \
+	sh -c "'$HANGDX' diagnose --json '$T/aicerr.log' | grep -q '\"ids\": {\"kind\": \"coded\", \"stream\": 7, \"task\": 6}'"
 t_done
