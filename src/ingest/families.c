@@ -3925,10 +3925,34 @@ static int framework_end(struct hx_reader *r, const char *what)
 
 /* A line without a plog prefix: the forms that start the line, then
  * (comments aside) the console families anywhere on it. */
+/* HCCL's report of a failed task wrapped under its head (a web page's
+ * copy): "Task run failed, base information is streamID:[..]" on a line
+ * of its own, at most two lines under an HCCL ERROR line, is that line's. */
+static int hccl_wrapped(struct hx_reader *r, const char *s, size_t n)
+{
+	struct hx_prefix q;
+
+	memset(&q, 0, sizeof q);
+	q.level = r->ctxline.level;
+	q.pid = r->ctxline.pid;
+	q.tid = r->ctxline.tid;
+	q.ts = r->ctxline.ts;
+	q.gline = HX_NONE;
+	q.body = s;
+	q.bodylen = n;
+	return hccl_task_fail(r, &q);
+}
+
 static int bare_line(struct hx_reader *r, const char *s, size_t n)
 {
 	uint16_t sub = r->sub;
-	int err = bare_start(r, s, n);
+	int err;
+
+	if (r->ctxline.valid && r->ctxline.hccl && r->line - r->ctxline.line <= 2 &&
+	    r->ctxline.level == HX_LV_ERROR && n > 40 &&
+	    memcmp(s, "Task run failed, base information is", 36) == 0)
+		return hccl_wrapped(r, s, n);
+	err = bare_start(r, s, n);
 
 	if (err || r->sub > sub || s[0] == '#')
 		return err;
@@ -3945,6 +3969,7 @@ static void set_context(struct hx_reader *r, const struct hx_prefix *p)
 	r->ctxline.tid = p->tid;
 	r->ctxline.ts = p->ts;
 	r->ctxline.level = p->level;
+	r->ctxline.hccl = mod_is(p, "HCCL");
 	r->ctxline.module = p->mod ? intern_cached(r, &r->cmod, p->mod,
 						   p->modlen, &err)
 				   : HX_NOSTR;

@@ -845,6 +845,7 @@ struct hx_reader {
 		int64_t pid, tid, ts;
 		int level;
 		uint32_t module, pname;
+		bool hccl;              /* its module is HCCL */
 	} ctxline;
 	bool tsch_dump;             /* inside a TSCH stream dump */
 	bool ffts_trail;            /* after "context sequence before error

@@ -994,8 +994,11 @@ static int classify_line(const char *s, size_t n)
 		return classify_lost(s, n);
 	case 'T':       /* the Hugging Face Trainer's end of training; a
 			 * Python traceback's first line; lm-eval's table
-			 * whose first bar the paste lost; an eval's result */
-		if (hx_traceback_head(s, n) || hx_run_end(s, n))
+			 * whose first bar the paste lost; an eval's result;
+			 * HCCL's failed task wrapped under its head */
+		if (hx_traceback_head(s, n) || hx_run_end(s, n) ||
+		    (n > 40 &&
+		     memcmp(s, "Task run failed, base information is", 36) == 0))
 			return HX_CL_BARE;
 		return classify_lost(s, n);
 	case 'F':       /* verl's trainers: the last validation, at the end */
@@ -2174,6 +2177,11 @@ static size_t env_prose(const char *s, size_t n, struct hx_envelope *e)
 	else
 		return 0;
 	end = k - (s[k - 1] == ':' ? 1 : 3);
+	/* a key and its value in brackets: "... base information is
+	 * streamID:[1740], taskID[23]" (HCCL's own words) */
+	if (s[k - 1] == ':' && k + 1 < n && s[k] == '[' &&
+	    is_digit((unsigned char)s[k + 1]))
+		return 0;
 	k = skip_sp(s, n, k);
 	if (!log_head(s + k, n - k))
 		return 0;

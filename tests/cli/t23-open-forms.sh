@@ -1363,4 +1363,12 @@ printf '%s\n' "***********************1. Basic information********************" 
 	"error code  : 0x10" > "$T/aicerr.log"
 t_ok "msaicerr's report: its task and stream in the ids" \
 	sh -c "'$HANGDX' diagnose --json '$T/aicerr.log' | grep -q '\"ids\": {\"kind\": \"coded\", \"stream\": 7, \"task\": 6}'"
+# HCCL's failed task as a web page wraps it: the head, its stage tags and
+# "Task run failed, base information is streamID:[..]" on lines of their
+# own; the last is HCCL's (not a reporter's sentence before a log line)
+printf '%s\n' "[ERROR] HCCL(858209,all_reduce_test):2025-12-10-19:52:32.589.097 [task_exception_handler.cc:27] [858274]" \
+	"[TaskExecStage][Timeout][HOST]" \
+	"Task run failed, base information is streamID:[1740], taskID[23], tag[AllReduce_127.0.0.1%enp_60000_0_1765367469951573], AlgType(level 0-1-2):[fullmesh-ring-NHR]." > "$T/wrap.log"
+t_ok "HCCL's failed task wrapped under its head: its stream and task" \
+	sh -c "'$HANGDX' diagnose --json '$T/wrap.log' | grep -q '\"ids\": {\"kind\": \"hccl_task_fail\", \"stream\": 1740, \"task\": 23}'"
 t_done
