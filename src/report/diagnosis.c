@@ -177,9 +177,30 @@ static int64_t late_rank(const struct hangdx_diagnosis *d)
 	return d->cat == HX_CAT_BEHIND && d->by_signals ? d->root_rank : -1;
 }
 
+/* The notify every stuck notify wait the device listed names, if they
+ * name one (an FFTS+ task's "stuck notify wait context info"), else -1. */
+static int64_t stuck_notify(const struct hangdx_diagnosis *d)
+{
+	int64_t got = -1, v;
+	size_t i;
+
+	for (i = 0; i < d->norder; i++) {
+		uint32_t rec = d->order[i];
+
+		if (d->ev->recs[rec].kind != HX_K_RT_STUCK_NOTIFY)
+			continue;
+		v = hx_dnum(d, rec, HX_F_NOTIFY_RT, -1);
+		if (v < 0 || (got >= 0 && v != got))
+			return -1;
+		got = v;
+	}
+	return got;
+}
+
 /* The stream, task and runtime notify of the deciding record rec; a line
  * that names no task: the task the lines around it name, and an id it
- * lacks, the one the lines around it agree on (hx_rec_id_near). */
+ * lacks, the one the lines around it agree on (hx_rec_id_near); an FFTS+
+ * timeout's notify, the one its stuck notify waits all name. */
 static void near_ids(const struct hangdx_diagnosis *d, uint32_t rec, int64_t id[3])
 {
 	uint32_t t = rec;
@@ -196,6 +217,8 @@ static void near_ids(const struct hangdx_diagnosis *d, uint32_t rec, int64_t id[
 	id[2] = hx_dnum(d, rec, HX_F_NOTIFY_RT, -1);
 	if (id[2] < 0 && !hx_df(d, rec, HX_F_NOTIFY_HCCL))
 		id[2] = hx_rec_id_near(d, t, HX_F_NOTIFY_RT, id[0]);
+	if (id[2] < 0 && d->cat == HX_CAT_FFTS && !hx_df(d, rec, HX_F_NOTIFY_HCCL))
+		id[2] = stuck_notify(d);
 }
 
 /* "stream 7, task 5990, error code 107020": the ids of the deciding

@@ -1371,4 +1371,19 @@ printf '%s\n' "[ERROR] HCCL(858209,all_reduce_test):2025-12-10-19:52:32.589.097 
 	"Task run failed, base information is streamID:[1740], taskID[23], tag[AllReduce_127.0.0.1%enp_60000_0_1765367469951573], AlgType(level 0-1-2):[fullmesh-ring-NHR]." > "$T/wrap.log"
 t_ok "HCCL's failed task wrapped under its head: its stream and task" \
 	sh -c "'$HANGDX' diagnose --json '$T/wrap.log' | grep -q '\"ids\": {\"kind\": \"hccl_task_fail\", \"stream\": 1740, \"task\": 23}'"
+# an FFTS+ timeout's notify: the one its stuck notify waits name; two
+# different ones: none
+ffts() {
+	printf '%s\n' "EI9999: Inner Error!" \
+		"EI9999  The error from device(chipId:5, dieId:0), serial number is 3, hccl fftsplus task timeout occurred during task execution, stream_id:7, sq_id:7, task_id:5990, stuck notify num:$1, timeout:1836.[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1380]" \
+		"        TraceBack (most recent call last):" \
+		"        The 0 stuck notify wait context info:(context_id=10, notify_id=136).[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1395]"
+	[ "$1" = 1 ] || printf '%s\n' "        The 1 stuck notify wait context info:(context_id=11, notify_id=137).[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1395]"
+}
+ffts 1 > "$T/ffts1.log"
+ffts 2 > "$T/ffts2.log"
+t_ok "FFTS+ timeout, one stuck notify wait: its notify in the ids" \
+	sh -c "'$HANGDX' diagnose --json '$T/ffts1.log' | grep '\"ids\"' | grep -q '\"stream\": 7, \"task\": 5990, \"notify\": 136,'"
+t_ok "... two that name different notifies: no notify" \
+	sh -c "'$HANGDX' diagnose --json '$T/ffts2.log' | grep '\"ids\"' > '$T/ffts2.ids' && grep -q '\"task\": 5990' '$T/ffts2.ids' && ! grep -q '\"notify\":' '$T/ffts2.ids'"
 t_done
