@@ -605,11 +605,12 @@ bool hx_rec_aicpu_exception(const struct hangdx_diagnosis *d, uint32_t rec);
  * that names both a stream and a task: the task the lines around a
  * failure name when its own line names none; HX_NOREC if none. */
 uint32_t hx_rec_task_near(const struct hangdx_diagnosis *d, uint32_t rec);
-/* An id (key: HX_F_STREAM, HX_F_TASK, HX_F_NOTIFY_RT) rec does not name,
- * from the records around it: the same file, within HX_EXPLAIN_LINES
- * lines, the same process when both name one, and for a task or notify
- * the stream `stream` when it is not -1 (the record's own stream).  -1
- * when none names it or two name it differently: an id is never guessed. */
+/* An id (key: HX_F_STREAM, HX_F_TASK, HX_F_NOTIFY_RT, HX_F_REMOTE_RANK)
+ * rec does not name, from the records around it: the same file, within
+ * HX_EXPLAIN_LINES lines, the same process when both name one, and for a
+ * task or notify the stream `stream` when it is not -1 (the record's own
+ * stream).  -1 when none names it or two name it differently: an id is
+ * never guessed. */
 int64_t hx_rec_id_near(const struct hangdx_diagnosis *d, uint32_t rec,
 		       int key, int64_t stream);
 /* A status that a transfer engine's call returns to its caller

@@ -177,6 +177,18 @@ static int64_t late_rank(const struct hangdx_diagnosis *d)
 	return d->cat == HX_CAT_BEHIND && d->by_signals ? d->root_rank : -1;
 }
 
+/* The rank the deciding record rec names as its peer: its own, else the
+ * one the lines around it (of its stream, when it names one) agree on
+ * ("remoteRank[15]" under HCCL's connect timeout report), else the rank
+ * that came late. */
+static int64_t remote_rank(const struct hangdx_diagnosis *d, uint32_t rec)
+{
+	int64_t rr = hx_rec_id_near(d, rec, HX_F_REMOTE_RANK,
+				    hx_dnum(d, rec, HX_F_STREAM, -1));
+
+	return rr >= 0 ? rr : late_rank(d);
+}
+
 /* The notify every stuck notify wait the device listed names, if they
  * name one (an FFTS+ task's "stuck notify wait context info"), else -1. */
 static int64_t stuck_notify(const struct hangdx_diagnosis *d)
@@ -246,8 +258,8 @@ static void text_ids(const struct hangdx_diagnosis *d, const struct out *o)
 	for (i = 0; i < sizeof k / sizeof k[0]; i++) {
 		v = k[i].key == HX_F_STREAM ? id[0] : k[i].key == HX_F_TASK ? id[1]
 		  : k[i].key == HX_F_NOTIFY_RT ? id[2] : hx_dnum(d, d->id_rec, k[i].key, -1);
-		if (k[i].key == HX_F_REMOTE_RANK && v < 0)
-			v = late_rank(d);
+		if (k[i].key == HX_F_REMOTE_RANK)
+			v = remote_rank(d, d->id_rec);
 		if (v < 0)
 			continue;
 		fprintf(o->fp, "%s%s %lld", *sep ? sep : "      ", _(k[i].name),
@@ -678,7 +690,7 @@ static void json_ids(const struct hangdx_diagnosis *d, FILE *fp)
 	const char *code;
 	bool any = false;
 	char hex[24];
-	int64_t rr, id[3];
+	int64_t id[3];
 
 	if (rec == HX_NOREC)
 		return;
@@ -695,10 +707,7 @@ static void json_ids(const struct hangdx_diagnosis *d, FILE *fp)
 	}
 	json_num(fp, &any, "event", hx_dnum(d, rec, HX_F_EVENT, -1));
 	json_num(fp, &any, "context_id", hx_dnum(d, rec, HX_F_CONTEXT, -1));
-	rr = hx_dnum(d, rec, HX_F_REMOTE_RANK, -1);
-	if (rr < 0)
-		rr = late_rank(d);
-	json_num(fp, &any, "remote_rank", rr);
+	json_num(fp, &any, "remote_rank", remote_rank(d, rec));
 	json_num(fp, &any, "global_rank", hx_dnum(d, rec, HX_F_GLOBAL_RANK, -1));
 	json_num(fp, &any, "seq_num", hx_dnum(d, rec, HX_F_SEQ_NUM, -1));
 	json_s(fp, &any, "op_type", hx_dstr(d, rec, HX_F_OP_TYPE));

@@ -1386,4 +1386,12 @@ t_ok "FFTS+ timeout, one stuck notify wait: its notify in the ids" \
 	sh -c "'$HANGDX' diagnose --json '$T/ffts1.log' | grep '\"ids\"' | grep -q '\"stream\": 7, \"task\": 5990, \"notify\": 136,'"
 t_ok "... two that name different notifies: no notify" \
 	sh -c "'$HANGDX' diagnose --json '$T/ffts2.log' | grep '\"ids\"' > '$T/ffts2.ids' && grep -q '\"task\": 5990' '$T/ffts2.ids' && ! grep -q '\"notify\":' '$T/ffts2.ids'"
+# the peer a connect-timeout report names three lines under its head
+H="[ERROR] HCCL(80812,):2026-06-17-02:21:43.853.226"
+printf '%s\n' "$H [detect_connect_anomalies.cc:126] [86231]-------------------CONNECT TIMEOUT DETECT RESULT-----------------------" \
+	"$H [detect_connect_anomalies.cc:140] [86231]No abnormal periods were discovered. please prioritize investigating the consistency of cluster script behaviors." \
+	"$H [detect_connect_anomalies.cc:143] [86231]----------------------------------------------------------------------" \
+	"$H [transport_manager.cc:954] [86231][InitChannelStage][RunFailed]Transport init error! createLink para:rank[7]-localUserrank[7]-localIpAddr[80.5.5.39/7], remoteRank[15]-remoteUserrank[15]-remoteIpAddr[80.5.5.67/7], machineType[0], linkMode[1], isUsedRdma[1], tag[AllGather_group_name_119]" > "$T/cdetect.log"
+t_ok "a connect-timeout report: the remote rank the line under it names" \
+	sh -c "'$HANGDX' diagnose --json '$T/cdetect.log' | grep '\"ids\"' | grep -q '\"remote_rank\": 15'"
 t_done
