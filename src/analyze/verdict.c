@@ -2102,11 +2102,25 @@ static bool field_hang(struct hangdx_diagnosis *d, bool chain)
 		return true;
 	}
 	if (s->timeout != HX_NOREC) {
-		field_set(d, HX_CAT_OTHER, 1, s->timeout, -1,
-			  N_("Hang: %s (%s); the text does not show what the stream waited "
-			     "for. A rank that is still busy (data loading, evaluation) "
-			     "while the others wait in a collective does this."),
+		int64_t st = hx_dnum(d, s->timeout, HX_F_STREAM, -1), nt = -1, tk = -1;
+
+		/* the runtime's line beside it: the task the stream stopped at */
+		if (st >= 0) {
+			nt = hx_rec_id_near(d, s->timeout, HX_F_NOTIFY_RT, st);
+			tk = hx_rec_id_near(d, s->timeout, HX_F_TASK, st);
+		}
+		field_set(d, HX_CAT_OTHER, 1, s->timeout, -1, nt >= 0 && tk >= 0
+			  ? N_("Hang: %s (%s); the task the stream stopped at waits on a "
+			       "notify, another stream's or rank's record that did not come. "
+			       "A rank that is still busy (data loading, evaluation) while "
+			       "the others wait in a collective does this.")
+			  : N_("Hang: %s (%s); the text does not show what the stream waited "
+			       "for. A rank that is still busy (data loading, evaluation) "
+			       "while the others wait in a collective does this."),
 			  N_("a stream or device synchronisation timed out"));
+		if (nt >= 0 && tk >= 0)
+			FACT("The line beside it names task %lld of stream %lld and notify "
+			     "%lld.", (long long)tk, (long long)st, (long long)nt);
 		return true;
 	}
 	if (s->stall != HX_NOREC && !error_line(s)) {

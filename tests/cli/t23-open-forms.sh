@@ -1394,4 +1394,14 @@ printf '%s\n' "$H [detect_connect_anomalies.cc:126] [86231]-------------------CO
 	"$H [transport_manager.cc:954] [86231][InitChannelStage][RunFailed]Transport init error! createLink para:rank[7]-localUserrank[7]-localIpAddr[80.5.5.39/7], remoteRank[15]-remoteUserrank[15]-remoteIpAddr[80.5.5.67/7], machineType[0], linkMode[1], isUsedRdma[1], tag[AllGather_group_name_119]" > "$T/cdetect.log"
 t_ok "a connect-timeout report: the remote rank the line under it names" \
 	sh -c "'$HANGDX' diagnose --json '$T/cdetect.log' | grep '\"ids\"' | grep -q '\"remote_rank\": 15'"
+# a stream synchronisation that timed out, the runtime's line beside it
+# naming the task it stopped at and its notify: said a notify wait
+printf '%s\n' "[ERROR] RUNTIME stream.cc:1878         SynchronizeExecutedTask: Stream synchronize timeout, device_id=6, stream_id=130, timeout=10000ms." \
+	"[ERROR] RUNTIME stream.cc:1944         SynchronizeImpl: failed, stream_id=130, error=0x7030010" \
+	"[ERROR] RUNTIME device_error_proc.cc:1090  stream_id=130, task_id=5279, taskType=14 (NOTIFY_WAIT), NotifyId=509." > "$T/sync.log"
+head -n 2 "$T/sync.log" > "$T/sync2.log"
+t_ok "stream sync timeout beside its notify-wait task: said, the ids in a note" \
+	sh -c "'$HANGDX' --lang en diagnose --json '$T/sync.log' > '$T/sync.json'; grep -q 'the task the stream stopped at waits on a notify' '$T/sync.json' && grep -q 'names task 5279 of stream 130 and notify 509' '$T/sync.json'"
+t_ok "... without that line: what it waited for not shown" \
+	sh -c "'$HANGDX' --lang en diagnose --json '$T/sync2.log' | grep -q 'the text does not show what the stream waited for'"
 t_done
