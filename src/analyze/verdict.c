@@ -2208,7 +2208,7 @@ static const char *said(const struct hangdx_diagnosis *d, uint32_t rec,
 {
 	const char *m = row->meaning, *pct = strchr(m, '%');
 	const char *t = rec != HX_NOREC ? hx_dstr(d, rec, HX_F_TEXT) : NULL;
-	size_t head = pct ? (size_t)(pct - m) : 0, k = 0;
+	size_t head = pct ? (size_t)(pct - m) : 0, k = 0, len;
 
 	while (head > 0 && (m[head - 1] == ' ' || m[head - 1] == ',' ||
 			    m[head - 1] == ':' || m[head - 1] == '['))
@@ -2219,14 +2219,14 @@ static const char *said(const struct hangdx_diagnosis *d, uint32_t rec,
 		k++;
 	if (k < head && k < 24)
 		return meaning(row, buf, n);
-	k = strlen(t);
-	if (k >= HX_QUOTE_MAX) {        /* cut: its last word may be a part */
+	k = len = strlen(t);
+	if (len >= HX_QUOTE_MAX) {      /* cut: its last word may be a part */
 		while (k > head && t[k - 1] != ' ' && t[k - 1] != ',')
 			k--;
 		while (k > head && (t[k - 1] == ' ' || t[k - 1] == ','))
 			k--;
 	}
-	snprintf(buf, n, "%.*s%s", (int)k, t, k < strlen(t) ? " ..." : "");
+	snprintf(buf, n, "%.*s%s", (int)k, t, k < len ? " ..." : "");
 	return buf;
 }
 

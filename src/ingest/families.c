@@ -3923,8 +3923,6 @@ static int framework_end(struct hx_reader *r, const char *what)
 	return emit(r, &b);
 }
 
-/* A line without a plog prefix: the forms that start the line, then
- * (comments aside) the console families anywhere on it. */
 /* HCCL's report of a failed task wrapped under its head (a web page's
  * copy): "Task run failed, base information is streamID:[..]" on a line
  * of its own, at most two lines under an HCCL ERROR line, is that line's. */
@@ -3943,6 +3941,8 @@ static int hccl_wrapped(struct hx_reader *r, const char *s, size_t n)
 	return hccl_task_fail(r, &q);
 }
 
+/* A line without a plog prefix: the forms that start the line, then
+ * (comments aside) the console families anywhere on it. */
 static int bare_line(struct hx_reader *r, const char *s, size_t n)
 {
 	uint16_t sub = r->sub;
@@ -4607,14 +4607,6 @@ static int open_class(struct hx_reader *r, const struct hx_prefix *p,
 	return open_record(r, HX_K_CODED, p, s, n, NULL, cls);
 }
 
-/*
- * The report of the AI Core error analysis tool (msaicerr's info.txt):
- * from a heading of stars ("Root cause conclusion", "1. Basic
- * information", a paste may start at either), then under "2. AICERROR
- * code" or "2. Ai Core DFX Register" the core's error code ("code : 0x10", "error code  :
- * 0x10"): an exception of an AI Core task, which failed at once.  The
- * report's other lines are its fields, up to a log line.
- */
 /* A field of the report's "1. Basic information": "task id : 60" and
  * "stream id : 517" are kept for the error code's record. */
 static int aicerr_field(struct hx_reader *r, const char *s, size_t n)
@@ -4643,6 +4635,14 @@ static int aicerr_field(struct hx_reader *r, const char *s, size_t n)
 	return HANGDX_OK;
 }
 
+/*
+ * The report of the AI Core error analysis tool (msaicerr's info.txt):
+ * from a heading of stars ("Root cause conclusion", "1. Basic
+ * information", a paste may start at either), then under "2. AICERROR
+ * code" or "2. Ai Core DFX Register" the core's error code ("code : 0x10", "error code  :
+ * 0x10"): an exception of an AI Core task, which failed at once.  The
+ * report's other lines are its fields, up to a log line.
+ */
 static int aicerr_report(struct hx_reader *r, const char *s, size_t n)
 {
 	size_t k = 0, vl;
