@@ -4651,15 +4651,19 @@ static int aicerr_report(struct hx_reader *r, const char *s, size_t n)
 	int tl;
 
 	if (s[0] == '*') {
-		if (n > 8 && s[1] == '*' && (HAS(s, n, "AICERROR code") ||
-					     HAS(s, n, "Ai Core DFX Register")))
-			r->aicerr = 2;
-		else if (n > 8 && s[1] == '*' &&
-			 (HAS(s, n, "Root cause conclusion") ||
-			  HAS(s, n, "Basic information"))) {
-			r->aicerr = 1;
+		bool head = n > 8 && s[1] == '*';
+		bool code = head && (HAS(s, n, "AICERROR code") ||
+				     HAS(s, n, "Ai Core DFX Register"));
+		bool basic = head && !code && (HAS(s, n, "Root cause conclusion") ||
+					       HAS(s, n, "Basic information"));
+
+		/* a report starts, or its basic information: no ids yet */
+		if (basic || (code && r->aicerr == 0))
 			r->aicerr_task = r->aicerr_stream = -1;
-		}
+		if (code)
+			r->aicerr = 2;
+		else if (basic)
+			r->aicerr = 1;
 		else if (r->aicerr == 2)
 			r->aicerr = 1;
 		return HANGDX_OK;
@@ -4687,6 +4691,7 @@ static int aicerr_report(struct hx_reader *r, const char *s, size_t n)
 		tl = snprintf(t, sizeof t, "AI Core error code %.*s (msaicerr's report, "
 			      "stream_id=%lld, task_id=%lld)", (int)vl, v,
 			      (long long)r->aicerr_stream, (long long)r->aicerr_task);
+	r->aicerr_task = r->aicerr_stream = -1;
 	return open_class(r, NULL, t, (size_t)tl,
 			  hx_vocab_class_id(HX_VC_DEVICE_EXCEPTION));
 }

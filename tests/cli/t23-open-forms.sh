@@ -1361,6 +1361,12 @@ printf '%s\n' "***********************1. Basic information********************" 
 	"task id      : 6" "stream id    : 7" "node name    : GatherV2" \
 	"***********************2. Ai Core DFX Register***********************" \
 	"error code  : 0x10" > "$T/aicerr.log"
+{ printf '%s\n' "[INFO] a log line before the paste"; tail -n 2 "$T/aicerr.log"; } > "$T/aicerr2.log"
+t_ok "msaicerr's report pasted from its error code's heading: no task or stream" \
+	sh -c "'$HANGDX' diagnose --json '$T/aicerr2.log' | grep -q '\"ids\": {\"kind\": \"coded\"}'"
+cat "$T/aicerr.log" "$T/aicerr2.log" > "$T/aicerr3.log"
+t_ok "... after a whole report in the same file: not the first report's" \
+	sh -c "'$HANGDX' parse '$T/aicerr3.log' | grep -c 'stream_id=7, task_id=6' | grep -qx 1"
 t_ok "msaicerr's report: its task and stream in the ids" \
 	sh -c "'$HANGDX' diagnose --json '$T/aicerr.log' | grep -q '\"ids\": {\"kind\": \"coded\", \"stream\": 7, \"task\": 6}'"
 # HCCL's failed task as a web page wraps it: the head, its stage tags and
