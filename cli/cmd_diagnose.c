@@ -76,9 +76,10 @@ const struct cli_cmd cmd_diagnose = {
 	"  -h, --help            this help\n"
 	"\n"
 	"exit status: 0 no hang (a normal end, or a failure that is not a\n"
-	"hang), 1 hang diagnosed or not ruled out, 2 usage, 3 no input could\n"
-	"be read (or a bad facts file), 4 system error (with --mpi: an MPI\n"
-	"failure or timeout), 5 not determined (no failure, no normal end)"),
+	"hang), 1 hang diagnosed or not ruled out (also when not determined:\n"
+	"no failure and no normal end), 2 usage, 3 no input could be read\n"
+	"(or a bad facts file), 4 system error (with --mpi: an MPI failure or\n"
+	"timeout)"),
 	run
 };
 
@@ -704,9 +705,7 @@ static int finish(struct outcome *r)
 		rc = EXIT_SYSERR;
 	} else {
 		rc = hangdx_diagnosis_verdict(r->d) == HANGDX_V_NO_HANG
-			? EXIT_OK_NOHANG
-			: strcmp(hangdx_diagnosis_category(r->d), "not_determined") == 0
-			? EXIT_UNDECIDED : EXIT_HANG;
+			? EXIT_OK_NOHANG : EXIT_HANG;
 	}
 	hangdx_diagnosis_free(r->fd);
 	hangdx_diagnosis_free(r->d);

@@ -59,11 +59,12 @@ static void main_usage(FILE *fp)
 		      "                in every language\n"));
 	fprintf(fp, _("\nexit status:\n"
 		      "  0  ran fine, no hang found\n"
-		      "  1  hang or deadlock found\n"
+		      "  1  hang or deadlock found (diagnose: or not ruled out)\n"
 		      "  2  usage error\n"
 		      "  3  bad input (file:line:col diagnostics on stderr)\n"
 		      "  4  system or I/O error\n"
-		      "  5  undecided (a state-space limit was reached)\n"
+		      "  5  undecided (check: a state-space limit was reached;\n"
+		      "     watch: the logs read so far do not decide)\n"
 		      "\n'hangdx help COMMAND' shows a command's options; see also hangdx(1).\n"));
 }
 

@@ -148,7 +148,7 @@ corrupt.gz          3 3 ^corrupt\.gz: error: cannot read archive: gzip decompres
 corrupt.zip         0 1 ^corrupt\.zip!/rank-0/ascend/log/debug/plog/plog-[0-9_]+\.log: error: read error: ZIP decompression failed
 corrupt-header.zip  3 3 ^corrupt-header\.zip: error: truncated or corrupt archive: [a-z]
 crlf.log            0 1 -
-empty.log           0 5 ^empty\.log: note: empty file
+empty.log           0 1 ^empty\.log: note: empty file
 escapes.log         0 1 -
 gbk.log             0 1 -
 invalid-utf8.log    0 1 -
