@@ -2743,22 +2743,24 @@ static void quote_set(struct hangdx_diagnosis *d, uint32_t rec,
 	snprintf(d->summary, sizeof d->summary, _(fmt), where, t ? t : "");
 }
 
-static void unknown_lines(struct hangdx_diagnosis *d)
+static void unknown_lines(struct hangdx_diagnosis *d, uint32_t rec)
 {
 	const struct hx_signals *s = &d->sig;
-	const char *w = hx_dstr(d, s->unknown_err, HX_F_WHAT);
-	const struct hx_vocab *row = hx_rec_row(d, s->unknown_err);
+	const char *w = hx_dstr(d, rec, HX_F_WHAT);
+	const struct hx_vocab *row = hx_rec_row(d, rec);
 
-	field_set(d, HX_CAT_OTHER, -1, s->unknown_err, -1, "%s%s",
-		  N_("an error line hangdx has no family for"));
+	field_set(d, HX_CAT_OTHER, -1, rec, -1, "%s%s",
+		  rec == s->unknown_err
+		  ? N_("an error line hangdx has no family for")
+		  : N_("an error line that decides nothing by itself"));
 	if (row && row->family != HX_VF_FRAMEWORK) {    /* a code, not words */
 		char what[400], mb[256], where[512];
-		const char *code = hx_dstr(d, s->unknown_err, HX_F_CODE);
+		const char *code = hx_dstr(d, rec, HX_F_CODE);
 
 		snprintf(what, sizeof what, "%s (%s %s)",
-			 said(d, s->unknown_err, row, mb, sizeof mb),
+			 said(d, rec, row, mb, sizeof mb),
 			 code ? code : row->key, row->name);
-		hx_dwhere(d, s->unknown_err, where, sizeof where);
+		hx_dwhere(d, rec, where, sizeof where);
 		snprintf(d->summary, sizeof d->summary,
 			 _("Failure, hang not determined: %s at %s. The code says what "
 			   "failed, not why: its cause is in the lines before it, or not "
@@ -2766,22 +2768,47 @@ static void unknown_lines(struct hangdx_diagnosis *d)
 			   "cannot be told."),
 			 what, where);
 	} else if (w && strcmp(w, "traceback") == 0)
-		quote_set(d, s->unknown_err,
+		quote_set(d, rec,
 			  N_("Failure, hang not determined: a traceback was logged at "
 			     "error level, its head and its exception not in the input "
 			     "(the first frame at %s: \"%s\"). Whether a wait on another "
 			     "rank caused the exception cannot be told from its frames."));
-	else
-		quote_set(d, s->unknown_err,
+	else if (rec == s->unknown_err)
+		quote_set(d, rec,
 			  N_("Failure, hang not determined: the input holds error lines that "
 			     "hangdx does not know, the first at %s: \"%s\". Whether a wait on "
 			     "another rank caused it cannot be told from them."));
+	else
+		quote_set(d, rec,
+			  N_("Failure, hang not determined: a rank logged an error that "
+			     "names no cause, the first at %s: \"%s\". Whether a wait on "
+			     "another rank caused it cannot be told from it."));
 	if (s->nunknown > 1)
 		FACT("%llu error lines that hangdx does not know; the first is quoted "
 		     "above.", (unsigned long long)s->nunknown);
 	MISSING("the first error of every rank: the host plogs "
 		"(~/ascend/log/debug/plog/) and the device logs (device-N/) of all "
 		"ranks, and the console of each process from its start");
+}
+
+/* The first coded failure a rank logged that no rule decided (torch_npu's
+ * "ERR99999 UNKNOWN applicaiton exception" as a process ends on an
+ * exception, its "ERR00005 PTA internal error", an error-manager code):
+ * a failure all the same, never "no failure". */
+static uint32_t rank_failure(const struct hangdx_diagnosis *d)
+{
+	uint32_t r, rec = HX_NOREC;
+
+	for (r = 0; r < d->nranks; r++) {
+		uint32_t e = d->ranks[r].first_err_rec;
+
+		if (e != HX_NOREC && !d->ranks[r].link_recovered &&
+		    (d->ev->recs[e].kind == HX_K_FRAMEWORK_ERROR ||
+		     d->ev->recs[e].kind == HX_K_ERR_CODE) &&
+		    (rec == HX_NOREC || e < rec))
+			rec = e;
+	}
+	return rec;
 }
 
 static void not_determined(struct hangdx_diagnosis *d, uint32_t seen,
@@ -3057,7 +3084,7 @@ static bool late_join(struct hangdx_diagnosis *d)
 static void open_world(struct hangdx_diagnosis *d)
 {
 	const struct hx_signals *s = &d->sig;
-	uint32_t seen, ended;
+	uint32_t seen, ended, rec;
 	int32_t open;
 	bool normal;
 
@@ -3132,11 +3159,15 @@ static void open_world(struct hangdx_diagnosis *d)
 		return;
 	}
 	if (s->unknown_err != HX_NOREC) {
-		unknown_lines(d);
+		unknown_lines(d, s->unknown_err);
 		return;
 	}
 	if (late_join(d))
 		return;
+	if ((rec = rank_failure(d)) != HX_NOREC) {
+		unknown_lines(d, rec);
+		return;
+	}
 	not_determined(d, seen, open);
 }
 

@@ -1410,4 +1410,16 @@ t_ok "stream sync timeout beside its notify-wait task: said, the ids in a note" 
 	sh -c "'$HANGDX' --lang en diagnose --json '$T/sync.log' > '$T/sync.json'; grep -q 'the task the stream stopped at waits on a notify' '$T/sync.json' && grep -q 'names task 5279 of stream 130 and notify 509' '$T/sync.json'"
 t_ok "... without that line: what it waited for not shown" \
 	sh -c "'$HANGDX' --lang en diagnose --json '$T/sync2.log' | grep -q 'the text does not show what the stream waited for'"
+# a rank's failure that no rule decides is a failure all the same: torch_npu's
+# report of a process that ended on an uncaught exception (ERR99999, its
+# _error_code.py's UNKNOWN sub-module and EXCEPT code) and its internal error
+# (ERR00005), alone, are "failed, hang not determined", never "no failure";
+# the twin: the exception it ended on, a value refused, no hang
+check "torch_npu: ERR99999 alone" "null other" \
+	"[ERROR] 2026-05-20-15:04:33 (PID:1830, Device:7, RankID:-1) ERR99999 UNKNOWN applicaiton exception"
+check "torch_npu: ERR00005 alone" "null other" \
+	"[ERROR] 2026-05-20-15:04:33 (PID:1830, Device:7, RankID:-1) ERR00005 PTA internal error"
+check "its twin: ERR99999 under the exception it ended on" "false not_a_hang" \
+	"Traceback (most recent call last):" '  File "x.py", line 3, in <module>' "    main()" "ValueError: bad thing" \
+	"[ERROR] 2026-05-20-15:04:33 (PID:1830, Device:7, RankID:-1) ERR99999 UNKNOWN applicaiton exception"
 t_done
