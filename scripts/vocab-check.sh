@@ -100,7 +100,7 @@ def composite_keys(srcs):
     for s in srcs.values():
         if s["family"] != "torch_npu":
             continue
-        pairs = [(n, int(v)) for l in s["lines"] for n, v in re.findall(r"(\w+) = ([0-9]+)", l)]
+        pairs = [(n, int(v)) for l in s["lines"] for n, v in re.findall(r"(\w+) = \(?([0-9]+)", l)]
         if s["role"] == "submodule":
             mods.update(pairs)
         elif s["role"] == "errcode":
